@@ -1,0 +1,69 @@
+/// The key shared by an account and one chat partner (§6): X25519 of the converted Ed25519
+/// keys, hashed by HSalsa20. Symmetric, so the sender of a message can read it back too.
+///
+/// Computing it is the expensive part of decryption; a poller keeps one per partner.
+public final class ChatKey: Sendable {
+    private let shared: SecureBytes
+
+    /// - Throws: `ChatCryptoError.invalidPartnerKey` for a key that is not a usable point.
+    public init(secretKey: SecretKey, partner: PublicKey) throws(ChatCryptoError) {
+        guard let curvePartner = Ed25519.curve25519PublicKey(partner.bytes) else { throw .invalidPartnerKey }
+        let curveSecret = Ed25519.curve25519SecretKey(secretKey.storage)
+        guard let shared = Box.sharedKey(curvePublicKey: curvePartner, curveSecretKey: curveSecret) else {
+            throw .invalidPartnerKey
+        }
+        self.shared = shared
+    }
+
+    /// Encrypts `plaintext` (its UTF-8 bytes, unnormalised) under a fresh random nonce, or the
+    /// given one for test vectors. Never reuse a nonce.
+    public func seal(_ plaintext: String, type: ChatType = .message, nonce: [UInt8]? = nil) -> ChatAsset {
+        let nonce = nonce ?? Sodium.randomBytes(Box.nonceLength)
+        precondition(nonce.count == Box.nonceLength, "a chat nonce is 24 bytes")
+        return ChatAsset(message: Box.seal(Array(plaintext.utf8), nonce: nonce, sharedKey: shared), nonce: nonce, type: type)
+    }
+
+    /// Decrypts and decodes strict UTF-8; anything else is an error, never garbage text.
+    public func open(_ asset: ChatAsset) throws(ChatCryptoError) -> String {
+        guard asset.nonce.count == Box.nonceLength else { throw .nonceLength(asset.nonce.count) }
+        guard var plaintext = Box.open(asset.message, nonce: asset.nonce, sharedKey: shared) else {
+            throw .authenticationFailed
+        }
+        defer { Sodium.zero(&plaintext) }
+        guard let text = String(validating: plaintext, as: UTF8.self) else { throw .invalidUTF8 }
+        return text
+    }
+}
+
+extension Transaction {
+    /// The plaintext of a chat transaction, for either party: `keyPair` must be the sender's or
+    /// the recipient's, and `partner` the other side's public key.
+    public func decryptMessage(with keyPair: KeyPair, partner: PublicKey) throws(ChatCryptoError) -> String {
+        guard let chat else { throw .notAChat }
+        return try ChatKey(secretKey: keyPair.secretKey, partner: partner).open(chat)
+    }
+}
+
+public enum ChatCryptoError: Error, Sendable, Hashable, CustomStringConvertible {
+    case invalidPartnerKey, nonceLength(Int), authenticationFailed, invalidUTF8, notAChat
+
+    public var kind: String {
+        switch self {
+        case .invalidPartnerKey: "invalidPartnerKey"
+        case .nonceLength: "nonceLength"
+        case .authenticationFailed: "authenticationFailed"
+        case .invalidUTF8: "invalidUTF8"
+        case .notAChat: "notAChat"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .invalidPartnerKey: "the partner's public key cannot be used for encryption"
+        case .nonceLength(let n): "the chat nonce must be 24 bytes, got \(n)"
+        case .authenticationFailed: "the message does not decrypt with these keys (wrong account, or tampered)"
+        case .invalidUTF8: "the decrypted message is not valid UTF-8"
+        case .notAChat: "the transaction carries no chat message"
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// An account passphrase. Its bytes live in zeroed-on-release memory, it prints as a
+/// redaction marker, and it can only be made by validating (or explicitly not validating) it.
+public final class Passphrase: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    private let utf8: SecureBytes
+
+    /// Validates a 12-word BIP39 English phrase with its checksum and zeroes `bytes`.
+    public init(validating bytes: inout [UInt8]) throws(PassphraseError) {
+        defer { Sodium.zero(&bytes) }
+        // Array.withUnsafeBytes rethrows untyped errors, so carry the typed one out in a Result.
+        let validation = bytes.withUnsafeBytes { phrase in
+            Result { () throws(PassphraseError) in try BIP39.validate(phrase) }
+        }
+        _ = try validation.get()
+        utf8 = SecureBytes(consuming: &bytes)
+    }
+
+    public convenience init(validating text: String) throws(PassphraseError) {
+        var bytes = Array(text.utf8)
+        try self.init(validating: &bytes)
+    }
+
+    /// Takes any text as it is, for accounts made by tools that never checked BIP39 (the
+    /// jsclient derives keys from any string). NFKD is applied, as every implementation does.
+    public init(unvalidated text: String) {
+        var bytes = Array(text.decomposedStringWithCompatibilityMapping.utf8)
+        utf8 = SecureBytes(consuming: &bytes)
+    }
+
+    /// The 64-byte BIP39 seed, handed to `body` and zeroed afterwards.
+    public func withSeed<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try seed().withUnsafeBytes(body)
+    }
+
+    func seed() -> SecureBytes {
+        utf8.withUnsafeBytes { PBKDF2.sha512(password: $0, salt: BIP39.salt, rounds: BIP39.rounds) }
+    }
+
+    public var description: String { "<passphrase redacted>" }
+    public var debugDescription: String { description }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+/// Push providers ANS understands (§7.2).
+public enum PushProvider: String, Sendable, Hashable, Codable, CaseIterable {
+    case apns
+    case apnsSandbox = "apns-sandbox"
+    case fcm
+}
+
+public enum PushAction: String, Sendable, Hashable, Codable, CaseIterable {
+    case add, remove
+}
+
+/// The plaintext of a push registration signal: `{"token","provider","action"}` and an
+/// optional `deviceId`, validated field by field.
+public struct PushSignal: Sendable, Hashable {
+    public let token: String
+    public let provider: PushProvider
+    public let action: PushAction
+    public let deviceId: String?
+
+    public init(token: String, provider: PushProvider, action: PushAction, deviceId: String? = nil) throws(SignalError) {
+        try Self.validate(token: token, provider: provider)
+        if let deviceId {
+            guard (1...128).contains(deviceId.utf8.count),
+                  deviceId.utf8.allSatisfy({ Self.isTokenCharacter($0) || $0 == UInt8(ascii: ".") })
+            else { throw .invalidDeviceID }
+        }
+        self.token = token
+        self.provider = provider
+        self.action = action
+        self.deviceId = deviceId
+    }
+
+    /// APNs tokens: lowercase hex of 16–100 bytes (Apple's are 32 today, and may grow).
+    /// FCM tokens: 20–4096 characters of `A–Z a–z 0–9 : _ -`.
+    public static func validate(token: String, provider: PushProvider) throws(SignalError) {
+        switch provider {
+        case .apns, .apnsSandbox:
+            guard Hex.decode(token) != nil, (32...200).contains(token.utf8.count) else { throw .invalidAPNsToken }
+        case .fcm:
+            guard (20...4096).contains(token.utf8.count), token.utf8.allSatisfy(isTokenCharacter) else {
+                throw .invalidFCMToken
+            }
+        }
+    }
+
+    private static func isTokenCharacter(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: ":"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            true
+        default:
+            false
+        }
+    }
+
+    /// The exact JSON that is encrypted: keys in the order token, provider, action, deviceId,
+    /// no whitespace. Every field's charset needs no escaping.
+    public var plaintext: String {
+        var json = #"{"token":"\#(token)","provider":"\#(provider.rawValue)","action":"\#(action.rawValue)""#
+        if let deviceId { json += #","deviceId":"\#(deviceId)""# }
+        return json + "}"
+    }
+
+    /// Reads a signal's plaintext as the services do: any key order and whitespace, `action`
+    /// and `provider` case-insensitive. Unlike the C# service, a missing action is an error.
+    public init(plaintext: String) throws(SignalError) {
+        struct Payload: Decodable { var token: String; var provider: String; var action: String; var deviceId: String? }
+        guard let payload = try? JSONDecoder().decode(Payload.self, from: Data(plaintext.utf8)) else { throw .notASignal }
+        guard let provider = PushProvider(rawValue: payload.provider.lowercased()) else { throw .unknownProvider }
+        guard let action = PushAction(rawValue: payload.action.lowercased()) else { throw .unknownAction }
+        try self.init(token: payload.token, provider: provider, action: action, deviceId: payload.deviceId)
+    }
+}
+
+/// A push service's ADAMANT identity. Its public key must hash to its address: a signal
+/// encrypted to any other key would be readable by someone else.
+public struct NotificationService: Sendable, Hashable {
+    public let address: Address
+    public let publicKey: PublicKey
+
+    public init(address: Address, publicKey: PublicKey) throws(SignalError) {
+        guard publicKey.address == address else { throw .serviceKeyMismatch(expected: address, derived: publicKey.address) }
+        self.address = address
+        self.publicKey = publicKey
+    }
+
+    /// The ANS the iOS app registers with (§7.3).
+    public static let adamantIOS = try! NotificationService(
+        address: Address("U10629337621822775991"),
+        publicKey: PublicKey(hex: "188b24bd116a556ac8ba905bbbdaa16e237dfb14269f5a4f9a26be77537d977c"))
+}
+
+extension Transaction {
+    /// A signed signal (type 8, chat type 3, amount 0) carrying `signal` to `service`.
+    public static func signal(
+        _ signal: PushSignal, to service: NotificationService, timestamp: Int32, timestampMs: Int64? = nil,
+        signedBy keyPair: KeyPair, nonce: [UInt8]? = nil
+    ) throws -> Transaction {
+        let asset = try ChatKey(secretKey: keyPair.secretKey, partner: service.publicKey)
+            .seal(signal.plaintext, type: .signal, nonce: nonce)
+        return try chat(asset, to: service.address, timestamp: timestamp, timestampMs: timestampMs, signedBy: keyPair)
+    }
+}
+
+public enum SignalError: Error, Sendable, Hashable, CustomStringConvertible {
+    case invalidAPNsToken, invalidFCMToken, invalidDeviceID, notASignal, unknownProvider, unknownAction
+    case serviceKeyMismatch(expected: Address, derived: Address)
+
+    public var kind: String {
+        switch self {
+        case .invalidAPNsToken: "invalidAPNsToken"
+        case .invalidFCMToken: "invalidFCMToken"
+        case .invalidDeviceID: "invalidDeviceID"
+        case .notASignal: "notASignal"
+        case .unknownProvider: "unknownProvider"
+        case .unknownAction: "unknownAction"
+        case .serviceKeyMismatch: "serviceKeyMismatch"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .invalidAPNsToken: "an APNs token is lowercase hex, 32 to 200 characters (an even number)"
+        case .invalidFCMToken: "an FCM token is 20 to 4096 characters of letters, digits, ':', '_' and '-'"
+        case .invalidDeviceID: "a device id is 1 to 128 characters of letters, digits, '.', ':', '_' and '-'"
+        case .notASignal: "the message is not a push signal {token, provider, action}"
+        case .unknownProvider: "the provider must be apns, apns-sandbox or fcm"
+        case .unknownAction: "the action must be add or remove"
+        case .serviceKeyMismatch(let expected, let derived):
+            "the service public key belongs to \(derived), not \(expected): refusing to encrypt to it"
+        }
+    }
+}

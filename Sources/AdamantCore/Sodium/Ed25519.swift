@@ -1,0 +1,62 @@
+import CSodium
+
+/// Ed25519 signing and the Ed25519 → X25519 conversions, over libsodium.
+enum Ed25519 {
+    static let seedLength = Int(crypto_sign_SEEDBYTES)
+    static let publicKeyLength = Int(crypto_sign_PUBLICKEYBYTES)
+    static let secretKeyLength = Int(crypto_sign_SECRETKEYBYTES)
+    static let signatureLength = Int(crypto_sign_BYTES)
+
+    /// `crypto_sign_seed_keypair`: the secret key is `seed || publicKey`.
+    static func keyPair(seed: UnsafeRawBufferPointer) -> (publicKey: [UInt8], secretKey: SecureBytes) {
+        precondition(seed.count == seedLength)
+        Sodium.ensureInitialized()
+        var publicKey = [UInt8](repeating: 0, count: publicKeyLength)
+        let secretKey = SecureBytes(count: secretKeyLength) { secret in
+            _ = crypto_sign_seed_keypair(
+                &publicKey,
+                secret.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                seed.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        }
+        return (publicKey, secretKey)
+    }
+
+    /// Deterministic RFC 8032 signature (`crypto_sign_detached`).
+    static func sign(_ message: [UInt8], secretKey: SecureBytes) -> [UInt8] {
+        Sodium.ensureInitialized()
+        var signature = [UInt8](repeating: 0, count: signatureLength)
+        secretKey.withUnsafeBytes { secret in
+            _ = crypto_sign_detached(
+                &signature, nil, message, UInt64(message.count),
+                secret.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        }
+        return signature
+    }
+
+    static func verify(signature: [UInt8], message: [UInt8], publicKey: [UInt8]) -> Bool {
+        guard signature.count == signatureLength, publicKey.count == publicKeyLength else { return false }
+        Sodium.ensureInitialized()
+        return crypto_sign_verify_detached(signature, message, UInt64(message.count), publicKey) == 0
+    }
+
+    /// The Montgomery form of an Ed25519 public key; nil for a point libsodium rejects.
+    static func curve25519PublicKey(_ publicKey: [UInt8]) -> [UInt8]? {
+        guard publicKey.count == publicKeyLength else { return nil }
+        Sodium.ensureInitialized()
+        var curve = [UInt8](repeating: 0, count: Int(crypto_scalarmult_curve25519_BYTES))
+        guard crypto_sign_ed25519_pk_to_curve25519(&curve, publicKey) == 0 else { return nil }
+        return curve
+    }
+
+    /// SHA-512 of the seed, clamped: the X25519 secret of an Ed25519 secret key.
+    static func curve25519SecretKey(_ secretKey: SecureBytes) -> SecureBytes {
+        Sodium.ensureInitialized()
+        return SecureBytes(count: Int(crypto_scalarmult_curve25519_BYTES)) { curve in
+            secretKey.withUnsafeBytes { secret in
+                _ = crypto_sign_ed25519_sk_to_curve25519(
+                    curve.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                    secret.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import CSodium
+
+/// PBKDF2-HMAC-SHA512 with a 64-byte output, the BIP39 seed function.
+///
+/// The HMAC key is fixed for all 2048 rounds, so its inner and outer pad states are computed
+/// once and copied for each round: two SHA-512 compressions per round instead of four.
+enum PBKDF2 {
+    static let outputLength = 64
+
+    static func sha512(password: UnsafeRawBufferPointer, salt: [UInt8], rounds: Int) -> SecureBytes {
+        Sodium.ensureInitialized()
+        var keyed = crypto_auth_hmacsha512_state()
+        withUnsafePointer(to: UInt8(0)) { empty in
+            let key = password.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? empty
+            _ = crypto_auth_hmacsha512_init(&keyed, key, password.count)
+        }
+        defer { withUnsafeMutableBytes(of: &keyed) { Sodium.zero($0) } }
+
+        return SecureBytes(count: outputLength) { output in
+            var block = [UInt8](repeating: 0, count: outputLength)
+            defer { Sodium.zero(&block) }
+
+            // U1 = HMAC(password, salt || INT_32_BE(1))
+            var round = keyed
+            _ = crypto_auth_hmacsha512_update(&round, salt, UInt64(salt.count))
+            let blockIndex: [UInt8] = [0, 0, 0, 1]
+            _ = crypto_auth_hmacsha512_update(&round, blockIndex, 4)
+            _ = crypto_auth_hmacsha512_final(&round, &block)
+            output.copyBytes(from: block)
+
+            // U(j) = HMAC(password, U(j-1)); T = U1 xor U2 xor ...
+            for _ in 1..<rounds {
+                round = keyed
+                _ = crypto_auth_hmacsha512_update(&round, block, UInt64(outputLength))
+                _ = crypto_auth_hmacsha512_final(&round, &block)
+                for i in 0..<outputLength { output[i] ^= block[i] }
+            }
+            withUnsafeMutableBytes(of: &round) { Sodium.zero($0) }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// Heap bytes for secrets: zeroed with `sodium_memzero` when released, compared in constant
+/// time, and never printed. Immutable after initialisation, hence `@unchecked Sendable`.
+final class SecureBytes: @unchecked Sendable {
+    private let storage: UnsafeMutableRawBufferPointer
+    let count: Int
+
+    /// Allocates `count` bytes and lets `initialize` write them in place, so a secret never
+    /// passes through an ordinary array.
+    init<E: Error>(count: Int, initialize: (UnsafeMutableRawBufferPointer) throws(E) -> Void) throws(E) {
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 16)
+        storage.initializeMemory(as: UInt8.self, repeating: 0)
+        do {
+            try initialize(UnsafeMutableRawBufferPointer(rebasing: storage[0..<count]))
+        } catch {
+            Sodium.zero(storage)
+            storage.deallocate()
+            throw error
+        }
+        self.storage = storage
+        self.count = count
+    }
+
+    /// Copies `bytes` in and zeroes the caller's array.
+    convenience init(consuming bytes: inout [UInt8]) {
+        let count = bytes.count
+        self.init(count: count) { buffer in
+            bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
+        }
+        Sodium.zero(&bytes)
+    }
+
+    deinit {
+        Sodium.zero(storage)
+        storage.deallocate()
+    }
+
+    func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try body(UnsafeRawBufferPointer(rebasing: storage[0..<count]))
+    }
+
+    func constantTimeEquals(_ other: SecureBytes) -> Bool {
+        withUnsafeBytes { a in other.withUnsafeBytes { b in Sodium.constantTimeEquals(a, b) } }
+    }
+}

@@ -1,0 +1,63 @@
+import CSodium
+
+/// The only door to libsodium. Every call checks its return code and input sizes;
+/// nothing outside this folder touches a C pointer.
+enum Sodium {
+    /// `sodium_init` runs once, lazily and thread-safely, before the first primitive.
+    private static let initialized: Bool = sodium_init() >= 0
+
+    static func ensureInitialized() {
+        // A failure here means a broken libsodium install; nothing can work without it.
+        precondition(initialized, "libsodium failed to initialise")
+    }
+
+    // MARK: Hashes
+
+    static func sha256(_ message: [UInt8]) -> [UInt8] {
+        ensureInitialized()
+        var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
+        _ = crypto_hash_sha256(&digest, message, UInt64(message.count))
+        return digest
+    }
+
+    /// SHA-256 straight into a caller's buffer, so a digest of a secret stays in secure memory.
+    static func sha256(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
+        precondition(digest.count == Int(crypto_hash_sha256_BYTES))
+        ensureInitialized()
+        _ = crypto_hash_sha256(
+            digest.baseAddress!.assumingMemoryBound(to: UInt8.self),
+            message.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(message.count))
+    }
+
+    static func sha512(_ message: [UInt8]) -> [UInt8] {
+        ensureInitialized()
+        var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha512_BYTES))
+        _ = crypto_hash_sha512(&digest, message, UInt64(message.count))
+        return digest
+    }
+
+    // MARK: Randomness and memory
+
+    static func randomBytes(_ count: Int) -> [UInt8] {
+        ensureInitialized()
+        var bytes = [UInt8](repeating: 0, count: count)
+        randombytes_buf(&bytes, count)
+        return bytes
+    }
+
+    static func zero(_ buffer: UnsafeMutableRawBufferPointer) {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+        sodium_memzero(base, buffer.count)
+    }
+
+    static func zero(_ bytes: inout [UInt8]) {
+        bytes.withUnsafeMutableBytes { zero($0) }
+    }
+
+    /// Constant-time comparison of equal-length buffers.
+    static func constantTimeEquals(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.count == b.count else { return false }
+        guard a.count > 0 else { return true }
+        return sodium_memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
+    }
+}

@@ -1,0 +1,82 @@
+/// ADAMANT time: whole seconds since 2017-09-02 17:00:00 UTC (protocol §2).
+public enum AdamantTime {
+    public static let epochUnixMillis: Int64 = 1_504_371_600_000
+    public static let slotSeconds: Int64 = 5
+
+    /// Milliseconds since the ADAMANT epoch.
+    public static func epochMillis(unixMillis: Int64) -> Int64 { unixMillis - epochUnixMillis }
+
+    /// The transaction timestamp for a Unix time: floor((unixMillis − epoch) / 1000).
+    public static func timestamp(unixMillis: Int64) -> Int64 { floorDivide(epochMillis(unixMillis: unixMillis), 1000) }
+
+    /// The 5-second forging slot of a timestamp.
+    public static func slot(_ timestamp: Int64) -> Int64 { floorDivide(timestamp, slotSeconds) }
+
+    static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+        let quotient = a / b
+        return (a % b != 0 && (a < 0) != (b < 0)) ? quotient - 1 : quotient
+    }
+}
+
+/// A node's clock as seen from here: `delta = local − node`, in milliseconds. Transactions are
+/// stamped with the node's time, so a device clock minutes off is still accepted (§2.2).
+public struct NodeClock: Sendable, Hashable {
+    public var deltaMillis: Int64
+
+    public init(deltaMillis: Int64 = 0) { self.deltaMillis = deltaMillis }
+
+    /// From a node reply received at `localUnixMillis`. `nodeTimestampMs` (0.10+) is preferred;
+    /// the whole-second `nodeTimestamp` is up to a second behind, which only makes us earlier.
+    public init(localUnixMillis: Int64, nodeTimestampMs: Int64?, nodeTimestamp: Int64) {
+        let nodeEpochMillis = nodeTimestampMs ?? nodeTimestamp * 1000
+        deltaMillis = AdamantTime.epochMillis(unixMillis: localUnixMillis) - nodeEpochMillis
+    }
+
+    /// The node's epoch milliseconds now, less a safety margin so a stamp is never in its future.
+    public func nodeEpochMillis(localUnixMillis: Int64, safetyMarginMillis: Int64 = 250) -> Int64 {
+        AdamantTime.epochMillis(unixMillis: localUnixMillis) - deltaMillis - safetyMarginMillis
+    }
+
+    /// `(timestamp, timestampMs)` for a transaction signed now for this node.
+    public func stamp(localUnixMillis: Int64, safetyMarginMillis: Int64 = 250) -> (timestamp: Int32, timestampMs: Int64) {
+        let millis = nodeEpochMillis(localUnixMillis: localUnixMillis, safetyMarginMillis: safetyMarginMillis)
+        return (Int32(clamping: AdamantTime.floorDivide(millis, 1000)), millis)
+    }
+}
+
+/// What a node accepts at submission time, by version (§2.1).
+public enum TimestampPolicy: Sendable, Hashable {
+    /// ≤ 0.9: any later slot is in the future; no past limit.
+    case v0_9
+    /// 0.10+: later slot and more than 500 ms ahead is future; chats and KVS may be at most
+    /// about 5–10 s old.
+    case v0_10
+
+    public enum Rejection: Sendable, Hashable {
+        case inFuture, tooOld
+
+        /// The node's error text for this rejection under `policy`.
+        public func message(under policy: TimestampPolicy) -> String {
+            switch (self, policy) {
+            case (.inFuture, .v0_9): "Invalid transaction timestamp. Timestamp is in the future"
+            case (.inFuture, .v0_10): "Transaction timestamp is in the future"
+            case (.tooOld, _): "Transaction timestamp is more than 5 seconds in the past"
+            }
+        }
+    }
+
+    /// nil when accepted. `nowEpochMillis` is the node's clock.
+    public func check(type: TransactionType, timestamp: Int64, timestampMs: Int64?, nowEpochMillis: Int64) -> Rejection? {
+        let now = AdamantTime.floorDivide(nowEpochMillis, 1000)
+        let laterSlot = AdamantTime.slot(timestamp) > AdamantTime.slot(now)
+        switch self {
+        case .v0_9:
+            return laterSlot ? .inFuture : nil
+        case .v0_10:
+            if laterSlot && (timestampMs ?? timestamp * 1000) - nowEpochMillis > 500 { return .inFuture }
+            let windowed = type == .chat || type == .state
+            if windowed && AdamantTime.slot(timestamp) < AdamantTime.slot(now - 5) { return .tooOld }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,141 @@
+/// A transaction as signed by its sender, plus what a node reports about it.
+///
+/// The signed fields are typed and checked on decoding; everything a node merely reports
+/// (`id`, `fee`, `height`, …) is kept as reported and never trusted: `verify()` recomputes
+/// what matters from the signed bytes.
+public struct Transaction: Sendable, Hashable {
+    // MARK: Signed fields (§4.1)
+    public var type: TransactionType
+    /// In 1e-8 ADM.
+    public var amount: Int64
+    public var senderPublicKey: PublicKey
+    public var recipientId: Address?
+    public var timestamp: Int32
+    /// Type 8 only.
+    public var chat: ChatAsset?
+    /// Multisignature only; signed when present and non-empty. Clients never set it.
+    public var requesterPublicKey: [UInt8]?
+    public var signature: [UInt8]
+    /// Second-passphrase accounts only; covered by the id.
+    public var signSignature: [UInt8]?
+
+    // MARK: Not signed
+    /// The sender's address as claimed; `verify()` checks it against the key.
+    public var senderId: Address?
+    /// Milliseconds since the epoch (0.10+), within the same second as `timestamp`.
+    public var timestampMs: Int64?
+
+    // MARK: Reported by a node
+    public var id: TransactionID?
+    public var fee: Int64?
+    public var height: Int64?
+    public var blockId: String?
+    public var blockTimestamp: Int64?
+    public var confirmations: Int64?
+    public var recipientPublicKey: PublicKey?
+
+    public init(
+        type: TransactionType, amount: Int64, senderPublicKey: PublicKey, recipientId: Address?,
+        timestamp: Int32, chat: ChatAsset? = nil, signature: [UInt8] = [], timestampMs: Int64? = nil
+    ) {
+        self.type = type
+        self.amount = amount
+        self.senderPublicKey = senderPublicKey
+        self.recipientId = recipientId
+        self.timestamp = timestamp
+        self.chat = chat
+        self.signature = signature
+        self.senderId = senderPublicKey.address
+        self.timestampMs = timestampMs
+    }
+
+    /// Whether a node has put it in a block.
+    public var isConfirmed: Bool { height != nil }
+}
+
+// MARK: - JSON as nodes write it (§3.3, node-api §1.4)
+
+extension Transaction: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case id, height, blockId, type, timestamp, timestampMs, senderPublicKey, requesterPublicKey
+        case senderId, recipientId, recipientPublicKey, amount, fee, signature, signSignature
+        case confirmations, asset
+        case blockTimestamp = "block_timestamp"
+    }
+
+    private enum AssetKeys: String, CodingKey { case chat }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        type = try c.decode(TransactionType.self, forKey: .type)
+        amount = try c.decodeFlexible(Int64.self, forKey: .amount)
+        senderPublicKey = try c.decode(PublicKey.self, forKey: .senderPublicKey)
+        // Null, absent or "" for types without a recipient.
+        if let text = try c.decodeIfPresent(String.self, forKey: .recipientId), !text.isEmpty {
+            do { recipientId = try Address(text) } catch {
+                throw DecodingError.dataCorruptedError(forKey: .recipientId, in: c, debugDescription: error.description)
+            }
+        }
+        let rawTimestamp = try c.decode(Int64.self, forKey: .timestamp)
+        guard let timestamp = Int32(exactly: rawTimestamp) else {
+            throw DecodingError.dataCorruptedError(forKey: .timestamp, in: c, debugDescription: "outside the signed int32 range")
+        }
+        self.timestamp = timestamp
+        if c.contains(.asset), try !c.decodeNil(forKey: .asset) {
+            let asset = try c.nestedContainer(keyedBy: AssetKeys.self, forKey: .asset)
+            chat = try asset.decodeIfPresent(ChatAsset.self, forKey: .chat)
+        }
+        requesterPublicKey = try c.decodeHexIfPresent(forKey: .requesterPublicKey, length: PublicKey.length)
+        signature = try c.decodeHex(forKey: .signature, length: Ed25519.signatureLength)
+        signSignature = try c.decodeHexIfPresent(forKey: .signSignature, length: Ed25519.signatureLength)
+        senderId = try c.decodeIfPresent(Address.self, forKey: .senderId)
+        timestampMs = try c.decodeIfPresent(Int64.self, forKey: .timestampMs)
+        id = try c.decodeIfPresent(TransactionID.self, forKey: .id)
+        fee = try c.decodeFlexibleIfPresent(Int64.self, forKey: .fee)
+        height = try c.decodeFlexibleIfPresent(Int64.self, forKey: .height)
+        blockId = try c.decodeIfPresent(String.self, forKey: .blockId)
+        blockTimestamp = try c.decodeFlexibleIfPresent(Int64.self, forKey: .blockTimestamp)
+        confirmations = try c.decodeFlexibleIfPresent(Int64.self, forKey: .confirmations)
+        recipientPublicKey = try c.decodeIfPresent(PublicKey.self, forKey: .recipientPublicKey)
+    }
+
+    /// Writes every field that is set, in the node's names; `asset` is `{}` unless a chat.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(id, forKey: .id)
+        try c.encodeIfPresent(height, forKey: .height)
+        try c.encodeIfPresent(blockId, forKey: .blockId)
+        try c.encode(type, forKey: .type)
+        try c.encodeIfPresent(blockTimestamp, forKey: .blockTimestamp)
+        try c.encode(timestamp, forKey: .timestamp)
+        try c.encodeIfPresent(timestampMs, forKey: .timestampMs)
+        try c.encode(senderPublicKey, forKey: .senderPublicKey)
+        try c.encodeIfPresent(requesterPublicKey.map(Hex.encode), forKey: .requesterPublicKey)
+        try c.encodeIfPresent(senderId, forKey: .senderId)
+        try c.encodeIfPresent(recipientId, forKey: .recipientId)
+        try c.encodeIfPresent(recipientPublicKey, forKey: .recipientPublicKey)
+        try c.encode(amount, forKey: .amount)
+        try c.encodeIfPresent(fee, forKey: .fee)
+        try c.encode(Hex.encode(signature), forKey: .signature)
+        try c.encodeIfPresent(signSignature.map(Hex.encode), forKey: .signSignature)
+        try c.encodeIfPresent(confirmations, forKey: .confirmations)
+        var asset = c.nestedContainer(keyedBy: AssetKeys.self, forKey: .asset)
+        try asset.encodeIfPresent(chat, forKey: .chat)
+    }
+}
+
+extension KeyedDecodingContainer {
+    func decodeFlexible<T: FixedWidthInteger & Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try decode(Flexible<T>.self, forKey: key).value
+    }
+
+    func decodeFlexibleIfPresent<T: FixedWidthInteger & Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try decodeIfPresent(Flexible<T>.self, forKey: key)?.value
+    }
+}
+
+/// An integer sent as a JSON number or as a string of digits.
+struct Flexible<T: FixedWidthInteger & Decodable>: Decodable {
+    let value: T
+    init(from decoder: any Decoder) throws { value = try FlexibleInteger.decode(T.self, from: decoder) }
+}

@@ -1,0 +1,114 @@
+/// A transaction id: the decimal of the first 8 bytes (little-endian) of SHA-256 over the
+/// signed bytes. Ids exceed 2^53, so JSON carries them as strings.
+public struct TransactionID: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
+    public let number: UInt64
+
+    public init(number: UInt64) { self.number = number }
+
+    /// Canonical decimal: digits only, no leading zero, below 2^64.
+    public init?(_ text: some StringProtocol) {
+        guard !text.isEmpty, text.utf8.count <= 20, text.allSatisfy({ ("0"..."9").contains($0) }),
+              text.count == 1 || text.first != "0", let number = UInt64(text)
+        else { return nil }
+        self.number = number
+    }
+
+    public var description: String { String(number) }
+
+    public static func < (lhs: TransactionID, rhs: TransactionID) -> Bool { lhs.number < rhs.number }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let id = TransactionID(text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a transaction id: \"\(text)\"")
+        }
+        self = id
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+/// The transaction types this package signs and reads. Others decode, but cannot be verified.
+public struct TransactionType: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    public static let transfer = TransactionType(rawValue: 0)
+    public static let chat = TransactionType(rawValue: 8)
+    /// KVS (type 9): not built here, but the node's past-timestamp window applies to it.
+    public static let state = TransactionType(rawValue: 9)
+
+    public var description: String { String(rawValue) }
+}
+
+/// `asset.chat.type`: what the encrypted message is (§6.4).
+public enum ChatType: Int, Sendable, Hashable, Codable, CaseIterable {
+    /// 2017–2018 messages, charged 0.005 ADM a unit; shown like `.message`.
+    case legacy = 0
+    /// Plain text (AIP-4), or the comment of an in-chat transfer.
+    case message = 1
+    /// A JSON object (AIP-5): crypto transfers, replies, reactions, files.
+    case rich = 2
+    /// Control traffic to a service (AIP-6), never shown.
+    case signal = 3
+}
+
+/// `asset.chat`: the ciphertext (tag ‖ box), the 24-byte nonce (`own_message`) and the type.
+public struct ChatAsset: Sendable, Hashable, Codable {
+    public var message: [UInt8]
+    public var nonce: [UInt8]
+    public var type: ChatType
+
+    public init(message: [UInt8], nonce: [UInt8], type: ChatType) {
+        self.message = message
+        self.nonce = nonce
+        self.type = type
+    }
+
+    private enum CodingKeys: String, CodingKey { case message, nonce = "own_message", type }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        message = try container.decodeHex(forKey: .message)
+        nonce = try container.decodeIfPresent(String.self, forKey: .nonce).map { text in
+            guard let bytes = Hex.decode(text) else {
+                throw DecodingError.dataCorruptedError(forKey: .nonce, in: container, debugDescription: "not canonical hex")
+            }
+            return bytes
+        } ?? []
+        let rawType = try container.decode(Int.self, forKey: .type)
+        guard let type = ChatType(rawValue: rawType) else {
+            throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "unknown chat type \(rawType)")
+        }
+        self.type = type
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Hex.encode(message), forKey: .message)
+        try container.encode(Hex.encode(nonce), forKey: .nonce)
+        try container.encode(type.rawValue, forKey: .type)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A required field of canonical hex.
+    func decodeHex(forKey key: Key, length: Int? = nil) throws -> [UInt8] {
+        let text = try decode(String.self, forKey: key)
+        let bytes = length.map { Hex.decode(text, length: $0) } ?? Hex.decode(text)
+        guard let bytes else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "not canonical hex")
+        }
+        return bytes
+    }
+
+    /// An optional field of canonical hex; null, absent and "" all mean none.
+    func decodeHexIfPresent(forKey key: Key, length: Int? = nil) throws -> [UInt8]? {
+        guard let text = try decodeIfPresent(String.self, forKey: key), !text.isEmpty else { return nil }
+        return try decodeHex(forKey: key, length: length)
+    }
+}
