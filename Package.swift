@@ -5,7 +5,10 @@ let package = Package(
     name: "adm-push",
     products: [
         .library(name: "AdamantCore", targets: ["AdamantCore"]),
+        .library(name: "AdamantNodes", targets: ["AdamantNodes"]),
+        .library(name: "AdamantDevnet", targets: ["AdamantDevnet"]),
         .executable(name: "adm-push", targets: ["adm-push"]),
+        .executable(name: "adm-devnet", targets: ["adm-devnet"]),
     ],
     targets: [
         // C system libraries: a module map and a shim header each, nothing else.
@@ -16,12 +19,19 @@ let package = Package(
 
         // Pure protocol logic: keys, transactions, chat crypto, signals. No I/O.
         .target(name: "AdamantCore", dependencies: ["CSodium"]),
+        // Node access: libcurl transport, node pool, hedged reads, classified writes.
+        .target(name: "AdamantNodes", dependencies: ["AdamantCore", "CCurl"]),
+        // A simulated ADAMANT network with an ANS emulator, served by libmicrohttpd.
+        .target(name: "AdamantDevnet", dependencies: ["AdamantCore", "CMicroHTTPD"]),
         // What every command shares: argument parsing, passphrase input, output and exit codes.
         .target(name: "AdamantCLI", dependencies: ["AdamantCore"]),
 
         .executableTarget(name: "adm-push", dependencies: ["AdamantCore", "AdamantCLI"]),
+        .executableTarget(name: "adm-devnet", dependencies: ["AdamantDevnet", "AdamantCore"]),
 
         .testTarget(name: "AdamantCoreTests", dependencies: ["AdamantCore"]),
+        .testTarget(name: "AdamantNodesTests", dependencies: ["AdamantNodes", "AdamantCore"]),
+        .testTarget(name: "AdamantDevnetTests", dependencies: ["AdamantDevnet", "AdamantCore", "adm-devnet"]),
         .testTarget(name: "CLITests", dependencies: ["AdamantCore", "AdamantCLI", "adm-push"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,1 @@
+// Replaced by the node-access work.

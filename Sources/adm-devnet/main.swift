@@ -1,0 +1,1 @@
+print("adm-devnet: not built yet")
