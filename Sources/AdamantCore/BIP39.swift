@@ -52,31 +52,11 @@ public enum BIP39 {
     }
 
     /// The nearest list word: one sharing the first four letters (BIP39 words are unique by
-    /// them), else the closest by edit distance when it is within two edits.
+    /// them), else the closest within two edits.
     static func suggestion(for word: String) -> String? {
         let typed = word.lowercased()
         if typed.count >= 4, let match = words.first(where: { $0.hasPrefix(typed.prefix(4)) }) { return match }
-        var best: (word: String, distance: Int)?
-        for candidate in words {
-            let distance = editDistance(typed, candidate)
-            if distance < (best?.distance ?? 3) { best = (candidate, distance) }
-        }
-        return best?.word
-    }
-
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let b = Array(b.utf8)
-        var row = Array(0...b.count)
-        for (i, x) in a.utf8.enumerated() {
-            var diagonal = row[0]
-            row[0] = i + 1
-            for (j, y) in b.enumerated() {
-                let above = row[j + 1]
-                row[j + 1] = min(above + 1, row[j] + 1, diagonal + (x == y ? 0 : 1))
-                diagonal = above
-            }
-        }
-        return row[b.count]
+        return Spelling.nearest(to: typed, in: words)
     }
 }
 

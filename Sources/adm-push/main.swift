@@ -1,1 +1,7 @@
-print("todo")
+import AdamantCLI
+
+let tool = Tool(
+    name: "adm-push",
+    overview: "Register ADAMANT push tokens privately, through the nodes you choose.",
+    commands: [KeysCommand.self])
+await tool.main()

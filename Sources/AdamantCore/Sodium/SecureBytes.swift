@@ -42,3 +42,9 @@ final class SecureBytes: @unchecked Sendable {
         withUnsafeBytes { a in other.withUnsafeBytes { b in Sodium.constantTimeEquals(a, b) } }
     }
 }
+
+/// Wiping secrets that had to pass through an ordinary array (input buffers, for example).
+public enum SecureMemory {
+    /// `sodium_memzero`: a wipe the optimiser may not remove.
+    public static func zero(_ bytes: inout [UInt8]) { Sodium.zero(&bytes) }
+}

@@ -1,0 +1,37 @@
+/// What a command says about itself, for parsing and for `--help`.
+public struct CommandInfo: Sendable {
+    public let name: String
+    public let overview: String
+    public let usage: String
+    public let options: [OptionSpec]
+    /// Extra help paragraphs (where input comes from, examples).
+    public let discussion: String?
+
+    public init(name: String, overview: String, usage: String, options: [OptionSpec], discussion: String? = nil) {
+        self.name = name
+        self.overview = overview
+        self.usage = usage
+        self.options = options + [.flag("help", short: "h", help: "Show help information.")]
+        self.discussion = discussion
+    }
+}
+
+/// One subcommand: parsed from arguments first (pure, testable), then run.
+public protocol Command: Sendable {
+    static var info: CommandInfo { get }
+    init(_ arguments: ParsedArguments) throws(CLIError)
+    func run(_ context: Context) async throws(CLIError) -> ExitCode
+}
+
+/// Everything a command may touch of the outside world, passed in so tests need no globals.
+public struct Context: Sendable {
+    public let environment: [String: String]
+    public let output: Output
+    public let terminal: Terminal
+
+    public init(environment: [String: String], output: Output, terminal: Terminal) {
+        self.environment = environment
+        self.output = output
+        self.terminal = terminal
+    }
+}

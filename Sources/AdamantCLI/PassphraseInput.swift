@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+public import AdamantCore
+
+/// Where a passphrase may come from: a private file, the environment, or a no-echo prompt.
+/// Never argv, which every user of the machine can read in /proc.
+public enum PassphraseInput {
+    public static let option = OptionSpec.value(
+        "passphrase-file", "path", help: "Read the passphrase from this file (mode 600 or stricter).")
+
+    public static let help = """
+        The passphrase is read from --passphrase-file PATH (a file only you can read), else from
+        the ADM_PASSPHRASE environment variable, else asked for on the terminal with echo off.
+        It is never accepted as an argument.
+        """
+
+    public static func passphrase(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> Passphrase {
+        var bytes: [UInt8]
+        if let path = arguments.value("passphrase-file") {
+            bytes = try readPrivateFile(path)
+        } else if let value = context.environment["ADM_PASSPHRASE"] {
+            bytes = Array(value.utf8)
+        } else if context.terminal.isInteractive, let line = context.terminal.readSecretLine(prompt: "Passphrase: ") {
+            bytes = line
+        } else {
+            throw .usage("no passphrase: set ADM_PASSPHRASE, use --passphrase-file PATH (mode 600), or run on a terminal to be asked")
+        }
+        do {
+            return try Passphrase(validating: &bytes)
+        } catch {
+            throw .usage("invalid passphrase: \(error)")
+        }
+    }
+
+    static let maxLength = 4096
+
+    /// Reads a file that only its owner can read, dropping one trailing newline (editors add one).
+    static func readPrivateFile(_ path: String) throws(CLIError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw .usage("cannot read --passphrase-file \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw .usage("--passphrase-file \(path) is not a regular file")
+        }
+        let mode = info.st_mode & 0o777
+        guard mode & 0o077 == 0 else {
+            throw .usage("refusing --passphrase-file \(path): mode \(String(mode, radix: 8)) lets others read it; run chmod 600 \(path)")
+        }
+        // One buffer sized up front: growing an array would leave copies of the secret behind.
+        var bytes = [UInt8](repeating: 0, count: maxLength + 1)
+        var length = 0
+        while length < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + length, $0.count - length) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            length += count
+        }
+        guard length <= maxLength else {
+            SecureMemory.zero(&bytes)
+            throw .usage("--passphrase-file \(path) is too large to hold a passphrase")
+        }
+        bytes.removeSubrange(length...)
+        if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        return bytes
+    }
+}
