@@ -7,10 +7,10 @@ public enum BIP39 {
 
     /// The index of `word` in the list, by binary search (the list is sorted).
     static func index(of word: some StringProtocol) -> Int? {
-        var low = 0, high = words.count - 1
+        var low = 0, high = wordList.count - 1
         while low <= high {
             let middle = (low + high) / 2
-            let candidate = words[middle]
+            let candidate = wordList[middle]
             if candidate == word { return middle }
             if candidate < word { low = middle + 1 } else { high = middle - 1 }
         }
@@ -55,8 +55,8 @@ public enum BIP39 {
     /// them), else the closest within two edits.
     static func suggestion(for word: String) -> String? {
         let typed = word.lowercased()
-        if typed.count >= 4, let match = words.first(where: { $0.hasPrefix(typed.prefix(4)) }) { return match }
-        return Spelling.nearest(to: typed, in: words)
+        if typed.count >= 4, let match = wordList.first(where: { $0.hasPrefix(typed.prefix(4)) }) { return match }
+        return Spelling.nearest(to: typed, in: wordList)
     }
 }
 

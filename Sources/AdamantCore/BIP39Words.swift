@@ -1,7 +1,7 @@
 // The BIP39 English word list (2048 words, sorted), from data/bip39-english.txt.
 // Its SHA-256 (one word a line, "\n" after each) is checked by the tests.
 extension BIP39 {
-    static let words: [String] = """
+    public static let wordList: [String] = """
     abandon ability able about above absent absorb abstract absurd abuse access accident account \
     accuse achieve acid acoustic acquire across act action actor actress actual adapt add addict \
     address adjust admit adult advance advice aerobic affair afford afraid again age agent agree \

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The system packages adm-push builds, tests and cross-checks with, on Debian 12.
+# The Swift 6 toolchain itself is assumed to be installed already.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq \
+    libsodium-dev libcurl4-openssl-dev libsqlite3-dev libmicrohttpd-dev pkg-config \
+    python3 python3-nacl >/dev/null
