@@ -27,6 +27,8 @@ let package = Package(
         .target(name: "AdamantCLI", dependencies: ["AdamantCore"]),
 
         .executableTarget(name: "adm-push", dependencies: ["AdamantCore", "AdamantCLI"]),
+        // The performance targets of DESIGN.md: `swift run -c release adm-bench`.
+        .executableTarget(name: "adm-bench", dependencies: ["AdamantCore"]),
         .executableTarget(name: "adm-devnet", dependencies: ["AdamantDevnet", "AdamantCore"]),
 
         .testTarget(name: "AdamantCoreTests", dependencies: ["AdamantCore"]),

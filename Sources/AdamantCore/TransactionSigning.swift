@@ -30,8 +30,10 @@ extension Transaction {
     public func signingHash() throws(TransactionError) -> [UInt8] { Digest.sha256(try unsignedBytes()) }
 
     /// The id from the bytes and signature(s), as the node computes it (§4.4).
-    public func computedID() throws(TransactionError) -> TransactionID {
-        TransactionID(number: Digest.leadingUInt64(ofSHA256: try unsignedBytes() + signature + (signSignature ?? [])))
+    public func computedID() throws(TransactionError) -> TransactionID { id(ofUnsignedBytes: try unsignedBytes()) }
+
+    private func id(ofUnsignedBytes bytes: [UInt8]) -> TransactionID {
+        TransactionID(number: Digest.leadingUInt64(ofSHA256: bytes + signature + (signSignature ?? [])))
     }
 
     /// Signs with `keyPair` (deterministic Ed25519 over the signing hash) and fills in the
@@ -49,11 +51,12 @@ extension Transaction {
     /// claimed sender address, and the reported id. Returns the id.
     @discardableResult
     public func verify() throws(TransactionError) -> TransactionID {
-        guard Ed25519.verify(signature: signature, message: try signingHash(), publicKey: senderPublicKey.bytes) else {
+        let bytes = try unsignedBytes()
+        guard Ed25519.verify(signature: signature, message: Digest.sha256(bytes), publicKey: senderPublicKey.bytes) else {
             throw .invalidSignature
         }
         if let senderId, senderId != senderPublicKey.address { throw .senderMismatch }
-        let computed = try computedID()
+        let computed = id(ofUnsignedBytes: bytes)
         if let id, id != computed { throw .idMismatch(reported: id, computed: computed) }
         return computed
     }

@@ -14,28 +14,34 @@ enum PBKDF2 {
             let key = password.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? empty
             _ = crypto_auth_hmacsha512_init(&keyed, key, password.count)
         }
-        defer { withUnsafeMutableBytes(of: &keyed) { Sodium.zero($0) } }
+        var round = keyed
+        defer {
+            withUnsafeMutableBytes(of: &keyed) { Sodium.zero($0) }
+            withUnsafeMutableBytes(of: &round) { Sodium.zero($0) }
+        }
 
         return SecureBytes(count: outputLength) { output in
-            var block = [UInt8](repeating: 0, count: outputLength)
-            defer { Sodium.zero(&block) }
+            // U(j) lives in secure memory too: it is as secret as the seed it sums to.
+            let block = SecureBytes(count: outputLength) { block in
+                let u = block.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                let t = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
 
-            // U1 = HMAC(password, salt || INT_32_BE(1))
-            var round = keyed
-            _ = crypto_auth_hmacsha512_update(&round, salt, UInt64(salt.count))
-            let blockIndex: [UInt8] = [0, 0, 0, 1]
-            _ = crypto_auth_hmacsha512_update(&round, blockIndex, 4)
-            _ = crypto_auth_hmacsha512_final(&round, &block)
-            output.copyBytes(from: block)
+                // U1 = HMAC(password, salt || INT_32_BE(1))
+                _ = crypto_auth_hmacsha512_update(&round, salt, UInt64(salt.count))
+                let blockIndex: [UInt8] = [0, 0, 0, 1]
+                _ = crypto_auth_hmacsha512_update(&round, blockIndex, 4)
+                _ = crypto_auth_hmacsha512_final(&round, u)
+                t.update(from: u, count: outputLength)
 
-            // U(j) = HMAC(password, U(j-1)); T = U1 xor U2 xor ...
-            for _ in 1..<rounds {
-                round = keyed
-                _ = crypto_auth_hmacsha512_update(&round, block, UInt64(outputLength))
-                _ = crypto_auth_hmacsha512_final(&round, &block)
-                for i in 0..<outputLength { output[i] ^= block[i] }
+                // U(j) = HMAC(password, U(j-1)); T = U1 xor U2 xor ...
+                for _ in 1..<rounds {
+                    round = keyed
+                    _ = crypto_auth_hmacsha512_update(&round, u, UInt64(outputLength))
+                    _ = crypto_auth_hmacsha512_final(&round, u)
+                    for i in 0..<outputLength { t[i] ^= u[i] }
+                }
             }
-            withUnsafeMutableBytes(of: &round) { Sodium.zero($0) }
+            _ = block  // released, and so zeroed, here
         }
     }
 }
