@@ -1,11 +1,5 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 public import AdamantCore
+import Foundation
 
 /// Where a passphrase may come from: a private file, the environment, or a no-echo prompt.
 /// Never argv, which every user of the machine can read in /proc.
