@@ -1,0 +1,620 @@
+#!/usr/bin/env python3
+"""Re-derives every vector in Vectors/ from its inputs, independently of make_vectors.py.
+
+Written from shared/spec/protocol.md (§ numbers below) without sharing code with the generator:
+keys come from nacl.signing rather than the raw bindings, the X25519 keys for chat are computed
+by hand (SHA-512 + clamp, and u = (1+y)/(1-y)), and byte layouts are written out again. Invalid
+vectors are run through a model of the Swift checks (decode, validate(), verify()) to confirm
+each fails first for its stated reason.
+
+    python3 scripts/crosscheck.py        # prints failures, then "crosscheck: N passed, M failed"
+"""
+import hashlib
+import json
+import os
+import re
+import struct
+import sys
+import unicodedata
+from pathlib import Path
+
+import nacl.exceptions
+import nacl.signing
+from nacl import bindings
+
+ROOT = Path(__file__).resolve().parent.parent
+VECTORS = ROOT / "Vectors"
+TOTAL = 9_800_000_000_000_000
+MAX_CIPHERTEXT = 10_240
+P25519 = 2**255 - 19
+
+
+def h256(data):
+    return hashlib.sha256(data).digest()
+
+
+def u64le_of_hash(data):
+    return struct.unpack("<Q", h256(data)[:8])[0]
+
+
+def address(public_key):
+    return "U" + str(u64le_of_hash(public_key))
+
+
+def is_hex(text, length=None):
+    """Canonical hex: lowercase, even length (and `length` bytes when given)."""
+    if not isinstance(text, str) or len(text) % 2 or re.fullmatch("[0-9a-f]*", text) is None:
+        return False
+    return length is None or len(text) == 2 * length
+
+
+def is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# --- BIP39 (§1.1, §1.5) -----------------------------------------------------------------------
+
+def word_list():
+    """The BIP39 English list shipped with the vectors, pinned by its published SHA-256."""
+    data = (ROOT / "Vectors" / "bip39-english.txt").read_bytes()
+    if hashlib.sha256(data).hexdigest() != "2f5eed53a4727b4bf8880d8f3f199efc90e58503646d9ff8eff3a2ed3b24dbda":
+        sys.exit("crosscheck: Vectors/bip39-english.txt is not the BIP39 English list")
+    words = data.decode().split()
+    assert len(words) == 2048
+    return words
+
+
+WORDS = word_list()
+INDEX = {w: i for i, w in enumerate(WORDS)}
+
+
+def levenshtein(a, b):
+    """Edit distance over UTF-8 bytes, as the Swift code measures it."""
+    previous = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] != b[j - 1]))
+        previous = current
+    return previous[len(b)]
+
+
+def suggest(word):
+    typed = word.lower()
+    if len(typed) >= 4:
+        prefixed = [w for w in WORDS if w[:4] == typed[:4]]
+        if prefixed:
+            return prefixed[0]
+    scored = [(levenshtein(typed.encode(), w.encode()), i) for i, w in enumerate(WORDS)]
+    distance, i = min(scored)
+    return WORDS[i] if distance <= 2 else None
+
+
+def passphrase_problem(text):
+    """None if valid, else (kind, extra fields) in the Swift order of checks."""
+    raw = text.encode()
+    if raw == b"":
+        return "empty", {}
+    words = raw.split(b" ")
+    if b"" in words or re.search(rb"[\t\n\v\f\r]", raw):
+        return "strayWhitespace", {}
+    if len(words) != 12:
+        return "wrongWordCount", {"count": len(words)}
+    for position, word in enumerate(words, 1):
+        word = word.decode("utf-8", "replace")
+        if word not in INDEX:
+            return "unknownWord", {"position": position, "suggestion": suggest(word)}
+    bits = "".join(format(INDEX[w.decode()], "011b") for w in words)
+    entropy = int(bits[:128], 2).to_bytes(16, "big")
+    if int(bits[128:], 2) != h256(entropy)[0] >> 4:
+        return "badChecksum", {}
+    return None
+
+
+# --- keys (§1) --------------------------------------------------------------------------------
+
+class Keys:
+    def __init__(self, passphrase):
+        nfkd = unicodedata.normalize("NFKD", passphrase)
+        self.seed = hashlib.pbkdf2_hmac("sha512", nfkd.encode("utf-8"), b"mnemonic", 2048, 64)
+        self.ed_seed = h256(self.seed)
+        self.signer = nacl.signing.SigningKey(self.ed_seed)
+        self.public = bytes(self.signer.verify_key)
+        self.secret = self.ed_seed + self.public
+        self.address = address(self.public)
+
+
+_keys_cache = {}
+
+
+def keys(passphrase):
+    if passphrase not in _keys_cache:
+        _keys_cache[passphrase] = Keys(passphrase)
+    return _keys_cache[passphrase]
+
+
+# --- chat crypto, by hand where practical (§6) ------------------------------------------------
+
+def x25519_secret(ed_seed):
+    """SHA-512 of the Ed25519 seed, first half, clamped."""
+    s = bytearray(hashlib.sha512(ed_seed).digest()[:32])
+    s[0] &= 248
+    s[31] = (s[31] & 127) | 64
+    return bytes(s)
+
+
+def x25519_public(ed_public):
+    """The Montgomery u = (1 + y) / (1 - y) mod p of the Edwards point."""
+    y = int.from_bytes(ed_public, "little") & ((1 << 255) - 1)
+    u = (1 + y) * pow((1 - y) % P25519, P25519 - 2, P25519) % P25519
+    return u.to_bytes(32, "little")
+
+
+def shared_key(my_ed_seed, their_ed_public):
+    return bindings.crypto_box_beforenm(x25519_public(their_ed_public), x25519_secret(my_ed_seed))
+
+
+def seal(plaintext_bytes, nonce, key):
+    return bindings.crypto_box_afternm(plaintext_bytes, nonce, key)
+
+
+def open_box(ciphertext, nonce, key):
+    """Plaintext bytes, or None when authentication fails."""
+    try:
+        return bindings.crypto_box_open_afternm(ciphertext, nonce, key)
+    except nacl.exceptions.CryptoError:
+        return None
+
+
+# --- transaction model: decode, bytes, validate, verify (§4, §5) ------------------------------
+
+class Rejected(Exception):
+    """A vector failed a check; `kind` is the stable Swift error name."""
+
+    def __init__(self, kind):
+        super().__init__(kind)
+        self.kind = kind
+
+
+def address_problem(text):
+    if not isinstance(text, str) or not re.fullmatch(r"U[0-9]{1,20}", text):
+        return "addressFormat"
+    if len(text) > 2 and text[1] == "0":
+        return "addressLeadingZero"
+    if int(text[1:]) >= 2**64:
+        return "addressOutOfRange"
+    return None
+
+
+def flexible_int(value):
+    """An Int64 given as a JSON integer, or as a string the Swift Int64(text) initializer takes."""
+    if isinstance(value, str) and re.fullmatch(r"[+-]?[0-9]+", value):
+        value = int(value)
+    if not is_int(value) or not -2**63 <= value < 2**63:
+        raise Rejected("decoding")
+    return value
+
+
+def hex_field(obj, key, length=None, optional=False):
+    value = obj.get(key)
+    if optional and (value is None or value == ""):
+        return None
+    if not is_hex(value, length):
+        raise Rejected("decoding")
+    return bytes.fromhex(value)
+
+
+def decode_chat(asset):
+    if asset is None:
+        return None
+    if not isinstance(asset, dict):
+        raise Rejected("decoding")
+    chat = asset.get("chat")
+    if chat is None:
+        return None
+    if not isinstance(chat, dict) or not is_int(chat.get("type")) or chat["type"] not in (0, 1, 2, 3):
+        raise Rejected("decoding")
+    nonce = chat.get("own_message")
+    if nonce is not None and not is_hex(nonce):
+        raise Rejected("decoding")
+    return {"message": hex_field(chat, "message"), "nonce": bytes.fromhex(nonce or ""), "type": chat["type"]}
+
+
+def decode_transaction(obj):
+    """The fields the Swift decoder reads, with its strictness (canonical hex, int32 timestamp)."""
+    if not isinstance(obj, dict) or not is_int(obj.get("type")):
+        raise Rejected("decoding")
+    tx = {"type": obj["type"], "amount": flexible_int(obj.get("amount")),
+          "senderPublicKey": hex_field(obj, "senderPublicKey", 32)}
+    recipient = obj.get("recipientId")
+    if recipient not in (None, "") and address_problem(recipient):
+        raise Rejected("decoding")
+    tx["recipientId"] = recipient or None
+    if not is_int(obj.get("timestamp")) or not -2**31 <= obj["timestamp"] < 2**31:
+        raise Rejected("decoding")
+    tx["timestamp"] = obj["timestamp"]
+    tx["chat"] = decode_chat(obj.get("asset"))
+    tx["requester"] = hex_field(obj, "requesterPublicKey", 32, optional=True)
+    tx["signature"] = hex_field(obj, "signature", 64)
+    tx["signSignature"] = hex_field(obj, "signSignature", 64, optional=True)
+    if obj.get("senderId") is not None and address_problem(obj["senderId"]):
+        raise Rejected("decoding")
+    tx["senderId"] = obj.get("senderId")
+    tx["timestampMs"] = None if obj.get("timestampMs") is None else flexible_int(obj["timestampMs"])
+    tx_id = obj.get("id")
+    if tx_id is not None and not (isinstance(tx_id, str) and re.fullmatch(r"0|[1-9][0-9]{0,19}", tx_id)
+                                  and int(tx_id) < 2**64):
+        raise Rejected("decoding")
+    tx["id"] = obj.get("id")
+    for key in ("fee", "height", "block_timestamp", "confirmations"):
+        if obj.get(key) is not None:
+            flexible_int(obj[key])
+    if obj.get("recipientPublicKey") is not None:
+        hex_field(obj, "recipientPublicKey", 32)
+    return tx
+
+
+def signed_bytes(tx):
+    """§4.1: type, timestamp LE, sender key, [requester], recipient BE, amount LE, asset."""
+    out = bytearray([tx["type"]])
+    out += tx["timestamp"].to_bytes(4, "little", signed=True)
+    out += tx["senderPublicKey"]
+    out += tx["requester"] or b""
+    out += int(tx["recipientId"][1:]).to_bytes(8, "big") if tx["recipientId"] else b"\0" * 8
+    out += tx["amount"].to_bytes(8, "little", signed=True)
+    if tx["type"] == 8 and tx["chat"] is not None:
+        out += tx["chat"]["message"] + tx["chat"]["nonce"] + tx["chat"]["type"].to_bytes(4, "little")
+    return bytes(out)
+
+
+def computed_id(tx):
+    return str(u64le_of_hash(signed_bytes(tx) + tx["signature"] + (tx["signSignature"] or b"")))
+
+
+def node_fee(tx):
+    """§5.1, in the node's own arithmetic: floor(n * 100 / 150 / 255), at least one unit."""
+    if tx["type"] == 0 or tx["amount"] > 0:
+        return 50_000_000
+    units = max(1, int(len(tx["chat"]["message"]) * 100 / 150 / 255))
+    return units * (500_000 if tx["chat"]["type"] == 0 else 100_000)
+
+
+def validate(tx):
+    """The Swift validate() order."""
+    if not 0 <= tx["amount"] <= TOTAL:
+        raise Rejected("amountOutOfRange")
+    if tx["recipientId"] is None:
+        raise Rejected("missingRecipient")
+    if tx["type"] == 0:
+        if tx["amount"] <= 0:
+            raise Rejected("amountOutOfRange")
+    elif tx["type"] == 8:
+        chat = tx["chat"]
+        if chat is None:
+            raise Rejected("missingChatAsset")
+        if not chat["message"]:
+            raise Rejected("emptyMessage")
+        if len(chat["message"]) > MAX_CIPHERTEXT:
+            raise Rejected("messageTooLong")
+        if len(chat["nonce"]) != 24:
+            raise Rejected("nonceLength")
+    else:
+        raise Rejected("unsupportedType")
+    ms = tx["timestampMs"]
+    if ms is not None and (ms < 0 or ms // 1000 != tx["timestamp"]):
+        raise Rejected("timestampMsMismatch")
+
+
+def verify(tx):
+    """The Swift verify() order: signature, then senderId, then id. Returns the id."""
+    try:
+        nacl.signing.VerifyKey(tx["senderPublicKey"]).verify(h256(signed_bytes(tx)), tx["signature"])
+    except (nacl.exceptions.BadSignatureError, nacl.exceptions.CryptoError, ValueError):
+        raise Rejected("invalidSignature")
+    if tx["senderId"] is not None and tx["senderId"] != address(tx["senderPublicKey"]):
+        raise Rejected("senderMismatch")
+    if tx["id"] is not None and tx["id"] != computed_id(tx):
+        raise Rejected("idMismatch")
+    return computed_id(tx)
+
+
+def transaction_problem(obj):
+    """The first Swift error for this JSON: decoding, then validate(), then verify()."""
+    try:
+        tx = decode_transaction(obj)
+        validate(tx)
+        verify(tx)
+    except Rejected as rejection:
+        return rejection.kind
+    return None
+
+
+# --- signals and services (§7) ----------------------------------------------------------------
+
+TOKEN_CHARS = re.compile(r"[A-Za-z0-9:_-]*")
+
+
+def signal_problem(payload):
+    if payload.get("provider") not in ("apns", "apns-sandbox", "fcm"):
+        return "unknownProvider"
+    if payload.get("action") not in ("add", "remove"):
+        return "unknownAction"
+    token = payload.get("token")
+    if payload["provider"] == "fcm":
+        if not 20 <= len(token.encode()) <= 4096 or not TOKEN_CHARS.fullmatch(token):
+            return "invalidFCMToken"
+    elif not is_hex(token) or not 32 <= len(token) <= 200:
+        return "invalidAPNsToken"
+    device = payload.get("deviceId")
+    if device is not None and (not 1 <= len(device.encode()) <= 128 or
+                               not re.fullmatch(r"[A-Za-z0-9:_.-]*", device)):
+        return "invalidDeviceID"
+    return None
+
+
+def signal_text(payload):
+    """The exact plaintext the Swift code encrypts (key order token, provider, action, deviceId)."""
+    parts = ['"%s":"%s"' % (k, payload[k]) for k in ("token", "provider", "action", "deviceId") if k in payload]
+    return "{" + ",".join(parts) + "}"
+
+
+def service_problem(value):
+    if address_problem(value["address"]) or not is_hex(value["publicKey"], 32):
+        return "decoding"
+    if address(bytes.fromhex(value["publicKey"])) != value["address"]:
+        return "serviceKeyMismatch"
+    return None
+
+
+def chat_problem(value):
+    recipient = keys(value["recipientPassphrase"])
+    nonce = bytes.fromhex(value["nonce"])
+    if len(nonce) != 24:
+        return "nonceLength"
+    key = shared_key(recipient.ed_seed, bytes.fromhex(value["senderPublicKey"]))
+    plain = open_box(bytes.fromhex(value["message"]), nonce, key)
+    if plain is None:
+        return "authenticationFailed"
+    try:
+        plain.decode("utf-8")
+    except UnicodeDecodeError:
+        return "invalidUTF8"
+    return None
+
+
+# --- per-file checks: each returns a list of problems -----------------------------------------
+
+def agree(problems, what, stated, derived):
+    """Records a problem when the vector's value differs from the re-derived one."""
+    if stated != derived:
+        problems.append("%s: vector has %s, derived %s" % (what, _short(stated), _short(derived)))
+
+
+def _short(value):
+    text = value.hex() if isinstance(value, bytes) else repr(value)
+    return text if len(text) < 90 else text[:60] + "…(%d chars)" % len(text)
+
+
+def check_key(v):
+    p = []
+    agree(p, "passphrase validity", None, passphrase_problem(v["passphrase"]))
+    k = keys(v["passphrase"])
+    agree(p, "seed", v["seed"], k.seed.hex())
+    agree(p, "publicKey", v["publicKey"], k.public.hex())
+    agree(p, "privateKey", v["privateKey"], k.secret.hex())
+    agree(p, "address", v["address"], k.address)
+    return p
+
+
+def check_chat_fields(p, tx, vector):
+    """Chat transactions with a known plaintext: both parties decrypt, the sender re-encrypts."""
+    chat = tx["chat"]
+    recipient = keys(vector["recipientPassphrase"])
+    agree(p, "recipientId", tx["recipientId"], recipient.address)
+    opened = open_box(chat["message"], chat["nonce"], shared_key(recipient.ed_seed, tx["senderPublicKey"]))
+    agree(p, "plaintext (recipient decrypts)", vector["plaintext"].encode(), opened)
+    if "passphrase" in vector:
+        sender_key = shared_key(keys(vector["passphrase"]).ed_seed, recipient.public)
+        agree(p, "asset.chat.message (sender encrypts)", chat["message"],
+              seal(vector["plaintext"].encode(), chat["nonce"], sender_key))
+
+
+def check_transaction(v):
+    p = []
+    obj = v["transaction"]
+    tx = decode_transaction(obj)
+    validate(tx)
+    agree(p, "bytes", v["bytes"], signed_bytes(tx).hex())
+    agree(p, "hash", v["hash"], h256(signed_bytes(tx)).hex())
+    agree(p, "signature", v["signature"], obj["signature"])
+    agree(p, "id", v["id"], verify(tx))
+    agree(p, "fee", v["fee"], node_fee(tx))
+    for field in ("id", "fee"):
+        if field in obj:
+            agree(p, "transaction." + field, obj[field], v[field])
+    if obj.get("recipientPublicKey") is not None and "recipientPassphrase" in v:
+        agree(p, "recipientPublicKey", obj["recipientPublicKey"], keys(v["recipientPassphrase"]).public.hex())
+    if "passphrase" in v:
+        signer = keys(v["passphrase"])
+        agree(p, "senderPublicKey", tx["senderPublicKey"], signer.public)
+        agree(p, "signature (re-signed)", tx["signature"], signer.signer.sign(h256(signed_bytes(tx))).signature)
+    if "plaintext" in v:
+        check_chat_fields(p, tx, v)
+    return p
+
+
+def check_chat(v):
+    p = []
+    if "senderPassphrase" in v:
+        sender_seed = keys(v["senderPassphrase"]).ed_seed
+    else:
+        secret = bytes.fromhex(v["senderSecretKey"])
+        sender_seed = secret[:32]
+        agree(p, "senderSecretKey's public half", v["senderPublicKey"], secret[32:].hex())
+    sender_public = bytes(nacl.signing.SigningKey(sender_seed).verify_key)
+    agree(p, "senderPublicKey", v["senderPublicKey"], sender_public.hex())
+    recipient = keys(v["recipientPassphrase"])
+    agree(p, "recipientPublicKey", v["recipientPublicKey"], recipient.public.hex())
+    nonce, plaintext, message = bytes.fromhex(v["nonce"]), v["plaintext"].encode(), bytes.fromhex(v["message"])
+    agree(p, "message", message, seal(plaintext, nonce, shared_key(sender_seed, recipient.public)))
+    agree(p, "message length", len(message), len(plaintext) + 16)
+    by_recipient = open_box(message, nonce, shared_key(recipient.ed_seed, sender_public))
+    by_sender = open_box(message, nonce, shared_key(sender_seed, recipient.public))  # §6.3: the key is symmetric
+    agree(p, "plaintext (recipient decrypts)", plaintext, by_recipient)
+    agree(p, "plaintext (sender decrypts)", plaintext, by_sender)
+    return p
+
+
+def check_signal(v):
+    p = []
+    agree(p, "payload validity", None, signal_problem(v["payload"]))
+    agree(p, "plaintext", v["plaintext"], signal_text(v["payload"]))
+    service_key = bytes.fromhex(v["servicePublicKey"])
+    agree(p, "serviceAddress", v["serviceAddress"], address(service_key))
+    obj = v["transaction"]
+    tx = decode_transaction(obj)
+    validate(tx)
+    agree(p, "type / amount / chat type", (tx["type"], tx["amount"], tx["chat"]["type"]), (8, 0, 3))
+    agree(p, "transaction.recipientId", tx["recipientId"], v["serviceAddress"])
+    sender = keys(v["senderPassphrase"])
+    agree(p, "transaction.senderId", obj.get("senderId"), sender.address)
+    agree(p, "nonce", v["nonce"], tx["chat"]["nonce"].hex())
+    agree(p, "asset.chat.message", tx["chat"]["message"],
+          seal(v["plaintext"].encode(), tx["chat"]["nonce"], shared_key(sender.ed_seed, service_key)))
+    if "servicePassphrase" in v:
+        service = keys(v["servicePassphrase"])
+        agree(p, "servicePublicKey", service_key, service.public)
+        opened = open_box(tx["chat"]["message"], tx["chat"]["nonce"], shared_key(service.ed_seed, sender.public))
+        agree(p, "plaintext (service decrypts)", v["plaintext"].encode(), opened)
+    agree(p, "bytes", v["bytes"], signed_bytes(tx).hex())
+    agree(p, "id", v["id"], verify(tx))
+    agree(p, "transaction.id", obj.get("id"), v["id"])
+    agree(p, "fee", v["fee"], node_fee(tx))
+    agree(p, "transaction.fee", obj.get("fee"), v["fee"])
+    return p
+
+
+def amount_problem(text):
+    """The Swift ADMAmount parser: digits[.digits], ≤ 8 decimals, ≤ total supply."""
+    whole, point, fraction = text.partition(".")
+    if not re.fullmatch("[0-9]+", whole) or not re.fullmatch("[0-9]*", fraction) or (point and not fraction):
+        return "amountFormat"
+    if len(fraction) > 8:
+        return "amountTooPrecise"
+    if len(whole) > 8 or int(whole) * 10**8 + int(fraction.ljust(8, "0")) > TOTAL:
+        return "amountOutOfRange"
+    return None
+
+
+CLASSIFIERS = {
+    "address": address_problem,
+    "amount": amount_problem,
+    "publicKey": lambda text: None if is_hex(text, 32) else "nonCanonicalHex",
+    "transaction": transaction_problem,
+    "chat": chat_problem,
+    "signal": signal_problem,
+    "service": service_problem,
+}
+
+
+def check_invalid(v):
+    p = []
+    if v["category"] == "passphrase":
+        kind, extra = passphrase_problem(v["input"]) or (None, {})
+        agree(p, "error", v["error"], kind)
+        for field, value in extra.items():
+            agree(p, field, v.get(field), value)
+        return p
+    agree(p, "error", v["error"], CLASSIFIERS[v["category"]](v["input"]))
+    if "plaintextHex" in v:
+        value = v["input"]
+        key = shared_key(keys(value["recipientPassphrase"]).ed_seed, bytes.fromhex(value["senderPublicKey"]))
+        opened = open_box(bytes.fromhex(value["message"]), bytes.fromhex(value["nonce"]), key)
+        agree(p, "plaintextHex", v["plaintextHex"], opened.hex() if opened is not None else None)
+    return p
+
+
+# --- anchors from the spec and coverage of the brief ------------------------------------------
+
+def anchor_checks(files):
+    """Values printed in protocol.md, so the generator and this checker can't share a mistake."""
+    by_name = lambda f: {v.get("passphrase") or v.get("name"): v for v in files[f]}
+    keys_by_phrase, txs = by_name("keys.json"), files["transactions.json"]
+    worked = keys_by_phrase.get("wrap track hamster grocery casual talk theory half artist toast art essence", {})
+    ids = {v["id"] for v in txs}
+    docs_bytes = ("00" "b4cbc403" "8cd9631f9f634a361ea3b85cbd0df882633e39e7d26d7bc615bbcf75e41524ef"
+                  "e7250dff810b6692" "00e1f50500000000")  # §4.1, field by field
+    return {
+        "§1.3 worked example seed": worked.get("seed", "")[:16] == "28b0203861315522",
+        "§1.3 worked example privateKey = hash || publicKey":
+            worked.get("privateKey", "").startswith("24a26e6cd6283528f6e2637dcf834434176cf8696647bd4aa6223f349882dc96"),
+        "§1.3 worked example address": worked.get("address") == "U6687642817984673870",
+        "§1.5 process gospel and bring hurry keys present": {
+            "process gospel angry height between flat always clock suit refuse shove verb",
+            "bring hurry funny hamster fever observe cat property crawl mule course lizard"} <= set(keys_by_phrase),
+        "§3.1/§3.3 docs ids present": {"6146865104403680934", "2515012750420367858", "12154642911137703318"} <= ids,
+        "§4.1 docs transfer bytes": any(v["bytes"] == docs_bytes for v in txs),
+        "§6.3 common vector": any(v["message"] == "09af1ce7e5ed484ddca3c6d1410cbf4f793ea19210e7"
+                                  and v["plaintext"] == "common" for v in files["chat.json"]),
+        "§7.3 ANS address": address(bytes.fromhex("188b24bd116a556ac8ba905bbbdaa16e237dfb14269f5a4f9a26be77537d977c"))
+                            == "U10629337621822775991",
+    }
+
+
+def coverage_checks(files):
+    txs, fees = files["transactions.json"], {v["fee"] for v in files["transactions.json"]}
+    shapes = [v["transaction"] for v in txs]
+    chat_types = {t["asset"]["chat"]["type"] for t in shapes if t.get("asset", {}).get("chat")}
+    return {
+        "≥ 25 keys": len(files["keys.json"]) >= 25,
+        "≥ 45 generated transactions": sum("passphrase" in v for v in txs) >= 45,
+        "fees 0.001 … 0.026 ADM, legacy 0.005 and 0.5 exercised": {100_000, 200_000, 300_000, 500_000, 2_600_000,
+                                                                  50_000_000} <= fees,
+        "chat types 0-3": chat_types == {0, 1, 2, 3},
+        "node shapes: confirmed, chats/get, pool, submit": all(any(f(t) for t in shapes) for f in (
+            lambda t: t.get("height") is not None, lambda t: "requesterPublicKey" in t,
+            lambda t: "relays" in t, lambda t: "id" not in t)),
+        "≥ 21 chat vectors": len(files["chat.json"]) >= 21,
+        "≥ 12 signal vectors": len(files["signals.json"]) >= 12,
+        "≥ 60 invalid vectors": len(files["invalid.json"]) >= 60,
+    }
+
+
+# --- runner -----------------------------------------------------------------------------------
+
+CHECKS = {"keys.json": check_key, "transactions.json": check_transaction, "chat.json": check_chat,
+          "signals.json": check_signal, "invalid.json": check_invalid}
+
+
+def run_one(check, vector):
+    try:
+        return check(vector)
+    except Rejected as rejection:
+        return ["the transaction is rejected: %s" % rejection.kind]
+    except Exception as error:  # a malformed vector must be reported, not crash the run
+        return ["%s: %s" % (type(error).__name__, error)]
+
+
+def main():
+    files = {name: json.loads((VECTORS / name).read_text(encoding="utf-8")) for name in CHECKS}
+    passed = failed = 0
+    for name, check in CHECKS.items():
+        for vector in files[name]:
+            problems = run_one(check, vector)
+            if problems:
+                failed += 1
+                print("FAIL %s: %s: %s" % (name, vector.get("name") or vector.get("passphrase"), "; ".join(problems)))
+            else:
+                passed += 1
+    for label, ok in {**anchor_checks(files), **coverage_checks(files)}.items():
+        if ok:
+            passed += 1
+        else:
+            failed += 1
+            print("FAIL %s" % label)
+    print("crosscheck: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
