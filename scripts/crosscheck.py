@@ -11,7 +11,6 @@ each fails first for its stated reason.
 """
 import hashlib
 import json
-import os
 import re
 import struct
 import sys

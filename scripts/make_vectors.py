@@ -11,7 +11,6 @@ shared/spec/protocol.md. scripts/crosscheck.py re-derives every vector independe
 import datetime
 import hashlib
 import json
-import os
 import struct
 import sys
 import unicodedata
