@@ -39,16 +39,35 @@ public enum BIP39 {
         return indices
     }
 
-    /// 12 × 11 bits = 128 bits of entropy followed by the first 4 bits of its SHA-256.
-    static func checksumMatches(_ indices: [Int]) -> Bool {
-        var bits = [Bool]()
-        for index in indices { for shift in (0..<11).reversed() { bits.append(index >> shift & 1 == 1) } }
-        var entropy = [UInt8](repeating: 0, count: 16)
-        for bit in 0..<128 where bits[bit] { entropy[bit / 8] |= 0x80 >> UInt8(bit % 8) }
+    /// A fresh 12-word phrase from 128 random bits. It is an ordinary `String`, which cannot be
+    /// wiped: meant for test and devnet accounts, not for accounts that hold value.
+    public static func randomMnemonic() -> String {
+        var entropy = Sodium.randomBytes(16)
         defer { Sodium.zero(&entropy) }
+        return mnemonic(entropy: entropy)
+    }
+
+    /// The phrase of 128 bits of entropy.
+    static func mnemonic(entropy: [UInt8]) -> String {
+        indices(entropy: entropy).map { wordList[$0] }.joined(separator: " ")
+    }
+
+    /// 128 bits of entropy followed by the first 4 bits of its SHA-256, read 11 bits a word.
+    static func indices(entropy: [UInt8]) -> [Int] {
+        precondition(entropy.count == 16)
+        var bits = entropy.flatMap { byte in (0..<8).reversed().map { Int(byte >> $0 & 1) } }
+        defer { bits.withUnsafeMutableBytes { Sodium.zero($0) } }
         let checksum = Digest.sha256(entropy)[0] >> 4
-        let expected = (0..<4).reduce(UInt8(0)) { $0 << 1 | (bits[128 + $1] ? 1 : 0) }
-        return checksum == expected
+        bits += (0..<4).reversed().map { Int(checksum >> $0 & 1) }
+        return stride(from: 0, to: bits.count, by: 11).map { bits[$0..<$0 + 11].reduce(0) { $0 << 1 | $1 } }
+    }
+
+    /// A phrase is valid when its first 128 bits give back all 12 words, checksum included.
+    static func checksumMatches(_ indices: [Int]) -> Bool {
+        let bits = indices.flatMap { index in (0..<11).reversed().map { index >> $0 & 1 } }
+        var entropy = (0..<16).map { byte in UInt8(bits[byte * 8..<byte * 8 + 8].reduce(0) { $0 << 1 | $1 }) }
+        defer { Sodium.zero(&entropy) }
+        return Self.indices(entropy: entropy) == indices
     }
 
     /// The nearest list word: one sharing the first four letters (BIP39 words are unique by

@@ -19,6 +19,12 @@ struct PassphraseTests {
         }
     }
 
+    @Test func generatedPhrasesAreValidAndDistinct() throws {
+        let phrases = (0..<200).map { _ in BIP39.randomMnemonic() }
+        for phrase in phrases { _ = try Passphrase(validating: phrase) }
+        #expect(Set(phrases).count == phrases.count)
+    }
+
     @Test func secretsNeverPrint() throws {
         let passphrase = try Passphrase(validating: "wrap track hamster grocery casual talk theory half artist toast art essence")
         let keys = KeyPair(passphrase: passphrase)
