@@ -29,7 +29,7 @@ let package = Package(
         .executableTarget(name: "adm-push", dependencies: ["AdamantCore", "AdamantCLI"]),
         // The performance targets of DESIGN.md: `swift run -c release adm-bench`.
         .executableTarget(name: "adm-bench", dependencies: ["AdamantCore"]),
-        .executableTarget(name: "adm-devnet", dependencies: ["AdamantDevnet", "AdamantCore"]),
+        .executableTarget(name: "adm-devnet", dependencies: ["AdamantDevnet", "AdamantCore", "AdamantCLI"]),
 
         .testTarget(name: "AdamantCoreTests", dependencies: ["AdamantCore"]),
         .testTarget(name: "AdamantNodesTests", dependencies: ["AdamantNodes", "AdamantCore"]),

@@ -23,9 +23,14 @@ public struct Tool: Sendable {
 
     public func run(_ arguments: [String], _ context: Context) async -> ExitCode {
         let output = context.output
-        guard let first = arguments.first, first != "--help", first != "-h" else {
+        guard let first = arguments.first else {
+            output.error("Error: missing command (one of: \(commands.map { $0.info.name }.joined(separator: ", ")))")
+            output.error("  See '\(name) --help' for the commands.")
+            return .usage
+        }
+        if first == "--help" || first == "-h" {
             output.print(Help.tool(self))
-            return arguments.isEmpty ? .usage : .success
+            return .success
         }
         if first == "help" {
             guard let name = arguments.dropFirst().first else { output.print(Help.tool(self)); return .success }

@@ -1,0 +1,145 @@
+import AdamantCore
+
+/// A misbehaviour injected into one node, optionally only for paths under a prefix. Written
+/// `KIND[:ARG][@/path/prefix]`, the same on the command line and on the control endpoint.
+public struct Fault: Sendable, Hashable, CustomStringConvertible {
+    public enum Effect: Sendable, Hashable {
+        /// The port is closed.
+        case refuse
+        /// Connections are accepted and never answered.
+        case blackhole
+        case delay(milliseconds: Int)
+        /// 500, 403, 429 or 503, with the body the node (or its middleware) sends.
+        case status(Int)
+        /// Express's HTML 404 page.
+        case html404
+        /// A body that is not JSON.
+        case garbage
+        /// Half the announced body, then the connection closes.
+        case truncate
+        /// The body one byte at a time.
+        case trickle(millisecondsPerByte: Int)
+        /// The node is this many blocks behind.
+        case lag(blocks: Int)
+        case nethash(String)
+        case version(NodeVersion)
+        /// The node's clock, and so `nodeTimestamp` and its timestamp checks, are off.
+        case skew(seconds: Int)
+        /// Returned transactions have one byte changed in the message or signature.
+        case tamper
+        /// Submissions are answered with success and never reach a block.
+        case drop
+        /// Submissions enter the pool and the POST is never answered.
+        case timeoutAfterAccept
+    }
+
+    public static let statusCodes: Set<Int> = [500, 403, 429, 503]
+    public static let defaultTrickleMilliseconds = 200
+
+    public let effect: Effect
+    /// Only requests whose path starts with this are affected; nil for all.
+    public let pathPrefix: String?
+
+    public init(_ effect: Effect, pathPrefix: String? = nil) {
+        self.effect = effect
+        self.pathPrefix = pathPrefix
+    }
+
+    /// Parses `KIND[:ARG][@/path/prefix]`.
+    public init(parsing text: String) throws(FaultError) {
+        let scoped = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        if scoped.count == 2, !scoped[1].hasPrefix("/") { throw .invalid(text, "the scope after @ must be a path such as /api/chats") }
+        let parts = scoped[0].split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let kind = String(parts[0]), argument = parts.count == 2 ? String(parts[1]) : nil
+        func integer(_ range: ClosedRange<Int>) throws(FaultError) -> Int {
+            guard let argument, let value = Int(argument), range.contains(value) else {
+                throw .invalid(text, "\(kind) takes a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return value
+        }
+        func noArgument() throws(FaultError) {
+            if argument != nil { throw .invalid(text, "\(kind) takes no argument") }
+        }
+
+        let effect: Effect
+        switch kind {
+        case "refuse": try noArgument(); effect = .refuse
+        case "blackhole": try noArgument(); effect = .blackhole
+        case "delay": effect = .delay(milliseconds: try integer(0...600_000))
+        case "status":
+            let code = try integer(100...599)
+            guard Self.statusCodes.contains(code) else { throw .invalid(text, "status takes 500, 403, 429 or 503") }
+            effect = .status(code)
+        case "html404": try noArgument(); effect = .html404
+        case "garbage": try noArgument(); effect = .garbage
+        case "truncate": try noArgument(); effect = .truncate
+        case "trickle":
+            effect = .trickle(millisecondsPerByte: argument == nil ? Self.defaultTrickleMilliseconds : try integer(1...60_000))
+        case "lag": effect = .lag(blocks: try integer(0...1_000_000))
+        case "nethash":
+            guard let argument, Hex.decode(argument, length: 32) != nil else {
+                throw .invalid(text, "nethash takes 64 lowercase hex characters")
+            }
+            effect = .nethash(argument)
+        case "version":
+            guard let argument, let version = NodeVersion(argument) else { throw .invalid(text, "version takes X.Y.Z") }
+            effect = .version(version)
+        case "skew": effect = .skew(seconds: try integer(-31_536_000...31_536_000))
+        case "tamper": try noArgument(); effect = .tamper
+        case "drop": try noArgument(); effect = .drop
+        case "timeout-after-accept": try noArgument(); effect = .timeoutAfterAccept
+        default: throw .invalid(text, "unknown fault \"\(kind)\"")
+        }
+        if effect == .refuse, scoped.count == 2 { throw .invalid(text, "refuse closes the port, it cannot be scoped to a path") }
+        self.init(effect, pathPrefix: scoped.count == 2 ? String(scoped[1]) : nil)
+    }
+
+    /// The kind's name, as written before the colon.
+    public var kind: String {
+        switch effect {
+        case .refuse: "refuse"
+        case .blackhole: "blackhole"
+        case .delay: "delay"
+        case .status: "status"
+        case .html404: "html404"
+        case .garbage: "garbage"
+        case .truncate: "truncate"
+        case .trickle: "trickle"
+        case .lag: "lag"
+        case .nethash: "nethash"
+        case .version: "version"
+        case .skew: "skew"
+        case .tamper: "tamper"
+        case .drop: "drop"
+        case .timeoutAfterAccept: "timeout-after-accept"
+        }
+    }
+
+    public var description: String {
+        let argument: String? = switch effect {
+        case .delay(let milliseconds): String(milliseconds)
+        case .status(let code): String(code)
+        case .trickle(let milliseconds): String(milliseconds)
+        case .lag(let blocks): String(blocks)
+        case .nethash(let hash): hash
+        case .version(let version): version.description
+        case .skew(let seconds): String(seconds)
+        default: nil
+        }
+        return kind + (argument.map { ":" + $0 } ?? "") + (pathPrefix.map { "@" + $0 } ?? "")
+    }
+
+    func applies(to path: String) -> Bool { pathPrefix.map(path.hasPrefix) ?? true }
+}
+
+public enum FaultError: Error, Sendable, Hashable, CustomStringConvertible {
+    case invalid(String, String)
+    case noSuchNode(Int)
+
+    public var description: String {
+        switch self {
+        case .invalid(let text, let reason): "invalid fault \"\(text)\": \(reason)"
+        case .noSuchNode(let index): "there is no node \(index)"
+        }
+    }
+}

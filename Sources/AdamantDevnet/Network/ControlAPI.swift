@@ -1,0 +1,136 @@
+import AdamantCore
+
+/// The control endpoint: JSON over HTTP for tests and demos.
+///
+/// - `GET /`: the same summary `adm-devnet start` prints
+/// - `POST /mine`: forge a block now → `{"height"}`
+/// - `POST /fund` `{"address","amount"}` (ADM) → `{"address","balance"}`
+/// - `GET|POST|DELETE /nodes/N/faults`: list, add `{"fault":"KIND[:ARG][@/prefix]"}`, clear (`?kind=`)
+/// - `GET|DELETE /nodes/N/requests`: the request log `[{"method","path","status"}]`, or clear it
+/// - `GET|PUT /ans/mode` `{"mode":"csharp|ordered"}`, `POST /ans/poll`, `GET /ans/registry`, `GET /ans/pushes`
+struct ControlAPI {
+    let devnet: Devnet
+
+    func handle(_ request: HTTPRequest) -> HTTPReply {
+        do {
+            return .respond(.json(try route(request)))
+        } catch let failure as ControlFailure {
+            return .respond(.json(["error": .string(failure.message)], status: failure.status))
+        } catch {
+            return .respond(.json(["error": .string("\(error)")], status: 400))
+        }
+    }
+
+    private func route(_ request: HTTPRequest) throws -> JSON {
+        let parts = request.path.split(separator: "/").map(String.init)
+        if parts.count == 3, parts[0] == "nodes" {
+            guard let node = Int(parts[1]) else { throw ControlFailure.badRequest("node index must be a number: \(parts[1])") }
+            return try nodeRoute(request, node: node, resource: parts[2])
+        }
+        switch (request.method, request.path) {
+        case ("GET", "/"):
+            return devnet.summary
+        case ("POST", "/mine"):
+            return ["height": .integer(devnet.mine())]
+        case ("POST", "/fund"):
+            let body = try Self.body(of: request)
+            let address = try Self.parse(body["address"]?.stringValue, as: "address") { try Address($0) }
+            let amount = try Self.parse(body["amount"]?.stringValue, as: "amount (ADM, as a string)") { try ADMAmount($0) }
+            return ["address": .string(address.description), "balance": .string(devnet.fund(address, amount: amount).description)]
+        case ("PUT", "/ans/mode"):
+            devnet.ansMode = try Self.parse(try Self.body(of: request)["mode"]?.stringValue, as: "mode (csharp or ordered)") {
+                guard let mode = ANSMode(rawValue: $0) else { throw ControlFailure.badRequest("") }
+                return mode
+            }
+            return ["mode": .string(devnet.ansMode.rawValue)]
+        case ("GET", "/ans/mode"):
+            return ["mode": .string(devnet.ansMode.rawValue)]
+        case ("POST", "/ans/poll"):
+            devnet.pollANS()
+            return ["registry": registry]
+        case ("GET", "/ans/registry"):
+            return ["registry": registry]
+        case ("GET", "/ans/pushes"):
+            return ["pushes": .array(devnet.ansPushes.map { push in
+                ["txn-id": .string(push.transactionID.description), "push-recipient": .string(push.recipient.description),
+                 "token": .string(push.token), "provider": .string(push.provider)]
+            })]
+        default:
+            throw ControlFailure.notFound(request)
+        }
+    }
+
+    /// `/nodes/N/faults` and `/nodes/N/requests`.
+    private func nodeRoute(_ request: HTTPRequest, node: Int, resource: String) throws -> JSON {
+        switch (request.method, resource) {
+        case ("GET", "faults"):
+            break
+        case ("POST", "faults"):
+            let text = try Self.parse(try Self.body(of: request)["fault"]?.stringValue, as: "fault") { $0 }
+            try devnet.add(Fault(parsing: text), toNode: node)
+        case ("DELETE", "faults"):
+            try devnet.clearFaults(ofNode: node, kind: request.parameter("kind"))
+        case ("GET", "requests"), ("DELETE", "requests"):
+            if request.method == "DELETE" { try devnet.clearRequests(toNode: node) }
+            return ["requests": .array(try devnet.requests(toNode: node).map { record in
+                ["method": .string(record.method), "path": .string(record.path),
+                 "status": record.status.map { .integer(Int64($0)) } ?? .null]
+            })]
+        default:
+            throw ControlFailure.notFound(request)
+        }
+        return ["faults": .array(try devnet.faults(ofNode: node).map { .string($0.description) })]
+    }
+
+    private var registry: JSON {
+        .array(devnet.ansRegistrations.map { registration in
+            ["address": .string(registration.address.description), "token": .string(registration.token),
+             "provider": .string(registration.provider)]
+        })
+    }
+
+    private static func body(of request: HTTPRequest) throws(ControlFailure) -> JSON {
+        guard let body = try? JSON.parse(request.body), case .object = body else {
+            throw .badRequest("the body must be a JSON object")
+        }
+        return body
+    }
+
+    private static func parse<T>(_ text: String?, as name: String, _ make: (String) throws -> T) throws(ControlFailure) -> T {
+        guard let text, let value = try? make(text) else { throw .badRequest("missing or invalid \(name)") }
+        return value
+    }
+
+}
+
+private struct ControlFailure: Error {
+    let status: Int
+    let message: String
+
+    static func badRequest(_ message: String) -> ControlFailure { ControlFailure(status: 400, message: message) }
+    static func notFound(_ request: HTTPRequest) -> ControlFailure {
+        ControlFailure(status: 404, message: "no control endpoint \(request.method) \(request.path)")
+    }
+}
+
+extension Devnet {
+    /// `{"nodes","control","nethash","ans":{…},"accounts":[…]}`, balances in ADM.
+    var summary: JSON {
+        [
+            "nodes": .array(nodeURLs.map(JSON.string)),
+            "control": .string(controlURL),
+            "nethash": .string(nethash),
+            "ans": [
+                "address": .string(ans.address.description), "publicKey": .string(ans.publicKey.hex),
+                "passphrase": .string(ans.passphrase),
+            ],
+            "accounts": .array(accounts.map { funded in
+                ["passphrase": .string(funded.account.passphrase), "address": .string(funded.account.address.description),
+                 "balance": .string(funded.balance.description)]
+            }),
+        ]
+    }
+
+    /// The summary as one line of JSON: what `adm-devnet start` prints when ready.
+    public var readyLine: String { summary.text }
+}

@@ -1,0 +1,218 @@
+public import AdamantCore
+import Synchronization
+
+/// A local simulated ADAMANT network: N nodes on loopback ports sharing one ledger, blocks on a
+/// timer, an ANS emulator, faults per node, and a control endpoint. Runs in-process; the
+/// `adm-devnet` command is a thin shell around it.
+public final class Devnet: Sendable {
+    /// A genesis account and what it was given.
+    public struct FundedAccount: Sendable {
+        public let account: DevnetAccount
+        public let balance: ADMAmount
+    }
+
+    public let nodeURLs: [String]
+    public let controlURL: String
+    public let nethash: String
+    /// The ANS emulator's own account (its passphrase too, for tests).
+    public let ans: DevnetAccount
+    /// The funded accounts, then one with a zero balance.
+    public let accounts: [FundedAccount]
+
+    private let chain: SharedChain
+    private let nodes: [SimulatedNode]
+    private let service: ANSService
+    private let control: HTTPServer
+    private let tickers: Mutex<[Ticker]>
+
+    /// Builds genesis, starts every node, the control endpoint and the timers.
+    /// - Throws: `DevnetError` when a port cannot be bound or a fault names a missing node.
+    public init(_ configuration: DevnetConfiguration) throws(DevnetError) {
+        let clock = configuration.clock
+        var ledger = Ledger(
+            rules: Ledger.Rules(poolCapacity: configuration.poolCapacity), genesisUnixMillis: clock.unixMillis())
+        var accounts = configuration.allocations.map { FundedAccount(account: $0.account, balance: $0.amount) }
+        accounts += (0..<configuration.freshAccounts).map { _ in
+            FundedAccount(account: .random(), balance: configuration.freshAccountBalance)
+        }
+        for funded in accounts { ledger.credit(funded.account.address, units: funded.balance.units) }
+        accounts.append(FundedAccount(account: .random(), balance: ADMAmount(units: 0)))
+        self.accounts = accounts
+
+        chain = SharedChain(ledger: ledger, clock: clock, log: configuration.log)
+        nethash = DevnetNethash.value
+        ans = .random()
+        service = ANSService(ANSEmulator(account: ans, mode: configuration.ansMode))
+        let nodes = (0..<configuration.nodeCount).map { [chain, nethash] in
+            SimulatedNode(index: $0, chain: chain, version: configuration.nodeVersion, nethash: nethash)
+        }
+        self.nodes = nodes
+        tickers = Mutex([])
+        // The control handler reaches the devnet through this box, filled once `self` exists.
+        let controlTarget = ControlTarget()
+        let control = HTTPServer { request, _ in controlTarget.devnet.map { ControlAPI(devnet: $0).handle(request) } ?? .hangUp }
+        self.control = control
+
+        let stopServers = {
+            control.stop()
+            for node in nodes { node.stop() }
+        }
+        do {
+            for fault in configuration.faults {
+                guard nodes.indices.contains(fault.node) else { throw DevnetError.fault(.noSuchNode(fault.node)) }
+                try nodes[fault.node].add(fault.fault)
+            }
+            for node in nodes { try node.start() }
+            controlURL = "http://127.0.0.1:\(try control.start())"
+        } catch let error as DevnetError {
+            stopServers()
+            throw error
+        } catch {
+            stopServers()
+            throw .cannotListen((error as? HTTPServer.StartError)?.description ?? "\(error)")
+        }
+        nodeURLs = nodes.map(\.url)
+        controlTarget.attach(self)
+        startTickers(configuration)
+    }
+
+    /// Stops the timers, the control endpoint and every node. Idempotent.
+    public func stop() {
+        for ticker in tickers.withLock({ tickers in defer { tickers = [] }; return tickers }) { ticker.stop() }
+        control.stop()
+        for node in nodes { node.stop() }
+    }
+
+    deinit { stop() }
+
+    /// The timers hold the chain and the service, never `self`, so dropping the devnet stops them.
+    private func startTickers(_ configuration: DevnetConfiguration) {
+        let started = [
+            Ticker(every: configuration.effectivePoolInterval) { [chain] in chain.promote() },
+            Ticker(every: configuration.blockTime) { [chain] in chain.forge() },
+            Ticker(every: configuration.ansPollInterval) { [chain, service] in service.poll(chain) },
+        ]
+        tickers.withLock { $0 = started }
+    }
+
+    // MARK: Chain
+
+    public var height: Int64 { chain.ledger.withLock { $0.height } }
+
+    /// Moves the queue along and forges a block now. Returns the new height.
+    @discardableResult
+    public func mine() -> Int64 {
+        chain.promote()
+        return chain.forge()
+    }
+
+    /// Credits `amount` outside any transaction (a faucet). Returns the new balance.
+    @discardableResult
+    public func fund(_ address: Address, amount: ADMAmount) -> ADMAmount {
+        let balance = chain.ledger.withLock { ledger in
+            ledger.credit(address, units: amount.units)
+            return ledger.account(address)?.balance ?? 0
+        }
+        chain.log?("funded \(address) with \(amount) ADM")
+        return ADMAmount(units: balance)
+    }
+
+    /// The confirmed balance of an address.
+    public func balance(of address: Address) -> ADMAmount {
+        ADMAmount(units: chain.ledger.withLock { $0.account(address)?.balance ?? 0 })
+    }
+
+    // MARK: Faults and request logs
+
+    public func add(_ fault: Fault, toNode index: Int) throws(DevnetError) {
+        let node = try node(index)
+        try wrapped { () throws(HTTPServer.StartError) in try node.add(fault) }
+        chain.log?("node \(index): fault \(fault)")
+    }
+
+    /// Clears every fault of a node, or only those of `kind` (`delay`, `refuse`, …).
+    public func clearFaults(ofNode index: Int, kind: String? = nil) throws(DevnetError) {
+        let node = try node(index)
+        try wrapped { () throws(HTTPServer.StartError) in try node.clearFaults(kind: kind) }
+        chain.log?("node \(index): cleared \(kind ?? "all") faults")
+    }
+
+    public func faults(ofNode index: Int) throws(DevnetError) -> [Fault] { try node(index).faults }
+
+    /// Every request the node has seen, oldest first (the last 10,000).
+    public func requests(toNode index: Int) throws(DevnetError) -> [RequestRecord] { try node(index).requests }
+
+    public func clearRequests(toNode index: Int) throws(DevnetError) { try node(index).clearRequests() }
+
+    private func node(_ index: Int) throws(DevnetError) -> SimulatedNode {
+        guard nodes.indices.contains(index) else { throw .fault(.noSuchNode(index)) }
+        return nodes[index]
+    }
+
+    private func wrapped(_ body: () throws(HTTPServer.StartError) -> Void) throws(DevnetError) {
+        do { try body() } catch { throw .cannotListen(error.description) }
+    }
+
+    // MARK: ANS
+
+    public var ansMode: ANSMode {
+        get { service.emulator.withLock { $0.mode } }
+        set { service.emulator.withLock { $0.mode = newValue } }
+    }
+
+    /// Polls now, as the service's timer would: everything confirmed since the last poll is one batch.
+    public func pollANS() { service.poll(chain) }
+
+    public var ansRegistrations: [ANSRegistration] { service.emulator.withLock { $0.registrations } }
+    public var ansPushes: [ANSPush] { service.emulator.withLock { $0.pushes } }
+}
+
+extension SharedChain {
+    func promote() {
+        let dropped = ledger.withLock { $0.promote(nowUnixMillis: clock.unixMillis()) }
+        for id in dropped { log?("pool dropped \(id)") }
+    }
+
+    @discardableResult
+    func forge() -> Int64 {
+        let block = ledger.withLock { $0.forge(nowUnixMillis: clock.unixMillis()) }
+        if !block.transactionIDs.isEmpty {
+            log?("block \(block.height): " + block.transactionIDs.map(\.description).joined(separator: ", "))
+        }
+        return block.height
+    }
+}
+
+/// The ANS emulator behind its lock.
+private final class ANSService: Sendable {
+    let emulator: Mutex<ANSEmulator>
+
+    init(_ emulator: ANSEmulator) { self.emulator = Mutex(emulator) }
+
+    /// One poll; the ledger is copied out so the two locks are never held together.
+    func poll(_ chain: SharedChain) {
+        let snapshot = chain.ledger.withLock { $0 }
+        for line in emulator.withLock({ $0.poll(snapshot) }) { chain.log?(line) }
+    }
+}
+
+public enum DevnetError: Error, Sendable, CustomStringConvertible {
+    case cannotListen(String)
+    case fault(FaultError)
+
+    public var description: String {
+        switch self {
+        case .cannotListen(let reason): reason
+        case .fault(let error): error.description
+        }
+    }
+}
+
+/// Lets the control server, created before the devnet is, reach it once it is, without keeping
+/// it alive.
+private final class ControlTarget: Sendable {
+    private struct Weak: Sendable { weak var devnet: Devnet? }
+    private let target = Mutex(Weak())
+    var devnet: Devnet? { target.withLock { $0.devnet } }
+    func attach(_ devnet: Devnet) { target.withLock { $0.devnet = devnet } }
+}

@@ -1,0 +1,57 @@
+public import AdamantCore
+import Foundation
+
+/// Where the devnet reads the time. Tests can pass their own.
+public protocol DevnetClock: Sendable {
+    func unixMillis() -> Int64
+}
+
+public struct SystemClock: DevnetClock {
+    public init() {}
+    public func unixMillis() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+}
+
+/// Everything `adm-devnet start` takes.
+public struct DevnetConfiguration: Sendable {
+    /// An account funded at genesis.
+    public struct Allocation: Sendable {
+        public let account: DevnetAccount
+        public let amount: ADMAmount
+        public init(_ account: DevnetAccount, amount: ADMAmount) {
+            self.account = account
+            self.amount = amount
+        }
+    }
+
+    /// A fault one node has from the start.
+    public struct NodeFault: Sendable {
+        public let node: Int
+        public let fault: Fault
+        public init(node: Int, fault: Fault) {
+            self.node = node
+            self.fault = fault
+        }
+    }
+
+    public var nodeCount = 3
+    public var blockTime: Duration = .seconds(5)
+    /// How often the pool moves queued transactions to unconfirmed: the node's 1 s, or the
+    /// block time if that is shorter.
+    public var poolInterval: Duration?
+    public var allocations: [Allocation] = []
+    /// Fresh random accounts with `freshAccountBalance` each.
+    public var freshAccounts = 0
+    public var freshAccountBalance = ADMAmount(units: 100 * ADMAmount.unitsPerADM)
+    public var nodeVersion = NodeVersion.current
+    public var ansMode = ANSMode.csharp
+    public var ansPollInterval: Duration = .seconds(10)
+    public var faults: [NodeFault] = []
+    public var poolCapacity = 1000
+    public var clock: any DevnetClock = SystemClock()
+    /// Receives one line per submission, block and ANS action; nil for silence.
+    public var log: (@Sendable (String) -> Void)?
+
+    public init() {}
+
+    var effectivePoolInterval: Duration { poolInterval ?? min(.seconds(1), blockTime) }
+}

@@ -1,0 +1,92 @@
+import AdamantCore
+
+/// `GET /api/chats/get` (node-api §1.5): chat transactions, signals left out unless asked for,
+/// `fromHeight` strictly greater, prefixed filters ignored, at most 100 a page.
+struct ChatQuery {
+    static let errorPrefix = "Failed to get transactions: "
+
+    let chatType: ChatType?
+    /// The node writes senderId, recipientId and isIn/inId into one SQL placeholder, so every
+    /// address condition compares against the value written last.
+    let sender: Address?, recipient: Address?, either: Address?
+    let fromHeight: Int64?
+    let includeTransfers: Bool
+    let includeUnconfirmed: Bool
+    let order: ListOrder?
+    let limit: Int, offset: Int
+
+    init(_ request: HTTPRequest, version: NodeVersion) throws(Rejection) {
+        let prefix = Self.errorPrefix
+        if let type = try request.integer("type", errorPrefix: prefix) {
+            guard let chatType = ChatType(rawValue: Int(type)) else {
+                throw Rejection(prefix + (type < 0 ? "Value \(type) is less than minimum 0" : "Value \(type) is greater than maximum 3"))
+            }
+            self.chatType = chatType
+        } else {
+            chatType = nil
+        }
+        let senderValue = try Self.address(request, "senderId")
+        let recipientValue = try Self.address(request, "recipientId")
+        let isIn = try Self.address(request, "isIn"), inId = try Self.address(request, "inId")
+        let eitherValue = isIn ?? inId
+        let placeholder = eitherValue ?? recipientValue ?? senderValue
+        sender = senderValue.flatMap { _ in placeholder }
+        recipient = recipientValue.flatMap { _ in placeholder }
+        either = eitherValue.flatMap { _ in placeholder }
+        fromHeight = try request.integer("fromHeight", errorPrefix: prefix)
+
+        let isV0_10 = version.timestampPolicy == .v0_10
+        includeTransfers = isV0_10 && (request.flag("withoutDirectTransfers").map(!) ?? request.flag("includeDirectTransfers") ?? false)
+        includeUnconfirmed = isV0_10 && request.flag("returnUnconfirmed") == true
+        order = try ListOrder(request.parameter("orderBy"), fields: ["timestamp", "type"], errorPrefix: prefix)
+        let limit = try request.integer("limit", errorPrefix: prefix) ?? 100
+        guard limit <= 100 else { throw Rejection(prefix + "Invalid limit. Maximum is 100") }
+        self.limit = Int(max(0, limit))
+        offset = Int(max(0, try request.integer("offset", errorPrefix: prefix) ?? 0))
+    }
+
+    /// The page and the count of all matches.
+    func run(on ledger: Ledger, profile: NodeProfile) -> (transactions: [JSON], count: Int) {
+        let render = TransactionJSON(profile: profile, ledger: ledger)
+        let visible = profile.visibleHeight(of: ledger)
+        var matches: [(transaction: Transaction, json: () -> JSON)] = ledger.chain
+            .filter { $0.height! <= visible && $0.height! > (fromHeight ?? Int64.min) && admits($0) }
+            .map { transaction in (transaction, { render.chatListed(transaction) }) }
+        if includeUnconfirmed {
+            matches += ledger.unconfirmed.filter { admits($0.transaction) }
+                .map { entry in (entry.transaction, { render.pooled(entry) }) }
+        }
+        if let order {
+            matches = order.sorted(matches) { match in
+                order.field == "type" ? .number(Int64(match.transaction.type.rawValue)) : .number(Int64(match.transaction.timestamp))
+            }
+        }
+        let page = matches.dropFirst(offset).prefix(limit)
+        return (page.map { $0.json() }, matches.count)
+    }
+
+    private func admits(_ transaction: Transaction) -> Bool {
+        switch transaction.type {
+        case .chat:
+            guard let type = transaction.chat?.type else { return false }
+            if let chatType, type != chatType { return false }
+            if chatType == nil, type == .signal { return false }
+        case .transfer:
+            guard includeTransfers, chatType == nil else { return false }
+        default:
+            return false
+        }
+        if let sender, transaction.senderId != sender { return false }
+        if let recipient, transaction.recipientId != recipient { return false }
+        if let either, transaction.senderId != either, transaction.recipientId != either { return false }
+        return true
+    }
+
+    private static func address(_ request: HTTPRequest, _ name: String) throws(Rejection) -> Address? {
+        guard let text = request.parameter(name) else { return nil }
+        guard let address = try? Address(text) else {
+            throw Rejection("Object didn't pass validation for format address: \(text)")
+        }
+        return address
+    }
+}

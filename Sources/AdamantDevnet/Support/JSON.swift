@@ -1,0 +1,149 @@
+import Foundation
+
+/// A JSON value whose objects keep their key order, so replies read like the node's.
+enum JSON: Sendable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case number(Double)
+    case string(String)
+    case array([JSON])
+    case object([(key: String, value: JSON)])
+
+    subscript(key: String) -> JSON? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    /// z-schema's name for the type, as in `Expected type integer but found type string`.
+    var schemaType: String {
+        switch self {
+        case .null: "null"
+        case .bool: "boolean"
+        case .integer: "integer"
+        case .number: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+
+    var stringValue: String? { if case .string(let text) = self { text } else { nil } }
+    var integerValue: Int64? { if case .integer(let value) = self { value } else { nil } }
+
+    /// A copy with `key` set, appended if new.
+    func setting(_ key: String, to value: JSON) -> JSON {
+        guard case .object(var members) = self else { return self }
+        if let index = members.firstIndex(where: { $0.key == key }) {
+            members[index].value = value
+        } else {
+            members.append((key, value))
+        }
+        return .object(members)
+    }
+}
+
+extension JSON: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    init(nilLiteral: ()) { self = .null }
+    init(booleanLiteral value: Bool) { self = .bool(value) }
+    init(integerLiteral value: Int64) { self = .integer(value) }
+    init(stringLiteral value: String) { self = .string(value) }
+    init(arrayLiteral elements: JSON...) { self = .array(elements) }
+    init(dictionaryLiteral elements: (String, JSON)...) { self = .object(elements.map { (key: $0.0, value: $0.1) }) }
+}
+
+// MARK: - Writing
+
+extension JSON {
+    /// Compact UTF-8 JSON, keys in their stored order.
+    var bytes: [UInt8] {
+        var out = [UInt8]()
+        write(to: &out)
+        return out
+    }
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    private func write(to out: inout [UInt8]) {
+        switch self {
+        case .null: out += Array("null".utf8)
+        case .bool(let value): out += Array((value ? "true" : "false").utf8)
+        case .integer(let value): out += Array(String(value).utf8)
+        case .number(let value): out += Array((value.isFinite ? "\(value)" : "null").utf8)
+        case .string(let value): Self.writeString(value, to: &out)
+        case .array(let elements):
+            out.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                element.write(to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let members):
+            out.append(UInt8(ascii: "{"))
+            for (index, member) in members.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                Self.writeString(member.key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                member.value.write(to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static func writeString(_ value: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case UInt8(ascii: "\n"): out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case UInt8(ascii: "\r"): out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case UInt8(ascii: "\t"): out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0..<0x20: out += Array(String(format: "\\u%04x", byte).utf8)
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
+
+// MARK: - Reading
+
+extension JSON: Decodable {
+    /// Parses a request body. Objects come back in no particular key order.
+    static func parse(_ bytes: [UInt8]) throws -> JSON {
+        try JSONDecoder().decode(JSON.self, from: Data(bytes))
+    }
+
+    init(from decoder: any Decoder) throws {
+        if let container = try? decoder.container(keyedBy: AnyKey.self) {
+            self = .object(try container.allKeys.map { (key: $0.stringValue, value: try container.decode(JSON.self, forKey: $0)) })
+        } else if var container = try? decoder.unkeyedContainer() {
+            var elements = [JSON]()
+            while !container.isAtEnd { elements.append(try container.decode(JSON.self)) }
+            self = .array(elements)
+        } else {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() {
+                self = .null
+            } else if let value = try? container.decode(Bool.self) {
+                self = .bool(value)
+            } else if let value = try? container.decode(Int64.self) {
+                self = .integer(value)
+            } else if let value = try? container.decode(Double.self) {
+                self = .number(value)
+            } else {
+                self = .string(try container.decode(String.self))
+            }
+        }
+    }
+
+    private struct AnyKey: CodingKey {
+        let stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+}

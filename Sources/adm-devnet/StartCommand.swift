@@ -1,0 +1,88 @@
+import AdamantCLI
+import AdamantCore
+import AdamantDevnet
+import Foundation
+
+/// `adm-devnet start`: run the network until SIGINT, SIGTERM or the end of stdin.
+struct StartCommand: Command {
+    static let info = CommandInfo(
+        name: "start",
+        overview: "Run a local ADAMANT network and print its addresses as one JSON line.",
+        usage: "start [--nodes <n>] [--block-time <seconds>] [--fund <n>] [--account <passphrase=adm>] ... [--fault <spec>] ... [--quiet]",
+        options: [
+            .value("nodes", "n", help: "Number of nodes (default 3)."),
+            .value("block-time", "seconds", help: "A block every this many seconds, fractions allowed (default 5)."),
+            .value("fund", "n", help: "This many fresh accounts with 100 ADM each."),
+            .repeatable("account", "passphrase=adm", help: "An account funded at genesis. Test accounts only: argv is visible to every local user."),
+            .value("node-version", "x.y.z", help: "Node release to behave as: 0.10.3 (default), 0.9.0 (old timestamp rules), 0.8.x (old status)."),
+            .value("ans-mode", "mode", help: "csharp (default: each poll applies all adds, then all removes) or ordered (chain order)."),
+            .value("ans-poll", "seconds", help: "ANS poll interval (default 10)."),
+            .repeatable("fault", "node:kind[:arg][@/path]", help: "A fault on node NODE (0-based) from the start; see below."),
+            .flag("quiet", help: "Print only the JSON line (otherwise submissions, blocks and ANS actions go to stderr)."),
+        ],
+        discussion: """
+            When ready it prints one line: {"nodes":[…],"control":"http://127.0.0.1:P","nethash":"…",
+            "ans":{"address","publicKey","passphrase"},"accounts":[{"passphrase","address","balance"}]}.
+            It stops on SIGINT or SIGTERM, or when its standard input closes, so a test that dies leaves
+            nothing behind (keep stdin open to run it in the background: sleep infinity | adm-devnet start).
+
+            Fault kinds: refuse, blackhole, delay:MS, status:500|403|429|503, html404, garbage, truncate,
+            trickle[:MS], lag:BLOCKS, nethash:HEX, version:X.Y.Z, skew:SECONDS, tamper, drop,
+            timeout-after-accept; add @/path/prefix to scope one to some paths.
+
+            Control endpoint (JSON): GET / · POST /mine · POST /fund {"address","amount"} ·
+            GET|POST|DELETE /nodes/N/faults {"fault"} · GET|DELETE /nodes/N/requests ·
+            GET|PUT /ans/mode {"mode"} · POST /ans/poll · GET /ans/registry · GET /ans/pushes
+            """)
+
+    let configuration: DevnetConfiguration
+    let quiet: Bool
+
+    init(_ arguments: ParsedArguments) throws(CLIError) {
+        if let extra = arguments.positional.first { throw .usage("unexpected argument '\(extra)'") }
+        configuration = try DevnetOptions.configuration(arguments)
+        quiet = arguments.flag("quiet")
+    }
+
+    func run(_ context: Context) async throws(CLIError) -> ExitCode {
+        var configuration = configuration
+        let output = context.output
+        if !quiet { configuration.log = { output.error("adm-devnet: " + $0) } }
+        // Handlers go in before the ready line, so a signal sent right after it is never fatal.
+        let stop = StopSignal()
+        let devnet: Devnet
+        do { devnet = try Devnet(configuration) } catch {
+            throw CLIError("\(error)", exitCode: .unavailable)
+        }
+        output.print(devnet.readyLine)
+        await stop.wait()
+        devnet.stop()
+        return .success
+    }
+}
+
+/// Resolves once SIGINT or SIGTERM arrives or standard input reaches its end.
+private final class StopSignal {
+    private let stopped = AsyncStream<Void>.makeStream()
+    private let sources: [any DispatchSourceSignal]
+
+    init() {
+        let continuation = stopped.continuation
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield() }
+            source.resume()
+            return source
+        }
+        Thread.detachNewThread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while read(STDIN_FILENO, &buffer, buffer.count) > 0 {}
+            continuation.yield()
+        }
+    }
+
+    func wait() async {
+        for await _ in stopped.stream { return }
+    }
+}

@@ -1,0 +1,78 @@
+@testable import AdamantDevnet
+import AdamantCore
+import Testing
+
+/// The ANS emulator in both modes, driven through the chain and read through the control endpoint.
+@Suite(.timeLimit(.minutes(1)))
+struct ANSTests {
+    static let token = String(repeating: "ab", count: 32)
+    let network: TestNetwork
+    let service: NotificationService
+
+    init() throws {
+        network = try TestNetwork()
+        service = try NotificationService(address: network.devnet.ans.address, publicKey: network.devnet.ans.publicKey)
+    }
+
+    func signal(_ action: PushAction, token: String = token, from keys: KeyPair = Fixtures.aliceKeys) throws -> Transaction {
+        try Transaction.signal(
+            PushSignal(token: token, provider: .apns, action: action), to: service, timestamp: nowTimestamp(), signedBy: keys)
+    }
+
+    /// Sends the signals in order, in one block, then lets the service poll once.
+    func land(_ signals: [Transaction]) throws {
+        for signal in signals { #expect(try network.submit(signal).json["success"]?.boolValue == true) }
+        network.devnet.mine()
+        _ = try network.control("POST", "/ans/poll")
+    }
+
+    var registry: [JSON] { (try? network.control("GET", "/ans/registry").json["registry"]?.arrayValue) ?? [] }
+
+    @Test func csharpModeLosesAnAddThatSharesABatchWithARemove() throws {
+        try land([try signal(.add)])
+        #expect(registry.count == 1)
+        // Logout then login: remove, then add of the same token, polled in one batch.
+        try land([try signal(.remove), try signal(.add)])
+        #expect(registry.isEmpty)
+    }
+
+    @Test func orderedModeAppliesChainOrder() throws {
+        #expect(try network.control("PUT", "/ans/mode", ["mode": "ordered"]).json["mode"]?.stringValue == "ordered")
+        try land([try signal(.add)])
+        try land([try signal(.remove), try signal(.add)])
+        let registered = registry
+        #expect(registered.count == 1)
+        #expect(registered.first?["address"]?.stringValue == Fixtures.alice.address.description)
+        #expect(registered.first?["token"]?.stringValue == Self.token && registered.first?["provider"]?.stringValue == "apns")
+    }
+
+    @Test func csharpModeKeepsDuplicateAddsOfOneBatch() throws {
+        try land([try signal(.add), try signal(.add)])
+        #expect(registry.count == 2)
+        try land([try signal(.add)])  // already stored: skipped
+        #expect(registry.count == 2)
+    }
+
+    @Test func pushesForMessagesAndTransfersToRegisteredAddresses() throws {
+        try land([try signal(.add)])
+        let chat = try message("hi", to: Fixtures.aliceKeys, from: Fixtures.bobKeys)
+        let payment = try transfer(1, to: Fixtures.alice.address, from: Fixtures.bobKeys)
+        let toBob = try message("not pushed: Bob is not registered", to: Fixtures.bobKeys, from: Fixtures.aliceKeys)
+        let signalToAlice = try message("{}", to: Fixtures.aliceKeys, from: Fixtures.bobKeys, type: .signal)
+        network.devnet.fund(Fixtures.bob.address, amount: try ADMAmount("5"))
+        try land([chat, payment, toBob, signalToAlice])
+        let pushes = try network.control("GET", "/ans/pushes").json["pushes"]!.arrayValue
+        #expect(pushes.map { $0["txn-id"]?.stringValue } == [try chat.computedID().description, try payment.computedID().description])
+        #expect(pushes.allSatisfy { $0["push-recipient"]?.stringValue == Fixtures.alice.address.description && $0["token"]?.stringValue == Self.token })
+    }
+
+    @Test func pollsOnItsOwnTimer() throws {
+        let network = try TestNetwork(blockTime: .milliseconds(50)) { $0.ansPollInterval = .milliseconds(50) }
+        let service = try NotificationService(address: network.devnet.ans.address, publicKey: network.devnet.ans.publicKey)
+        let add = try Transaction.signal(
+            PushSignal(token: Self.token, provider: .fcm, action: .add), to: service, timestamp: nowTimestamp(), signedBy: Fixtures.aliceKeys)
+        _ = try network.submit(add)
+        #expect(eventually { network.devnet.ansRegistrations.count == 1 })
+        #expect(network.devnet.ansRegistrations.first?.provider == "fcm")
+    }
+}

@@ -1,0 +1,145 @@
+@testable import AdamantDevnet
+import AdamantCore
+import Foundation
+import Testing
+
+/// Each fault kind, set and cleared through the control endpoint.
+@Suite(.timeLimit(.minutes(1)))
+struct FaultTests {
+    let network: TestNetwork
+    init() throws { network = try TestNetwork() }
+
+    func setFault(_ fault: String, node: Int = 0) throws {
+        let reply = try network.control("POST", "/nodes/\(node)/faults", ["fault": .string(fault)])
+        try #require(reply.status == 200, "\(reply.text)")
+    }
+
+    func clearFaults(node: Int = 0) throws {
+        _ = try network.control("DELETE", "/nodes/\(node)/faults")
+    }
+
+    @Test func refuseClosesThePortAndClearingReopensIt() throws {
+        try setFault("refuse")
+        #expect(throws: HTTPClientError.refused) { try network.get("/api/blocks/getHeight") }
+        #expect(try network.get("/api/blocks/getHeight", node: 1).status == 200)
+        try clearFaults()
+        #expect(try network.get("/api/blocks/getHeight").status == 200)
+    }
+
+    @Test func blackholeAcceptsAndNeverAnswers() throws {
+        try setFault("blackhole")
+        let connection = try HTTPConnection(url: network.node)
+        #expect(throws: HTTPClientError.timedOut(receivedBytes: 0)) { try connection.send("GET", "/api/node/status", timeout: 0.3) }
+        #expect(try network.get("/api/node/status", node: 1).status == 200)
+        #expect(try network.devnet.requests(toNode: 0).last == RequestRecord(method: "GET", path: "/api/node/status", status: nil))
+    }
+
+    @Test func delayIsScopedToItsPathPrefix() throws {
+        try setFault("delay:300@/api/chats")
+        let start = Date()
+        #expect(try network.get("/api/blocks/getHeight").status == 200)
+        #expect(Date().timeIntervalSince(start) < 0.25)
+        #expect(try network.get("/api/chats/get").status == 200)
+        #expect(Date().timeIntervalSince(start) >= 0.3)
+        #expect(try network.control("GET", "/nodes/0/faults").json["faults"]?.arrayValue.first?.stringValue == "delay:300@/api/chats")
+    }
+
+    @Test func statusCodesWithTheNodesBodies() throws {
+        for (code, body) in [(500, #"{"success":false,"error":"API error: Connection terminated unexpectedly"}"#),
+                             (403, #"{"success":false,"error":"API access denied"}"#),
+                             (429, "Too many requests, please try again later."), (503, #"{"success":false}"#)] {
+            try setFault("status:\(code)")
+            let reply = try network.get("/api/node/status")
+            #expect(reply.status == code && reply.text == body)
+        }
+        try clearFaults()
+        try setFault("html404")
+        #expect(try network.get("/api/node/status").text.contains("Cannot GET /api/node/status"))
+    }
+
+    @Test func garbageTruncateAndTrickle() throws {
+        try setFault("garbage")
+        let garbage = try network.get("/api/node/status")
+        #expect(garbage.status == 200 && garbage.json.isNull && !garbage.body.isEmpty)
+        try clearFaults()
+
+        try setFault("truncate")
+        let truncated = try network.get("/api/node/status")
+        #expect(!truncated.complete && truncated.body.count < Int(truncated.headers["content-length"]!)!)
+        try clearFaults()
+
+        try setFault("trickle:100")
+        let trickled = try HTTPConnection(url: network.node).send("GET", "/api/node/status", timeout: 0.5)
+        #expect(!trickled.complete && (1...8).contains(trickled.body.count))
+    }
+
+    @Test func lagNethashVersionAndSkew() throws {
+        for _ in 0..<3 { network.devnet.mine() }
+        try setFault("lag:2")
+        try setFault("nethash:\(String(repeating: "ab", count: 32))")
+        try setFault("version:0.8.3")
+        try setFault("skew:-120")
+        let status = try network.get("/api/node/status").json
+        let healthy = try network.get("/api/node/status", node: 1).json
+        #expect(status["network"]?["height"]?.integerValue == 2 && healthy["network"]?["height"]?.integerValue == 4)
+        #expect(status["network"]?["nethash"]?.stringValue == String(repeating: "ab", count: 32))
+        #expect(status["version"]?["version"]?.stringValue == "0.8.3" && status["loader"] == nil)
+        let skew = healthy["nodeTimestamp"]!.integerValue! - status["nodeTimestamp"]!.integerValue!
+        #expect((119...121).contains(skew))
+    }
+
+    @Test func laggingNodeDoesNotServeRecentBlocks() throws {
+        let sent = try message("recent")
+        _ = try network.submit(sent)
+        network.devnet.mine()
+        try network.devnet.add(Fault(.lag(blocks: 1)), toNode: 0)
+        #expect(try network.get("/api/transactions/get?id=\(try sent.computedID())").error == "Transaction not found")
+        #expect(try network.get("/api/transactions/get?id=\(try sent.computedID())", node: 1).json["transaction"] != nil)
+    }
+
+    @Test func tamperedTransactionsFailVerification() throws {
+        let sent = try message("secret")
+        _ = try network.submit(sent)
+        network.devnet.mine()
+        try setFault("tamper")
+        let json = try network.get("/api/transactions/get?id=\(try sent.computedID())&returnAsset=1").json["transaction"]!
+        #expect(throws: TransactionError.self) { try JSONDecoderForTests.transaction(json).verify() }
+        let listed = try network.get("/api/chats/get").json["transactions"]!.arrayValue[0]
+        #expect(throws: TransactionError.self) { try JSONDecoderForTests.transaction(listed).verify() }
+    }
+
+    @Test func dropAnswersSuccessAndForgets() throws {
+        try setFault("drop")
+        let sent = try transfer(1)
+        #expect(try network.submit(sent).json["transactionId"]?.stringValue == (try sent.computedID().description))
+        network.devnet.mine()
+        #expect(try network.get("/api/transactions/get?id=\(try sent.computedID())").error == "Transaction not found")
+    }
+
+    @Test func timeoutAfterAcceptPoolsTheTransaction() throws {
+        try setFault("timeout-after-accept")
+        let sent = try transfer(1)
+        let connection = try HTTPConnection(url: network.node)
+        #expect(throws: HTTPClientError.self) {
+            try connection.send("POST", sent.submissionPath, body: try sent.submissionBody(), timeout: 0.3)
+        }
+        #expect(try network.get("/api/transactions/queued/get?id=\(try sent.computedID())", node: 1).json["transaction"] != nil)
+    }
+
+    @Test func requestLogRecordsEachNodeSeparately() throws {
+        _ = try network.get("/api/node/status")
+        _ = try network.get("/api/foo", node: 1)
+        let first = try network.control("GET", "/nodes/0/requests").json["requests"]!.arrayValue
+        let second = try network.control("GET", "/nodes/1/requests").json["requests"]!.arrayValue
+        #expect(first.map { $0["path"]?.stringValue } == ["/api/node/status"] && first[0]["status"]?.integerValue == 200)
+        #expect(second.map { $0["path"]?.stringValue } == ["/api/foo"] && second[0]["status"]?.integerValue == 404)
+        _ = try network.control("DELETE", "/nodes/0/requests")
+        #expect(try network.devnet.requests(toNode: 0).isEmpty)
+    }
+
+    @Test func invalidFaultsAreRefused() throws {
+        #expect(try network.control("POST", "/nodes/0/faults", ["fault": "status:404"]).status == 400)
+        #expect(try network.control("POST", "/nodes/7/faults", ["fault": "drop"]).status == 400)
+        #expect(throws: FaultError.self) { try Fault(parsing: "refuse@/api") }
+    }
+}
