@@ -1,0 +1,98 @@
+public import AdamantCore
+
+/// Where a transaction is, as far as the asked node knows.
+public enum TransactionLocation: Sendable, Hashable {
+    /// In a block.
+    case confirmed(Transaction)
+    /// In the node's pool, applied to unconfirmed balances, waiting for a block.
+    case unconfirmed(Transaction)
+    /// In the node's pool, just received.
+    case queued(Transaction)
+    case notFound
+}
+
+/// A page of a transaction list.
+public struct TransactionPage: Sendable, Hashable {
+    public var transactions: [Transaction]
+    /// The total the node reports for the query, when it does.
+    public var count: Int?
+}
+
+extension NodeClient {
+    /// A confirmed transaction with its asset (`returnAsset=1`), checked by `verify` and
+    /// against `id`; nil when the node has no such transaction in a block.
+    public func transaction(_ id: TransactionID) async throws(NodeError) -> Transaction? {
+        try await lookUp(id, at: "/api/transactions/get", returnAsset: true, until: .now + deadline)
+    }
+
+    /// A transaction in the node's unconfirmed pool.
+    public func unconfirmedTransaction(_ id: TransactionID) async throws(NodeError) -> Transaction? {
+        try await lookUp(id, at: "/api/transactions/unconfirmed/get", until: .now + deadline)
+    }
+
+    /// A transaction in the node's queue (received, not yet unconfirmed).
+    public func queuedTransaction(_ id: TransactionID) async throws(NodeError) -> Transaction? {
+        try await lookUp(id, at: "/api/transactions/queued/get", until: .now + deadline)
+    }
+
+    /// Chain, then unconfirmed pool, then queue, within one deadline: how an ambiguous
+    /// submission is resolved (node-api.md §2).
+    public func locate(_ id: TransactionID) async throws(NodeError) -> TransactionLocation {
+        let deadline = ContinuousClock.now + self.deadline
+        if let found = try await lookUp(id, at: "/api/transactions/get", returnAsset: true, until: deadline) { return .confirmed(found) }
+        if let found = try await lookUp(id, at: "/api/transactions/unconfirmed/get", until: deadline) { return .unconfirmed(found) }
+        if let found = try await lookUp(id, at: "/api/transactions/queued/get", until: deadline) { return .queued(found) }
+        return .notFound
+    }
+
+    /// `/api/chats/get`, every transaction checked by `verify`.
+    public func chats(_ query: ChatQuery) async throws(NodeError) -> TransactionPage {
+        try await list("/api/chats/get", query.queryItems)
+    }
+
+    /// `/api/transactions` with assets, every transaction checked by `verify`.
+    public func transactions(_ query: TransactionQuery) async throws(NodeError) -> TransactionPage {
+        try await list("/api/transactions", query.queryItems)
+    }
+
+    private func lookUp(
+        _ id: TransactionID, at path: String, returnAsset: Bool = false, until deadline: ContinuousClock.Instant
+    ) async throws(NodeError) -> Transaction? {
+        struct Body: Decodable { var transaction: Transaction }
+        let query = [(name: "id", value: id.description)] + (returnAsset ? [(name: "returnAsset", value: "1")] : [])
+        return try await get(path, query, until: deadline, ifAbsent: (["Transaction not found"], nil)) { [verify] (body: Body) in
+            try verify(body.transaction)
+            let computed = try body.transaction.computedID()
+            guard computed == id else { throw AnswerRejection(description: "asked for \(id), got transaction \(computed)") }
+            return body.transaction
+        }
+    }
+
+    private func list(_ path: String, _ query: [(name: String, value: String)]) async throws(NodeError) -> TransactionPage {
+        try await get(path, query, until: .now + deadline) { [verify] (body: ListBody) in
+            for transaction in body.transactions { try verify(transaction) }
+            return TransactionPage(transactions: body.transactions, count: body.count?.value)
+        }
+    }
+}
+
+private struct ListBody: Decodable {
+    var transactions: [Transaction]
+    var count: LooseInt?
+}
+
+/// An integer sent as a number or, by older nodes, as a string.
+struct LooseInt: Decodable {
+    var value: Int
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Int.self) {
+            value = number
+        } else if let number = Int(try container.decode(String.self)) {
+            value = number
+        } else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected an integer")
+        }
+    }
+}

@@ -1,0 +1,74 @@
+public import AdamantCore
+import Foundation
+
+/// Typed calls on the ADAMANT node API over a `NodePool`. Reads are hedged and every answer
+/// is checked; writes are classified, never blindly repeated. Each call ends within `deadline`.
+public struct NodeClient: Sendable {
+    public let pool: NodePool
+    /// The longest one call may take, whatever the nodes do.
+    public var deadline: Duration
+    /// Runs on every transaction a node returns. Throwing counts that node's answer as failed,
+    /// and another node is asked. The default checks the signature, sender and reported id.
+    public var verify: @Sendable (Transaction) throws -> Void
+
+    public init(
+        pool: NodePool, deadline: Duration = .seconds(10),
+        verify: @escaping @Sendable (Transaction) throws -> Void = { try $0.verify() }
+    ) {
+        self.pool = pool
+        self.deadline = deadline
+        self.verify = verify
+    }
+
+    /// `/api/node/status` from the best node.
+    public func status() async throws(NodeError) -> NodeStatus {
+        try await get("/api/node/status", until: .now + deadline) { (status: NodeStatus) in status }
+    }
+
+    /// The best node's chain height.
+    public func height() async throws(NodeError) -> Int64 {
+        struct Body: Decodable { var height: Int64 }
+        return try await get("/api/blocks/getHeight", until: .now + deadline) { (body: Body) in body.height }
+    }
+
+    // MARK: The one way reads are made
+
+    /// A hedged GET whose success body decodes as `Body`; `accept` checks it and may throw to
+    /// reject this node's answer. A node error containing one of `ifAbsent.messages` means
+    /// "there is no such thing" and gives `ifAbsent.value`.
+    func get<Body: Decodable & Sendable, Value: Sendable>(
+        _ path: String, _ query: [(name: String, value: String)] = [], until deadline: ContinuousClock.Instant,
+        ifAbsent: (messages: [String], value: Value)? = nil, _ accept: @escaping @Sendable (Body) throws -> Value
+    ) async throws(NodeError) -> Value {
+        try await pool.read(path, query: query, deadline: deadline) { reply in
+            switch reply {
+            case .success(let bytes):
+                do { return .accept(try accept(JSONDecoder().decode(Body.self, from: Data(bytes)))) } catch {
+                    return .reject(Self.reason(error))
+                }
+            case .failure(let message, let status):
+                if let ifAbsent, ifAbsent.messages.contains(where: message.contains) { return .accept(ifAbsent.value) }
+                let meaning = NodeErrorClass(message: message, status: status, isResend: false)
+                return meaning.meansAnotherNodeMayAnswer ? .reject("HTTP \(status): \(message)") : .refuse(message)
+            case .notFromNode(let reason):
+                return .reject(reason)
+            }
+        }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context), DecodingError.keyNotFound(_, let context),
+            DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return "undecodable answer at \(path.isEmpty ? "top level" : path): \(context.debugDescription)"
+        default:
+            return "rejected answer: \(error)"
+        }
+    }
+}
+
+/// Why an answer that decoded fine is still not acceptable.
+struct AnswerRejection: Error, CustomStringConvertible {
+    var description: String
+}

@@ -1,0 +1,15 @@
+/// The operation's result, or nil when `deadline` comes first; the operation is then
+/// cancelled. Returns promptly only if the operation honours cancellation promptly.
+func untilDeadline<T: Sendable>(
+    _ deadline: ContinuousClock.Instant, _ operation: @escaping @Sendable () async -> T
+) async -> T? {
+    await withTaskGroup(of: T?.self) { group in
+        group.addTask { await operation() }
+        group.addTask {
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            return nil
+        }
+        defer { group.cancelAll() }
+        return await group.next() ?? nil
+    }
+}

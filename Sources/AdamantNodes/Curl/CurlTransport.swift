@@ -1,0 +1,37 @@
+/// `HTTPTransport` on libcurl easy handles, one per worker thread (see `CurlWorkerPool`).
+public final class CurlTransport: HTTPTransport {
+    public struct Configuration: Sendable {
+        /// Answers larger than this (after decompression) are cut off with `.responseTooLarge`.
+        public var maxResponseBytes: Int
+        /// Transfers that may run at once, one thread and one keep-alive handle each.
+        public var maxConcurrentRequests: Int
+
+        public init(maxResponseBytes: Int = 16 << 20, maxConcurrentRequests: Int = 24) {
+            self.maxResponseBytes = maxResponseBytes
+            self.maxConcurrentRequests = maxConcurrentRequests
+        }
+    }
+
+    private let workers: CurlWorkerPool
+    private let maxResponseBytes: Int
+
+    public init(configuration: Configuration = .init()) {
+        workers = CurlWorkerPool(maxWorkers: configuration.maxConcurrentRequests)
+        maxResponseBytes = configuration.maxResponseBytes
+    }
+
+    /// Cancellation resumes the caller at once; the worker sees the flag in curl's progress
+    /// callback (called at least once a second) and frees itself.
+    public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPAnswer {
+        let reply = OneShot<Result<HTTPAnswer, TransportError>>()
+        let cancellation = CancellationFlag()
+        let result = await reply.value(orOnCancel: .failure(.cancelled), onCancel: cancellation.raise) {
+            workers.submit { [maxResponseBytes] easy in
+                guard !reply.isDelivered else { return }
+                guard let easy else { return reply.deliver(.failure(.failed("libcurl could not create a handle"))) }
+                reply.deliver(easy.perform(request, sizeLimit: maxResponseBytes, cancellation: cancellation))
+            }
+        }
+        return try result.get()
+    }
+}

@@ -1,0 +1,17 @@
+/// Where the library reports what it does. It never prints; the CLI decides where lines go.
+/// Messages name nodes and outcomes, never secrets or transaction bodies.
+public protocol LogSink: Sendable {
+    func log(_ level: LogLevel, _ message: String)
+}
+
+public enum LogLevel: Int, Sendable, Hashable, Comparable {
+    case debug, info, warning
+
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// The default: drops everything.
+public struct SilentLog: LogSink {
+    public init() {}
+    public func log(_ level: LogLevel, _ message: String) {}
+}

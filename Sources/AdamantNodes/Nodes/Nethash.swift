@@ -1,0 +1,58 @@
+/// A network's identity: the hash of its genesis block, reported by `/api/node/status`.
+public struct Nethash: Sendable, Hashable, CustomStringConvertible, Codable {
+    public static let mainnet = Nethash(validated: "bd330166898377fb28743ceef5e43a5d9d0a3efd9b3451fb7bc53530bb0a6d64")
+
+    /// 64 lowercase hex characters.
+    public let hex: String
+
+    /// Accepts 64 hex characters in either case.
+    public init?(_ text: some StringProtocol) {
+        let lowered = text.lowercased()
+        guard lowered.utf8.count == 64, lowered.allSatisfy(\.isHexDigit) else { return nil }
+        hex = lowered
+    }
+
+    private init(validated hex: String) { self.hex = hex }
+
+    public var description: String { hex }
+
+    /// The first and last characters, enough to tell networks apart in a table.
+    public var abbreviated: String { "\(hex.prefix(6))…\(hex.suffix(4))" }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let nethash = Nethash(text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a nethash: \"\(text)\"")
+        }
+        self = nethash
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(hex)
+    }
+}
+
+/// Which network the pool accepts nodes from.
+public enum NethashRule: Sendable, Hashable {
+    /// Only this network (the built-in list pins mainnet; `--nethash` pins any).
+    case pinned(Nethash)
+    /// The network most of the answering nodes are on; a tie goes to mainnet, then to the
+    /// network of the earliest listed node.
+    case majority
+
+    /// The network to accept, given each answering node's nethash in list order.
+    func expected(among reported: [Nethash]) -> Nethash? {
+        switch self {
+        case .pinned(let nethash):
+            return nethash
+        case .majority:
+            var counts: [Nethash: Int] = [:]
+            for nethash in reported { counts[nethash, default: 0] += 1 }
+            guard let top = counts.values.max() else { return nil }
+            let leaders = reported.filter { counts[$0] == top }
+            return leaders.contains(.mainnet) ? .mainnet : leaders.first
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// A node's base URL: `http` or `https`, a host, an optional port and path prefix; no
+/// credentials, query or fragment. Normalised so equal nodes compare equal.
+public struct NodeURL: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
+    /// `scheme://host[:port][/prefix]`, lowercase scheme and host, no trailing slash.
+    public let description: String
+
+    public init(_ text: String) throws(NodeURLError) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let parts = URLComponents(string: trimmed), parts.scheme != nil else { throw .malformed(text) }
+        let scheme = parts.scheme!.lowercased()
+        guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(text) }
+        guard let rawHost = parts.percentEncodedHost, !rawHost.isEmpty else { throw .missingHost(text) }
+        guard parts.user == nil, parts.password == nil else { throw .credentials(text) }
+        guard parts.query == nil, parts.fragment == nil else { throw .queryOrFragment(text) }
+        if let port = parts.port, !(1...65_535).contains(port) { throw .malformed(text) }
+
+        let host = rawHost.contains(":") && !rawHost.hasPrefix("[") ? "[\(rawHost)]" : rawHost  // IPv6
+        let port = parts.port.map { ":\($0)" } ?? ""
+        var path = parts.percentEncodedPath
+        while path.hasSuffix("/") { path.removeLast() }
+        description = "\(scheme)://\(host.lowercased())\(port)\(path)"
+    }
+
+    /// The full URL of an API path such as `/api/node/status`, with percent-encoded query items.
+    func endpoint(_ path: String, query: [(name: String, value: String)] = []) -> String {
+        guard !query.isEmpty else { return description + path }
+        let pairs = query.map { "\(Self.encode($0.name))=\(Self.encode($0.value))" }
+        return description + path + "?" + pairs.joined(separator: "&")
+    }
+
+    private static let queryAllowed = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+?#"))
+
+    private static func encode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? text
+    }
+
+    public static func < (lhs: NodeURL, rhs: NodeURL) -> Bool { lhs.description < rhs.description }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        do { try self.init(text) } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+public enum NodeURLError: Error, Sendable, Hashable, CustomStringConvertible {
+    case malformed(String)
+    case unsupportedScheme(String)
+    case missingHost(String)
+    case credentials(String)
+    case queryOrFragment(String)
+
+    public var description: String {
+        switch self {
+        case .malformed(let text): "\"\(text)\" is not a node URL such as https://clown.adamant.im or http://127.0.0.1:36666"
+        case .unsupportedScheme(let text): "\"\(text)\": a node URL starts with http:// or https://"
+        case .missingHost(let text): "\"\(text)\": a node URL needs a host"
+        case .credentials(let text): "\"\(text)\": a node URL cannot carry a user name or password"
+        case .queryOrFragment(let text): "\"\(text)\": a node URL has no query (?…) or fragment (#…)"
+        }
+    }
+}

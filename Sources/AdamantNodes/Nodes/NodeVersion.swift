@@ -1,0 +1,48 @@
+/// A node software version, `major.minor.patch`; tags such as `v0.10.3` or `0.10.0-rc1` parse
+/// to their numbers.
+public struct NodeVersion: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
+    /// The oldest version every official client still accepts (node-api.md §3).
+    public static let minimumSupported = NodeVersion(0, 8, 0)
+    /// The first version with the 0.10 timestamp rules and `timestampMs`.
+    public static let v0_10 = NodeVersion(0, 10, 0)
+
+    public let major: Int
+    public let minor: Int
+    public let patch: Int
+
+    public init(_ major: Int, _ minor: Int, _ patch: Int) {
+        self.major = major
+        self.minor = minor
+        self.patch = patch
+    }
+
+    public init?(_ text: some StringProtocol) {
+        var core = Substring(text)
+        if core.first == "v" { core = core.dropFirst() }
+        core = core.prefix { $0 != "-" && $0 != "+" }
+        let numbers = core.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
+        guard (1...3).contains(numbers.count), numbers.allSatisfy({ $0.map { $0 >= 0 } ?? false }) else { return nil }
+        let padded = numbers.map { $0! } + Array(repeating: 0, count: 3 - numbers.count)
+        self.init(padded[0], padded[1], padded[2])
+    }
+
+    public var description: String { "\(major).\(minor).\(patch)" }
+
+    public static func < (lhs: NodeVersion, rhs: NodeVersion) -> Bool {
+        (lhs.major, lhs.minor, lhs.patch) < (rhs.major, rhs.minor, rhs.patch)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let version = NodeVersion(text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a version: \"\(text)\"")
+        }
+        self = version
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// An HTTP answer read as the node API defines it (node-api.md §1.1): HTTP status is not a
+/// success signal, the JSON `success` field is.
+enum NodeReply: Sendable, Hashable {
+    /// HTTP 200 with `success: true`; the whole body, for the caller to decode.
+    case success([UInt8])
+    /// A node's JSON error at any HTTP status: 200 with `success: false` from a handler, or
+    /// 500/404/403 without `nodeTimestamp` from the node's middleware.
+    case failure(message: String, status: Int)
+    /// Not the node API talking: an HTML page, plain text, undecodable JSON, a redirect.
+    case notFromNode(reason: String)
+
+    init(_ answer: HTTPAnswer) {
+        guard let head = try? JSONDecoder().decode(Head.self, from: Data(answer.body)) else {
+            let kind = answer.contentType.map { " (\($0))" } ?? ""
+            self = .notFromNode(reason: "HTTP \(answer.status) with a body that is not node JSON\(kind)")
+            return
+        }
+        switch (head.success, answer.status) {
+        case (true, 200): self = .success(answer.body)
+        case (true, _): self = .notFromNode(reason: "HTTP \(answer.status) with success: true")
+        case (false, _): self = .failure(message: head.error ?? "", status: answer.status)
+        }
+    }
+
+    private struct Head: Decodable {
+        var success: Bool
+        var error: String?
+
+        private enum Keys: String, CodingKey { case success, error }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            success = try container.decode(Bool.self, forKey: .success)
+            error = try? container.decodeIfPresent(String.self, forKey: .error)  // "normally a string"
+        }
+    }
+}

@@ -1,0 +1,91 @@
+public import AdamantCore
+import Foundation
+
+/// The fate of one submission: how the node that answered classified it, and where the bytes went.
+public struct SubmitResult: Sendable, Hashable {
+    public var transactionID: TransactionID
+    public var outcome: WriteOutcome
+    /// The node whose answer was classified; nil when no node answered.
+    public var node: NodeURL?
+    /// Every node the same signed bytes were sent to, in order.
+    public var attempts: [NodeURL]
+}
+
+extension NodePool {
+    /// Sends signed bytes to the best node (or `target`). Only when a node gave no HTTP answer
+    /// at all do the same bytes go to the next node, and only while its clock says the
+    /// timestamp window is still open. Any HTTP answer is classified and returned, never resent.
+    ///
+    /// Throws only when nothing was sent: no usable node, or the deadline passed first.
+    ///
+    /// - Parameters:
+    ///   - body: `transaction.submissionBody()`; `id` is the id computed from its signed bytes.
+    ///   - isResend: an earlier attempt for the same intent may have landed.
+    func broadcast(
+        _ transaction: Transaction, id: TransactionID, body: [UInt8], target: NodeURL?, avoiding: Set<NodeURL>,
+        isResend: Bool, deadline: ContinuousClock.Instant
+    ) async throws(NodeError) -> SubmitResult {
+        let usable: [NodeReport]
+        switch await untilDeadline(deadline, { await self.usableNodes() }) {
+        case .success(let nodes)?: usable = nodes
+        case .failure(let error)?: throw error
+        case nil: throw Task.isCancelled ? .cancelled : .deadlineExceeded([])
+        }
+        let allowed = usable.filter { !avoiding.contains($0.url) }
+        let candidates = allowed.filter { $0.url == target } + allowed.filter { $0.url != target }
+        guard !candidates.isEmpty else { throw .noUsableNode(reports) }
+
+        var attempts: [NodeURL] = []
+        var failures: [NodeFailure] = []
+        for node in candidates {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else {
+                failures.append(NodeFailure(node: node.url, reason: "not sent: the deadline has passed"))
+                break
+            }
+            if !attempts.isEmpty {
+                guard let clock = node.clock, ResendWindow.isOpen(for: transaction, nodeClock: clock, localUnixMillis: localUnixMillis) else {
+                    failures.append(NodeFailure(node: node.url, reason: "not sent: the timestamp window has closed"))
+                    break
+                }
+            }
+            attempts.append(node.url)
+            let started = ContinuousClock.now
+            let request = HTTPRequest(
+                method: .post, url: node.url.endpoint(transaction.submissionPath), body: body,
+                timeout: min(configuration.requestTimeout, remaining), connectTimeout: configuration.connectTimeout)
+            do throws(TransportError) {
+                let answer = try await transport.send(request)
+                recordAnswer(from: node.url, after: started.duration(to: .now))
+                let outcome = Self.classify(answer, id: id, isResend: isResend || attempts.count > 1)
+                log.log(.info, "\(node.url) on \(id): \(outcome)")
+                return SubmitResult(transactionID: id, outcome: outcome, node: node.url, attempts: attempts)
+            } catch .cancelled {
+                let outcome = WriteOutcome.ambiguous("cancelled while waiting for \(node.url); look the id up")
+                return SubmitResult(transactionID: id, outcome: outcome, node: nil, attempts: attempts)
+            } catch {
+                recordFailure(of: node.url, reason: error.description)
+                failures.append(NodeFailure(node: node.url, reason: error.description))
+            }
+        }
+        guard !attempts.isEmpty else { throw .deadlineExceeded(failures) }
+        if attempts.count == candidates.count { noteEveryNodeFailed() }
+        let reasons = failures.map(\.description).joined(separator: "; ")
+        return SubmitResult(
+            transactionID: id, outcome: .ambiguous("no node answered; look the id up (\(reasons))"), node: nil, attempts: attempts)
+    }
+
+    static func classify(_ answer: HTTPAnswer, id: TransactionID, isResend: Bool) -> WriteOutcome {
+        switch NodeReply(answer) {
+        case .success(let body):
+            struct Accepted: Decodable { var transactionId: String }
+            let reported = (try? JSONDecoder().decode(Accepted.self, from: Data(body))).flatMap { TransactionID($0.transactionId) }
+            guard let reported else { return .ambiguous("success without a transaction id") }
+            return reported == id ? .accepted(id) : .ambiguous("the node reports id \(reported) for our \(id)")
+        case .failure(let message, let status):
+            return WriteOutcome(message: message, status: status, id: id, isResend: isResend)
+        case .notFromNode(let reason):
+            return WriteOutcome(answerWithoutNodeJSON: reason, status: answer.status)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import AdamantCore
+
+/// The pool's knowledge, as a value: what health checks found and how fast nodes answered.
+struct PoolState: Sendable {
+    private(set) var reports: [NodeReport]
+    private var hasChecked = false
+
+    init(endpoints: [NodeEndpoint]) { reports = endpoints.map(NodeReport.init) }
+
+    /// Before the first check, or when nothing is usable, a request should check first.
+    var needsCheck: Bool { !hasChecked || !reports.contains { $0.health.isUsable } }
+
+    /// Usable nodes, fastest first; unmeasured ones last; list order breaks ties.
+    var ranked: [NodeReport] {
+        reports.enumerated()
+            .filter { $0.element.health.isUsable }
+            .sorted { a, b in
+                switch (a.element.latency, b.element.latency) {
+                case let (x?, y?) where x != y: x < y
+                case (_?, nil): true
+                case (nil, _?): false
+                default: a.offset < b.offset
+                }
+            }
+            .map(\.element)
+    }
+
+    /// One probe per report, in order.
+    mutating func apply(_ probes: [StatusProbe], rules: HealthRules) {
+        let verdicts = rules.assess(probes.map(\.result))
+        for index in reports.indices {
+            let probe = probes[index]
+            reports[index].url = probe.url
+            reports[index].health = verdicts[index]
+            if case .success(let status) = probe.result {
+                reports[index].status = status
+                reports[index].clock = probe.clock
+                reports[index].averageLatency.add(probe.latency)
+            }
+        }
+        hasChecked = true
+    }
+
+    mutating func addLatency(_ sample: Duration, for url: NodeURL) {
+        guard let index = reports.firstIndex(where: { $0.url == url }) else { return }
+        reports[index].averageLatency.add(sample)
+    }
+}
+
+/// One node's answer to `/api/node/status`, or why there was none.
+struct StatusProbe: Sendable {
+    var url: NodeURL
+    var result: Result<NodeStatus, ProbeFailure>
+    var latency: Duration
+    /// From the status's timestamps, taken when the answer arrived: one-way latency makes the
+    /// node look slightly behind, which only makes our stamps earlier, never future.
+    var clock: NodeClock?
+}

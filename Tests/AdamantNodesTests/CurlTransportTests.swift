@@ -1,0 +1,70 @@
+@testable import AdamantNodes
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct CurlTransportTests {
+    let transport = CurlTransport(configuration: .init(maxResponseBytes: 64 * 1024))
+
+    func get(_ url: String, timeout: Duration = .seconds(5)) -> HTTPRequest {
+        HTTPRequest(url: url, timeout: timeout, connectTimeout: .seconds(2))
+    }
+
+    @Test func answersAnyStatusWithItsBody() async throws {
+        let body = #"{"success":false,"error":"API endpoint not found"}"#
+        let server = LoopbackServer(.canned("HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"))
+        let answer = try await transport.send(get("http://127.0.0.1:\(server.port)/api/chats/foo"))
+        #expect(answer == HTTPAnswer(status: 500, contentType: "application/json", body: Array(body.utf8)))
+    }
+
+    @Test func postsTheBodyAsJSON() async throws {
+        let server = LoopbackServer(.canned("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"))
+        let body = Array(#"{"transaction":{}}"#.utf8)
+        let request = HTTPRequest(method: .post, url: "http://127.0.0.1:\(server.port)/api/chats/process", body: body, timeout: .seconds(5), connectTimeout: .seconds(2))
+        _ = try await transport.send(request)
+        let received = try #require(server.requests.first)
+        #expect(received.hasPrefix("POST /api/chats/process HTTP/1.1\r\n"))
+        #expect(received.contains("Content-Type: application/json\r\n") && received.hasSuffix(#"{"transaction":{}}"#))
+    }
+
+    @Test func connectionRefusedIsATransportError() async {
+        do {
+            _ = try await transport.send(get("http://127.0.0.1:\(LoopbackServer.closedPort())/api/node/status"))
+            Issue.record("expected an error")
+        } catch {
+            guard case .unreachable = error else { Issue.record("unexpected \(error)"); return }
+        }
+    }
+
+    @Test(arguments: ["http://exa mple.com/", "file:///etc/passwd", "gopher://127.0.0.1/"])
+    func invalidRequests(url: String) async {
+        do {
+            _ = try await transport.send(get(url))
+            Issue.record("expected an error")
+        } catch {
+            guard case .invalidRequest = error else { Issue.record("unexpected \(error)"); return }
+        }
+    }
+
+    @Test func aSilentPeerTimesOut() async {
+        let server = LoopbackServer(.silent)
+        await #expect(throws: TransportError.timedOut) {
+            try await transport.send(get("http://127.0.0.1:\(server.port)/", timeout: .milliseconds(300)))
+        }
+    }
+
+    @Test func cancellationEndsTheWaitAtOnce() async {
+        let server = LoopbackServer(.silent)
+        let request = Task { try await transport.send(get("http://127.0.0.1:\(server.port)/", timeout: .seconds(30))) }
+        try? await Task.sleep(for: .milliseconds(100))
+        let cancelled = ContinuousClock.now
+        request.cancel()
+        await #expect(throws: TransportError.cancelled) { try await request.value }
+        #expect(cancelled.duration(to: .now) < .milliseconds(500))
+    }
+
+    @Test func aStreamingPeerIsCutOffAtTheCap() async {
+        let server = LoopbackServer(.endlessBody)
+        await #expect(throws: TransportError.responseTooLarge(limit: 64 * 1024)) {
+            try await transport.send(get("http://127.0.0.1:\(server.port)/"))
+        }
+    }
+}

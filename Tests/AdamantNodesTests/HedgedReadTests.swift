@@ -1,0 +1,148 @@
+import AdamantCore
+@testable import AdamantNodes
+import Testing
+
+@Suite struct HedgedReadTests {
+    let transport = ScriptedTransport()
+    let tx = Fixtures.confirmed(Fixtures.chat())
+    var id: TransactionID { tx.id! }
+
+    /// Three healthy nodes; the k-th transaction read to arrive, whichever node gets it,
+    /// meets `faults[k]` (a healthy answer after 10 ms once they run out).
+    func client(_ faults: [Behavior] = [], deadline: Duration = .seconds(3)) async -> NodeClient {
+        let order = ArrivalOrder()
+        for node in ["http://n1:1", "http://n2:1", "http://n3:1"] {
+            transport.route(node) { [tx] _, path in
+                guard path == "/api/transactions/get" else { return .json(FakeStatus().json) }
+                let turn = order.take()
+                return turn < faults.count ? faults[turn] : .json(Fixtures.transactionBody(tx), after: .milliseconds(10))
+            }
+        }
+        let pool = Fixtures.pool(transport, nodes: ["http://n1:1", "http://n2:1", "http://n3:1"]) {
+            $0.hedgeDelayBounds = .milliseconds(50) ... .milliseconds(200)
+        }
+        await pool.checkHealth()
+        return NodeClient(pool: pool, deadline: deadline)
+    }
+
+    var reads: [HTTPRequest] { transport.requests(to: "/api/transactions/get") }
+
+    @Test func blackholeThenGarbageThenHealthy() async throws {
+        let client = await client([.blackhole, .json(#"{"success":tru"#)])
+        #expect(try await client.transaction(id) == tx)
+        #expect(Set(reads.map { ScriptedTransport.split($0.url).base }).count == 3)
+    }
+
+    /// One run, two reads: with the best node blackholed the read may cost the hedge delay
+    /// plus a few healthy reads, never a timeout.
+    @Test func hedgingCostsTheDelayNotATimeout() async throws {
+        let healthy = await client()
+        let clock = ContinuousClock()
+        let healthyTime = try await clock.measure { _ = try await healthy.transaction(id) }
+
+        let degraded = await client([.blackhole])
+        let leader = try await degraded.pool.usableNodes().get()[0]
+        let hedge = degraded.pool.hedgeDelay(after: leader)
+        let degradedTime = try await clock.measure { _ = try await degraded.transaction(id) }
+        #expect(degradedTime < hedge + healthyTime * 4)
+    }
+
+    @Test(arguments: [
+        Behavior.htmlPage,
+        .answer(status: 403, body: "Forbidden", contentType: "text/plain"),
+        .answer(status: 429, body: "Too many requests", contentType: "text/plain"),
+        .answer(status: 500, body: #"{"success":false,"error":"API endpoint not found"}"#),
+        .nodeError("Blockchain is loading"),
+        .json(#"{"success":true,"nodeTimestamp":1,"transaction":{"id":"1"}}"#),
+        .fail(.unreachable("connection refused")),
+    ])
+    func failsOverOn(_ fault: Behavior) async throws {
+        let client = await client([fault])
+        #expect(try await client.transaction(id) == tx)
+        #expect(reads.count == 2)
+    }
+
+    @Test func tamperedTransactionFailsVerificationAndTheNextNodeAnswers() async throws {
+        let client = await client([.json(Fixtures.transactionBody(Fixtures.tampered(tx)))])
+        #expect(try await client.transaction(id) == tx)
+        #expect(reads.count == 2)
+    }
+
+    @Test func anotherValidTransactionIsNotTheOneAskedFor() async throws {
+        let other = Fixtures.confirmed(Fixtures.chat(text: 9))
+        let client = await client([.json(Fixtures.transactionBody(other))])
+        #expect(try await client.transaction(id) == tx)
+    }
+
+    @Test func aCallerHookCanRejectAnswers() async throws {
+        var client = await client()
+        client.verify = { _ in throw AnswerRejection(description: "not today") }
+        await #expect(throws: NodeError.self) { try await client.transaction(id) }
+        #expect(reads.count == 3)
+    }
+
+    @Test func notFoundIsAnAnswer() async throws {
+        let client = await client([.nodeError("Transaction not found")])
+        #expect(try await client.transaction(id) == nil)
+        #expect(reads.count == 1)
+    }
+
+    @Test func aConsideredRefusalEndsTheRead() async {
+        let client = await client([.nodeError("Failed to get transactions: Invalid limit. Maximum is 100")])
+        do {
+            _ = try await client.transaction(id)
+            Issue.record("expected a refusal")
+        } catch {
+            guard case .refused(let message, _) = error else { Issue.record("unexpected \(error)"); return }
+            #expect(message == "Failed to get transactions: Invalid limit. Maximum is 100")
+        }
+        #expect(reads.count == 1)
+    }
+
+    @Test func everyNodeDownFailsFastWithEachReason() async {
+        let down = Behavior.fail(.unreachable("connection refused"))
+        let client = await client([down, down, down])
+        let started = ContinuousClock.now
+        do {
+            _ = try await client.transaction(id)
+            Issue.record("expected a failure")
+        } catch {
+            guard case .allNodesFailed(let failures) = error else { Issue.record("unexpected \(error)"); return }
+            #expect(failures.map(\.node.description).sorted() == ["http://n1:1", "http://n2:1", "http://n3:1"])
+        }
+        #expect(started.duration(to: .now) < client.deadline / 2)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func theDeadlineHoldsWhateverTheNodesDo() async {
+        let client = await client([.blackhole, .blackhole, .blackhole], deadline: .milliseconds(400))
+        let started = ContinuousClock.now
+        do {
+            _ = try await client.transaction(id)
+            Issue.record("expected the deadline")
+        } catch {
+            guard case .deadlineExceeded = error else { Issue.record("unexpected \(error)"); return }
+        }
+        #expect(started.duration(to: .now) < .milliseconds(400) + .milliseconds(300))
+    }
+
+    @Test(.timeLimit(.minutes(1))) func cancellationStopsARead() async {
+        let client = await client([.blackhole, .blackhole, .blackhole], deadline: .seconds(30))
+        let read = Task { try await client.transaction(id) }
+        try? await Task.sleep(for: .milliseconds(100))
+        read.cancel()
+        await #expect(throws: NodeError.cancelled) { try await read.value }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aReadThatFailsEverywhereTriggersAHealthCheck() async {
+        let down = Behavior.fail(.timedOut)
+        let client = await client([down, down, down])
+        _ = try? await client.transaction(id)
+        // Three status requests from the first check, three more from the one the failure starts.
+        var statusRequests = 0
+        for await request in transport.requestStream where request.url.hasSuffix("/api/node/status") {
+            statusRequests += 1
+            if statusRequests == 6 { break }
+        }
+        #expect(statusRequests == 6)
+    }
+}

@@ -1,0 +1,70 @@
+import AdamantCore
+@testable import AdamantNodes
+import Foundation
+import Testing
+
+@Suite struct NodeListTests {
+    let config = try! NodeConfigFile(path: "/cfg/config.json", contents: Array(#"{"nodes":["https://c.example"],"theme":"dark"}"#.utf8))
+
+    @Test func argumentsWinOverEverything() throws {
+        let list = try NodeList.resolve(arguments: ["https://a.example"], environment: ["ADM_NODES": "https://b.example"], configFile: config)
+        #expect(list.endpoints.map(\.url.description) == ["https://a.example"])
+        #expect(list.source == .arguments && list.nethash == .majority)
+    }
+
+    @Test func environmentThenConfigThenBuiltIn() throws {
+        let env = try NodeList.resolve(arguments: [], environment: ["ADM_NODES": " https://b.example, ,http://10.0.0.1:36666,https://b.example/"], configFile: config)
+        #expect(env.endpoints.map(\.url.description) == ["https://b.example", "http://10.0.0.1:36666"])
+        #expect(env.source == .environment)
+
+        let file = try NodeList.resolve(arguments: [], environment: ["ADM_NODES": "  "], configFile: config)
+        #expect(file.source == .configFile(path: "/cfg/config.json"))
+
+        let builtIn = try NodeList.resolve(arguments: [], environment: [:])
+        #expect(builtIn == .mainnet && builtIn.nethash == .pinned(.mainnet))
+    }
+
+    @Test func nethashPinning() throws {
+        let pinnedConfig = try NodeConfigFile(path: "/c", contents: Array(#"{"nethash":"\#(String(repeating: "AB", count: 32))"}"#.utf8))
+        let fromConfig = try NodeList.resolve(arguments: ["https://a.example"], environment: [:], configFile: pinnedConfig)
+        #expect(fromConfig.nethash == .pinned(Nethash(String(repeating: "ab", count: 32))!))
+
+        let fromFlag = try NodeList.resolve(arguments: [], nethash: Nethash.mainnet.hex, environment: [:], configFile: pinnedConfig)
+        #expect(fromFlag.nethash == .pinned(.mainnet) && fromFlag.source == .builtIn)
+
+        #expect(throws: NodeListError.invalidNethash("xyz")) { try NodeList.resolve(arguments: [], nethash: "xyz", environment: [:]) }
+    }
+
+    @Test func invalidURLNamesItsSource() {
+        #expect {
+            try NodeList.resolve(arguments: [], environment: ["ADM_NODES": "clown.adamant.im"])
+        } throws: { error in
+            (error as? NodeListError)?.description.hasSuffix("(from ADM_NODES)") == true
+        }
+    }
+
+    @Test func builtInListIsTheIOSDefaults() {
+        #expect(NodeEndpoint.mainnet.count == 18)
+        #expect(NodeEndpoint.mainnet.count { $0.alternate != nil } == 8)
+        #expect(NodeEndpoint.mainnet[2] == NodeEndpoint(url: try! NodeURL("https://endless.adamant.im"), alternate: try! NodeURL("http://149.102.157.15:36666")))
+    }
+
+    @Test func configFilePath() {
+        #expect(NodeConfigFile.defaultPath(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]) == "/x/adm-push/config.json")
+        #expect(NodeConfigFile.defaultPath(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]) == "/h/.config/adm-push/config.json")
+        #expect(NodeConfigFile.defaultPath(environment: [:]) == nil)
+    }
+
+    @Test func configFileLoading() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("adm-nodes-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("config.json").path
+
+        #expect(try NodeConfigFile.load(path: path) == nil)
+        try Data(#"{"nodes":["http://127.0.0.1:36666"]}"#.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try NodeConfigFile.load(path: path)?.nodes == ["http://127.0.0.1:36666"])
+        try Data("nodes = [x]".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: NodeListError.self) { try NodeConfigFile.load(path: path) }
+    }
+}
