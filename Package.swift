@@ -28,11 +28,11 @@ let package = Package(
 
         .executableTarget(name: "adm-push", dependencies: ["AdamantCore", "AdamantCLI"]),
         // The performance targets of DESIGN.md: `swift run -c release adm-bench`.
-        .executableTarget(name: "adm-bench", dependencies: ["AdamantCore"]),
+        .executableTarget(name: "adm-bench", dependencies: ["AdamantCore", "AdamantNodes", "AdamantDevnet"]),
         .executableTarget(name: "adm-devnet", dependencies: ["AdamantDevnet", "AdamantCore", "AdamantCLI"]),
 
         .testTarget(name: "AdamantCoreTests", dependencies: ["AdamantCore"]),
-        .testTarget(name: "AdamantNodesTests", dependencies: ["AdamantNodes", "AdamantCore"]),
+        .testTarget(name: "AdamantNodesTests", dependencies: ["AdamantNodes", "AdamantCore", "AdamantDevnet"]),
         .testTarget(name: "AdamantDevnetTests", dependencies: ["AdamantDevnet", "AdamantCore", "adm-devnet"]),
         .testTarget(name: "CLITests", dependencies: ["AdamantCore", "AdamantCLI", "adm-push"]),
     ],
