@@ -1,4 +1,4 @@
-import AdamantCore
+public import AdamantCore
 
 /// A misbehaviour injected into one node, optionally only for paths under a prefix. Written
 /// `KIND[:ARG][@/path/prefix]`, the same on the command line and on the control endpoint.

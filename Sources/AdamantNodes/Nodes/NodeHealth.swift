@@ -1,3 +1,5 @@
+public import AdamantCore
+
 /// Whether a node may be used, and if not, why.
 public enum NodeHealth: Sendable, Hashable, CustomStringConvertible {
     /// Not checked yet.

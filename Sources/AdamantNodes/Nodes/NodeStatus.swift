@@ -1,3 +1,5 @@
+public import AdamantCore
+
 /// What `GET /api/node/status` says, across the 0.8, 0.9 and 0.10 shapes (node-api.md §1.6).
 public struct NodeStatus: Sendable, Hashable, Decodable {
     public var height: Int64

@@ -1,4 +1,4 @@
-import AdamantCore
+public import AdamantCore
 import Foundation
 import Synchronization
 

@@ -5,6 +5,8 @@ public struct NodeVersion: Sendable, Hashable, Comparable, CustomStringConvertib
     public static let minimumSupported = NodeVersion(0, 8, 0)
     /// The first version with the 0.10 timestamp rules and `timestampMs`.
     public static let v0_10 = NodeVersion(0, 10, 0)
+    /// The newest release (mainnet's, and the devnet's default).
+    public static let current = NodeVersion(0, 10, 3)
 
     public let major: Int
     public let minor: Int
@@ -27,6 +29,9 @@ public struct NodeVersion: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     public var description: String { "\(major).\(minor).\(patch)" }
+
+    /// What this release accepts at submission time (protocol §2.1).
+    public var timestampPolicy: TimestampPolicy { self < .v0_10 ? .v0_9 : .v0_10 }
 
     public static func < (lhs: NodeVersion, rhs: NodeVersion) -> Bool {
         (lhs.major, lhs.minor, lhs.patch) < (rhs.major, rhs.minor, rhs.patch)
