@@ -18,6 +18,19 @@ struct FaultTests {
         _ = try network.control("DELETE", "/nodes/\(node)/faults")
     }
 
+    /// Faults given at start, on several nodes and of several kinds, each take effect.
+    @Test func faultsAtStart() throws {
+        let network = try TestNetwork(nodes: 3) { configuration in
+            configuration.faults = [
+                .init(node: 1, fault: try! Fault(parsing: "nethash:" + String(repeating: "ab", count: 32))),
+                .init(node: 2, fault: try! Fault(parsing: "refuse")),
+            ]
+        }
+        #expect(try network.get("/api/node/status").json["network"]?["nethash"]?.stringValue == DevnetNethash.value)
+        #expect(try network.get("/api/node/status", node: 1).json["network"]?["nethash"]?.stringValue == String(repeating: "ab", count: 32))
+        #expect(throws: HTTPClientError.refused) { try network.get("/api/node/status", node: 2) }
+    }
+
     @Test func refuseClosesThePortAndClearingReopensIt() throws {
         try setFault("refuse")
         #expect(throws: HTTPClientError.refused) { try network.get("/api/blocks/getHeight") }

@@ -74,10 +74,11 @@ final class SimulatedNode: Sendable {
     }
 
     /// `refuse` means the port is really closed: stop the daemon, and restart it on the same
-    /// port once the fault is gone.
+    /// port once the fault is gone. Before `start()` there is no port yet (0), and nothing to do.
     private func syncListening() throws(HTTPServer.StartError) {
         let refused = state.faults.contains { $0.effect == .refuse }
         try port.withLock { port throws(HTTPServer.StartError) in
+            guard port != 0 else { return }
             if refused, server.isRunning { server.stop() }
             if !refused, !server.isRunning { _ = try server.start(port: port) }
         }
