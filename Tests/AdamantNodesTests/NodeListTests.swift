@@ -17,11 +17,21 @@ import Testing
         #expect(env.endpoints.map(\.url.description) == ["https://b.example", "http://10.0.0.1:36666"])
         #expect(env.source == .environment)
 
-        let file = try NodeList.resolve(arguments: [], environment: ["ADM_NODES": "  "], configFile: config)
+        let file = try NodeList.resolve(arguments: [], environment: [:], configFile: config)
         #expect(file.source == .configFile(path: "/cfg/config.json"))
 
         let builtIn = try NodeList.resolve(arguments: [], environment: [:])
         #expect(builtIn == .mainnet && builtIn.nethash == .pinned(.mainnet))
+    }
+
+    /// A variable that is set but names no node is a mistake (a script that failed to fill it
+    /// in, say), never a reason to fall back to other nodes, least of all to mainnet.
+    @Test func anEmptyADMNodesIsAnError() {
+        for value in ["", "  ", " , "] {
+            #expect(throws: NodeListError.noNodes(source: .environment)) {
+                try NodeList.resolve(arguments: [], environment: ["ADM_NODES": value], configFile: config)
+            }
+        }
     }
 
     @Test func nethashPinning() throws {

@@ -2,6 +2,7 @@ import Foundation
 
 /// The nodes to use and the network to accept, from the first source that names any nodes:
 /// `--node` arguments, then `ADM_NODES`, then the config file, then the built-in mainnet list.
+/// A source that is given but names no node is an error, not a reason to try the next one.
 public struct NodeList: Sendable, Hashable {
     public enum Source: Sendable, Hashable {
         case arguments
@@ -38,11 +39,11 @@ public struct NodeList: Sendable, Hashable {
             guard let value = Nethash(text) else { throw .invalidNethash(text) }
             pinned = value
         }
+        // A source that is set but blank is an error below, never a fallback to the next one.
         let user: ([String], Source)? =
             if !arguments.isEmpty { (arguments, .arguments) }
-            else if let list = environment["ADM_NODES"], !list.trimmingCharacters(in: .whitespaces).isEmpty {
-                (list.split(separator: ",").map(String.init), .environment)
-            } else if let configFile, !configFile.nodes.isEmpty { (configFile.nodes, .configFile(path: configFile.path)) }
+            else if let list = environment["ADM_NODES"] { (list.split(separator: ",").map(String.init), .environment) }
+            else if let configFile, !configFile.nodes.isEmpty { (configFile.nodes, .configFile(path: configFile.path)) }
             else { nil }
 
         guard let (texts, source) = user else {
