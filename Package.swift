@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "AdamantNodes", targets: ["AdamantNodes"]),
         .library(name: "AdamantDevnet", targets: ["AdamantDevnet"]),
         .executable(name: "adm-push", targets: ["adm-push"]),
+        .executable(name: "adm-fetch", targets: ["adm-fetch"]),
         .executable(name: "adm-devnet", targets: ["adm-devnet"]),
     ],
     targets: [
@@ -24,9 +25,10 @@ let package = Package(
         // A simulated ADAMANT network with an ANS emulator, served by libmicrohttpd.
         .target(name: "AdamantDevnet", dependencies: ["AdamantCore", "CMicroHTTPD"]),
         // What every command shares: argument parsing, passphrase input, output and exit codes.
-        .target(name: "AdamantCLI", dependencies: ["AdamantCore"]),
+        .target(name: "AdamantCLI", dependencies: ["AdamantCore", "AdamantNodes"]),
 
         .executableTarget(name: "adm-push", dependencies: ["AdamantCore", "AdamantCLI"]),
+        .executableTarget(name: "adm-fetch", dependencies: ["AdamantCLI"]),
         // The performance targets of DESIGN.md: `swift run -c release adm-bench`.
         .executableTarget(name: "adm-bench", dependencies: ["AdamantCore", "AdamantNodes", "AdamantDevnet"]),
         .executableTarget(name: "adm-devnet", dependencies: ["AdamantDevnet", "AdamantCore", "AdamantCLI"]),
@@ -34,7 +36,7 @@ let package = Package(
         .testTarget(name: "AdamantCoreTests", dependencies: ["AdamantCore"]),
         .testTarget(name: "AdamantNodesTests", dependencies: ["AdamantNodes", "AdamantCore", "AdamantDevnet"]),
         .testTarget(name: "AdamantDevnetTests", dependencies: ["AdamantDevnet", "AdamantCore", "adm-devnet"]),
-        .testTarget(name: "CLITests", dependencies: ["AdamantCore", "AdamantCLI", "adm-push"]),
+        .testTarget(name: "CLITests", dependencies: ["AdamantCore", "AdamantCLI", "AdamantDevnet", "adm-push", "adm-fetch"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,5 +3,5 @@ import AdamantCLI
 let tool = Tool(
     name: "adm-push",
     overview: "Register ADAMANT push tokens privately, through the nodes you choose.",
-    commands: [KeysCommand.self])
+    commands: [KeysCommand.self, NodesCommand.self])
 await tool.main()

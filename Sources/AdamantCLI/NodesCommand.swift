@@ -1,0 +1,79 @@
+import AdamantCore
+import AdamantNodes
+import Foundation
+
+/// `nodes`: checks every configured node and says which can be used, and why not.
+public struct NodesCommand: Command {
+    public static let info = CommandInfo(
+        name: "nodes",
+        overview: "Check the configured nodes: status, height, version, latency and clock.",
+        usage: "nodes [--node <url>] ... [--nethash <hex>] [--json]",
+        options: NodeOptions.options + [.flag("json", help: "Print {\"nodes\": [...]} as JSON.")],
+        discussion: NodeOptions.help + "\nExits 69 when no node is usable.")
+
+    let arguments: ParsedArguments
+
+    public init(_ arguments: ParsedArguments) throws(CLIError) {
+        if let extra = arguments.positional.first { throw .usage("unexpected argument '\(extra)'") }
+        self.arguments = arguments
+    }
+
+    public func run(_ context: Context) async throws(CLIError) -> ExitCode {
+        let pool = NodePool(nodes: try NodeOptions.nodeList(arguments, context))
+        let reports = await pool.checkHealth()
+        let rows = reports.map(Row.init)
+        if arguments.flag("json") {
+            context.output.printJSON(["nodes": rows])
+        } else {
+            for line in Row.table(rows) { context.output.print(line) }
+        }
+        return reports.contains { $0.health.isUsable } ? .success : .unavailable
+    }
+}
+
+/// One node as `nodes` shows it.
+struct Row: Encodable {
+    let url: String
+    let status: String
+    let reason: String?
+    let height: Int64?
+    let version: String?
+    let latencyMs: Int?
+    /// Local clock minus the node's: positive when this machine is ahead.
+    let clockDeltaMs: Int64?
+
+    init(_ report: NodeReport) {
+        url = report.url.description
+        status = report.health.name
+        reason = report.health.isUsable ? nil : report.health.description
+        height = report.status?.height
+        version = report.status?.version.description
+        latencyMs = report.latency.map { Int($0 / .milliseconds(1)) }
+        clockDeltaMs = report.clock?.deltaMillis
+    }
+
+    static func table(_ rows: [Row]) -> [String] {
+        let header = ["URL", "STATUS", "HEIGHT", "VERSION", "LATENCY", "CLOCK", "WHY"]
+        let cells = rows.map { row in
+            [
+                row.url, row.status, row.height.map(String.init) ?? "-", row.version ?? "-",
+                row.latencyMs.map { "\($0) ms" } ?? "-",
+                row.clockDeltaMs.map { String(format: "%+.1f s", Double($0) / 1000) } ?? "-",
+                row.reason ?? "",
+            ]
+        }
+        let widths = header.indices.map { column in ([header] + cells).map { $0[column].count }.max() ?? 0 }
+        return ([header] + cells).map { line in
+            zip(line, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+                .joined(separator: "  ").trimmingTrailingSpaces()
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

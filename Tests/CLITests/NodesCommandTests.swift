@@ -1,0 +1,65 @@
+import AdamantDevnet
+import Foundation
+import Testing
+
+/// `adm-push nodes` and `adm-fetch nodes` against a local devnet with one healthy node and
+/// one of each kind of unusable node.
+@Suite("nodes", .timeLimit(.minutes(1)))
+final class NodesCommandTests {
+    let devnet: Devnet
+
+    init() throws {
+        var configuration = DevnetConfiguration()
+        configuration.nodeCount = 4
+        configuration.faults = [
+            .init(node: 1, fault: try Fault(parsing: "nethash:" + String(repeating: "ab", count: 32))),
+            .init(node: 2, fault: try Fault(parsing: "refuse")),
+            .init(node: 3, fault: try Fault(parsing: "version:0.7.9")),
+        ]
+        devnet = try Devnet(configuration)
+    }
+
+    deinit { devnet.stop() }
+
+    var nodeArguments: [String] { devnet.nodeURLs.flatMap { ["--node", $0] } }
+
+    struct Report: Decodable {
+        struct Node: Decodable { let url: String; let status: String; let reason: String?; let height: Int64?; let version: String? }
+        let nodes: [Node]
+    }
+
+    @Test func reportsEachNodeAndWhyItCannotBeUsed() async throws {
+        let result = try await run("adm-push", ["nodes", "--json"] + nodeArguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
+        #expect(report.nodes.map(\.url) == devnet.nodeURLs)
+        #expect(report.nodes.map(\.status) == ["usable", "wrongNetwork", "offline", "outdated"])
+        #expect(report.nodes[0].reason == nil && report.nodes[0].version == "0.10.3" && report.nodes[0].height != nil)
+        #expect(report.nodes[3].reason == "outdated: version 0.7.9 is older than 0.8.0")
+
+        // Only the given nodes were asked, and only for their status.
+        for index in [0, 1, 3] {
+            let requests = try devnet.requests(toNode: index)
+            #expect(!requests.isEmpty && requests.allSatisfy { $0.method == "GET" && $0.path == "/api/node/status" })
+        }
+    }
+
+    @Test func printsATable() async throws {
+        let result = try await run("adm-fetch", ["nodes"], environment: ["ADM_NODES": devnet.nodeURLs.joined(separator: ",")])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("URL") == true && lines.count == 5)
+        #expect(lines[1].contains("usable") && lines[3].contains("offline"))
+    }
+
+    @Test func exitsUnavailableWhenNoNodeIsUsable() async throws {
+        let result = try await run("adm-push", ["nodes", "--node", devnet.nodeURLs[2]])
+        #expect(result.status == 69)
+    }
+
+    @Test func anEmptyNodeListIsAUsageError() async throws {
+        let result = try await run("adm-push", ["nodes"], environment: ["ADM_NODES": ""])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: ADM_NODES names no node"))
+    }
+}
