@@ -10,5 +10,5 @@ pthread_sigmask(SIG_SETMASK, &noSignals, nil)
 let tool = Tool(
     name: "adm-devnet",
     overview: "A local simulated ADAMANT network with an ANS emulator and fault injection.",
-    commands: [StartCommand.self])
+    commands: [StartCommand.self, DemoCommand.self])
 await tool.main()

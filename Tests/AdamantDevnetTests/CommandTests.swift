@@ -43,6 +43,18 @@ struct CommandTests {
         #expect(throws: HTTPClientError.refused) { try HTTPClient.send("GET", nodes[0] + "/api/node/status") }
     }
 
+    /// README's first command: every step happens over HTTP and the ANS sees what it should.
+    @Test func theDemoRunsEveryStep() throws {
+        let demo = try Child(["demo"])
+        #expect(demo.waitForExit(timeout: 40) == 0, "\(demo.readAllErrors())")
+        let output = demo.readAll()
+        #expect(output.contains("3 of 3 nodes usable"))
+        #expect(output.contains("The ANS registry now holds U"))
+        #expect(output.contains("decrypts it: \"Lunch at noon?\""))
+        #expect(output.contains("registry now holds 0 devices although alice's last word was add"))
+        #expect(output.contains("Balances: alice 97.997 ADM, bob 101.499 ADM"))
+    }
+
     @Test func stopsOnSIGTERM() throws {
         let child = try Child(["start", "--quiet", "--nodes", "1"])
         _ = try #require(child.readLine())

@@ -1,0 +1,115 @@
+import AdamantCLI
+import AdamantCore
+import AdamantDevnet
+import AdamantNodes
+
+/// `adm-devnet demo`: a fresh network, real signed transactions sent over HTTP, and a push
+/// registration seen from the service's side. What a client integrating adm-push does, in order.
+struct DemoCommand: Command {
+    static let info = CommandInfo(
+        name: "demo",
+        overview: "Start a fresh devnet, send transfers, messages and a push registration, and show what the ANS sees.",
+        usage: "demo",
+        options: [])
+
+    init(_ arguments: ParsedArguments) throws(CLIError) {
+        if let extra = arguments.positional.first { throw .usage("unexpected argument '\(extra)'") }
+    }
+
+    func run(_ context: Context) async throws(CLIError) -> ExitCode {
+        do {
+            try await Demo(output: context.output).run()
+            return .success
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError("the demo failed: \(error)", exitCode: .rejected)
+        }
+    }
+}
+
+private struct Demo {
+    let output: Output
+
+    func run() async throws {
+        var configuration = DevnetConfiguration()
+        configuration.blockTime = .milliseconds(500)
+        configuration.freshAccounts = 2
+        configuration.ansPollInterval = .seconds(3600)  // polled by hand below, to show each step
+        let devnet = try Devnet(configuration)
+        defer { devnet.stop() }
+        let alice = devnet.accounts[0].account, bob = devnet.accounts[1].account
+        let service = try NotificationService(address: devnet.ans.address, publicKey: devnet.ans.publicKey)
+
+        say("1. A devnet: \(devnet.nodeURLs.count) nodes on 127.0.0.1, a block every 0.5 s, and an ANS emulator (\(service.address)).")
+        say("   alice \(alice.address) and bob \(bob.address) have 100 ADM each.")
+
+        let nodes = try NodeList(
+            endpoints: devnet.nodeURLs.map { NodeEndpoint(url: try NodeURL($0)) },
+            nethash: .pinned(Nethash(devnet.nethash)!), source: .arguments)
+        let client = NodeClient(pool: NodePool(nodes: nodes))
+        let usable = await client.pool.checkHealth().filter(\.health.isUsable)
+        say("2. Health check: \(usable.count) of \(devnet.nodeURLs.count) nodes usable, at height \(usable.first?.status?.height ?? 0).")
+
+        let transfer = try await client.submitTransfer(amount: 150_000_000, to: bob.address, signedBy: alice.keyPair)
+        say("3. alice sends bob 1.5 ADM: \(try await confirmed(transfer, client))")
+
+        let token = String(repeating: "5e", count: 32)
+        let add = try PushSignal(token: token, provider: .apns, action: .add)
+        let registration = try await sendSignal(add, from: alice, to: service, client)
+        say("4. alice registers an APNs token with the ANS by an encrypted signal (chat type 3): \(try await confirmed(registration, client))")
+        say("   It reads: \(add.plaintext)")
+        devnet.pollANS()
+        for device in devnet.ansRegistrations { say("   The ANS registry now holds \(device.address) \(device.provider) \(device.token.prefix(12))…") }
+
+        let text = "Lunch at noon?"
+        let message = try ChatKey(secretKey: bob.keyPair.secretKey, partner: alice.publicKey).seal(text)
+        let sent = try await client.submitChat(message, to: alice.address, signedBy: bob.keyPair)
+        say("5. bob sends alice an encrypted message: \(try await confirmed(sent, client))")
+        devnet.pollANS()
+        guard let push = devnet.ansPushes.last else { throw DemoError("the ANS recorded no push") }
+        say("   The ANS would push {\"txn-id\": \"\(push.transactionID)\", \"push-recipient\": \"\(push.recipient)\"} to that token.")
+
+        guard let fetched = try await client.transaction(push.transactionID) else { throw DemoError("the pushed transaction is not on the nodes") }
+        let plaintext = try fetched.decryptMessage(with: alice.keyPair, partner: fetched.senderPublicKey)
+        say("6. alice's device fetches \(push.transactionID), checks its signature and id, and decrypts it: \"\(plaintext)\"")
+
+        // The race adm-push's outbox exists for (a log-out and log-in within one ANS poll).
+        let remove = try PushSignal(token: token, provider: .apns, action: .remove)
+        let removed = try await confirmed(try await sendSignal(remove, from: alice, to: service, client), client)
+        let added = try await confirmed(try await sendSignal(add, from: alice, to: service, client), client)
+        say("7. alice logs out and straight back in: a remove (\(removed)), then an add (\(added)).")
+        devnet.pollANS()
+        say("   Both land in one ANS poll; like the production service, it applies adds before removes,")
+        say("   so its registry now holds \(devnet.ansRegistrations.count) devices although alice's last word was add.")
+        say("   That is the lost registration adm-push's outbox is built to prevent and repair.")
+
+        let balances = try await (client.balance(of: alice.address).balance, client.balance(of: bob.address).balance)
+        say("Balances: alice \(balances.0) ADM, bob \(balances.1) ADM (a transfer costs 0.5 ADM, a message or signal 0.001).")
+    }
+
+    private func sendSignal(_ signal: PushSignal, from account: DevnetAccount, to service: NotificationService, _ client: NodeClient) async throws -> SubmitResult {
+        let asset = try ChatKey(secretKey: account.keyPair.secretKey, partner: service.publicKey).seal(signal.plaintext, type: .signal)
+        return try await client.submitChat(asset, to: service.address, signedBy: account.keyPair)
+    }
+
+    /// Waits, polling the nodes by id, until the transaction is in a block.
+    private func confirmed(_ result: SubmitResult, _ client: NodeClient) async throws -> String {
+        guard result.outcome.isSuccess else { throw DemoError("the node refused it: \(result.outcome)") }
+        let deadline = ContinuousClock.now + .seconds(15)
+        while ContinuousClock.now < deadline {
+            if case .confirmed(let transaction) = try await client.locate(result.transactionID) {
+                return "id \(result.transactionID), in block \(transaction.height ?? 0)"
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw DemoError("\(result.transactionID) was not confirmed within 15 s")
+    }
+
+    private func say(_ line: String) { output.print(line) }
+}
+
+private struct DemoError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
