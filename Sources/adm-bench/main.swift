@@ -1,35 +1,157 @@
 // adm-bench: the performance targets of DESIGN.md, measured on this machine.
 // Run with `swift run -c release adm-bench [name…]`; with no name it runs them all.
 import AdamantCore
+import AdamantDevnet
+import AdamantNodes
 import Foundation
 
 struct Benchmark {
     let name: String
-    let target: String
-    let run: () throws -> String
+    let run: () async throws -> [Report]
 }
 
-/// Median and p99 of `iterations` timed calls, in milliseconds.
-func timings(iterations: Int, _ body: () throws -> Void) rethrows -> (median: Double, p99: Double) {
+/// One output line: `name (variant): result   (target: …)`.
+struct Report {
+    var variant: String? = nil
+    let result: String
+    var target: String? = nil
+}
+
+struct BenchmarkError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Median and p99 of samples in milliseconds.
+func percentiles(_ samples: [Double]) -> (median: Double, p99: Double) {
+    let sorted = samples.sorted()
+    return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 99 / 100)])
+}
+
+func milliseconds(since start: UInt64) -> Double {
+    Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+}
+
+/// Median and p99 of `iterations` timed calls, in milliseconds. Runs on the caller's actor,
+/// so the timed body need not be Sendable.
+nonisolated(nonsending) func timings(iterations: Int, _ body: () async throws -> Void) async rethrows -> (median: Double, p99: Double) {
     var samples = [Double]()
     samples.reserveCapacity(iterations)
     for _ in 0..<iterations {
         let start = DispatchTime.now().uptimeNanoseconds
-        try body()
-        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        try await body()
+        samples.append(milliseconds(since: start))
     }
-    samples.sort()
-    return (samples[samples.count / 2], samples[min(samples.count - 1, samples.count * 99 / 100)])
+    return percentiles(samples)
 }
 
+func formatted(_ t: (median: Double, p99: Double)) -> String {
+    String(format: "median %.3f ms, p99 %.3f ms", t.median, t.p99)
+}
+
+// MARK: read
+
+/// `NodeClient.transaction(id)` over libcurl against an in-process devnet of 3 nodes, healthy
+/// and with the first-ranked node accepting connections and never answering, next to `curl`
+/// run as a whole process for the same URL.
+func readBenchmark() async throws -> [Report] {
+    var configuration = DevnetConfiguration()
+    configuration.blockTime = .milliseconds(200)
+    configuration.ansPollInterval = .seconds(600)
+    configuration.freshAccounts = 1
+    let devnet = try Devnet(configuration)
+    defer { devnet.stop() }
+    let endpoints = try devnet.nodeURLs.map { NodeEndpoint(url: try NodeURL($0)) }
+    let transport = CurlTransport()  // shared, so every pool reuses its connections
+    func checkedClient() async -> NodeClient {
+        let pool = NodePool(nodes: NodeList(endpoints: endpoints, nethash: .majority, source: .arguments), transport: transport)
+        await pool.checkHealth()
+        return NodeClient(pool: pool)
+    }
+    /// The devnet index of the node the client ranks first.
+    func bestNode(of client: NodeClient) async throws -> Int {
+        let best = try await client.submissionTarget().node
+        return devnet.nodeURLs.firstIndex(of: best.description)!
+    }
+
+    let client = await checkedClient()
+    let sender = devnet.accounts[0].account.keyPair
+    let asset = try ChatKey(secretKey: sender.secretKey, partner: devnet.ans.publicKey).seal("benchmark")
+    let sent = try await client.submitChat(asset, to: devnet.ans.address, signedBy: sender)
+    guard sent.outcome.isSuccess else { throw BenchmarkError(description: "the chat was not accepted: \(sent.outcome)") }
+    devnet.mine()
+    let id = sent.transactionID
+    guard try await client.transaction(id) != nil else { throw BenchmarkError(description: "\(id) is not in a block") }
+    func read(by client: NodeClient) async throws {
+        guard try await client.transaction(id) != nil else { throw BenchmarkError(description: "\(id) was not found") }
+    }
+
+    let healthy = try await timings(iterations: 500) { try await read(by: client) }
+
+    // A fresh pool for each read, so the silent node is always the one it ranks first.
+    var blackholedSamples = [Double]()
+    for _ in 0..<200 {
+        let degraded = await checkedClient()
+        let best = try await bestNode(of: degraded)
+        try devnet.add(Fault(.blackhole), toNode: best)
+        let start = DispatchTime.now().uptimeNanoseconds
+        try await read(by: degraded)
+        blackholedSamples.append(milliseconds(since: start))
+        try devnet.clearFaults(ofNode: best)  // lets go of the held connection
+    }
+    let blackholed = percentiles(blackholedSamples)
+
+    // One pool that has paid the hedge once: the silent node now ranks last.
+    let adapted = await checkedClient()
+    let silent = try await bestNode(of: adapted)
+    try devnet.add(Fault(.blackhole), toNode: silent)
+    try await read(by: adapted)
+    let afterAdapting = try await timings(iterations: 500) { try await read(by: adapted) }
+    try devnet.clearFaults(ofNode: silent)
+
+    let hedgeFloor = NodePool.Configuration().hedgeDelayBounds.lowerBound.milliseconds
+    let failoverTarget = String(
+        format: "≤ hedge delay (at least %.0f ms) + 2 × healthy median = %.1f ms", hedgeFloor, hedgeFloor + 2 * healthy.median)
+    let url = devnet.nodeURLs[0] + "/api/transactions/get?id=\(id)&returnAsset=1"
+    return [
+        Report(variant: "healthy", result: formatted(healthy)),
+        Report(variant: "first-ranked blackholed", result: formatted(blackholed), target: failoverTarget),
+        Report(variant: "first-ranked blackholed, after one hedged read", result: formatted(afterAdapting)),
+        try await curlReport(url: url, runs: 50),
+    ]
+}
+
+/// `curl -s URL` as a whole process: DESIGN.md's floor for a cold fetch.
+func curlReport(url: String, runs: Int) async throws -> Report {
+    let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        .map { "\($0)/curl" }
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    guard let path else { return Report(variant: "curl process", result: "skipped: curl is not installed") }
+    let t = try await timings(iterations: runs) {
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: path)
+        curl.arguments = ["-s", url]
+        curl.standardOutput = FileHandle.nullDevice
+        try curl.run()
+        curl.waitUntilExit()
+        guard curl.terminationStatus == 0 else { throw BenchmarkError(description: "curl exited with \(curl.terminationStatus)") }
+    }
+    return Report(variant: "curl process", result: formatted(t) + " (\(runs) runs)")
+}
+
+extension Duration {
+    var milliseconds: Double { Double(components.seconds) * 1e3 + Double(components.attoseconds) / 1e15 }
+}
+
+// MARK: All benchmarks
+
 let benchmarks = [
-    Benchmark(name: "keys", target: "passphrase → keys ≤ 1.3 ms") {
+    Benchmark(name: "keys") {
         let phrase = "wrap track hamster grocery casual talk theory half artist toast art essence"
         let passphrase = try Passphrase(validating: phrase)
-        let t = timings(iterations: 500) { _ = KeyPair(passphrase: passphrase) }
-        return String(format: "median %.3f ms, p99 %.3f ms", t.median, t.p99)
+        let t = await timings(iterations: 500) { _ = KeyPair(passphrase: passphrase) }
+        return [Report(result: formatted(t), target: "passphrase → keys ≤ 1.3 ms")]
     },
-    Benchmark(name: "verify-decrypt", target: "watch verify + decrypt ≥ 15k tx/s on one core") {
+    Benchmark(name: "verify-decrypt") {
         // 20 partners writing to one account: shared keys are cached per partner, as a poller does.
         let me = KeyPair.random()
         let partners = (0..<20).map { _ in KeyPair.random() }
@@ -48,14 +170,19 @@ let benchmarks = [
             _ = try key.open(transaction.chat!)
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        return String(format: "%.0f tx/s", Double(transactions.count) / seconds)
+        let rate = String(format: "%.0f tx/s", Double(transactions.count) / seconds)
+        return [Report(result: rate, target: "watch verify + decrypt ≥ 15k tx/s on one core")]
     },
+    Benchmark(name: "read", run: readBenchmark),
 ]
 
 let selected = CommandLine.arguments.dropFirst()
 for benchmark in benchmarks where selected.isEmpty || selected.contains(benchmark.name) {
     do {
-        print("\(benchmark.name): \(try benchmark.run())   (target: \(benchmark.target))")
+        for report in try await benchmark.run() {
+            let label = benchmark.name + (report.variant.map { " (\($0))" } ?? "")
+            print("\(label): \(report.result)" + (report.target.map { "   (target: \($0))" } ?? ""))
+        }
     } catch {
         print("\(benchmark.name): failed: \(error)")
     }

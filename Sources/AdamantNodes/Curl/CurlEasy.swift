@@ -130,9 +130,13 @@ final class CurlEasy {
         }
     }
 
+    /// Rounded up: a request cut to an operation's deadline must not end before it, or its
+    /// timeout reads as a node failure instead of the deadline.
     private func milliseconds(_ duration: Duration) -> Int {
         let (seconds, attoseconds) = duration.components
-        return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))  // 0 would mean "no limit"
+        let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
+        let millis = Int(seconds) * 1000 + Int((attoseconds + attosecondsPerMillisecond - 1) / attosecondsPerMillisecond)
+        return max(1, millis)  // 0 would mean "no limit"
     }
 }
 
