@@ -1,3 +1,4 @@
+import AdamantCore
 @testable import AdamantNodes
 import Testing
 
@@ -23,6 +24,30 @@ import Testing
         let received = try #require(server.requests.first)
         #expect(received.hasPrefix("POST /api/chats/process HTTP/1.1\r\n"))
         #expect(received.contains("Content-Type: application/json\r\n") && received.hasSuffix(#"{"transaction":{}}"#))
+    }
+
+    /// Nodes compress their answers when asked; the transport asks, and decodes.
+    @Test func acceptsAndDecodesGzip() async throws {
+        // gzip of {"success":true,"height":7}
+        let gzipped = Hex.decode("1f8b0800000000000203ab562a2e4d4e4e2d2e56b22a292a4dd551ca48cd4ccf2851b232af0500c22106af1b000000")!
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: \(gzipped.count)\r\n\r\n"
+        let server = LoopbackServer(.cannedBytes(Array(head.utf8) + gzipped))
+        let answer = try await transport.send(get("http://127.0.0.1:\(server.port)/api/blocks/getHeight"))
+        #expect(answer.body == Array(#"{"success":true,"height":7}"#.utf8))
+        #expect(try #require(server.requests.first).lowercased().contains("accept-encoding:") && server.requests[0].contains("gzip"))
+    }
+
+    /// A redirect could lead to a host the user never chose: it is returned, never followed.
+    @Test func redirectsAreNotFollowed() async throws {
+        let elsewhere = LoopbackServer(.canned("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"))
+        let redirecting = LoopbackServer(.canned("HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:\(elsewhere.port)/api/node/status\r\nContent-Length: 0\r\n\r\n"))
+        for method in [HTTPRequest.Method.get, .post] {
+            let request = HTTPRequest(
+                method: method, url: "http://127.0.0.1:\(redirecting.port)/api/node/status", body: method == .post ? [] : nil,
+                timeout: .seconds(5), connectTimeout: .seconds(2))
+            #expect(try await transport.send(request).status == 302)
+        }
+        #expect(elsewhere.requests.isEmpty)
     }
 
     @Test func connectionRefusedIsATransportError() async {

@@ -12,6 +12,8 @@ final class LoopbackServer: Sendable {
         case silent
         /// Answers each request with these raw bytes (status line, headers, body).
         case canned(String)
+        /// The same, for a response whose body is not text.
+        case cannedBytes([UInt8])
         /// Sends headers, then body bytes until the client hangs up.
         case endlessBody
     }
@@ -65,6 +67,7 @@ final class LoopbackServer: Sendable {
             switch mode {
             case .silent: return
             case .canned(let response): _ = write(client, Array(response.utf8))
+            case .cannedBytes(let response): _ = write(client, response)
             case .endlessBody:
                 _ = write(client, Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n".utf8))
                 let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 16_384)
