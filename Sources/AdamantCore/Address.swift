@@ -1,5 +1,5 @@
 /// An ADAMANT account address: `U` followed by the decimal of a 64-bit number.
-public struct Address: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
+public struct Address: Sendable, Hashable, Comparable, StringCodable {
     public let number: UInt64
 
     public init(number: UInt64) { self.number = number }
@@ -25,22 +25,12 @@ public struct Address: Sendable, Hashable, Comparable, CustomStringConvertible, 
 
     public var description: String { "U\(number)" }
 
+    public init(parsing text: String) throws { try self.init(text) }
+
     public static func < (lhs: Address, rhs: Address) -> Bool { lhs.number < rhs.number }
 
     /// The 8 bytes a transaction signs for its recipient: the number, big-endian.
     var signedBytes: [UInt8] { (0..<8).reversed().map { UInt8(truncatingIfNeeded: number >> (8 * $0)) } }
-
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        do { try self.init(text) } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
 }
 
 public enum AddressError: Error, Sendable, Hashable, CustomStringConvertible {

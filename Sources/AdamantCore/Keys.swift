@@ -1,5 +1,5 @@
 /// An Ed25519 public key (32 bytes).
-public struct PublicKey: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct PublicKey: Sendable, Hashable, StringCodable {
     public static let length = 32
     public let bytes: [UInt8]
 
@@ -18,17 +18,7 @@ public struct PublicKey: Sendable, Hashable, Codable, CustomStringConvertible {
     public var address: Address { Address(publicKey: self) }
     public var description: String { hex }
 
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        do { try self.init(hex: text) } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(hex)
-    }
+    public init(parsing text: String) throws { try self.init(hex: text) }
 }
 
 /// A 64-byte Ed25519 secret key (`seed ‖ publicKey`, libsodium's layout), zeroed on release.

@@ -1,6 +1,6 @@
 /// A node software version, `major.minor.patch`; tags such as `v0.10.3` or `0.10.0-rc1` parse
 /// to their numbers.
-public struct NodeVersion: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
+public struct NodeVersion: Sendable, Hashable, Comparable, StringCodable {
     /// The oldest version every official client still accepts (node-api.md §3).
     public static let minimumSupported = NodeVersion(0, 8, 0)
     /// The first version with the 0.10 timestamp rules and `timestampMs`.
@@ -30,24 +30,15 @@ public struct NodeVersion: Sendable, Hashable, Comparable, CustomStringConvertib
 
     public var description: String { "\(major).\(minor).\(patch)" }
 
+    public init(parsing text: String) throws {
+        guard let version = NodeVersion(text) else { throw NotAValue("not a version") }
+        self = version
+    }
+
     /// What this release accepts at submission time (protocol §2.1).
     public var timestampPolicy: TimestampPolicy { self < .v0_10 ? .v0_9 : .v0_10 }
 
     public static func < (lhs: NodeVersion, rhs: NodeVersion) -> Bool {
         (lhs.major, lhs.minor, lhs.patch) < (rhs.major, rhs.minor, rhs.patch)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let version = NodeVersion(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a version: \"\(text)\"")
-        }
-        self = version
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
     }
 }

@@ -1,6 +1,6 @@
 /// A transaction id: the decimal of the first 8 bytes (little-endian) of SHA-256 over the
 /// signed bytes. Ids exceed 2^53, so JSON carries them as strings.
-public struct TransactionID: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
+public struct TransactionID: Sendable, Hashable, Comparable, StringCodable {
     public let number: UInt64
 
     public init(number: UInt64) { self.number = number }
@@ -15,21 +15,12 @@ public struct TransactionID: Sendable, Hashable, Comparable, CustomStringConvert
 
     public var description: String { String(number) }
 
-    public static func < (lhs: TransactionID, rhs: TransactionID) -> Bool { lhs.number < rhs.number }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let id = TransactionID(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a transaction id: \"\(text)\"")
-        }
+    public init(parsing text: String) throws {
+        guard let id = TransactionID(text) else { throw NotAValue("not a transaction id") }
         self = id
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
+    public static func < (lhs: TransactionID, rhs: TransactionID) -> Bool { lhs.number < rhs.number }
 }
 
 /// The transaction types this package signs and reads. Others decode, but cannot be verified.

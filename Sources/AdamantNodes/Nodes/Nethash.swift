@@ -1,5 +1,7 @@
+public import AdamantCore
+
 /// A network's identity: the hash of its genesis block, reported by `/api/node/status`.
-public struct Nethash: Sendable, Hashable, CustomStringConvertible, Codable {
+public struct Nethash: Sendable, Hashable, StringCodable {
     public static let mainnet = Nethash(validated: "bd330166898377fb28743ceef5e43a5d9d0a3efd9b3451fb7bc53530bb0a6d64")
 
     /// 64 lowercase hex characters.
@@ -16,22 +18,13 @@ public struct Nethash: Sendable, Hashable, CustomStringConvertible, Codable {
 
     public var description: String { hex }
 
-    /// The first and last characters, enough to tell networks apart in a table.
-    public var abbreviated: String { "\(hex.prefix(6))…\(hex.suffix(4))" }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let nethash = Nethash(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a nethash: \"\(text)\"")
-        }
+    public init(parsing text: String) throws {
+        guard let nethash = Nethash(text) else { throw NotAValue("not a nethash") }
         self = nethash
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(hex)
-    }
+    /// The first and last characters, enough to tell networks apart in a table.
+    public var abbreviated: String { "\(hex.prefix(6))…\(hex.suffix(4))" }
 }
 
 /// Which network the pool accepts nodes from.

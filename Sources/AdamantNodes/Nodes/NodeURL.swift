@@ -1,10 +1,13 @@
+public import AdamantCore
 import Foundation
 
 /// A node's base URL: `http` or `https`, a host, an optional port and path prefix; no
 /// credentials, query or fragment. Normalised so equal nodes compare equal.
-public struct NodeURL: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
+public struct NodeURL: Sendable, Hashable, Comparable, StringCodable {
     /// `scheme://host[:port][/prefix]`, lowercase scheme and host, no trailing slash.
     public let description: String
+
+    public init(parsing text: String) throws { try self.init(text) }
 
     public init(_ text: String) throws(NodeURLError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -37,18 +40,6 @@ public struct NodeURL: Sendable, Hashable, Comparable, CustomStringConvertible, 
     }
 
     public static func < (lhs: NodeURL, rhs: NodeURL) -> Bool { lhs.description < rhs.description }
-
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        do { try self.init(text) } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
 }
 
 public enum NodeURLError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,0 +1,27 @@
+/// A value JSON carries as a string (an address, an id, a key, a version): decoded by parsing
+/// the string, encoded as its `description`.
+public protocol StringCodable: Codable, CustomStringConvertible {
+    /// The value `text` spells, or an error that says why it spells none.
+    init(parsing text: String) throws
+}
+
+extension StringCodable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        do { try self.init(parsing: text) } catch {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\"\(text)\": \(error)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+/// Why a string is not a value, for types whose parser only says yes or no.
+public struct NotAValue: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
