@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The system packages adm-push builds, tests and cross-checks with, on Debian 12.
+# The system packages adm-push builds, tests and cross-checks with, on Debian 12
+# (openssl serves a self-signed TLS peer in the transport tests).
 # The Swift 6 toolchain itself is assumed to be installed already.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -8,4 +9,4 @@ sudo=""
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq \
     libsodium-dev libcurl4-openssl-dev libsqlite3-dev libmicrohttpd-dev pkg-config \
-    python3 python3-nacl >/dev/null
+    python3 python3-nacl openssl >/dev/null
