@@ -13,7 +13,7 @@ struct ChatQuery {
     let includeTransfers: Bool
     let includeUnconfirmed: Bool
     let order: ListOrder?
-    let limit: Int, offset: Int
+    let page: ListPage
 
     init(_ request: HTTPRequest, version: NodeVersion) throws(Rejection) {
         let prefix = Self.errorPrefix
@@ -39,10 +39,7 @@ struct ChatQuery {
         includeTransfers = isV0_10 && (request.flag("withoutDirectTransfers").map(!) ?? request.flag("includeDirectTransfers") ?? false)
         includeUnconfirmed = isV0_10 && request.flag("returnUnconfirmed") == true
         order = try ListOrder(request.parameter("orderBy"), fields: ["timestamp", "type"], errorPrefix: prefix)
-        let limit = try request.integer("limit", errorPrefix: prefix) ?? 100
-        guard limit <= 100 else { throw Rejection(prefix + "Invalid limit. Maximum is 100") }
-        self.limit = Int(max(0, limit))
-        offset = Int(max(0, try request.integer("offset", errorPrefix: prefix) ?? 0))
+        page = try ListPage(request, maxLimit: 100, errorPrefix: prefix)
     }
 
     /// The page and the count of all matches.
@@ -61,8 +58,7 @@ struct ChatQuery {
                 order.field == "type" ? .number(Int64(match.transaction.type.rawValue)) : .number(Int64(match.transaction.timestamp))
             }
         }
-        let page = matches.dropFirst(offset).prefix(limit)
-        return (page.map { $0.json() }, matches.count)
+        return (page.of(matches).map { $0.json() }, matches.count)
     }
 
     private func admits(_ transaction: Transaction) -> Bool {

@@ -23,6 +23,21 @@ struct ListOrder {
     }
 }
 
+/// `limit` (default 100) and `offset` as the node's list helpers read them.
+struct ListPage {
+    let limit: Int, offset: Int
+
+    /// - Throws: `<prefix>Invalid limit. Maximum is <maxLimit>` above the endpoint's cap.
+    init(_ request: HTTPRequest, maxLimit: Int64, errorPrefix: String) throws(Rejection) {
+        let limit = try request.integer("limit", errorPrefix: errorPrefix) ?? 100
+        guard limit <= maxLimit else { throw Rejection(errorPrefix + "Invalid limit. Maximum is \(maxLimit)") }
+        self.limit = Int(max(0, limit))
+        offset = Int(max(0, try request.integer("offset", errorPrefix: errorPrefix) ?? 0))
+    }
+
+    func of<Element>(_ elements: [Element]) -> ArraySlice<Element> { elements.dropFirst(offset).prefix(limit) }
+}
+
 /// A column value to sort on: numbers as numbers, text as text.
 enum SortKey: Comparable {
     case number(Int64)

@@ -18,7 +18,7 @@ struct TransactionQuery {
     let order: ListOrder?
     let includeAsset: Bool
     let includeUnconfirmed: Bool
-    let limit: Int, offset: Int
+    let page: ListPage
 
     init(_ request: HTTPRequest, version: NodeVersion, ledger: Ledger) throws(Rejection) {
         let prefix = Self.errorPrefix
@@ -38,10 +38,7 @@ struct TransactionQuery {
         order = try ListOrder(request.parameter("orderBy"), fields: Self.sortFields, errorPrefix: prefix)
         includeAsset = request.flag("returnAsset") == true
         includeUnconfirmed = version.timestampPolicy == .v0_10 && request.flag("returnUnconfirmed") == true
-        let limit = try request.integer("limit", errorPrefix: prefix) ?? 100
-        guard limit <= 1000 else { throw Rejection(prefix + "Invalid limit. Maximum is 1000") }
-        self.limit = Int(max(0, limit))
-        offset = Int(max(0, try request.integer("offset", errorPrefix: prefix) ?? 0))
+        page = try ListPage(request, maxLimit: 1000, errorPrefix: prefix)
     }
 
     func run(on ledger: Ledger, profile: NodeProfile) -> (transactions: [JSON], count: Int) {
@@ -60,8 +57,7 @@ struct TransactionQuery {
         if let order {
             matches = order.sorted(matches) { Self.sortKey(order.field, of: $0.transaction, ledger: ledger) }
         }
-        let page = matches.dropFirst(offset).prefix(limit)
-        return (page.map { $0.json() }, matches.count)
+        return (page.of(matches).map { $0.json() }, matches.count)
     }
 
     /// `and:type` → ("and", "type"); a bare name joins by OR.

@@ -68,15 +68,9 @@ extension NodeClient {
     }
 
     private func submissionTarget(until deadline: ContinuousClock.Instant) async throws(NodeError) -> SubmissionTarget {
-        switch await untilDeadline(deadline, { await pool.usableNodes() }) {
-        case .success(let nodes)?:
-            let best = nodes[0]
-            return SubmissionTarget(
-                node: best.url, clock: best.clock ?? NodeClock(),
-                acceptsTimestampMs: best.status.map { $0.version >= .v0_10 } ?? false)
-        case .failure(let error)?: throw error
-        case nil: throw Task.isCancelled ? .cancelled : .deadlineExceeded([])
-        }
+        let best = try await pool.usableNodes(until: deadline)[0]
+        return SubmissionTarget(
+            node: best.url, clock: best.clock ?? NodeClock(), acceptsTimestampMs: best.status.map { $0.version >= .v0_10 } ?? false)
     }
 
     private func submit(

@@ -17,12 +17,7 @@ extension NodePool {
         _ path: String, query: [(name: String, value: String)] = [], deadline: ContinuousClock.Instant,
         handler: @escaping ReplyHandler<Value>
     ) async throws(NodeError) -> Value {
-        let nodes: [NodeReport]
-        switch await untilDeadline(deadline, { await self.usableNodes() }) {
-        case .success(let usable)?: nodes = usable
-        case .failure(let error)?: throw error
-        case nil: throw Task.isCancelled ? .cancelled : .deadlineExceeded([])
-        }
+        let nodes = try await usableNodes(until: deadline)
         let hedgeDelay = hedgeDelay(after: nodes[0])
 
         let result = await withTaskGroup(of: ReadEvent<Value>.self) { group -> Result<Value, NodeError> in

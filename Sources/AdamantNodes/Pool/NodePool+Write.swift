@@ -25,12 +25,7 @@ extension NodePool {
         _ transaction: Transaction, id: TransactionID, body: [UInt8], target: NodeURL?, avoiding: Set<NodeURL>,
         isResend: Bool, deadline: ContinuousClock.Instant
     ) async throws(NodeError) -> SubmitResult {
-        let usable: [NodeReport]
-        switch await untilDeadline(deadline, { await self.usableNodes() }) {
-        case .success(let nodes)?: usable = nodes
-        case .failure(let error)?: throw error
-        case nil: throw Task.isCancelled ? .cancelled : .deadlineExceeded([])
-        }
+        let usable = try await usableNodes(until: deadline)
         let allowed = usable.filter { !avoiding.contains($0.url) }
         let candidates = allowed.filter { $0.url == target } + allowed.filter { $0.url != target }
         guard !candidates.isEmpty else { throw .noUsableNode(reports) }

@@ -70,6 +70,15 @@ public final class NodePool: Sendable {
         return ranked.isEmpty ? .failure(.noUsableNode(reports)) : .success(ranked)
     }
 
+    /// The same, for an operation that must end by `deadline`, health check included.
+    func usableNodes(until deadline: ContinuousClock.Instant) async throws(NodeError) -> [NodeReport] {
+        switch await untilDeadline(deadline, { await self.usableNodes() }) {
+        case .success(let nodes)?: return nodes
+        case .failure(let error)?: throw error
+        case nil: throw Task.isCancelled ? .cancelled : .deadlineExceeded([])
+        }
+    }
+
     /// How long to wait for `leader` before asking the next node too.
     func hedgeDelay(after leader: NodeReport) -> Duration {
         let bounds = configuration.hedgeDelayBounds
