@@ -35,7 +35,11 @@ public final class Devnet: Sendable {
         accounts += (0..<configuration.freshAccounts).map { _ in
             FundedAccount(account: .random(), balance: configuration.freshAccountBalance)
         }
-        for funded in accounts { ledger.credit(funded.account.address, units: funded.balance.units) }
+        for funded in accounts {
+            do { try ledger.credit(funded.account.address, units: funded.balance.units) } catch {
+                throw .pastTotalSupply("the genesis allocations: \(error)")
+            }
+        }
         accounts.append(FundedAccount(account: .random(), balance: ADMAmount(units: 0)))
         self.accounts = accounts
 
@@ -107,11 +111,18 @@ public final class Devnet: Sendable {
     }
 
     /// Credits `amount` outside any transaction (a faucet). Returns the new balance.
+    /// - Throws: `DevnetError.pastTotalSupply` once the devnet would hold more than the
+    ///   network's total supply (98,000,000 ADM), or for a negative amount.
     @discardableResult
-    public func fund(_ address: Address, amount: ADMAmount) -> ADMAmount {
-        let balance = chain.ledger.withLock { ledger in
-            ledger.credit(address, units: amount.units)
-            return ledger.account(address)?.balance ?? 0
+    public func fund(_ address: Address, amount: ADMAmount) throws(DevnetError) -> ADMAmount {
+        let balance: Int64
+        do {
+            balance = try chain.ledger.withLock { ledger throws(Ledger.CreditRefused) in
+                try ledger.credit(address, units: amount.units)
+                return ledger.account(address)?.balance ?? 0
+            }
+        } catch {
+            throw .pastTotalSupply(error.description)
         }
         chain.log?("funded \(address) with \(amount) ADM")
         return ADMAmount(units: balance)
@@ -199,10 +210,12 @@ private final class ANSService: Sendable {
 public enum DevnetError: Error, Sendable, CustomStringConvertible {
     case cannotListen(String)
     case fault(FaultError)
+    /// Genesis or the faucet would hold more than the network's total supply.
+    case pastTotalSupply(String)
 
     public var description: String {
         switch self {
-        case .cannotListen(let reason): reason
+        case .cannotListen(let reason), .pastTotalSupply(let reason): reason
         case .fault(let error): error.description
         }
     }
