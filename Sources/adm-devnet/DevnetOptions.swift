@@ -10,6 +10,10 @@ enum DevnetOptions {
         if let text = arguments.value("fund") { configuration.freshAccounts = try count("fund", text, in: 0...10_000) }
         if let text = arguments.value("block-time") { configuration.blockTime = try seconds("block-time", text) }
         if let text = arguments.value("ans-poll") { configuration.ansPollInterval = try seconds("ans-poll", text) }
+        if let text = arguments.value("connection-timeout") {
+            configuration.connectionTimeout = .seconds(try count("connection-timeout", text, in: 1...86_400))
+        }
+        if let text = arguments.value("max-connections") { configuration.maxConnections = try count("max-connections", text, in: 1...10_000) }
         if let text = arguments.value("node-version") {
             guard let version = NodeVersion(text) else { throw .usage("--node-version takes X.Y.Z, got '\(text)'") }
             configuration.nodeVersion = version

@@ -8,7 +8,7 @@ struct StartCommand: Command {
     static let info = CommandInfo(
         name: "start",
         overview: "Run a local ADAMANT network and print its addresses as one JSON line.",
-        usage: "start [--nodes <n>] [--block-time <seconds>] [--fund <n>] [--account <passphrase=adm>] ... [--fault <spec>] ... [--quiet]",
+        usage: "start [--nodes <n>] [--block-time <seconds>] [--fund <n>] [--account <passphrase=adm>] ... [--fault <spec>] ... [--connection-timeout <seconds>] [--max-connections <n>] [--quiet]",
         options: [
             .value("nodes", "n", help: "Number of nodes (default 3)."),
             .value("block-time", "seconds", help: "A block every this many seconds, fractions allowed (default 5)."),
@@ -17,6 +17,8 @@ struct StartCommand: Command {
             .value("node-version", "x.y.z", help: "Node release to behave as: 0.10.3 (default), 0.9.0 (old timestamp rules), 0.8.x (old status)."),
             .value("ans-mode", "mode", help: "csharp (default: each poll applies all adds, then all removes) or ordered (chain order)."),
             .value("ans-poll", "seconds", help: "ANS poll interval (default 10)."),
+            .value("connection-timeout", "seconds", help: "Close a connection idle this long, or held unanswered by a fault (default 30)."),
+            .value("max-connections", "n", help: "Connections each server takes at once; beyond them it answers 503 (default 256)."),
             .repeatable("fault", "node:kind[:arg][@/path]", help: "A fault on node NODE (0-based) from the start; see below."),
             .flag("quiet", help: "Print only the JSON line (otherwise submissions, blocks and ANS actions go to stderr)."),
         ],

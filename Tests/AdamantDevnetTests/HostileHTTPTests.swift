@@ -71,7 +71,8 @@ struct HostileHTTPTests {
                 let reply = try HTTPClient.send("POST", network.node + path, body: body)
                 #expect([200, 500].contains(reply.status), "\(path): \(reply.status) \(reply.text.prefix(200))")
             }
-            #expect(try network.get("/api/blocks/getHeight").status == 200)
+            // Hundreds of abandoned requests may briefly fill the node past its connection cap.
+            #expect(try eventually { try network.get("/api/blocks/getHeight").status == 200 })
         }
     }
 

@@ -47,34 +47,43 @@ public final class Devnet: Sendable {
         nethash = DevnetNethash.value
         ans = .random()
         service = ANSService(ANSEmulator(account: ans, mode: configuration.ansMode))
-        let nodes = (0..<configuration.nodeCount).map { [chain, nethash] in
-            SimulatedNode(index: $0, chain: chain, version: configuration.nodeVersion, nethash: nethash)
-        }
-        self.nodes = nodes
-        tickers = Mutex([])
+        let limits = HTTPServer.Limits(
+            connectionTimeout: configuration.connectionTimeout, maxConnections: configuration.maxConnections)
         // The control handler reaches the devnet through this box, filled once `self` exists.
         let controlTarget = ControlTarget()
-        let control = HTTPServer { request, _ in controlTarget.devnet.map { ControlAPI(devnet: $0).handle(request) } ?? .hangUp }
+        let nodes: [SimulatedNode], control: HTTPServer
+        do {
+            nodes = try (0..<configuration.nodeCount).map { [chain, nethash] index throws(HTTPServer.StartError) in
+                try SimulatedNode(index: index, chain: chain, version: configuration.nodeVersion, nethash: nethash, limits: limits)
+            }
+            control = try HTTPServer(limits: limits) { request, _ in
+                controlTarget.devnet.map { ControlAPI(devnet: $0).handle(request) } ?? .hangUp
+            }
+        } catch {
+            throw .cannotListen(error.description)
+        }
+        self.nodes = nodes
         self.control = control
+        tickers = Mutex([])
 
-        let stopServers = {
+        // Faults go in before any node listens, so each holds from the node's first request.
+        do throws(DevnetError) {
+            for fault in configuration.faults {
+                guard nodes.indices.contains(fault.node) else { throw .fault(.noSuchNode(fault.node)) }
+                do { try nodes[fault.node].add(fault.fault) } catch { throw .cannotListen(error.description) }
+            }
+            do {
+                for node in nodes { try node.start() }
+                try control.start()
+            } catch {
+                throw .cannotListen(error.description)
+            }
+        } catch {
             control.stop()
             for node in nodes { node.stop() }
-        }
-        do {
-            for fault in configuration.faults {
-                guard nodes.indices.contains(fault.node) else { throw DevnetError.fault(.noSuchNode(fault.node)) }
-                try nodes[fault.node].add(fault.fault)
-            }
-            for node in nodes { try node.start() }
-            controlURL = "http://127.0.0.1:\(try control.start())"
-        } catch let error as DevnetError {
-            stopServers()
             throw error
-        } catch {
-            stopServers()
-            throw .cannotListen((error as? HTTPServer.StartError)?.description ?? "\(error)")
         }
+        controlURL = "http://127.0.0.1:\(control.port.number)"
         nodeURLs = nodes.map(\.url)
         controlTarget.attach(self)
         startTickers(configuration)
@@ -137,14 +146,14 @@ public final class Devnet: Sendable {
 
     public func add(_ fault: Fault, toNode index: Int) throws(DevnetError) {
         let node = try node(index)
-        try wrapped { () throws(HTTPServer.StartError) in try node.add(fault) }
+        do { try node.add(fault) } catch { throw .cannotListen(error.description) }
         chain.log?("node \(index): fault \(fault)")
     }
 
     /// Clears every fault of a node, or only those of `kind` (`delay`, `refuse`, …).
     public func clearFaults(ofNode index: Int, kind: String? = nil) throws(DevnetError) {
         let node = try node(index)
-        try wrapped { () throws(HTTPServer.StartError) in try node.clearFaults(kind: kind) }
+        do { try node.clearFaults(kind: kind) } catch { throw .cannotListen(error.description) }
         chain.log?("node \(index): cleared \(kind ?? "all") faults")
     }
 
@@ -158,10 +167,6 @@ public final class Devnet: Sendable {
     private func node(_ index: Int) throws(DevnetError) -> SimulatedNode {
         guard nodes.indices.contains(index) else { throw .fault(.noSuchNode(index)) }
         return nodes[index]
-    }
-
-    private func wrapped(_ body: () throws(HTTPServer.StartError) -> Void) throws(DevnetError) {
-        do { try body() } catch { throw .cannotListen(error.description) }
     }
 
     // MARK: ANS
