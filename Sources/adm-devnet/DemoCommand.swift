@@ -9,11 +9,10 @@ struct DemoCommand: Command {
     static let info = CommandInfo(
         name: "demo",
         overview: "Start a fresh devnet, send transfers, messages and a push registration, and show what the ANS sees.",
-        usage: "demo",
         options: [])
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
-        if let extra = arguments.positional.first { throw .usage("unexpected argument '\(extra)'") }
+        if let extra = arguments.positional.first { throw .usage("unexpected argument \(extra.quoted)") }
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {

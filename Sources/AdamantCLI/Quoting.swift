@@ -1,0 +1,26 @@
+extension StringProtocol {
+    /// The value in single quotes with its control characters escaped: how every message quotes
+    /// back what it was given, so input can never start a new line or move the cursor.
+    public var quoted: String { "'" + escapingControlCharacters + "'" }
+
+    /// Control, format (bidirectional overrides) and line-separator characters as `\n`, `\r`,
+    /// `\t` or `\u{…}`; everything else unchanged.
+    public var escapingControlCharacters: String {
+        var text = ""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            default:
+                switch scalar.properties.generalCategory {
+                case .control, .format, .lineSeparator, .paragraphSeparator:
+                    text += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                default:
+                    text.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return text
+    }
+}
