@@ -26,10 +26,14 @@ enum Binaries {
 /// waits on a thread of its own so no cooperative thread blocks. Any of the three standard
 /// streams can be given instead (a terminal, /dev/full); what is not given is a pipe. A child
 /// still running after `timeout` seconds is killed, and the result says so.
+///
+/// The child starts with no signal blocked, as from a shell, unless `inheritingBlockedSignals`:
+/// then it gets the mask of a task thread, which blocks nearly every signal, as any child of
+/// `Foundation.Process` run from a task does (swift-corelibs-foundation#4772).
 func run(
     _ name: String, _ arguments: [String], environment: [String: String] = [:], input: Data = Data(),
     standardInput: FileHandle? = nil, standardOutput: FileHandle? = nil, standardError: FileHandle? = nil,
-    timeout: Double = 30, whileRunning: (@Sendable (Process) -> Void)? = nil
+    inheritingBlockedSignals: Bool = false, timeout: Double = 30, whileRunning: (@Sendable (Process) -> Void)? = nil
 ) async throws -> RunResult {
     let process = Process()
     process.executableURL = Binaries.url(name)
@@ -39,7 +43,18 @@ func run(
     process.standardOutput = standardOutput ?? stdout
     process.standardError = standardError ?? stderr
     process.standardInput = standardInput ?? stdin
-    try process.run()
+    if inheritingBlockedSignals {
+        try process.run()
+    } else {
+        try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
+            Thread.detachNewThread {
+                var none = sigset_t()
+                sigemptyset(&none)
+                pthread_sigmask(SIG_SETMASK, &none, nil)
+                started.resume(with: Result { try process.run() })
+            }
+        }
+    }
     let killed = Mutex(false)
     DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
         killed.withLock { killed in

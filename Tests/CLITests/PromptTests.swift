@@ -25,11 +25,14 @@ struct PromptTests {
     }
 
     /// Ctrl-C, Ctrl-\ or a kill while asking: echo is back on and the signal ends the process
-    /// as it would have without the prompt.
-    @Test(arguments: [SIGINT, SIGQUIT, SIGTERM])
-    func aSignalWhileAskingRestoresEcho(_ signal: Int32) async throws {
+    /// as it would have without the prompt. Started from a shell (the signal goes to the main
+    /// thread while another reads) or with signals blocked (only the reading thread takes them).
+    @Test(arguments: [SIGINT, SIGQUIT, SIGTERM], [false, true])
+    func aSignalWhileAskingRestoresEcho(_ signal: Int32, blocked: Bool) async throws {
         let terminal = try PseudoTerminal()
-        let result = try await run("adm-push", ["keys"], standardInput: terminal.replica, timeout: 10) { process in
+        let result = try await run(
+            "adm-push", ["keys"], standardInput: terminal.replica, inheritingBlockedSignals: blocked, timeout: 10
+        ) { process in
             #expect(eventually { !terminal.echoIsOn })
             kill(process.processIdentifier, signal)
         }
@@ -41,10 +44,13 @@ struct PromptTests {
 
     /// Ctrl-Z while asking: echo is on while stopped, off again once continued, and the
     /// passphrase typed after that is still not shown.
-    @Test func aStopWhileAskingShowsEchoUntilContinued() async throws {
+    @Test(arguments: [false, true])
+    func aStopWhileAskingShowsEchoUntilContinued(blocked: Bool) async throws {
         let terminal = try PseudoTerminal()
         let echoWhileStopped = Mutex<Bool?>(nil)
-        let result = try await run("adm-push", ["keys", "--json"], standardInput: terminal.replica, timeout: 10) { process in
+        let result = try await run(
+            "adm-push", ["keys", "--json"], standardInput: terminal.replica, inheritingBlockedSignals: blocked, timeout: 10
+        ) { process in
             let pid = process.processIdentifier
             #expect(eventually { !terminal.echoIsOn })
             kill(pid, SIGTSTP)
