@@ -19,11 +19,14 @@ enum HiddenEcho {
         shared.pointee.onStop = action(restoreAndReraise)
         var previous: [(Int32, sigaction)] = []
         for number in endingSignals + [SIGCONT] {
-            var mine = number == SIGCONT ? action(hideAgain) : shared.pointee.onStop
             var old = sigaction()
-            sigaction(number, &mine, &old)
+            sigaction(number, nil, &old)
+            if isIgnored(old) { continue }  // e.g. SIGINT in a background job: stays ignored
+            var mine = number == SIGCONT ? action(hideAgain) : shared.pointee.onStop
+            sigaction(number, &mine, nil)
             previous.append((number, old))
         }
+        shared.pointee.handlesStop = previous.contains { $0.0 == SIGTSTP }
         // A process started from a thread that blocks signals (Foundation.Process spawned from a
         // task does that) would never see them: let this thread take them while it waits.
         var handled = sigset_t(), previousMask = sigset_t()
@@ -45,6 +48,10 @@ enum HiddenEcho {
         return result
     }
 
+    private static func isIgnored(_ action: sigaction) -> Bool {
+        unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+    }
+
     private static func action(_ handler: @convention(c) (Int32) -> Void) -> sigaction {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = handler
@@ -62,6 +69,8 @@ private struct EchoState {
     var visible = termios()
     var hidden = termios()
     var isHiding = false
+    /// Whether SIGTSTP is ours to handle (it is not when the process started with it ignored).
+    var handlesStop = false
     var onStop = sigaction()
 }
 
@@ -83,5 +92,5 @@ private func restoreAndReraise(_ number: Int32) {
 private func hideAgain(_ number: Int32) {
     guard echoState.pointee.isHiding else { return }
     tcsetattr(echoState.pointee.descriptor, TCSANOW, &echoState.pointee.hidden)
-    sigaction(SIGTSTP, &echoState.pointee.onStop, nil)
+    if echoState.pointee.handlesStop { sigaction(SIGTSTP, &echoState.pointee.onStop, nil) }
 }

@@ -96,6 +96,7 @@ final class KeysCommandTests {
             let printed = Set(result.stderr.split { !$0.isLetter }.map { $0.lowercased() })
             #expect(printed.isDisjoint(with: words + ["hamstr"]), "\(result.stderr)")
         }
+        #expect(runs[0].stderr == "Error: invalid passphrase: word 3 of the passphrase is not in the BIP39 English list: check its spelling (lowercase a-z)\n")
         #expect(runs[1].stderr == """
             Error: keys takes no arguments (the passphrase is never an argument)
             Usage: adm-push keys [--passphrase-file <path>] [--json]

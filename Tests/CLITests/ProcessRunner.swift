@@ -19,7 +19,8 @@ enum Binaries {
     /// The products folder: where the test bundle itself was built.
     static let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
 
-    static func url(_ name: String) -> URL { folder.appendingPathComponent(name) }
+    /// A product of this package by name, or any program by absolute path.
+    static func url(_ name: String) -> URL { name.hasPrefix("/") ? URL(fileURLWithPath: name) : folder.appendingPathComponent(name) }
 }
 
 /// Starts `name` with exactly `environment` (nothing inherited), feeds `input` on stdin, and

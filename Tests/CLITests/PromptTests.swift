@@ -68,6 +68,24 @@ struct PromptTests {
         #expect(terminal.echoIsOn)
     }
 
+    /// A signal the process was started ignoring (SIGINT and SIGQUIT in a background job)
+    /// stays ignored while asking.
+    @Test func anIgnoredSignalStaysIgnored() async throws {
+        let terminal = try PseudoTerminal()
+        let keys = Binaries.url("adm-push").path
+        let result = try await run(
+            "/bin/sh", ["-c", "trap '' INT TSTP; exec \"$0\" keys --json", keys], standardInput: terminal.replica, timeout: 10
+        ) { process in
+            #expect(eventually { !terminal.echoIsOn })
+            kill(process.processIdentifier, SIGINT)
+            kill(process.processIdentifier, SIGTSTP)
+            kill(process.processIdentifier, SIGCONT)
+            terminal.type(Self.passphrase + "\n")
+        }
+        #expect(result.status == 0 && result.signal == nil)
+        #expect(result.stdout == KeysCommandTests.expected + "\n")
+    }
+
     /// Ctrl-D (or Enter alone) at the prompt: nothing was entered, and it says so.
     @Test(arguments: ["\u{4}", "\n"])
     func nothingEnteredSaysSo(_ keys: String) async throws {
