@@ -83,6 +83,8 @@ private nonisolated(unsafe) let echoState: UnsafeMutablePointer<EchoState> = {
 /// Echo back on, then the signal again with its default action: it is blocked while this
 /// handler runs and is delivered as soon as it returns.
 private func restoreAndReraise(_ number: Int32) {
+    let interrupted = errno  // kept for the code this handler interrupted (after a stop, it resumes)
+    defer { errno = interrupted }
     tcsetattr(echoState.pointee.descriptor, TCSANOW, &echoState.pointee.visible)
     signal(number, SIG_DFL)
     raise(number)
@@ -91,6 +93,8 @@ private func restoreAndReraise(_ number: Int32) {
 /// Continued after a stop while still asking: echo off again, and ready for the next stop.
 private func hideAgain(_ number: Int32) {
     guard echoState.pointee.isHiding else { return }
+    let interrupted = errno
+    defer { errno = interrupted }
     tcsetattr(echoState.pointee.descriptor, TCSANOW, &echoState.pointee.hidden)
     if echoState.pointee.handlesStop { sigaction(SIGTSTP, &echoState.pointee.onStop, nil) }
 }
