@@ -4,7 +4,7 @@ import Foundation
 /// Where a passphrase may come from: a private file, the environment, or a no-echo prompt.
 /// Never argv, which every user of the machine can read in /proc.
 public enum PassphraseInput {
-    public static let file = SingleOption(
+    public static let option = SingleOption(
         "passphrase-file", valueName: "path", help: "Read the passphrase from this file (mode 600 or stricter).")
 
     public static let help = """
@@ -15,7 +15,7 @@ public enum PassphraseInput {
 
     public static func passphrase(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> Passphrase {
         var bytes: [UInt8]
-        if let path = arguments.value(file) {
+        if let path = arguments.value(option) {
             bytes = try readPrivateFile(path)
         } else if let value = context.environment["ADM_PASSPHRASE"] {
             bytes = Array(value.utf8)

@@ -6,7 +6,7 @@ struct KeysCommand: Command {
     static let info = CommandInfo(
         name: "keys",
         overview: "Show the address and public key of your passphrase.",
-        options: [PassphraseInput.file, json],
+        options: [PassphraseInput.option, json],
         discussion: PassphraseInput.help)
     static let json = Flag("json", help: "Print {\"address\",\"publicKey\"} as JSON.")
 
