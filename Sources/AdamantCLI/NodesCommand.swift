@@ -14,7 +14,9 @@ public struct NodesCommand: Command {
     let arguments: ParsedArguments
 
     public init(_ arguments: ParsedArguments) throws(CLIError) {
-        if let extra = arguments.positional.first { throw .usage("unexpected argument \(extra.quoted)") }
+        guard arguments.positional.isEmpty else {
+            throw .usage("unexpected argument \(StrayArguments.quotingFirst(of: arguments.positional))")
+        }
         self.arguments = arguments
     }
 

@@ -44,7 +44,7 @@ public struct Tool: Sendable {
         default:
             break
         }
-        guard let command = command(named: first, output) else { return .usage }
+        guard let command = command(named: first, in: arguments, output) else { return .usage }
         do throws(CLIError) {
             let parsed = try ParsedArguments(Array(arguments.dropFirst()), options: command.info.options)
             if parsed.flag(CommandInfo.help) { return printHelp(command, output) }
@@ -65,9 +65,9 @@ public struct Tool: Sendable {
             output.print(Help.tool(self))
             return .success
         }
-        guard let command = command(named: commandName, output) else { return .usage }
-        if let extra = names.dropFirst().first {
-            output.error("Error: unexpected argument \(extra.quoted) (help takes one command)")
+        guard let command = command(named: commandName, in: names, output) else { return .usage }
+        if names.count > 1 {
+            output.error("Error: unexpected argument \(StrayArguments.quotingFirst(of: names.dropFirst())) (help takes one command)")
             output.error("Usage: \(name) help [<command>]")
             output.error("  See '\(name) --help' for the commands.")
             return .usage
@@ -80,10 +80,12 @@ public struct Tool: Sendable {
         return .success
     }
 
-    private func command(named commandName: String, _ output: Output) -> (any Command.Type)? {
+    /// The command called `commandName`, the first of `arguments`; else an error naming it.
+    private func command(named commandName: String, in arguments: some Collection<String>, _ output: Output) -> (any Command.Type)? {
         if let command = commands.first(where: { $0.info.name == commandName }) { return command }
-        let hint = Spelling.nearest(to: commandName, in: commands.map { $0.info.name }).map { " (did you mean '\($0)'?)" } ?? ""
-        output.error("Error: unknown command \(commandName.quoted)\(hint)")
+        var hint = Spelling.nearest(to: commandName, in: commands.map { $0.info.name }).map { " (did you mean '\($0)'?)" } ?? ""
+        if StrayArguments.mayHoldAPassphrase(arguments) { hint = "" }
+        output.error("Error: unknown command \(StrayArguments.quotingFirst(of: arguments))\(hint)")
         output.error("  See '\(name) --help' for the commands.")
         return nil
     }

@@ -12,7 +12,9 @@ struct DemoCommand: Command {
         options: [])
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
-        if let extra = arguments.positional.first { throw .usage("unexpected argument \(extra.quoted)") }
+        guard arguments.positional.isEmpty else {
+            throw .usage("unexpected argument \(StrayArguments.quotingFirst(of: arguments.positional))")
+        }
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {

@@ -81,7 +81,7 @@ final class KeysCommandTests {
     }
 
     /// No word of a passphrase reaches stderr, not even a corrected one: a typo, words given as
-    /// arguments, or an unquoted `adm-devnet --account` value.
+    /// arguments anywhere, or an unquoted `adm-devnet --account` value.
     @Test func noWordOfAPassphraseIsEverPrinted() async throws {
         let words = Self.passphrase.split(separator: " ").map(String.init)
         let typo = Self.passphrase.replacingOccurrences(of: "hamster", with: "hamstr")
@@ -90,6 +90,11 @@ final class KeysCommandTests {
             try await run("adm-push", ["keys"] + words),
             try await run("adm-devnet", ["start", "--account", typo + "=1"]),
             try await run("adm-devnet", ["start", "--account"] + words.dropLast() + [words.last! + "=1"]),
+            try await run("adm-push", words),
+            try await run("adm-push", [Self.passphrase]),
+            try await run("adm-push", ["help", "keys"] + words),
+            try await run("adm-push", ["nodes", "--node", "http://127.0.0.1:1"] + words),
+            try await run("adm-devnet", ["demo"] + words),
         ]
         for result in runs {
             #expect(result.status == 64)
@@ -97,6 +102,11 @@ final class KeysCommandTests {
             #expect(printed.isDisjoint(with: words + ["hamstr"]), "\(result.stderr)")
         }
         #expect(runs[0].stderr == "Error: invalid passphrase: word 3 of the passphrase is not in the BIP39 English list: check its spelling (lowercase a-z)\n")
+        #expect(runs[4].stderr == """
+            Error: unknown command (not repeated: it looks like a passphrase, which is never an argument)
+              See 'adm-push --help' for the commands.
+
+            """)
         #expect(runs[1].stderr == """
             Error: keys takes no arguments (the passphrase is never an argument)
             Usage: adm-push keys [--passphrase-file <path>] [--json]
