@@ -10,6 +10,12 @@ enum DevnetOptions {
         if let text = arguments.value(StartOptions.fund) { configuration.freshAccounts = try count(StartOptions.fund, text, in: 0...10_000) }
         if let text = arguments.value(StartOptions.blockTime) { configuration.blockTime = try seconds(StartOptions.blockTime, text) }
         if let text = arguments.value(StartOptions.ansPoll) { configuration.ansPollInterval = try seconds(StartOptions.ansPoll, text) }
+        if let text = arguments.value(StartOptions.connectionTimeout) {
+            configuration.connectionTimeout = .seconds(try count(StartOptions.connectionTimeout, text, in: 1...86_400))
+        }
+        if let text = arguments.value(StartOptions.maxConnections) {
+            configuration.maxConnections = try count(StartOptions.maxConnections, text, in: 1...10_000)
+        }
         if let text = arguments.value(StartOptions.nodeVersion) {
             guard let version = NodeVersion(text) else { throw .usage("--node-version takes X.Y.Z, got \(text.quoted)") }
             configuration.nodeVersion = version

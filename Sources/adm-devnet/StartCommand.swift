@@ -44,7 +44,8 @@ struct StartCommand: Command {
         let stop = StopSignal()
         let devnet: Devnet
         do { devnet = try Devnet(configuration) } catch {
-            throw CLIError("\(error)", exitCode: .unavailable)
+            if case .pastTotalSupply = error { throw .usage(error.description) }
+            throw CLIError(error.description, exitCode: .unavailable)
         }
         output.print(devnet.readyLine)
         await stop.wait()

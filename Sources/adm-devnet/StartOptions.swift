@@ -17,10 +17,17 @@ enum StartOptions {
         "ans-mode", valueName: "mode", allowedValues: ANSMode.allCases.map(\.rawValue),
         help: "csharp (default: each poll applies all adds, then all removes) or ordered (chain order).")
     static let ansPoll = SingleOption("ans-poll", valueName: "seconds", help: "ANS poll interval (default 10).")
+    static let connectionTimeout = SingleOption(
+        "connection-timeout", valueName: "seconds",
+        help: "Close a connection idle this long, or held unanswered by a fault (default 30).")
+    static let maxConnections = SingleOption(
+        "max-connections", valueName: "n", help: "Connections each server takes at once; beyond them it answers 503 (default 256).")
     static let fault = RepeatableOption(
         "fault", valueName: "node:kind[:arg][@/path]", help: "A fault on node NODE (0-based) from the start; see below.")
     static let quiet = Flag(
         "quiet", help: "Print only the JSON line (otherwise submissions, blocks and ANS actions go to stderr).")
 
-    static let all: [any DeclaredOption] = [nodes, blockTime, fund, account, nodeVersion, ansMode, ansPoll, fault, quiet]
+    static let all: [any DeclaredOption] = [
+        nodes, blockTime, fund, account, nodeVersion, ansMode, ansPoll, connectionTimeout, maxConnections, fault, quiet,
+    ]
 }

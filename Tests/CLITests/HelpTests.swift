@@ -65,7 +65,8 @@ struct HelpTests {
             USAGE: adm-devnet start [--nodes <n>] [--block-time <seconds>] [--fund <n>]
                                     [--account <passphrase=adm> ...]
                                     [--node-version <x.y.z>] [--ans-mode <csharp|ordered>]
-                                    [--ans-poll <seconds>]
+                                    [--ans-poll <seconds>] [--connection-timeout <seconds>]
+                                    [--max-connections <n>]
                                     [--fault <node:kind[:arg][@/path]> ...] [--quiet]
 
             """), "\(start)")
