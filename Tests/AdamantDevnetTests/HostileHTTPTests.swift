@@ -4,8 +4,10 @@ import Foundation
 import Testing
 
 /// Garbage sent through the real HTTP server to every endpoint: every request gets an answer
-/// (or, where the node never answers, none), and the devnet keeps serving.
-@Suite(.timeLimit(.minutes(2)))
+/// (or, where the node never answers, none), and the devnet keeps serving. Thousands of short
+/// blocking requests: each test yields between them, so parallel suites keep the pool.
+// One test at a time: each loads the machine enough on its own.
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct HostileHTTPTests {
     let network: TestNetwork
     init() throws { network = try TestNetwork() }
@@ -71,11 +73,12 @@ struct HostileHTTPTests {
 
     /// POST bodies: a node that answers hangs up only on `POST /api/transactions` with a type it
     /// never answers, and that must not hold the test up.
-    @Test func garbageBodiesOnEveryNodeEndpoint() throws {
+    @Test func garbageBodiesOnEveryNodeEndpoint() async throws {
         for path in ["/api/transactions/process", "/api/chats/process"] {
             for body in Self.bodies {
                 let reply = try HTTPClient.send("POST", network.node + path, body: body)
                 #expect([200, 500].contains(reply.status), "\(path): \(reply.status) \(reply.text.prefix(200))")
+                await Task.yield()
             }
         }
         for body in Self.bodies.prefix(Self.genericBodyCount) {
@@ -83,10 +86,10 @@ struct HostileHTTPTests {
             #expect(try HTTPClient.send("POST", network.node + "/api/chats/get", body: body).status == 500)
         }
         // Abandoned requests may briefly fill the node past its connection cap.
-        #expect(try eventually { try network.get("/api/blocks/getHeight").status == 200 })
+        #expect(try await eventually { try network.get("/api/blocks/getHeight").status == 200 })
     }
 
-    @Test func garbageQueriesOnEveryNodeEndpoint() throws {
+    @Test func garbageQueriesOnEveryNodeEndpoint() async throws {
         let values = Self.huge + ["", "-", "abc", "%00", "U", "U99999999999999999999999", String(repeating: "9", count: 4_000)]
         for (path, names) in Self.queries {
             for name in names {
@@ -94,13 +97,14 @@ struct HostileHTTPTests {
                     let query = "?" + Self.encoded(name) + "=" + Self.encoded(value)
                     let reply = try network.get(path + query)
                     #expect([200, 414, 431, 500].contains(reply.status), "\(path)\(query): \(reply.status)")
+                    await Task.yield()
                 }
             }
         }
         #expect(try network.get("/api/blocks/getHeight").status == 200)
     }
 
-    @Test func garbageOnEveryControlEndpoint() throws {
+    @Test func garbageOnEveryControlEndpoint() async throws {
         let routes = [("POST", "/fund"), ("POST", "/mine"), ("PUT", "/ans/mode"), ("POST", "/ans/poll"), ("GET", "/ans/registry"),
                       ("POST", "/nodes/0/faults"), ("DELETE", "/nodes/0/faults"), ("DELETE", "/nodes/0/requests"),
                       ("POST", "/nodes/-9223372036854775808/faults"), ("GET", "/nodes/99999999999999999999/requests")]
@@ -116,6 +120,7 @@ struct HostileHTTPTests {
             for body in bodies {
                 let reply = try HTTPClient.send(method, network.devnet.controlURL + path, body: body)
                 #expect([200, 400, 404].contains(reply.status), "\(method) \(path): \(reply.status) \(reply.text.prefix(200))")
+                await Task.yield()
             }
         }
         #expect(try network.control("GET", "/").status == 200)
@@ -124,12 +129,13 @@ struct HostileHTTPTests {
 
     /// Issue 7 finding 3, the hostile loop: 942 × 98,000,000 ADM overflowed a balance and killed
     /// the devnet. Past the total supply the faucet answers 400 and the balance is unchanged.
-    @Test func fundingPastTheTotalSupplyIsRefused() throws {
+    @Test func fundingPastTheTotalSupplyIsRefused() async throws {
         let bob = Fixtures.bob.address
         for _ in 0..<942 {
             let reply = try network.control("POST", "/fund", ["address": .string(bob.description), "amount": "98000000"])
             #expect(reply.status == 400)
             #expect(reply.json["error"]?.stringValue?.contains("total supply of 98000000 ADM") == true, "\(reply.text)")
+            await Task.yield()
         }
         #expect(network.devnet.balance(of: bob) == ADMAmount(units: 0))
         let fits = try network.control("POST", "/fund", ["address": .string(bob.description), "amount": "97999900"])
