@@ -76,14 +76,14 @@ struct HostileHTTPTests {
     @Test func garbageBodiesOnEveryNodeEndpoint() async throws {
         for path in ["/api/transactions/process", "/api/chats/process"] {
             for body in Self.bodies {
-                let reply = try HTTPClient.send("POST", network.node + path, body: body)
+                let reply = try Self.send("POST", network.node + path, body: body)
                 #expect([200, 500].contains(reply.status), "\(path): \(reply.status) \(reply.text.prefix(200))")
                 await Task.yield()
             }
         }
         for body in Self.bodies.prefix(Self.genericBodyCount) {
             try HTTPConnection(url: network.node).sendWithoutWaiting("POST", "/api/transactions", body: body)
-            #expect(try HTTPClient.send("POST", network.node + "/api/chats/get", body: body).status == 500)
+            #expect(try Self.send("POST", network.node + "/api/chats/get", body: body).status == 500)
         }
         // Abandoned requests may briefly fill the node past its connection cap.
         #expect(try await eventually { try network.get("/api/blocks/getHeight").status == 200 })
@@ -95,7 +95,7 @@ struct HostileHTTPTests {
             for name in names {
                 for value in values {
                     let query = "?" + Self.encoded(name) + "=" + Self.encoded(value)
-                    let reply = try network.get(path + query)
+                    let reply = try Self.send("GET", network.node + path + query)
                     #expect([200, 414, 431, 500].contains(reply.status), "\(path)\(query): \(reply.status)")
                     await Task.yield()
                 }
@@ -118,7 +118,7 @@ struct HostileHTTPTests {
         }
         for (method, path) in routes {
             for body in bodies {
-                let reply = try HTTPClient.send(method, network.devnet.controlURL + path, body: body)
+                let reply = try Self.send(method, network.devnet.controlURL + path, body: body)
                 #expect([200, 400, 404].contains(reply.status), "\(method) \(path): \(reply.status) \(reply.text.prefix(200))")
                 await Task.yield()
             }
@@ -151,6 +151,16 @@ struct HostileHTTPTests {
         let child = try Child(["start", "--account", "\(Fixtures.alice.passphrase)=98000000", "--fund", "1"])
         #expect(child.waitForExit() == 64)
         #expect(child.readAllErrors().contains("past the total supply"))
+    }
+
+    /// One request, with a timeout for a loaded machine and the request named when it fails.
+    static func send(_ method: String, _ url: String, body: [UInt8]? = nil) throws -> HTTPResult {
+        do {
+            return try HTTPClient.send(method, url, body: body, timeout: 20)
+        } catch {
+            Issue.record("\(method) \(url.prefix(200)) with \(String(decoding: (body ?? []).prefix(120), as: UTF8.self)): \(error)")
+            throw error
+        }
     }
 
     static func encoded(_ text: String) -> String {
