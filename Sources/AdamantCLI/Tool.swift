@@ -1,4 +1,5 @@
 import AdamantCore
+import AdamantNodes
 import Foundation
 
 /// A command-line tool made of subcommands: dispatch, help, and the one place where errors
@@ -18,7 +19,9 @@ public struct Tool: Sendable {
     public func main() async -> Never {
         signal(SIGPIPE, SIG_IGN)  // a closed pipe becomes EPIPE, not a silent death
         let context = Context(environment: ProcessInfo.processInfo.environment, output: Output(), terminal: Terminal())
-        exit(await run(Array(CommandLine.arguments.dropFirst()), context).rawValue)
+        let code = await run(Array(CommandLine.arguments.dropFirst()), context)
+        CurlTransport.shutdown()  // curl's threads must be gone before exit() tears OpenSSL down
+        exit(code.rawValue)
     }
 
     public func run(_ arguments: [String], _ context: Context) async -> ExitCode {
