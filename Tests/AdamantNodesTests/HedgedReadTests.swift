@@ -133,16 +133,19 @@ import Testing
         await #expect(throws: NodeError.cancelled) { try await read.value }
     }
 
+    /// The read does not wait for it, so the check is awaited here: exactly one more check of
+    /// every node, and only after the failed reads.
     @Test(.timeLimit(.minutes(1))) func aReadThatFailsEverywhereTriggersAHealthCheck() async {
         let down = Behavior.fail(.timedOut)
         let client = await client([down, down, down])
+        let statusPath = "/api/node/status"
+        #expect(transport.requests(to: statusPath).count == 3)
         _ = try? await client.transaction(id)
-        // Three status requests from the first check, three more from the one the failure starts.
-        var statusRequests = 0
-        for await request in transport.requestStream where request.url.hasSuffix("/api/node/status") {
-            statusRequests += 1
-            if statusRequests == 6 { break }
-        }
-        #expect(statusRequests == 6)
+
+        #expect(await eventually { transport.requests(to: statusPath).count >= 6 })
+        #expect(transport.requests(to: statusPath).count == 6)
+        let paths = transport.requests.map { ScriptedTransport.split($0.url).path }
+        let lastRead = paths.lastIndex(of: "/api/transactions/get") ?? paths.endIndex
+        #expect(paths[lastRead...].count { $0 == statusPath } == 3)
     }
 }

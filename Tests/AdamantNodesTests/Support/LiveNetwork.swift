@@ -31,7 +31,7 @@ final class LiveNetwork: Sendable {
     /// that a silent node costs a test a fraction of a second.
     func client(
         nodes: [NodeURL]? = nil, deadline: Duration = .seconds(2), transport: (any HTTPTransport)? = nil,
-        configure: (inout NodePool.Configuration) -> Void = { _ in }
+        wallClock: any WallClock = SystemWallClock(), configure: (inout NodePool.Configuration) -> Void = { _ in }
     ) async -> NodeClient {
         var configuration = NodePool.Configuration()
         configuration.statusTimeout = .seconds(1)
@@ -40,7 +40,7 @@ final class LiveNetwork: Sendable {
         configuration.hedgeDelayBounds = .milliseconds(50) ... .milliseconds(300)
         configure(&configuration)
         let list = NodeList(endpoints: (nodes ?? self.nodes).map { NodeEndpoint(url: $0) }, nethash: .majority, source: .arguments)
-        let pool = NodePool(nodes: list, transport: transport ?? self.transport, configuration: configuration)
+        let pool = NodePool(nodes: list, transport: transport ?? self.transport, configuration: configuration, wallClock: wallClock)
         await pool.checkHealth()
         return NodeClient(pool: pool, deadline: deadline)
     }

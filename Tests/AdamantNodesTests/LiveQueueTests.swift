@@ -1,0 +1,52 @@
+import AdamantCore
+@testable import AdamantNodes
+import Testing
+
+/// Health checks over the real transport with more nodes than connection slots: silent nodes
+/// (loopback sockets that accept and never answer) hold every slot for a status timeout.
+@Suite(.timeLimit(.minutes(1)))
+struct LiveQueueTests {
+    static let slots = 4
+    let network: LiveNetwork
+    let transport = CurlTransport(configuration: .init(maxConcurrentRequests: slots))
+
+    init() throws { network = try LiveNetwork(nodeCount: 1) }
+
+    func pool(silentNodes: [LoopbackServer], configure: (inout NodePool.Configuration) -> Void = { _ in }) -> NodePool {
+        var configuration = NodePool.Configuration()
+        configuration.statusTimeout = .milliseconds(500)
+        configuration.connectTimeout = .milliseconds(500)
+        configure(&configuration)
+        let urls = silentNodes.map { try! NodeURL("http://127.0.0.1:\($0.port)") } + [network.nodes[0]]
+        let list = NodeList(endpoints: urls.map { NodeEndpoint(url: $0) }, nethash: .majority, source: .arguments)
+        return NodePool(nodes: list, transport: transport, configuration: configuration)
+    }
+
+    /// Two rounds of silent nodes ahead of the healthy one in the queue: its latency is its
+    /// time on the wire, not the second it waited for a slot.
+    @Test func latencyLeavesOutTheTimeQueuedForASlot() async throws {
+        let silent = (0..<(2 * Self.slots)).map { _ in LoopbackServer(.silent) }
+        let pool = pool(silentNodes: silent)
+        let started = ContinuousClock.now
+        let healthy = try #require(await pool.checkHealth().last)
+        let queued = started.duration(to: .now)
+
+        #expect(healthy.health.isUsable, "\(healthy.health)")
+        #expect(queued >= .seconds(1))
+        let latency = try #require(healthy.latency)
+        #expect(latency < queued / 2, "latency \(latency) after \(queued) in the queue")
+    }
+
+    /// Ten rounds of silent nodes: the check ends at its deadline, not after five seconds, and
+    /// the nodes it never reached are offline for it.
+    @Test func aHealthCheckHasOneDeadline() async throws {
+        let silent = (0..<(10 * Self.slots)).map { _ in LoopbackServer(.silent) }
+        let pool = pool(silentNodes: silent) { $0.healthCheckDeadline = .milliseconds(1_200) }
+        let started = ContinuousClock.now
+        let reports = await pool.checkHealth()
+        let elapsed = started.duration(to: .now)
+
+        #expect(elapsed < .milliseconds(1_200) + .seconds(1), "\(elapsed)")
+        #expect(reports.allSatisfy { $0.health == .offline(reason: "timed out") }, "\(reports.map(\.health))")
+    }
+}
