@@ -192,7 +192,7 @@ public final class NodePool: Sendable {
         case .notFromNode(let reason):
             result = .failure(ProbeFailure(kind: .notANode(reason)))
         }
-        let clock = (try? result.get()).map {
+        let clock = (try? result.get()).flatMap {
             NodeClock(localUnixMillis: receivedAt, nodeTimestampMs: $0.nodeTimestampMs, nodeTimestamp: $0.nodeTimestamp)
         }
         return StatusProbe(url: url, result: result, latency: latency, clock: clock)
