@@ -53,7 +53,7 @@ import Testing
         ("7", "-1", nil, "nodeTimestamp: -1 is not an ADAMANT timestamp"),
         ("7", "1000", "-9223372036854775808", "nodeTimestampMs: -9223372036854775808 is not an ADAMANT time"),
         ("7", "1000", "9223372036854775807", "nodeTimestampMs: 9223372036854775807 is not an ADAMANT time"),
-        ("7", "1000", "5000000", "nodeTimestampMs: 5000000 ms disagrees with nodeTimestamp 1000 s"),
+        ("7", "1000", "1002000", "nodeTimestampMs: 1002000 ms disagrees with nodeTimestamp 1000 s"),
     ] as [(String, String, String?, String)])
     func implausibleNumbersAreRefused(height: String, timestamp: String, millis: String?, reason: String) {
         let extra = millis.map { #","nodeTimestampMs":\#($0)"# } ?? ""

@@ -71,39 +71,24 @@ extension NodeClient {
     private func list(_ path: String, _ query: [(name: String, value: String)]) async throws(NodeError) -> TransactionPage {
         try await get(path, query, until: pool.clock.now + deadline) { [verify] (body: ListBody) in
             for transaction in body.transactions { try verify(transaction) }
-            return TransactionPage(transactions: body.transactions, count: body.count?.value)
+            return TransactionPage(transactions: body.transactions, count: body.count)
         }
     }
 }
 
 private struct ListBody: Decodable {
     var transactions: [Transaction]
-    var count: LooseInt?
+    /// Some nodes send it as a string.
+    var count: Int?
 
     private enum Keys: String, CodingKey { case transactions, count }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
         transactions = try container.decode([Transaction].self, forKey: .transactions)
-        count = try container.decodeIfPresent(LooseInt.self, forKey: .count)
-        if let count = count?.value, count < 0 {
+        count = try container.decodeIntegerOrStringIfPresent(Int.self, forKey: .count)
+        if let count, count < 0 {
             throw DecodingError.dataCorruptedError(forKey: .count, in: container, debugDescription: "\(count) is not a count")
-        }
-    }
-}
-
-/// An integer sent as a number or, by older nodes, as a string.
-struct LooseInt: Decodable {
-    var value: Int
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let number = try? container.decode(Int.self) {
-            value = number
-        } else if let number = Int(try container.decode(String.self)) {
-            value = number
-        } else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected an integer")
         }
     }
 }

@@ -34,18 +34,18 @@ public struct NodeStatus: Sendable, Hashable, Decodable {
         nethash = try network.decode(Nethash.self, forKey: .nethash)
         version = try body.nestedContainer(keyedBy: VersionKeys.self, forKey: .version).decode(NodeVersion.self, forKey: .version)
         nodeTimestamp = try body.decode(Int64.self, forKey: .nodeTimestamp)
-        guard Plausible.timestamps.contains(nodeTimestamp) else {
+        guard AdamantTime.timestampRange.contains(nodeTimestamp) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .nodeTimestamp, in: body, debugDescription: "\(nodeTimestamp) is not an ADAMANT timestamp (seconds since 2017, 32 bits)")
         }
         nodeTimestampMs = try body.decodeIfPresent(Int64.self, forKey: .nodeTimestampMs)
         if let millis = nodeTimestampMs {
-            guard Plausible.timestampMillis.contains(millis) else {
+            guard AdamantTime.millisRange.contains(millis) else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .nodeTimestampMs, in: body, debugDescription: "\(millis) is not an ADAMANT time in milliseconds")
             }
             // Both are read from one clock at one moment; apart, neither can be trusted.
-            guard abs(millis / 1000 - nodeTimestamp) <= 2 else {
+            guard abs(millis / 1000 - nodeTimestamp) <= 1 else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .nodeTimestampMs, in: body, debugDescription: "\(millis) ms disagrees with nodeTimestamp \(nodeTimestamp) s")
             }
@@ -53,11 +53,9 @@ public struct NodeStatus: Sendable, Hashable, Decodable {
     }
 }
 
-/// The ranges a number from a node must fall in before anything computes with it.
+/// The range a number from a node must fall in before anything computes with it (timestamps:
+/// `AdamantTime.timestampRange` and `millisRange`).
 enum Plausible {
     /// From the genesis block up to 2^31: a block every 5 s reaches that in 340 years.
     static let heights: ClosedRange<Int64> = 1...(1 << 31)
-    /// Seconds since the ADAMANT epoch; transactions carry them as int32.
-    static let timestamps: ClosedRange<Int64> = 0...Int64(Int32.max)
-    static let timestampMillis: ClosedRange<Int64> = 0...(Int64(Int32.max) * 1000 + 999)
 }
