@@ -77,8 +77,29 @@ import Testing
     @Test func aCallerHookCanRejectAnswers() async throws {
         var client = await client()
         client.verify = { _ in throw AnswerRejection(description: "not today") }
-        await #expect(throws: NodeError.self) { try await client.transaction(id) }
+        let error = await #expect(throws: NodeError.self) { try await client.transaction(id) }
         #expect(reads.count == 3)
+        // Every node answered, and every answer failed the check: unverifiable data (exit 65).
+        #expect(error?.everyAnswerFailedVerification == true)
+        guard case .allNodesFailed(let failures)? = error else { Issue.record("unexpected \(String(describing: error))"); return }
+        #expect(failures.allSatisfy { $0.kind == .unverifiable("not today") && $0.reason == "failed verification: not today" })
+    }
+
+    /// Typed kinds tell "nothing usable came back" (exit 69) from "what came back was forged" (65).
+    @Test func failureKindsSayWhatEachNodeDid() async {
+        let tampered = Behavior.json(Fixtures.transactionBody(Fixtures.tampered(tx)))
+        let forged = await #expect(throws: NodeError.self) {
+            try await client([.fail(.unreachable("connection refused")), tampered, tampered]).transaction(id)
+        }
+        #expect(forged?.everyAnswerFailedVerification == true)
+
+        let mixed = await #expect(throws: NodeError.self) {
+            try await client([tampered, .htmlPage, .json(#"{"success":true,"nodeTimestamp":1}"#)]).transaction(id)
+        }
+        #expect(mixed?.everyAnswerFailedVerification == false)
+        guard case .allNodesFailed(let failures)? = mixed else { Issue.record("unexpected \(String(describing: mixed))"); return }
+        let kinds = Set(failures.map { "\($0.kind)".prefix(while: { $0 != ":" }) })
+        #expect(kinds == ["failed verification", "not a node", "bad answer"], "\(failures)")
     }
 
     @Test func notFoundIsAnAnswer() async throws {
@@ -109,6 +130,8 @@ import Testing
         } catch {
             guard case .allNodesFailed(let failures) = error else { Issue.record("unexpected \(error)"); return }
             #expect(failures.map(\.node.description).sorted() == ["http://n1:1", "http://n2:1", "http://n3:1"])
+            #expect(failures.allSatisfy { $0.kind == .noAnswer(.unreachable("connection refused")) })
+            #expect(!error.everyAnswerFailedVerification)
         }
         #expect(started.duration(to: .now) < client.deadline / 2)
     }

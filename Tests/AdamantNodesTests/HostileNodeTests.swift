@@ -28,6 +28,31 @@ struct HostileNodeTests {
         #expect(reports[1].health.description.contains(reason), "\(reports[1].health)")
     }
 
+    /// A device clock no device has: stamping, comparing clocks and the resend window
+    /// saturate instead of trapping.
+    @Test(arguments: [Int64.max, .min, 0])
+    func anAbsurdDeviceClockNeverTraps(unixMillis: Int64) async throws {
+        let posts = ArrivalOrder()
+        for node in ["http://n1:1", "http://n2:1"] {
+            transport.route(node) { request, _ in
+                guard request.method == .post else { return .json(FakeStatus().json) }
+                return posts.take() == 0 ? .fail(.timedOut) : .nodeError("Transaction pool is full")
+            }
+        }
+        let pool = Fixtures.pool(transport, nodes: ["http://n1:1", "http://n2:1"], wallClock: ManualWallClock(unixMillis: unixMillis))
+        let health = await pool.checkHealth().map(\.health)
+        #expect(health.allSatisfy { $0.isUsable }, "\(health)")
+        let client = NodeClient(pool: pool)
+        guard health.allSatisfy({ $0.canStamp }) else {
+            // The device's clock is too far out to compare: reads only, and the reason says so.
+            #expect(unixMillis == .min && health.allSatisfy { $0.description.contains("this device") })
+            await #expect(throws: NodeError.self) { try await client.submissionTarget() }
+            return
+        }
+        let result = try await client.submitTransfer(amount: 1, to: Fixtures.recipient.address, signedBy: Fixtures.sender)
+        #expect(!result.outcome.isSuccess)
+    }
+
     /// WHY says what the node did, in words: no decoder internals, no "offline" for a node
     /// that answered, and a node's own text printable on one line.
     @Test func theReasonSaysWhatTheNodeDid() async {

@@ -121,6 +121,11 @@ struct HealthRules: Sendable {
             return .usable
         }
 
+        // A saturated delta says only that this device's clock is absurd: no comparison is possible.
+        for index in verdicts.indices where verdicts[index] == .usable {
+            guard let delta = probes[index].clock?.deltaMillis, delta == .min || delta == .max else { continue }
+            verdicts[index] = .clockOff(offsetMillis: Self.difference(0, delta), reference: .device)
+        }
         let voters = verdicts.indices.filter { verdicts[$0] == .usable }
         let deltas = voters.compactMap { probes[$0].clock?.deltaMillis }
         guard let trusted = Self.trustedClocks(deltas, tolerance: clockToleranceMillis) else { return verdicts }
