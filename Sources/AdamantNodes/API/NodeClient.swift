@@ -55,6 +55,8 @@ public struct NodeClient: Sendable {
                 return meaning.meansAnotherNodeMayAnswer ? .reject(.nodeError(message: message, status: status)) : .refuse(message)
             case .notFromNode(let reason):
                 return .reject(.notANode(reason))
+            case .malformed(let reason):
+                return .reject(.badAnswer(reason))
             }
         }
     }

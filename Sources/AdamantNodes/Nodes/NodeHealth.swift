@@ -195,6 +195,7 @@ struct ProbeFailure: Error, Sendable, Hashable {
     /// The verdict for a node whose status probe failed this way.
     var health: NodeHealth {
         switch kind {
+        case .noAnswer(.brokenAnswer): .badAnswer(reason: kind.description)  // it did answer, brokenly
         case .noAnswer, .notSent: .offline(reason: kind.description)
         case .notANode(let detail): .notANode(reason: detail)
         case .nodeError, .unverifiable: .badAnswer(reason: kind.description)

@@ -81,7 +81,7 @@ extension NodePool {
             return reported == id ? .accepted(id) : .ambiguous("the node reports id \(reported) for our \(id)")
         case .failure(let message, let status):
             return WriteOutcome(message: message, status: status, id: id, isResend: isResend)
-        case .notFromNode(let reason):
+        case .notFromNode(let reason), .malformed(let reason):
             return WriteOutcome(answerWithoutNodeJSON: reason, status: answer.status)
         }
     }

@@ -191,6 +191,8 @@ public final class NodePool: Sendable {
             result = .failure(ProbeFailure(kind: .nodeError(message: message, status: status)))
         case .notFromNode(let reason):
             result = .failure(ProbeFailure(kind: .notANode(reason)))
+        case .malformed(let reason):
+            result = .failure(ProbeFailure(kind: .badAnswer(reason)))
         }
         let clock = (try? result.get()).flatMap {
             NodeClock(localUnixMillis: receivedAt, nodeTimestampMs: $0.nodeTimestampMs, nodeTimestamp: $0.nodeTimestamp)
