@@ -15,10 +15,11 @@ final class CurlThreads: Sendable {
         var isShutDown = false
         /// Open job queues, closed at shutdown so their idle workers return.
         var queues: [ObjectIdentifier: JobQueue] = [:]
-        /// Started and not yet joined.
+        /// Started and not yet returned.
         var running: Set<pthread_t> = []
-        /// Returned on their own (their pool was released): joined when the next thread starts.
-        var returned: [pthread_t] = []
+        /// The thread that returned last. Each returning thread joins the one before it, so
+        /// joins never block a cooperative thread, and joining this one waits for them all.
+        var lastReturned: pthread_t?
     }
 
     private let state = Mutex(State())
@@ -28,7 +29,7 @@ final class CurlThreads: Sendable {
     var isShuttingDown: Bool { shuttingDown.load(ordering: .acquiring) }
 
     /// Threads started and not yet joined.
-    var unjoinedThreads: Int { state.withLock { $0.running.count + $0.returned.count } }
+    var unjoinedThreads: Int { state.withLock { $0.running.count + ($0.lastReturned == nil ? 0 : 1) } }
 
     /// Tracks `queue` until it closes; false (and the queue is closed) after shutdown.
     func register(_ queue: JobQueue) -> Bool {
@@ -46,17 +47,11 @@ final class CurlThreads: Sendable {
     /// Runs `body` on a new thread; false when the process is shutting down or no thread
     /// could be made.
     func start(_ body: @escaping @Sendable () -> Void) -> Bool {
-        let reaped = state.withLock { state in
-            defer { state.returned.removeAll() }
-            return state.returned
-        }
-        for thread in reaped { pthread_join(thread, nil) }  // they have returned: this does not wait
-
-        return state.withLock { state in
+        state.withLock { state in
             guard !state.isShutDown else { return false }
             let box = Unmanaged.passRetained(ThreadBody { [self] in
                 body()
-                finished()
+                returned()
             })
             var thread = pthread_t()
             let created = pthread_create(&thread, nil, { opaque in
@@ -81,22 +76,25 @@ final class CurlThreads: Sendable {
             defer {
                 state.queues.removeAll()
                 state.running.removeAll()
-                state.returned.removeAll()
+                state.lastReturned = nil
             }
-            return (Array(state.queues.values), Array(state.running) + state.returned)
+            return (Array(state.queues.values), Array(state.running) + (state.lastReturned.map { [$0] } ?? []))
         }
         for queue in queues { queue.close() }
         for thread in threads { pthread_join(thread, nil) }
     }
 
-    /// The calling worker's last act: from here on joining it does not wait.
-    private func finished() {
+    /// The calling worker's last act: it joins the thread that returned before it (which has
+    /// nothing left to do but end) and becomes the one the next returning thread joins.
+    private func returned() {
         let me = pthread_self()
-        state.withLock { state in
-            // After shutdown the thread is already in someone's join list.
-            guard state.running.remove(me) != nil else { return }
-            state.returned.append(me)
+        let predecessor = state.withLock { state -> pthread_t? in
+            // After shutdown, `shutdown` joins this thread and whichever returned before it.
+            guard !state.isShutDown, state.running.remove(me) != nil else { return nil }
+            defer { state.lastReturned = me }
+            return state.lastReturned
         }
+        if let predecessor { pthread_join(predecessor, nil) }
     }
 }
 
