@@ -8,8 +8,11 @@ import Testing
     var id: TransactionID { tx.id! }
 
     /// Three healthy nodes; the k-th transaction read to arrive, whichever node gets it,
-    /// meets `faults[k]` (a healthy answer after 10 ms once they run out).
-    func client(_ faults: [Behavior] = [], deadline: Duration = .seconds(3)) async -> NodeClient {
+    /// meets `faults[k]` (a healthy answer after 10 ms once they run out). Tests that count
+    /// reads pass a `hedge` no busy machine reaches, so only failures move a read on.
+    func client(
+        _ faults: [Behavior] = [], deadline: Duration = .seconds(3), hedge: ClosedRange<Duration> = .milliseconds(50) ... .milliseconds(200)
+    ) async -> NodeClient {
         let order = ArrivalOrder()
         for node in ["http://n1:1", "http://n2:1", "http://n3:1"] {
             transport.route(node) { [tx] _, path in
@@ -18,14 +21,14 @@ import Testing
                 return turn < faults.count ? faults[turn] : .json(Fixtures.transactionBody(tx), after: .milliseconds(10))
             }
         }
-        let pool = Fixtures.pool(transport, nodes: ["http://n1:1", "http://n2:1", "http://n3:1"]) {
-            $0.hedgeDelayBounds = .milliseconds(50) ... .milliseconds(200)
-        }
+        let pool = Fixtures.pool(transport, nodes: ["http://n1:1", "http://n2:1", "http://n3:1"]) { $0.hedgeDelayBounds = hedge }
         await pool.checkHealth()
         return NodeClient(pool: pool, deadline: deadline)
     }
 
     var reads: [HTTPRequest] { transport.requests(to: "/api/transactions/get") }
+
+    static let noHedge = Duration.seconds(30) ... .seconds(30)
 
     @Test func blackholeThenGarbageThenHealthy() async throws {
         let client = await client([.blackhole, .json(#"{"success":tru"#)])
@@ -57,13 +60,13 @@ import Testing
         .fail(.unreachable("connection refused")),
     ])
     func failsOverOn(_ fault: Behavior) async throws {
-        let client = await client([fault])
+        let client = await client([fault], hedge: Self.noHedge)
         #expect(try await client.transaction(id) == tx)
         #expect(reads.count == 2)
     }
 
     @Test func tamperedTransactionFailsVerificationAndTheNextNodeAnswers() async throws {
-        let client = await client([.json(Fixtures.transactionBody(Fixtures.tampered(tx)))])
+        let client = await client([.json(Fixtures.transactionBody(Fixtures.tampered(tx)))], hedge: Self.noHedge)
         #expect(try await client.transaction(id) == tx)
         #expect(reads.count == 2)
     }
@@ -75,7 +78,7 @@ import Testing
     }
 
     @Test func aCallerHookCanRejectAnswers() async throws {
-        var client = await client()
+        var client = await client(hedge: Self.noHedge)
         client.verify = { _ in throw AnswerRejection(description: "not today") }
         let error = await #expect(throws: NodeError.self) { try await client.transaction(id) }
         #expect(reads.count == 3)
@@ -103,13 +106,13 @@ import Testing
     }
 
     @Test func notFoundIsAnAnswer() async throws {
-        let client = await client([.nodeError("Transaction not found")])
+        let client = await client([.nodeError("Transaction not found")], hedge: Self.noHedge)
         #expect(try await client.transaction(id) == nil)
         #expect(reads.count == 1)
     }
 
     @Test func aConsideredRefusalEndsTheRead() async {
-        let client = await client([.nodeError("Failed to get transactions: Invalid limit. Maximum is 100")])
+        let client = await client([.nodeError("Failed to get transactions: Invalid limit. Maximum is 100")], hedge: Self.noHedge)
         do {
             _ = try await client.transaction(id)
             Issue.record("expected a refusal")
@@ -122,7 +125,7 @@ import Testing
 
     @Test func everyNodeDownFailsFastWithEachReason() async {
         let down = Behavior.fail(.unreachable("connection refused"))
-        let client = await client([down, down, down])
+        let client = await client([down, down, down], deadline: .seconds(30))
         let started = ContinuousClock.now
         do {
             _ = try await client.transaction(id)
@@ -133,7 +136,7 @@ import Testing
             #expect(failures.allSatisfy { $0.kind == .noAnswer(.unreachable("connection refused")) })
             #expect(!error.everyAnswerFailedVerification)
         }
-        #expect(started.duration(to: .now) < client.deadline / 2)
+        #expect(started.duration(to: .now) < client.deadline / 6)
     }
 
     @Test(.timeLimit(.minutes(1))) func theDeadlineHoldsWhateverTheNodesDo() async {
@@ -145,7 +148,7 @@ import Testing
         } catch {
             guard case .deadlineExceeded = error else { Issue.record("unexpected \(error)"); return }
         }
-        #expect(started.duration(to: .now) < .milliseconds(400) + .milliseconds(300))
+        #expect(started.duration(to: .now) < .milliseconds(400) + .milliseconds(1_500))  // exact on a manual clock: PoolTimingTests
     }
 
     @Test(.timeLimit(.minutes(1))) func cancellationStopsARead() async {
