@@ -96,7 +96,7 @@ import Testing
         let cancelled = ContinuousClock.now
         request.cancel()
         await #expect(throws: TransportError.cancelled) { try await request.value }
-        #expect(cancelled.duration(to: .now) < .seconds(2))  // the request would run 30 s
+        #expect(cancelled.duration(to: .now) < .seconds(10))  // the request would run 30 s
     }
 
     @Test func aStreamingPeerIsCutOffAtTheCap() async {

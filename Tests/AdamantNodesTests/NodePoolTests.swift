@@ -47,7 +47,9 @@ import Testing
         let list = NodeList(
             endpoints: [NodeEndpoint(url: try! NodeURL("https://gone.example"), alternate: try! NodeURL("http://10.0.0.9:36666"))],
             nethash: .pinned(.mainnet), source: .builtIn)
-        let pool = NodePool(nodes: list, transport: transport, wallClock: ManualWallClock(unixMillis: Fixtures.unixMillis))
+        var configuration = NodePool.Configuration()
+        configuration.healthCheckDeadline = .seconds(30)
+        let pool = NodePool(nodes: list, transport: transport, configuration: configuration, wallClock: ManualWallClock(unixMillis: Fixtures.unixMillis))
         let report = await pool.checkHealth()[0]
         #expect(report.url.description == "http://10.0.0.9:36666" && report.health == .usable)
     }
@@ -63,7 +65,7 @@ import Testing
 
     @Test func noUsableNodeSaysWhy() async {
         transport.node("http://old:1", FakeStatus(version: "0.7.0"))
-        let client = NodeClient(pool: Fixtures.pool(transport, nodes: ["http://old:1"]))
+        let client = NodeClient(pool: Fixtures.pool(transport, nodes: ["http://old:1"]), deadline: .seconds(30))
         do {
             _ = try await client.height()
             Issue.record("expected no usable node")

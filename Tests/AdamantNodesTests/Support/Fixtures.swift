@@ -55,7 +55,7 @@ enum Fixtures {
     ) -> NodePool {
         var configuration = NodePool.Configuration()
         configuration.statusTimeout = .seconds(1)
-        configuration.healthCheckDeadline = .seconds(10)  // scripted nodes answer at once; this only has to outlast a busy machine
+        configuration.healthCheckDeadline = .seconds(30)  // scripted nodes answer at once; this only has to outlast a stalled test process
         configuration.requestTimeout = .seconds(2)
         configure(&configuration)
         let list = NodeList(endpoints: nodes.map { NodeEndpoint(url: try! NodeURL($0)) }, nethash: nethash, source: .arguments)

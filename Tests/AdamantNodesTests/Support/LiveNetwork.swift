@@ -124,7 +124,7 @@ final class RecordingTransport: HTTPTransport {
 
 /// Polls `condition` every few milliseconds until it holds or `timeout` passes (generous: it
 /// only costs time when the condition never holds).
-func eventually(within timeout: Duration = .seconds(10), _ condition: () throws -> Bool) async rethrows -> Bool {
+func eventually(within timeout: Duration = .seconds(30), _ condition: () throws -> Bool) async rethrows -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try condition() { return true }
