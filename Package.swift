@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "AdamantCore", targets: ["AdamantCore"]),
         .library(name: "AdamantNodes", targets: ["AdamantNodes"]),
         .library(name: "AdamantDevnet", targets: ["AdamantDevnet"]),
+        .library(name: "AdamantPush", targets: ["AdamantPush"]),
         .executable(name: "adm-push", targets: ["adm-push"]),
         .executable(name: "adm-fetch", targets: ["adm-fetch"]),
         .executable(name: "adm-devnet", targets: ["adm-devnet"]),
@@ -24,6 +25,8 @@ let package = Package(
         .target(name: "AdamantNodes", dependencies: ["AdamantCore", "CCurl"]),
         // A simulated ADAMANT network with an ANS emulator, served by libmicrohttpd.
         .target(name: "AdamantDevnet", dependencies: ["AdamantCore", "CMicroHTTPD"]),
+        // The registration outbox: SQLite store, chain state, scheduler.
+        .target(name: "AdamantPush", dependencies: ["AdamantCore", "AdamantNodes", "CSQLite"]),
         // What every command shares: argument parsing, passphrase input, output and exit codes.
         .target(name: "AdamantCLI", dependencies: ["AdamantCore", "AdamantNodes"]),
 
@@ -35,6 +38,7 @@ let package = Package(
 
         .testTarget(name: "AdamantCoreTests", dependencies: ["AdamantCore"]),
         .testTarget(name: "AdamantNodesTests", dependencies: ["AdamantNodes", "AdamantCore", "AdamantDevnet"]),
+        .testTarget(name: "AdamantPushTests", dependencies: ["AdamantPush", "AdamantCore"]),
         .testTarget(name: "AdamantDevnetTests", dependencies: ["AdamantDevnet", "AdamantCore", "adm-devnet"]),
         .testTarget(name: "CLITests", dependencies: ["AdamantCore", "AdamantCLI", "AdamantDevnet", "adm-push", "adm-fetch"]),
     ],
