@@ -38,7 +38,7 @@ let package = Package(
 
         .testTarget(name: "AdamantCoreTests", dependencies: ["AdamantCore"]),
         .testTarget(name: "AdamantNodesTests", dependencies: ["AdamantNodes", "AdamantCore", "AdamantDevnet"]),
-        .testTarget(name: "AdamantPushTests", dependencies: ["AdamantPush", "AdamantCore"]),
+        .testTarget(name: "AdamantPushTests", dependencies: ["AdamantPush", "AdamantCore", "AdamantNodes", "AdamantDevnet"]),
         .testTarget(name: "AdamantDevnetTests", dependencies: ["AdamantDevnet", "AdamantCore", "adm-devnet"]),
         .testTarget(name: "CLITests", dependencies: ["AdamantCore", "AdamantCLI", "AdamantDevnet", "adm-push", "adm-fetch"]),
     ],

@@ -4,7 +4,7 @@ import Testing
 @testable import AdamantPush
 
 /// A directory of its own per test, removed when the test's value is released.
-final class TemporaryDirectory {
+final class TemporaryDirectory: Sendable {
     let path: String
 
     init() throws {
