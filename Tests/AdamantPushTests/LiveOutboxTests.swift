@@ -44,6 +44,23 @@ final class OutboxNetwork: Sendable {
         return try Outbox(home: home.path + "/home", keyPair: account, service: service, chain: client, configuration: configuration)
     }
 
+    func faultEveryNode(_ fault: String) throws {
+        for index in devnet.nodeURLs.indices { try devnet.add(Fault(parsing: fault), toNode: index) }
+    }
+
+    func clearFaults() throws {
+        for index in devnet.nodeURLs.indices { try devnet.clearFaults(ofNode: index) }
+    }
+
+    /// Registers `token` and waits until it is in a block and the service has read it.
+    func registered(_ token: String, in outbox: Outbox) async throws {
+        let intent = try await outbox.register(token: token, provider: .apns)
+        let report = try await outbox.waitUntilSettled(intent, until: .now + .seconds(20))
+        try #require(report.keys.first { $0.token == token }.map { if case .applied = $0.newest.state { true } else { false } } == true)
+        devnet.pollANS()
+        try #require(registered.contains(token))
+    }
+
     /// The tokens the ANS emulator would push to for this account.
     var registered: [String] { devnet.ansRegistrations.filter { $0.address == account.address }.map(\.token) }
 }
@@ -68,5 +85,59 @@ struct LiveOutboxTests {
         let second = try await outbox.waitUntilSettled(again, until: .now + .seconds(20))
         #expect(second.keys.first?.newest.attempts.isEmpty == true)
         #expect(second.keys.first?.newest.state == .applied(height: height))
+    }
+
+    /// The seed's race: logout while offline queues remove(T); login again registers T. The
+    /// remove, never sent, is cancelled; the add is already satisfied, so nothing is sent.
+    @Test(arguments: ANSMode.allCases)
+    func aRemoveQueuedOfflineNeverUndoesTheNextAdd(_ mode: ANSMode) async throws {
+        let network = try await OutboxNetwork(mode: mode)
+        let outbox = try network.outbox()
+        try await network.registered(Self.token, in: outbox)
+
+        try network.faultEveryNode("refuse")
+        let remove = try await outbox.unregister(token: Self.token)
+        let offline = try await outbox.waitUntilSettled(remove, until: .now + .milliseconds(300))
+        #expect(offline.networkProblem != nil)
+        #expect(offline.keys.first?.newest.state == .pending)
+
+        try network.clearFaults()
+        await network.client.pool.checkHealth()
+        let add = try await outbox.register(token: Self.token, provider: .apns)
+        let report = try await outbox.waitUntilSettled(add, until: .now + .seconds(20))
+        #expect(report.keys.first?.newest.state == .applied(height: try #require(report.keys.first?.chain?.last?.height)))
+        let queue = try await outbox.queue()
+        #expect(queue.first?.map(\.state).dropLast(1).last == .superseded, "the remove was cancelled")
+        #expect(queue.first?.flatMap(\.attempts).count == 1, "only the first add was ever sent")
+        for _ in 0..<3 { network.devnet.mine(); network.devnet.pollANS() }
+        #expect(network.registered == [Self.token])
+    }
+
+    /// A remove a node took into its pool but never answered, then an add of the same token:
+    /// the add waits until the remove is found, then goes out after the gap and wins.
+    @Test(arguments: ANSMode.allCases)
+    func aRemoveThatLandsLateIsHealedByAFreshAdd(_ mode: ANSMode) async throws {
+        let network = try await OutboxNetwork(mode: mode)
+        let outbox = try network.outbox()
+        try await network.registered(Self.token, in: outbox)
+
+        for _ in 0..<3 { network.devnet.mine() }  // past the gap after the add
+        try network.faultEveryNode("timeout-after-accept@/api/chats/process")
+        _ = try await outbox.unregister(token: Self.token)
+        let unanswered = try await outbox.flush(until: .now)  // one pass: the send times out
+        // The first node never answered; the second said "already processed" (one shared pool).
+        let attempts = try #require(unanswered.keys.first?.newest.attempts)
+        #expect(attempts.count == 1 && attempts.allSatisfy(\.mayStillLand), "\(attempts)")
+        try network.clearFaults()
+
+        let add = try await outbox.register(token: Self.token, provider: .apns)
+        let report = try await outbox.waitUntilSettled(add, until: .now + .seconds(20))
+        let key = try #require(report.keys.first)
+        let signals = try await outbox.store.ownSignals(scope: outbox.scope).sorted(by: OwnSignal.inChainOrder).map(\.signal.action)
+        #expect(signals == [.add, .remove, .add], "the remove landed, then one fresh add")
+        #expect(key.chain?.standing == .registered)
+        #expect(key.newest.state == .applied(height: key.chain?.last?.height))
+        for _ in 0..<3 { network.devnet.mine(); network.devnet.pollANS() }
+        #expect(network.registered == [Self.token])
     }
 }
