@@ -15,12 +15,16 @@ final class OutboxNetwork: Sendable {
     let service: NotificationService
     let client: NodeClient
 
-    init(mode: ANSMode = .csharp, funded: Bool = true) async throws {
+    init(
+        mode: ANSMode = .csharp, funded: Bool = true, ansPoll: Duration = .seconds(600),
+        configure: (inout DevnetConfiguration) -> Void = { _ in }
+    ) async throws {
         var configuration = DevnetConfiguration()
         configuration.nodeCount = 2
         configuration.blockTime = .milliseconds(200)
-        configuration.ansPollInterval = .seconds(600)  // polled by the tests, when they choose
+        configuration.ansPollInterval = ansPoll  // by default polled by the tests, when they choose
         configuration.ansMode = mode
+        configure(&configuration)
         devnet = try Devnet(configuration)
         home = try TemporaryDirectory()
         account = KeyPair(passphrase: Passphrase(unvalidated: "outbox test account \(UUID())"))
@@ -37,11 +41,18 @@ final class OutboxNetwork: Sendable {
 
     deinit { devnet.stop() }
 
-    func outbox(_ configure: (inout Outbox.Configuration) -> Void = { _ in }) throws -> Outbox {
+    func outbox(home name: String = "home", account: KeyPair? = nil, _ configure: (inout Outbox.Configuration) -> Void = { _ in }) throws -> Outbox {
         var configuration = Outbox.Configuration()
         configuration.pollInterval = .milliseconds(50)
         configure(&configuration)
-        return try Outbox(home: home.path + "/home", keyPair: account, service: service, chain: client, configuration: configuration)
+        return try Outbox(home: home.path + "/" + name, keyPair: account ?? self.account, service: service, chain: client, configuration: configuration)
+    }
+
+    /// Another funded account on the same network.
+    func stranger() -> KeyPair {
+        let keys = KeyPair(passphrase: Passphrase(unvalidated: "a stranger \(UUID())"))
+        devnet.fund(keys.address, amount: ADMAmount(units: 10 * ADMAmount.unitsPerADM))
+        return keys
     }
 
     func faultEveryNode(_ fault: String) throws {
@@ -140,4 +151,108 @@ struct LiveOutboxTests {
         for _ in 0..<3 { network.devnet.mine(); network.devnet.pollANS() }
         #expect(network.registered == [Self.token])
     }
+
+    /// Unregister then register within one poll window of the service, with and without a
+    /// stranger's new add in the same window: the token ends registered either way.
+    @Test(arguments: [(ANSMode.csharp, false), (.csharp, true), (.ordered, false), (.ordered, true)])
+    func removeThenAddWithinOnePollEndsRegistered(_ mode: ANSMode, _ withStranger: Bool) async throws {
+        let network = try await OutboxNetwork(mode: mode, ansPoll: .milliseconds(400))  // two blocks, like 10 s
+        let outbox = try network.outbox()
+        try await network.registered(Self.token, in: outbox)
+        let stranger = try network.outbox(home: "stranger", account: network.stranger())
+
+        let remove = try await outbox.unregister(token: Self.token)
+        _ = try await outbox.waitUntilSettled(remove, until: .now + .seconds(20))
+        let add = try await outbox.register(token: Self.token, provider: .apns)
+        async let theirs = withStranger ? stranger.register(token: String(repeating: "77", count: 32), provider: .apns) : nil
+        if let theirs = try await theirs { _ = try await stranger.waitUntilSettled(theirs, until: .now + .seconds(20)) }
+        let report = try await outbox.waitUntilSettled(add, until: .now + .seconds(20))
+        #expect(report.keys.first?.chain?.standing == .registered)
+        let before = network.devnet.height
+        #expect(await eventually { network.devnet.height > before + 4 }, "the service has polled past it")
+        #expect(network.registered == [Self.token])
+    }
+
+    /// With a fresh home, the chain's history alone finds every token to remove.
+    @Test func unregisterAllFromAFreshHomeRemovesEveryTokenEverRegistered() async throws {
+        let network = try await OutboxNetwork()
+        let first = try network.outbox(home: "before-reinstall")
+        let tokens = (0..<3).map { String(repeating: String(format: "%02x", $0 + 1), count: 32) }
+        for token in tokens { _ = try await first.register(token: token, provider: .apns) }
+        _ = try await first.flush(until: .now + .seconds(20))
+        network.devnet.pollANS()
+        #expect(Set(network.registered) == Set(tokens))
+
+        let reinstalled = try network.outbox(home: "after-reinstall")
+        let removes = try await reinstalled.unregisterAll()
+        #expect(Set(removes.map(\.signal.token)) == Set(tokens))
+        let report = try await reinstalled.flush(until: .now + .seconds(20))
+        #expect(report.keys.count == 3 && report.keys.allSatisfy { $0.newest.state != .pending && $0.chain?.standing == .unregistered })
+        for _ in 0..<3 { network.devnet.mine(); network.devnet.pollANS() }
+        #expect(network.registered.isEmpty)
+        #expect(try await reinstalled.unregisterAll().isEmpty, "nothing left to remove")
+    }
+
+    /// No ADM: the intent waits for funds, says what it costs, and goes out once funded.
+    @Test func anUnfundedAccountWaitsForFundsAndSendsOnceFunded() async throws {
+        let network = try await OutboxNetwork(funded: false)
+        let outbox = try network.outbox()
+        let intent = try await outbox.register(token: Self.token, provider: .apns)
+        let poor = try await outbox.waitUntilSettled(intent, until: .now + .seconds(10))
+        #expect(poor.keys.first?.newest.state == .waitingForFunds)
+        #expect(poor.balance == ADMAmount(units: 0))
+        #expect(poor.keys.first?.newest.attempts.isEmpty == true, "nothing signed without the fee")
+
+        network.devnet.fund(network.account.address, amount: ADMAmount(units: 100_000))  // exactly one fee
+        let funded = try await outbox.waitUntilSettled(intent, until: .now + .seconds(20))
+        guard case .applied? = funded.keys.first?.newest.state else { Issue.record("\(funded)"); return }
+        #expect(network.devnet.balance(of: network.account.address) == ADMAmount(units: 0))
+    }
+
+    /// 0.9 nodes have no past window; nodes whose clocks are two minutes off either way still
+    /// take signals stamped with their own clock.
+    @Test(arguments: ["0.9.0", "skew:120", "skew:-120"])
+    func oldNodesAndSkewedClocksStillTakeTheSignal(_ variant: String) async throws {
+        let network = try await OutboxNetwork { configuration in
+            if variant.hasPrefix("skew") {
+                configuration.faults = (0..<2).map { .init(node: $0, fault: try! Fault(parsing: variant)) }
+            } else {
+                configuration.nodeVersion = NodeVersion(variant)!
+            }
+        }
+        let outbox = try network.outbox()
+        let intent = try await outbox.register(token: Self.token, provider: .apns)
+        let report = try await outbox.waitUntilSettled(intent, until: .now + .seconds(20))
+        guard case .applied? = report.keys.first?.newest.state else { Issue.record("\(report)"); return }
+        #expect(report.keys.first?.newest.attempts.count == 1)
+    }
+
+    /// Eight outboxes on one home (as eight processes would be) register one token at once:
+    /// one signal goes out.
+    @Test func outboxesSharingAHomeSendOneSignal() async throws {
+        let network = try await OutboxNetwork()
+        let outboxes = try (0..<8).map { _ in try network.outbox() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for outbox in outboxes {
+                group.addTask {
+                    let intent = try await outbox.register(token: Self.token, provider: .apns)
+                    _ = try await outbox.waitUntilSettled(intent, until: .now + .seconds(20))
+                }
+            }
+            try await group.waitForAll()
+        }
+        let signals = try await outboxes[0].store.ownSignals(scope: outboxes[0].scope)
+        #expect(signals.count == 1, "\(signals.map(\.id))")
+        #expect(try await outboxes[0].queue().first?.count == 8, "every intent was kept")
+    }
+}
+
+/// Polls `condition` until it holds or `timeout` passes.
+func eventually(within timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return try await condition()
 }
