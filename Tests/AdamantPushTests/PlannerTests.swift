@@ -62,9 +62,20 @@ struct ChainFoldTests {
 
     @Test func tokensAreFoldedApart() {
         let other = String(repeating: "cd", count: 32)
-        let states = fold.states(of: [Build.own(.add, at: 5), Build.own(.remove, at: 6, token: other)])
+        let states = fold.states(of: [Build.own(.add, at: 5), Build.own(.remove, at: 20, token: other)])
         #expect(states[Build.token]?.standing == .registered)
         #expect(states[other]?.standing == .unregistered)
+    }
+
+    /// A remove near any add of the account may share a poll whose only adds are duplicates,
+    /// which the C# service answers by dropping every remove in it.
+    @Test(arguments: [(Int64(17), true), (23, true), (24, false), (16, false)])
+    func aRemoveNearAnyAddOfTheAccountIsAtRisk(_ addHeight: Int64, _ atRisk: Bool) {
+        let other = String(repeating: "cd", count: 32)
+        let account = fold.account(of: [Build.own(.add, at: 2), Build.own(.remove, at: 20), Build.own(.add, at: addHeight, token: other)])
+        #expect(account[Build.token].standing == (atRisk ? .atRisk : .unregistered))
+        #expect(account[other].standing == .registered, "an add is not harmed by another token's remove")
+        #expect(account.activity.lastAddHeight == max(2, addHeight) && account.activity.lastRemoveHeight == 20)
     }
 
     @Test func registeredMeansWithThatProvider() {
@@ -115,6 +126,27 @@ struct PlannerTests {
     @Test func aRemoveKeepsItsGapFromTheLastAdd() {
         let steps = planner.plan(intents: [Build.intent(1, .remove)], chain: state(Build.own(.add, at: 10)), height: 11, now: 2_000)
         #expect(steps == [.wait(intent: 1, .height(13))])
+    }
+
+    /// Across tokens: a remove keeps its gap from every add of the account and never flies with
+    /// one; an add that may be a duplicate (at risk) keeps away from every remove.
+    @Test func oppositeSignalsOfTheAccountKeepApart() {
+        let registered = state(Build.own(.add, at: 2))
+        let recentAdd = AccountActivity(lastAddHeight: 10)
+        #expect(planner.plan(intents: [Build.intent(1, .remove)], chain: registered, account: recentAdd, height: 12, now: 2_000) == [.wait(intent: 1, .height(13))])
+        #expect(planner.plan(intents: [Build.intent(1, .remove)], chain: registered, account: recentAdd, height: 13, now: 2_000) == [.send(intent: 1, action: .remove)])
+        let addInFlight = AccountActivity(lastAddHeight: 2, liveAdds: [TransactionID(number: 9)])
+        #expect(planner.plan(intents: [Build.intent(1, .remove)], chain: registered, account: addInFlight, height: 40, now: 2_000)
+            == [.wait(intent: 1, .attemptsInFlight([TransactionID(number: 9)]))])
+
+        let risky = state(Build.own(.remove, at: 10), Build.own(.add, at: 12))
+        let removeElsewhere = AccountActivity(lastRemoveHeight: 14, liveRemoves: [])
+        #expect(planner.plan(intents: [Build.intent(1, .add)], chain: risky, account: removeElsewhere, height: 16, now: 2_000) == [.wait(intent: 1, .height(17))])
+        let removeInFlight = AccountActivity(liveRemoves: [TransactionID(number: 8)])
+        #expect(planner.plan(intents: [Build.intent(1, .add)], chain: risky, account: removeInFlight, height: 40, now: 2_000)
+            == [.wait(intent: 1, .attemptsInFlight([TransactionID(number: 8)]))])
+        #expect(planner.plan(intents: [Build.intent(1, .add)], chain: .never, account: removeInFlight, height: 40, now: 2_000)
+            == [.send(intent: 1, action: .add)], "a fresh add goes out: it makes a poll apply its removes")
     }
 
     /// The seed's race: a remove queued, then an add of the same token. The remove is cancelled

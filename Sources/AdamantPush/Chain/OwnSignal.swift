@@ -19,6 +19,6 @@ public struct OwnSignal: Sendable, Hashable {
     /// Chain order: by block, then by timestamp, then by id, so a fold is deterministic even
     /// for signals in one block (whose relative order the service ignores anyway).
     static func inChainOrder(_ a: OwnSignal, _ b: OwnSignal) -> Bool {
-        (a.height, a.timestamp, a.id.description) < (b.height, b.timestamp, b.id.description)
+        (a.height, a.timestamp, a.id.number) < (b.height, b.timestamp, b.id.number)
     }
 }

@@ -86,24 +86,30 @@ extension Outbox {
         guard let view else {
             return FlushReport(keys: groups.compactMap { status(of: $0, chain: nil, waiting: nil) }, networkProblem: networkProblem)
         }
-        let states = fold.states(of: view.signals)
+        let account = fold.account(of: view.signals)
+        var activity = account.activity.with(live: groups.joined())
         var balance: ADMAmount?
         for group in groups where sending {
             guard let newest = group.max(by: { $0.sequence < $1.sequence }) else { continue }
-            let chainState = states[newest.signal.token] ?? .never
-            for step in planner.plan(intents: group, chain: chainState, height: view.height, now: wallClock()) {
+            let chainState = account[newest.signal.token]
+            for step in planner.plan(intents: group, chain: chainState, account: activity, height: view.height, now: wallClock()) {
                 do {
-                    if let shortOf = try await carryOut(step, group: group, chain: chainState, height: view.height) { balance = shortOf }
+                    if let shortOf = try await carryOut(step, group: group, chain: chainState, account: activity, height: view.height) {
+                        balance = shortOf
+                    }
                 } catch let error as OutboxError { throw error } catch {
                     networkProblem = "\(error)"
                 }
+                // What was just sent is in flight for the keys planned after this one.
+                if case .send = step { activity = account.activity.with(live: try await store.intents(scope: scope, includeSettled: false).joined()) }
             }
         }
         let after = try await store.intents(scope: scope, includeSettled: false)
+        let finalActivity = account.activity.with(live: after.joined())
         let keys = after.compactMap { group -> KeyStatus? in
             guard let newest = group.max(by: { $0.sequence < $1.sequence }) else { return nil }
-            let chainState = states[newest.signal.token] ?? .never
-            let waiting = planner.plan(intents: group, chain: chainState, height: view.height, now: wallClock()).compactMap { step -> Planner.Wait? in
+            let chainState = account[newest.signal.token]
+            let waiting = planner.plan(intents: group, chain: chainState, account: finalActivity, height: view.height, now: wallClock()).compactMap { step -> Planner.Wait? in
                 if case .wait(_, let wait) = step { return wait }
                 return nil
             }.first
@@ -123,7 +129,9 @@ extension Outbox {
     }
 
     /// Does one planner step. Returns the balance when a send was held back for lack of funds.
-    private func carryOut(_ step: Planner.Step, group: [Intent], chain chainState: TokenState, height: Int64) async throws -> ADMAmount? {
+    private func carryOut(
+        _ step: Planner.Step, group: [Intent], chain chainState: TokenState, account: AccountActivity, height: Int64
+    ) async throws -> ADMAmount? {
         let now = wallClock()
         switch step {
         case .supersede(let id):
@@ -140,7 +148,7 @@ extension Outbox {
             break
         case .send(let id, let action):
             guard let intent = group.first(where: { $0.id == id }) else { return nil }
-            return try await send(intent, action: action, chain: chainState, height: height)
+            return try await send(intent, action: action, chain: chainState, account: account, height: height)
         }
         return nil
     }

@@ -5,7 +5,7 @@ import Synchronization
 extension Outbox {
     /// Signs and sends `action` for `intent` while holding its key's lease, recording the
     /// attempt before the bytes leave. Returns the balance if it was too low to send.
-    func send(_ intent: Intent, action: PushAction, chain chainState: TokenState, height: Int64) async throws -> ADMAmount? {
+    func send(_ intent: Intent, action: PushAction, chain chainState: TokenState, account: AccountActivity, height: Int64) async throws -> ADMAmount? {
         let tag = scope.tag(intent.signal.token)
         let now = wallClock()
         guard try await store.acquireLease(tag: tag, scope: scope, holder: holder, now: now, expiresAt: now &+ configuration.leaseMillis) else {
@@ -13,7 +13,7 @@ extension Outbox {
             return nil
         }
         do {
-            let shortOf = try await sendHoldingLease(intent, action: action, chain: chainState, height: height, tag: tag)
+            let shortOf = try await sendHoldingLease(intent, action: action, chain: chainState, account: account, height: height, tag: tag)
             try await store.releaseLease(tag: tag, scope: scope, holder: holder)
             return shortOf
         } catch {
@@ -22,10 +22,13 @@ extension Outbox {
         }
     }
 
-    private func sendHoldingLease(_ intent: Intent, action: PushAction, chain chainState: TokenState, height: Int64, tag: [UInt8]) async throws -> ADMAmount? {
+    private func sendHoldingLease(
+        _ intent: Intent, action: PushAction, chain chainState: TokenState, account: AccountActivity, height: Int64, tag: [UInt8]
+    ) async throws -> ADMAmount? {
         // Decide again under the lease: another process may have sent or superseded meanwhile.
         let fresh = try await store.intents(scope: scope, includeSettled: false).first { scope.tag($0[0].signal.token) == tag } ?? []
-        guard planner.plan(intents: fresh, chain: chainState, height: height, now: wallClock()).contains(.send(intent: intent.id, action: action)) else {
+        let again = planner.plan(intents: fresh, chain: chainState, account: account, height: height, now: wallClock())
+        guard again.contains(.send(intent: intent.id, action: action)) else {
             return nil
         }
         // A remove names the provider the token was registered with (an add over another

@@ -51,8 +51,9 @@ public struct Planner: Sendable {
     public init(policy: Policy = Policy()) { self.policy = policy }
 
     /// The steps for one key. `intents` are all of the key's unsettled intents (any order);
-    /// `chain` the state of its token; `height` the chain height now; `now` Unix ms.
-    public func plan(intents: [Intent], chain: TokenState, height: Int64, now: Int64) -> [Step] {
+    /// `chain` the state of its token and `account` the account's activity on chain; `height`
+    /// the chain height now; `now` Unix ms.
+    public func plan(intents: [Intent], chain: TokenState, account: AccountActivity = AccountActivity(), height: Int64, now: Int64) -> [Step] {
         let open = intents.filter { !$0.state.isSettled }
         guard var newest = open.max(by: { $0.sequence < $1.sequence }) else { return [] }
         var steps: [Step] = []
@@ -82,11 +83,33 @@ public struct Planner: Sendable {
         if now < newest.notBefore { return steps + [.wait(intent: newest.id, .time(newest.notBefore))] }
 
         let action = nextAction(for: newest, chain: chain)
-        if let opposite = chain.lastHeight(opposite: action) {
-            let (clear, overflow) = opposite.addingReportingOverflow(policy.gap)
+        // Opposite signals of the account are never in flight together (see `gapFloor`).
+        let conflicting = action == .remove ? account.liveAdds : (chain.standing == .atRisk ? account.liveRemoves : [])
+        if !conflicting.isEmpty { return steps + [.wait(intent: newest.id, .attemptsInFlight(conflicting))] }
+        let clearOf = gapFloor(for: action, chain: chain, account: account)
+        if let clearOf {
+            let (clear, overflow) = clearOf.addingReportingOverflow(policy.gap)
             if !overflow, height < clear { return steps + [.wait(intent: newest.id, .height(clear))] }
         }
         return steps + [.send(intent: newest.id, action: action)]
+    }
+
+    /// The height a signal must keep `gap` blocks from, so it never shares a poll of the service
+    /// with a signal that could undo it:
+    /// - an add, the token's last remove; and when the add may be a duplicate (the token is at
+    ///   risk, so perhaps still registered), the account's last remove of any token, which a
+    ///   duplicate-only poll would drop;
+    /// - a remove, the account's last add of any token (the token's own included), which may be a
+    ///   duplicate.
+    func gapFloor(for action: PushAction, chain: TokenState, account: AccountActivity) -> Int64? {
+        switch action {
+        case .add:
+            let own = chain.lastRemoveHeight
+            guard chain.standing == .atRisk else { return own }
+            return [own, account.lastRemoveHeight].compactMap { $0 }.max()
+        case .remove:
+            return [chain.lastAddHeight, account.lastAddHeight].compactMap { $0 }.max()
+        }
     }
 
     /// The chain already holds what the intent asks for.
