@@ -33,14 +33,14 @@ let package = Package(
         .executableTarget(name: "adm-push", dependencies: ["AdamantCore", "AdamantCLI"]),
         .executableTarget(name: "adm-fetch", dependencies: ["AdamantCLI"]),
         // The performance targets of DESIGN.md: `swift run -c release adm-bench`.
-        .executableTarget(name: "adm-bench", dependencies: ["AdamantCore", "AdamantNodes", "AdamantDevnet"]),
+        .executableTarget(name: "adm-bench", dependencies: ["AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI"]),
         .executableTarget(name: "adm-devnet", dependencies: ["AdamantDevnet", "AdamantCore", "AdamantNodes", "AdamantCLI"]),
 
         .testTarget(name: "AdamantCoreTests", dependencies: ["AdamantCore"]),
         .testTarget(name: "AdamantNodesTests", dependencies: ["AdamantNodes", "AdamantCore", "AdamantDevnet"]),
         .testTarget(name: "AdamantPushTests", dependencies: ["AdamantPush", "AdamantCore", "AdamantNodes", "AdamantDevnet"]),
         .testTarget(name: "AdamantDevnetTests", dependencies: ["AdamantDevnet", "AdamantCore", "adm-devnet"]),
-        .testTarget(name: "CLITests", dependencies: ["AdamantCore", "AdamantCLI", "AdamantDevnet", "adm-push", "adm-fetch"]),
+        .testTarget(name: "CLITests", dependencies: ["AdamantCore", "AdamantCLI", "AdamantDevnet", "adm-push", "adm-fetch", "adm-devnet", "adm-bench"]),
     ],
     swiftLanguageModes: [.v6]
 )
