@@ -58,7 +58,7 @@ struct ANSTests {
 
     /// The same batch plus a stranger's new add: the removes run, and T is deleted.
     @Test func csharpModeLosesTheRegistrationWhenAStrangersAddSharesTheBatch() throws {
-        network.devnet.fund(Fixtures.bob.address, amount: try ADMAmount("1"))
+        _ = try network.devnet.fund(Fixtures.bob.address, amount: try ADMAmount("1"))
         try land([try signal(.add)])
         try land([try signal(.remove), try signal(.add), try signal(.add, token: Self.other, from: Fixtures.bobKeys)])
         #expect(tokens == [Self.other])
@@ -66,7 +66,7 @@ struct ANSTests {
 
     /// A redundant add costs strangers their removes.
     @Test func csharpModeLetsARedundantAddDropAStrangersRemove() throws {
-        network.devnet.fund(Fixtures.bob.address, amount: try ADMAmount("1"))
+        _ = try network.devnet.fund(Fixtures.bob.address, amount: try ADMAmount("1"))
         try land([try signal(.add), try signal(.add, token: Self.other, from: Fixtures.bobKeys)])
         try land([try signal(.add), try signal(.remove, token: Self.other, from: Fixtures.bobKeys)])
         #expect(Set(tokens) == [Self.token, Self.other], "Bob's remove was lost")

@@ -28,7 +28,7 @@ final class OutboxNetwork: Sendable {
         devnet = try Devnet(configuration)
         home = try TemporaryDirectory()
         account = KeyPair(passphrase: Passphrase(unvalidated: "outbox test account \(UUID())"))
-        if funded { devnet.fund(account.address, amount: ADMAmount(units: 10 * ADMAmount.unitsPerADM)) }
+        if funded { _ = try devnet.fund(account.address, amount: ADMAmount(units: 10 * ADMAmount.unitsPerADM)) }
         service = try NotificationService(address: devnet.ans.address, publicKey: devnet.ans.publicKey)
         var pool = NodePool.Configuration()
         pool.statusTimeout = .seconds(1)
@@ -51,7 +51,7 @@ final class OutboxNetwork: Sendable {
     /// Another funded account on the same network.
     func stranger() -> KeyPair {
         let keys = KeyPair(passphrase: Passphrase(unvalidated: "a stranger \(UUID())"))
-        devnet.fund(keys.address, amount: ADMAmount(units: 10 * ADMAmount.unitsPerADM))
+        _ = try! devnet.fund(keys.address, amount: ADMAmount(units: 10 * ADMAmount.unitsPerADM))
         return keys
     }
 
@@ -203,7 +203,7 @@ struct LiveOutboxTests {
         #expect(poor.balance == ADMAmount(units: 0))
         #expect(poor.keys.first?.newest.attempts.isEmpty == true, "nothing signed without the fee")
 
-        network.devnet.fund(network.account.address, amount: ADMAmount(units: 100_000))  // exactly one fee
+        _ = try network.devnet.fund(network.account.address, amount: ADMAmount(units: 100_000))  // exactly one fee
         let funded = try await outbox.waitUntilSettled(intent, until: .now + .seconds(20))
         guard case .applied? = funded.keys.first?.newest.state else { Issue.record("\(funded)"); return }
         #expect(network.devnet.balance(of: network.account.address) == ADMAmount(units: 0))
