@@ -40,8 +40,9 @@ public struct SentSignal: Sendable, Hashable {
 
 extension NodeClient: SignalChain {
     public func signals(sentBy sender: Address, afterHeight: Int64, offset: Int) async throws(NodeError) -> [Transaction] {
-        try await chats(ChatQuery(party: .sender(sender), chatType: .signal, afterHeight: afterHeight, limit: 100, offset: offset, order: .oldestFirst))
-            .transactions
+        // The node's schema takes fromHeight ≥ 1; from the start means leaving it out.
+        let query = ChatQuery(party: .sender(sender), chatType: .signal, afterHeight: afterHeight >= 1 ? afterHeight : nil, limit: 100, offset: offset, order: .oldestFirst)
+        return try await chats(query).transactions
     }
 
     public func spendableBalance(of address: Address) async throws(NodeError) -> ADMAmount {
