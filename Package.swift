@@ -28,9 +28,9 @@ let package = Package(
         // The registration outbox: SQLite store, chain state, scheduler.
         .target(name: "AdamantPush", dependencies: ["AdamantCore", "AdamantNodes", "CSQLite"]),
         // What every command shares: argument parsing, passphrase input, output and exit codes.
-        .target(name: "AdamantCLI", dependencies: ["AdamantCore", "AdamantNodes"]),
+        .target(name: "AdamantCLI", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush"]),
 
-        .executableTarget(name: "adm-push", dependencies: ["AdamantCore", "AdamantCLI"]),
+        .executableTarget(name: "adm-push", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush", "AdamantCLI"]),
         .executableTarget(name: "adm-fetch", dependencies: ["AdamantCLI"]),
         // The performance targets of DESIGN.md: `swift run -c release adm-bench`.
         .executableTarget(name: "adm-bench", dependencies: ["AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI"]),

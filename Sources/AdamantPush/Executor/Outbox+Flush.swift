@@ -30,12 +30,23 @@ public struct FlushReport: Sendable, Hashable {
     public var keys: [KeyStatus]
     public var balance: ADMAmount?
     public var networkProblem: String?
+
+    public init(keys: [KeyStatus], balance: ADMAmount? = nil, networkProblem: String? = nil) {
+        self.keys = keys
+        self.balance = balance
+        self.networkProblem = networkProblem
+    }
 }
 
 extension Outbox {
     /// Works until every key is settled or `deadline` passes, whatever the nodes do.
     public func flush(until deadline: ContinuousClock.Instant) async throws(OutboxError) -> FlushReport {
-        try await settle(until: deadline) { report in report.keys.allSatisfy(\.isSettled) }
+        try await flush(until: deadline) { keys in keys.allSatisfy(\.isSettled) }
+    }
+
+    /// Works until `done` holds for the keys' statuses after a pass, or `deadline` passes.
+    public func flush(until deadline: ContinuousClock.Instant, done: ([KeyStatus]) -> Bool) async throws(OutboxError) -> FlushReport {
+        try await settle(until: deadline) { report in done(report.keys) }
     }
 
     /// Works until the key of `intent` is settled (or a newer intent replaced it), or `deadline`.
