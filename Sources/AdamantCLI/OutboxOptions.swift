@@ -71,8 +71,13 @@ public enum OutboxOptions {
         let service = try service(arguments)
         let home = try homeDirectory(arguments, context)
         let nodes = NodeClient(pool: NodePool(nodes: try NodeOptions.nodeList(arguments, context)))
+        var configuration = Outbox.Configuration()
+        // A test hook: the crash tests make the process die at one moment of a send.
+        if let point = context.environment["ADM_PUSH_TEST_KILL_AT"].flatMap(Outbox.SendCheckpoint.init(rawValue:)) {
+            configuration.checkpoint = { reached in if reached == point { kill(getpid(), SIGKILL) } }
+        }
         do {
-            return try Outbox(home: home, keyPair: keyPair, service: service, chain: nodes)
+            return try Outbox(home: home, keyPair: keyPair, service: service, chain: nodes, configuration: configuration)
         } catch {
             throw CLIError(outboxError: error)
         }

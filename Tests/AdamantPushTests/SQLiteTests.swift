@@ -76,22 +76,22 @@ struct SQLiteTests {
         }
     }
 
+    /// Refused before anything is written: not even the switch to WAL touches the file.
     @Test func aDatabaseFromANewerSchemaIsRefusedAndLeftAsItIs() throws {
         do {
-            let newer = try SQLiteConnection(path: path, create: true)
-            try newer.migrate(Self.schema + [Migration(version: 3, sql: "CREATE TABLE later (x INTEGER) STRICT")])
+            let newer = try SQLiteConnection(path: path, create: true, configure: false)
+            try newer.execute("CREATE TABLE later (x INTEGER) STRICT; PRAGMA user_version = 3")
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        let current = try SQLiteConnection(path: path, create: false)
-        #expect(throws: MigrationError.newerSchema(found: 3, supported: 2)) { try current.migrate(Self.schema) }
-        #expect(try current.userVersion == 3)
+        #expect(throws: MigrationError.newerSchema(found: 3, supported: 2)) { try SerialDatabase(path: path, create: false, migrations: Self.schema) }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     }
 
     @Test func aFileThatIsNotADatabaseIsCorruptNotEmpty() throws {
         let garbage = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
         try garbage.write(to: URL(fileURLWithPath: path))
-        let error = try #require(throws: SQLiteError.self) { try SQLiteConnection(path: path, create: false) }
+        let error = try #require(throws: SQLiteError.self) { try SerialDatabase(path: path, create: false, migrations: Self.schema) }
         #expect(error.isCorrupt, "\(error)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
     }

@@ -54,8 +54,10 @@ extension Outbox {
                 let attempt = Attempt(
                     id: id, action: action, node: "", timestamp: transaction.timestamp, sentAt: self.wallClock(), sentHeight: height,
                     outcome: .recorded)
+                self.configuration.checkpoint?(.beforeRecord)
                 try await self.store.recordAttempt(attempt, intent: intent.id)
                 recorded.withLock { $0 = id }
+                self.configuration.checkpoint?(.afterRecord)
             }
         } catch let error as NodeError {
             // Nothing was sent: the recorded attempt can never land, and the intent backs off.
@@ -63,6 +65,7 @@ extension Outbox {
             try await backOff(intent)
             throw error
         }
+        configuration.checkpoint?(.afterBroadcast)
         try await record(sent, for: intent)
         return nil
     }

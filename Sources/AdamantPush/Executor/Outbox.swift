@@ -18,8 +18,21 @@ public final class Outbox: Sendable {
         public var pollInterval: Duration = .milliseconds(500)
         /// Pages of own signals read per sync at most (100 each).
         public var maxSyncPages = 10_000
+        /// Called at the points of a send where a crash matters most; crash tests kill the
+        /// process there.
+        public var checkpoint: (@Sendable (SendCheckpoint) -> Void)?
 
         public init() {}
+    }
+
+    /// The moments of a send that the crash tests aim at.
+    public enum SendCheckpoint: String, Sendable, CaseIterable {
+        /// Signed, not yet recorded.
+        case beforeRecord = "before-record"
+        /// Recorded, not yet sent.
+        case afterRecord = "after-record"
+        /// Sent and answered, the answer not yet stored.
+        case afterBroadcast = "after-broadcast"
     }
 
     let store: OutboxStore

@@ -11,11 +11,17 @@ enum MigrationError: Error, Sendable, Hashable {
 }
 
 extension SQLiteConnection {
-    /// Brings the schema up to the last of `migrations` (sorted by version, starting at 1).
-    func migrate(_ migrations: [Migration]) throws {
+    /// Throws `newerSchema` for a file migrated past the last of `migrations`; reads only.
+    func refuseNewer(than migrations: [Migration]) throws {
         let supported = migrations.last?.version ?? 0
         let found = try userVersion
         guard found <= supported else { throw MigrationError.newerSchema(found: found, supported: supported) }
+    }
+
+    /// Brings the schema up to the last of `migrations` (sorted by version, starting at 1).
+    func migrate(_ migrations: [Migration]) throws {
+        try refuseNewer(than: migrations)
+        let found = try userVersion
         for migration in migrations where migration.version > found {
             try writeTransaction {
                 // Re-read inside the lock: another process may have migrated meanwhile.

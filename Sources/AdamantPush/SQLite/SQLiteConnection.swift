@@ -6,9 +6,10 @@ final class SQLiteConnection {
     let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
 
-    /// Opens (creating if asked) the database at `path`, in WAL mode with `synchronous=FULL`: a
-    /// commit that returned survives a crash of the process and of the machine.
-    init(path: String, create: Bool, busyTimeoutMillis: Int32 = 5_000) throws(SQLiteError) {
+    /// Opens (creating if asked) the database at `path` and, unless `configure` is false, puts it
+    /// in WAL mode with `synchronous=FULL`: a commit that returned survives a crash of the
+    /// process and of the machine. Nothing is written to the file before `enableWAL()`.
+    init(path: String, create: Bool, busyTimeoutMillis: Int32 = 5_000, configure: Bool = true) throws(SQLiteError) {
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         let status = sqlite3_open_v2(path, &db, flags, nil)
@@ -20,17 +21,16 @@ final class SQLiteConnection {
         handle = db
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, busyTimeoutMillis)
-        do throws(SQLiteError) {
-            // journal_mode answers the mode it ended in; anything but WAL is a file we cannot use.
-            guard try query("PRAGMA journal_mode=WAL").first == [.text("wal")] else {
-                throw SQLiteError(extendedCode: SQLITE_CANTOPEN, message: "the database cannot be put in WAL mode")
-            }
-            try execute("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA trusted_schema=OFF")
-        } catch {
-            statements = [:]
-            sqlite3_close_v2(db)
-            throw error
+        if configure { try enableWAL() }
+    }
+
+    /// WAL, `synchronous=FULL`, foreign keys on, and no trust in functions named by the schema.
+    func enableWAL() throws(SQLiteError) {
+        // journal_mode answers the mode it ended in; anything but WAL is a file we cannot use.
+        guard try query("PRAGMA journal_mode=WAL").first == [.text("wal")] else {
+            throw SQLiteError(extendedCode: SQLITE_CANTOPEN, message: "the database cannot be put in WAL mode")
         }
+        try execute("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA trusted_schema=OFF")
     }
 
     deinit {

@@ -8,8 +8,12 @@ final class SerialDatabase: @unchecked Sendable {
     private let connection: SQLiteConnection
     private let queue: DispatchQueue
 
+    /// Opens and migrates `path`. A file that is not a database, or one from a newer schema, is
+    /// refused before anything is written to it.
     init(path: String, create: Bool, migrations: [Migration]) throws {
-        let connection = try SQLiteConnection(path: path, create: create)
+        let connection = try SQLiteConnection(path: path, create: create, configure: false)
+        try connection.refuseNewer(than: migrations)
+        try connection.enableWAL()
         try connection.migrate(migrations)
         self.connection = connection
         self.queue = DispatchQueue(label: "adm-push.sqlite")

@@ -8,11 +8,7 @@ enum HomeDirectory {
         var info = stat()
         if lstat(path, &info) != 0 {
             guard errno == ENOENT else { throw .home(path: path, problem: String(cString: strerror(errno))) }
-            do {
-                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw .home(path: path, problem: "it cannot be created (\((error as NSError).localizedDescription))")
-            }
+            try makeDirectories(path)
             guard lstat(path, &info) == 0 else { throw .home(path: path, problem: String(cString: strerror(errno))) }
         }
         guard info.st_mode & S_IFMT == S_IFDIR else { throw .home(path: path, problem: "it is not a directory") }
@@ -20,6 +16,17 @@ enum HomeDirectory {
             throw .home(path: path, problem: "others can enter it (mode \(String(info.st_mode & 0o777, radix: 8))); run: chmod 700 \(path)")
         }
         guard access(path, W_OK) == 0 else { throw .home(path: path, problem: "it is not writable") }
+    }
+
+    /// `mkdir -p` with mode 0700 for what it creates.
+    private static func makeDirectories(_ path: String) throws(OutboxError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
+                throw .home(path: path, problem: "\(prefix) cannot be created: \(String(cString: strerror(errno)))")
+            }
+        }
     }
 
     /// Runs `create` with a umask that makes new files 0600 (the database, its WAL and shm).
