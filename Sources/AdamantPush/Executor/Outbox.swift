@@ -47,7 +47,7 @@ public final class Outbox: Sendable {
     let wallClock: @Sendable () -> Int64
     let log: any LogSink
     /// This process's name in leases.
-    let holder = "\(getpid())-\(UUID().uuidString.prefix(8))"
+    let holder = LeaseHolder.current
 
     /// Opens the outbox in `home` (created 0700 if missing) for `keyPair` and `service`.
     public init(

@@ -132,11 +132,17 @@ final class OutboxStore: Sendable {
 
     // MARK: Leases
 
-    /// Takes the key's lease for `holder` until `expiresAt` if it is free, expired or already
-    /// this holder's.
+    /// Takes the key's lease for `holder` until `expiresAt` if it is free, expired, held by a
+    /// process of this machine that no longer exists (killed while sending), or already this
+    /// holder's.
     func acquireLease(tag: [UInt8], scope: StoreScope, holder: String, now: Int64, expiresAt: Int64) async throws(OutboxError) -> Bool {
         let (account, service) = (scope.account.description, scope.service.description)
         return try await write { db in
+            let current = try db.query("SELECT holder FROM leases WHERE account = ?1 AND service = ?2 AND token_tag = ?3",
+                                       [.text(account), .text(service), .blob(tag)]).first?.text(0)
+            if let current, LeaseHolder.isGone(current) {
+                try db.query("DELETE FROM leases WHERE account = ?1 AND service = ?2 AND token_tag = ?3", [.text(account), .text(service), .blob(tag)])
+            }
             try db.query(
                 """
                 INSERT INTO leases (account, service, token_tag, holder, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)
