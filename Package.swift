@@ -33,7 +33,7 @@ let package = Package(
         .executableTarget(name: "adm-push", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush", "AdamantCLI"]),
         .executableTarget(name: "adm-fetch", dependencies: ["AdamantCLI"]),
         // The performance targets of DESIGN.md: `swift run -c release adm-bench`.
-        .executableTarget(name: "adm-bench", dependencies: ["AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI"]),
+        .executableTarget(name: "adm-bench", dependencies: ["AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantPush", "CSQLite"]),
         .executableTarget(name: "adm-devnet", dependencies: ["AdamantDevnet", "AdamantCore", "AdamantNodes", "AdamantCLI"]),
 
         .testTarget(name: "AdamantCoreTests", dependencies: ["AdamantCore"]),

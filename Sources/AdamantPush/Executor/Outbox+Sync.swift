@@ -67,3 +67,17 @@ extension Outbox {
         return ChainView(height: view.height, signals: try await store.ownSignals(scope: scope))
     }
 }
+
+extension Outbox {
+    /// The chain state folded from the signals kept in the store, with no network.
+    package func keptChainState() async throws(OutboxError) -> AccountChainState {
+        fold.account(of: try await store.ownSignals(scope: scope))
+    }
+
+    package func keptSignals() async throws(OutboxError) -> [OwnSignal] { try await store.ownSignals(scope: scope) }
+
+    /// Keeps signals as if read from the chain (benchmarks and tests fill a store this way).
+    package func keep(_ signals: [OwnSignal], cursor: Int64) async throws(OutboxError) {
+        try await store.saveOwnSignals(signals, cursor: cursor, scope: scope)
+    }
+}

@@ -7,11 +7,22 @@ struct StoreScope: Sendable {
     let account: Address
     let service: Address
     let key: LocalSealingKey
+    /// What binds a sealed value to its row: the kind of row, the scope, and the row's key.
+    private let intentPrefix: [UInt8]
+    private let signalPrefix: [UInt8]
+
+    init(account: Address, service: Address, key: LocalSealingKey) {
+        self.account = account
+        self.service = service
+        self.key = key
+        intentPrefix = Array("intent \(account) \(service) ".utf8)
+        signalPrefix = Array("signal \(account) \(service) ".utf8)
+    }
 
     func tag(_ token: String) -> [UInt8] { key.tag(Array(token.utf8)) }
 
-    func intentContext(tag: [UInt8]) -> [UInt8] { Array("intent \(account) \(service) ".utf8) + tag }
-    func signalContext(id: TransactionID) -> [UInt8] { Array("signal \(account) \(service) \(id)".utf8) }
+    func intentContext(tag: [UInt8]) -> [UInt8] { intentPrefix + tag }
+    func signalContext(id: TransactionID) -> [UInt8] { signalPrefix + Array(id.description.utf8) }
 }
 
 /// The outbox's durable state: intents, attempts, leases and the cache of own signals. Every
