@@ -184,4 +184,49 @@ struct OutboxCommandTests {
         #expect(intents.count == count, "every intent kept")
         #expect(intents.flatMap(\.attempts).count == 1, "one signal for all of them")
     }
+
+    /// The home is 0700, its files 0600, and no file holds a token in the clear.
+    @Test func theStoreIsPrivateAndKeepsTokensSealed() async throws {
+        let network = try OutboxDevnet()
+        let register = try await network.push(["register", "--token", Self.token, "--provider", "apns", "--device-id", "my-laptop.1"])
+        #expect(register.status == 0, "\(register.stderr)")
+        let home = network.home + "/home"
+        var info = stat()
+        #expect(stat(home, &info) == 0 && info.st_mode & 0o777 == 0o700)
+        let files = try FileManager.default.contentsOfDirectory(atPath: home)
+        #expect(files.contains("outbox.sqlite"))
+        for file in files {
+            #expect(stat(home + "/" + file, &info) == 0 && info.st_mode & 0o777 == 0o600, "\(file) is \(String(info.st_mode & 0o777, radix: 8))")
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: home + "/" + file))
+            for secret in [Self.token, "my-laptop.1"] {
+                #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(file) holds \(secret) in the clear")
+            }
+        }
+    }
+
+    /// Two accounts share one home; each one's remove is its own, signed by it (B5).
+    @Test func accountsSharingAHomeKeepTheirOwnRegistrations() async throws {
+        let network = try OutboxDevnet()
+        let other = BIP39.randomMnemonic()
+        let otherAccount = KeyPair(passphrase: try Passphrase(validating: other))
+        _ = try network.devnet.fund(otherAccount.address, amount: ADMAmount(units: ADMAmount.unitsPerADM))
+        #expect(try await network.push(["register", "--token", Self.token, "--provider", "apns"]).status == 0)
+        #expect(try await network.push(["register", "--token", Self.token, "--provider", "apns"], passphrase: other).status == 0)
+        network.settle()
+        #expect(Set(network.devnet.ansRegistrations.map(\.address)) == [network.account.address, otherAccount.address])
+        #expect(try await network.push(["unregister", "--token", Self.token], passphrase: other).status == 0)
+        network.settle()
+        #expect(network.devnet.ansRegistrations.map(\.address) == [network.account.address])
+        let queue = try await network.push(["queue"])
+        #expect(queue.stdout.split(separator: "\n").filter { $0.contains(" #") }.count == 1, "the other account's intents are not this one's")
+    }
+
+    @Test func aSandboxTokenForTheIOSServiceComesWithAWarning() async throws {
+        let network = try OutboxDevnet()
+        let result = try await run("adm-push", [
+            "register", "--token", Self.token, "--provider", "apns-sandbox", "--no-wait", "--home", network.home + "/home",
+        ], environment: ["ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.passphrase])
+        #expect(result.status == 75)
+        #expect(result.stderr.hasPrefix("Warning: the iOS notification service always pushes to production APNs and deletes a sandbox token after its first push."))
+    }
 }
