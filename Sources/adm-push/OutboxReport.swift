@@ -127,7 +127,7 @@ enum OutboxReport {
             }
         }
         if keys.contains(where: { !$0.isSettled }) {
-            context.output.error("Queued: kept in the outbox and retried by 'adm-push flush' (or the next adm-push command).")
+            context.output.error("Queued: kept in the outbox; 'adm-push flush' (or the next register or unregister) finishes it.")
         }
     }
 }
