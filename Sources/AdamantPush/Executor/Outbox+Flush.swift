@@ -103,7 +103,7 @@ extension Outbox {
         for group in groups where sending {
             guard let newest = group.max(by: { $0.sequence < $1.sequence }) else { continue }
             let chainState = account[newest.signal.token]
-            for step in planner.plan(intents: group, chain: chainState, account: activity, height: view.height, now: wallClock()) {
+            for step in planner.plan(intents: group, chain: chainState, account: activity, height: view.height, now: wallClock.unixMillis()) {
                 do {
                     if let shortOf = try await carryOut(step, group: group, chain: chainState, account: activity, height: view.height) {
                         balance = shortOf
@@ -120,7 +120,7 @@ extension Outbox {
         let keys = after.compactMap { group -> KeyStatus? in
             guard let newest = group.max(by: { $0.sequence < $1.sequence }) else { return nil }
             let chainState = account[newest.signal.token]
-            let waiting = planner.plan(intents: group, chain: chainState, account: finalActivity, height: view.height, now: wallClock()).compactMap { step -> Planner.Wait? in
+            let waiting = planner.plan(intents: group, chain: chainState, account: finalActivity, height: view.height, now: wallClock.unixMillis()).compactMap { step -> Planner.Wait? in
                 if case .wait(_, let wait) = step { return wait }
                 return nil
             }.first
@@ -143,7 +143,7 @@ extension Outbox {
     private func carryOut(
         _ step: Planner.Step, group: [Intent], chain chainState: TokenState, account: AccountActivity, height: Int64
     ) async throws -> ADMAmount? {
-        let now = wallClock()
+        let now = wallClock.unixMillis()
         switch step {
         case .supersede(let id):
             try await store.update(.state(intent: id, .superseded), now: now)

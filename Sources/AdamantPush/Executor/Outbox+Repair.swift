@@ -15,12 +15,12 @@ extension Outbox {
         for (token, state) in fold.states(of: view.signals).sorted(by: { $0.key < $1.key }) {
             guard let last = state.last?.signal else { continue }
             if !known.contains(scope.tag(token)) || resendRemoves.contains(token) {
-                made.append(try await store.addIntent(last, scope: scope, now: wallClock()))
+                made.append(try await store.addIntent(last, scope: scope, now: wallClock.unixMillis()))
             }
         }
         for group in try await store.intents(scope: scope, includeSettled: true) {
             guard let newest = group.last, case .failed = newest.state else { continue }
-            try await store.update(.reopen(intent: newest.id), now: wallClock())
+            try await store.update(.reopen(intent: newest.id), now: wallClock.unixMillis())
         }
         return made
     }

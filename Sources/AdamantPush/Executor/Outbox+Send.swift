@@ -7,7 +7,7 @@ extension Outbox {
     /// attempt before the bytes leave. Returns the balance if it was too low to send.
     func send(_ intent: Intent, action: PushAction, chain chainState: TokenState, account: AccountActivity, height: Int64) async throws -> ADMAmount? {
         let tag = scope.tag(intent.signal.token)
-        let now = wallClock()
+        let now = wallClock.unixMillis()
         guard try await store.acquireLease(tag: tag, scope: scope, holder: holder, now: now, expiresAt: now &+ configuration.leaseMillis) else {
             log.log(.info, "another process is sending for intent \(intent.id); leaving it to that one")
             return nil
@@ -27,7 +27,7 @@ extension Outbox {
     ) async throws -> ADMAmount? {
         // Decide again under the lease: another process may have sent or superseded meanwhile.
         let fresh = try await store.intents(scope: scope, includeSettled: false).first { scope.tag($0[0].signal.token) == tag } ?? []
-        let again = planner.plan(intents: fresh, chain: chainState, account: account, height: height, now: wallClock())
+        let again = planner.plan(intents: fresh, chain: chainState, account: account, height: height, now: wallClock.unixMillis())
         guard again.contains(.send(intent: intent.id, action: action)) else {
             return nil
         }
@@ -42,7 +42,7 @@ extension Outbox {
         let balance = try await chain.spendableBalance(of: scope.account)
         guard balance.units >= fee else {
             log.log(.warning, "intent \(intent.id) waits for funds: a signal costs \(ADMAmount(units: fee)) ADM, the balance is \(balance) ADM")
-            try await store.update(.state(intent: intent.id, .waitingForFunds), now: wallClock())
+            try await store.update(.state(intent: intent.id, .waitingForFunds), now: wallClock.unixMillis())
             return balance
         }
 
@@ -52,7 +52,7 @@ extension Outbox {
             sent = try await chain.send(asset, to: service.address, signedBy: keyPair, isResend: !intent.attempts.isEmpty) { transaction in
                 let id = try transaction.computedID()
                 let attempt = Attempt(
-                    id: id, action: action, node: "", timestamp: transaction.timestamp, sentAt: self.wallClock(), sentHeight: height,
+                    id: id, action: action, node: "", timestamp: transaction.timestamp, sentAt: self.wallClock.unixMillis(), sentHeight: height,
                     outcome: .recorded)
                 self.configuration.checkpoint?(.beforeRecord)
                 try await self.store.recordAttempt(attempt, intent: intent.id)
@@ -89,10 +89,10 @@ extension Outbox {
         case .rejected(let message):
             try await store.setOutcome(mayBeElsewhere ? .ambiguous : .refused(message), attempt: sent.id)
             if message.contains(NodeErrorClass.insufficientBalanceMessage) {
-                try await store.update(.state(intent: intent.id, .waitingForFunds), now: wallClock())
+                try await store.update(.state(intent: intent.id, .waitingForFunds), now: wallClock.unixMillis())
             } else if !mayBeElsewhere {
                 log.log(.warning, "intent \(intent.id) was refused for good: \(message)")
-                try await store.update(.state(intent: intent.id, .failed(message)), now: wallClock())
+                try await store.update(.state(intent: intent.id, .failed(message)), now: wallClock.unixMillis())
             }
         }
     }
@@ -100,6 +100,6 @@ extension Outbox {
     private func backOff(_ intent: Intent) async throws(OutboxError) {
         let delay = configuration.policy.backoff(retries: intent.retries)
         let jitter = Int64.random(in: 0...(delay / 4))
-        try await store.update(.backOff(intent: intent.id, notBefore: wallClock() &+ delay &+ jitter), now: wallClock())
+        try await store.update(.backOff(intent: intent.id, notBefore: wallClock.unixMillis() &+ delay &+ jitter), now: wallClock.unixMillis())
     }
 }

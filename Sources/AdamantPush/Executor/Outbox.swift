@@ -44,7 +44,7 @@ public final class Outbox: Sendable {
     let planner: Planner
     let fold: ChainFold
     let chatKey: ChatKey
-    let wallClock: @Sendable () -> Int64
+    let wallClock: any WallClock
     let log: any LogSink
     /// This process's name in leases.
     let holder = LeaseHolder.current
@@ -52,7 +52,7 @@ public final class Outbox: Sendable {
     /// Opens the outbox in `home` (created 0700 if missing) for `keyPair` and `service`.
     public init(
         home: String, keyPair: KeyPair, service: NotificationService, chain: any SignalChain,
-        configuration: Configuration = Configuration(), wallClock: @escaping @Sendable () -> Int64 = Outbox.systemMillis,
+        configuration: Configuration = Configuration(), wallClock: any WallClock = SystemWallClock(),
         log: any LogSink = SilentLog()
     ) throws(OutboxError) {
         store = try OutboxStore(directory: home)
@@ -70,14 +70,13 @@ public final class Outbox: Sendable {
         self.log = log
     }
 
-    public static let systemMillis: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
     // MARK: Intents
 
     /// Durably records the wish that `token` be registered with `provider`. Nothing is sent yet.
     public func register(token: String, provider: PushProvider, deviceId: String? = nil) async throws -> Intent {
         let signal = try PushSignal(token: token, provider: provider, action: .add, deviceId: deviceId)
-        return try await store.addIntent(signal, scope: scope, now: wallClock())
+        return try await store.addIntent(signal, scope: scope, now: wallClock.unixMillis())
     }
 
     /// Durably records the wish that `token` be unregistered. The provider of the remove is the
@@ -86,7 +85,7 @@ public final class Outbox: Sendable {
     public func unregister(token: String) async throws -> Intent {
         let provider = try await knownProvider(of: token) ?? (Hex.decode(token) != nil ? .apns : .fcm)
         let signal = try PushSignal(token: token, provider: provider, action: .remove)
-        return try await store.addIntent(signal, scope: scope, now: wallClock())
+        return try await store.addIntent(signal, scope: scope, now: wallClock.unixMillis())
     }
 
     /// A remove for every token this account ever registered with the service that may still
@@ -105,7 +104,7 @@ public final class Outbox: Sendable {
         var intents: [Intent] = []
         for (token, provider) in tokens.sorted(by: { $0.key < $1.key }) {
             let signal = try PushSignal(token: token, provider: provider, action: .remove)
-            intents.append(try await store.addIntent(signal, scope: scope, now: wallClock()))
+            intents.append(try await store.addIntent(signal, scope: scope, now: wallClock.unixMillis()))
         }
         return intents
     }
