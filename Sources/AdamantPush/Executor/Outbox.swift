@@ -47,7 +47,7 @@ public final class Outbox: Sendable {
     let wallClock: any WallClock
     let log: any LogSink
     /// This process's name in leases.
-    let holder = LeaseHolder.current
+    let holder = LeaseHolder.make()
 
     /// Opens the outbox in `home` (created 0700 if missing) for `keyPair` and `service`.
     public init(

@@ -1,9 +1,10 @@
 import Foundation
 
-/// Who holds a lease: `host pid nonce`. A holder on this host whose process is gone has
-/// crashed, and its lease is free at once instead of at its expiry.
+/// Who holds a lease: `host pid nonce`, one per outbox (several may share a process). A holder
+/// on this host whose process is gone has crashed, and its lease is free at once instead of at
+/// its expiry.
 enum LeaseHolder {
-    static let current = "\(hostName) \(getpid()) \(UUID().uuidString.prefix(8))"
+    static func make() -> String { "\(hostName) \(getpid()) \(UUID().uuidString.prefix(8))" }
 
     static func isGone(_ holder: String) -> Bool {
         let parts = holder.split(separator: " ")
