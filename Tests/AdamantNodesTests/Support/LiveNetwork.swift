@@ -31,7 +31,7 @@ final class LiveNetwork: Sendable {
     /// silent node costs a fraction of a second; timeouts are long enough for a busy machine
     /// and far from what hedging costs, so a test can tell the two apart.
     func client(
-        nodes: [NodeURL]? = nil, deadline: Duration = .seconds(2), transport: (any HTTPTransport)? = nil,
+        nodes: [NodeURL]? = nil, deadline: Duration = .seconds(10), transport: (any HTTPTransport)? = nil,
         wallClock: any WallClock = SystemWallClock(), configure: (inout NodePool.Configuration) -> Void = { _ in }
     ) async -> NodeClient {
         var configuration = NodePool.Configuration()
@@ -83,7 +83,7 @@ struct ChatOnChain {
     let client: NodeClient
     let id: TransactionID
 
-    init(deadline: Duration = .seconds(2)) async throws {
+    init(deadline: Duration = .seconds(10)) async throws {
         network = try LiveNetwork()
         client = await network.client(deadline: deadline)
         // Sent with time to spare: the deadline under test is the reads'.
