@@ -2,8 +2,13 @@ import AdamantCore
 
 extension StringProtocol {
     /// The value in single quotes with its control characters escaped: how every message quotes
-    /// back what it was given, so input can never start a new line or move the cursor.
-    public var quoted: String { "'" + escapingControlCharacters + "'" }
+    /// back what it was given, so input can never start a new line or move the cursor. A value
+    /// holding two or more BIP39 words is not repeated at all: it may be a passphrase typed in
+    /// the wrong place (`--passphrase-file "wrap track …"`).
+    public var quoted: String {
+        StrayArguments.mayHoldAPassphrase([String(self)])
+            ? "(a value that looks like a passphrase, not repeated)" : "'" + escapingControlCharacters + "'"
+    }
 
     /// Control, format (bidirectional overrides) and line-separator characters as `\n`, `\r`,
     /// `\t` or `\u{…}`; everything else unchanged.
