@@ -40,18 +40,22 @@ public final class ManualWallClock: WallClock {
 
 // MARK: Monotonic time
 
+/// An instant of `AnyClock` or `ManualClock`: the time since the clock was made.
+public struct OffsetInstant: InstantProtocol {
+    public var offset: Duration
+
+    public init(offset: Duration) { self.offset = offset }
+
+    public func advanced(by duration: Duration) -> OffsetInstant { OffsetInstant(offset: offset + duration) }
+    public func duration(to other: OffsetInstant) -> Duration { other.offset - offset }
+    public static func < (lhs: OffsetInstant, rhs: OffsetInstant) -> Bool { lhs.offset < rhs.offset }
+    public static func + (lhs: OffsetInstant, rhs: Duration) -> OffsetInstant { lhs.advanced(by: rhs) }
+}
+
 /// Any `Clock` measured in `Duration`, behind one concrete type, so a component can take a
 /// test clock without becoming generic. Its instants count from the moment it was made.
 public struct AnyClock: Clock {
-    public struct Instant: InstantProtocol {
-        /// Time since the clock was wrapped.
-        public var offset: Duration
-
-        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        public func duration(to other: Instant) -> Duration { other.offset - offset }
-        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-        public static func + (lhs: Instant, rhs: Duration) -> Instant { lhs.advanced(by: rhs) }
-    }
+    public typealias Instant = OffsetInstant
 
     private let elapsed: @Sendable () -> Duration
     private let sleepFor: @Sendable (_ offset: Duration, _ tolerance: Duration?) async throws -> Void
@@ -77,15 +81,7 @@ public struct AnyClock: Clock {
 /// A monotonic clock that moves only when a test calls `advance`. Sleepers wake, in deadline
 /// order, when time reaches their deadline; a cancelled sleeper throws `CancellationError`.
 public final class ManualClock: Clock {
-    public struct Instant: InstantProtocol {
-        /// Time since the clock was made.
-        public var offset: Duration
-
-        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        public func duration(to other: Instant) -> Duration { other.offset - offset }
-        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-        public static func + (lhs: Instant, rhs: Duration) -> Instant { lhs.advanced(by: rhs) }
-    }
+    public typealias Instant = OffsetInstant
 
     private struct Sleeper {
         var id: Int

@@ -17,7 +17,7 @@ enum Fixtures {
 
 /// The real clock's ADAMANT timestamp.
 func nowTimestamp(offsetSeconds: Int64 = 0) -> Int32 {
-    Int32(AdamantTime.timestamp(unixMillis: SystemClock().unixMillis()) + offsetSeconds)
+    Int32(AdamantTime.timestamp(unixMillis: SystemWallClock().unixMillis()) + offsetSeconds)
 }
 
 func transfer(_ units: Int64, to recipient: Address = Fixtures.bob.address, from keys: KeyPair = Fixtures.aliceKeys,

@@ -1,15 +1,4 @@
 public import AdamantCore
-import Foundation
-
-/// Where the devnet reads the time. Tests can pass their own.
-public protocol DevnetClock: Sendable {
-    func unixMillis() -> Int64
-}
-
-public struct SystemClock: DevnetClock {
-    public init() {}
-    public func unixMillis() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
-}
 
 /// Everything `adm-devnet start` takes.
 public struct DevnetConfiguration: Sendable {
@@ -52,7 +41,8 @@ public struct DevnetConfiguration: Sendable {
     public var connectionTimeout: Duration = .seconds(30)
     /// Connections each server takes at once; beyond them it answers 503 and closes.
     public var maxConnections = 256
-    public var clock: any DevnetClock = SystemClock()
+    /// Where the devnet reads the time; tests can pass their own.
+    public var clock: any WallClock = SystemWallClock()
     /// Receives one line per submission, block and ANS action; nil for silence.
     public var log: (@Sendable (String) -> Void)?
 

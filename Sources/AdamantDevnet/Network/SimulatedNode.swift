@@ -5,10 +5,10 @@ import Synchronization
 /// What every node shares: one ledger, one clock, one log.
 final class SharedChain: Sendable {
     let ledger: Mutex<Ledger>
-    let clock: any DevnetClock
+    let clock: any WallClock
     let log: (@Sendable (String) -> Void)?
 
-    init(ledger: Ledger, clock: any DevnetClock, log: (@Sendable (String) -> Void)?) {
+    init(ledger: Ledger, clock: any WallClock, log: (@Sendable (String) -> Void)?) {
         self.ledger = Mutex(ledger)
         self.clock = clock
         self.log = log
