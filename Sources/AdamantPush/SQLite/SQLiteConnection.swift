@@ -53,6 +53,14 @@ final class SQLiteConnection {
         return try statement.rows()
     }
 
+    /// Runs `sql` and hands each row to `body` as it is stepped, without copying it into values:
+    /// for large reads.
+    func forEachRow(_ sql: String, _ values: [SQLiteValue] = [], _ body: (SQLiteRow) throws -> Void) throws {
+        let statement = try cachedStatement(sql)
+        try statement.bind(values)
+        while let row = try statement.step() { try body(row) }
+    }
+
     /// The rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes(handle)) }
 

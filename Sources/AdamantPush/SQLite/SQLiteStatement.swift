@@ -89,6 +89,18 @@ struct SQLiteRow {
     typealias Values = [SQLiteValue]
     fileprivate let statement: OpaquePointer
 
+    /// One column read in place, nil when it holds another type (a file changed elsewhere).
+    func integer(_ column: Int32) -> Int64? {
+        sqlite3_column_type(statement, column) == SQLITE_INTEGER ? sqlite3_column_int64(statement, column) : nil
+    }
+
+    func blob(_ column: Int32) -> [UInt8]? {
+        guard sqlite3_column_type(statement, column) == SQLITE_BLOB else { return nil }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard count > 0, let base = sqlite3_column_blob(statement, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
     var values: Values {
         (0..<sqlite3_column_count(statement)).map { column in
             switch sqlite3_column_type(statement, column) {

@@ -48,9 +48,10 @@ enum Schema {
                 PRIMARY KEY (account, service, token_tag)
             ) STRICT, WITHOUT ROWID;
 
-            -- The account's own signals to the service, read from the chain and kept sealed.
+            -- The account's own signals to the service, read from the chain and kept sealed; the id
+            -- is the transaction id's 64 bits.
             CREATE TABLE own_signals (
-                id TEXT PRIMARY KEY,
+                id INTEGER PRIMARY KEY,
                 account TEXT NOT NULL,
                 service TEXT NOT NULL,
                 token_tag BLOB NOT NULL,
