@@ -54,13 +54,21 @@ struct CrashTortureTests {
         outcome.landedTwice = queue.intents.filter { $0.attempts.filter { $0.outcome.hasPrefix("confirmed") }.count > 1 }.count
         let registered = Set(network.devnet.ansRegistrations.filter { $0.address == account.address }.map(\.token))
         let expected = Set(last.filter { $0.value == "add" }.keys)
-        if registered != expected { outcome.wrongRegistry = 1 }
+        if registered != expected {
+            outcome.wrongRegistry = 1
+            // What a reader needs to see why: this account's signals and every signal to the
+            // service around them.
+            let mine = network.devnet.ledgerSignals(from: account.address)
+            print("seed \(seed): registry \(registered.map { $0.prefix(4) }) expected \(expected.map { $0.prefix(4) }); own signals \(mine); service signals near: \(network.devnet.ledgerSignals(near: mine.map(\.height)))")
+        }
         return outcome
     }
 
     @Test(arguments: ANSMode.allCases)
     func killedSendsLoseNothingAndTheRegistryEndsAtTheLastIntent(_ mode: ANSMode) async throws {
-        let network = try OutboxDevnet(mode: mode)
+        // The service polls on its own every two blocks, as the C# one does (10 s, blocks of 5 s):
+        // concurrent trials then share its polls as strangers do.
+        let network = try OutboxDevnet(mode: mode, ansPoll: .milliseconds(300))
         var total = Outcome()
         try await withThrowingTaskGroup(of: Outcome.self) { group in
             var next = 0
@@ -96,5 +104,27 @@ struct SplitMix: RandomNumberGenerator {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+extension Devnet {
+    /// Signals to the service in blocks, read as the service reads them: (height, sender's
+    /// address prefix, token prefix, action).
+    func serviceSignals() -> [(height: Int64, sender: String, token: String, action: String)] {
+        confirmedTransactions.compactMap { transaction in
+            guard transaction.chat?.type == .signal, transaction.recipientId == ans.address, let height = transaction.height,
+                  let text = try? transaction.decryptMessage(with: ans.keyPair, partner: transaction.senderPublicKey),
+                  let signal = try? PushSignal(plaintext: text)
+            else { return nil }
+            return (height, String(transaction.senderPublicKey.address.description.prefix(6)), String(signal.token.prefix(4)), signal.action.rawValue)
+        }
+    }
+
+    func ledgerSignals(from address: Address) -> [(height: Int64, sender: String, token: String, action: String)] {
+        serviceSignals().filter { address.description.hasPrefix($0.sender) }
+    }
+
+    func ledgerSignals(near heights: [Int64]) -> [(height: Int64, sender: String, token: String, action: String)] {
+        serviceSignals().filter { signal in heights.contains { abs($0 - signal.height) <= 3 } }
     }
 }

@@ -10,11 +10,12 @@ final class OutboxDevnet: Sendable {
     let account: KeyPair
     let passphrase: String
 
-    init(mode: ANSMode = .csharp, funded: Bool = true) throws {
+    /// `ansPoll` nil: the service polls only when a test says so.
+    init(mode: ANSMode = .csharp, funded: Bool = true, ansPoll: Duration? = nil) throws {
         var configuration = DevnetConfiguration()
         configuration.nodeCount = 2
         configuration.blockTime = .milliseconds(150)
-        configuration.ansPollInterval = .seconds(600)
+        configuration.ansPollInterval = ansPoll ?? .seconds(600)
         configuration.ansMode = mode
         devnet = try Devnet(configuration)
         passphrase = BIP39.randomMnemonic()

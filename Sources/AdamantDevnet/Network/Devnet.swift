@@ -112,6 +112,9 @@ public final class Devnet: Sendable {
 
     public var height: Int64 { chain.ledger.withLock { $0.height } }
 
+    /// Every transaction in a block, in chain order.
+    public var confirmedTransactions: [Transaction] { chain.ledger.withLock { $0.chain } }
+
     /// Moves the queue along and forges a block now. Returns the new height.
     @discardableResult
     public func mine() -> Int64 {
