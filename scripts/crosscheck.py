@@ -67,27 +67,6 @@ WORDS = word_list()
 INDEX = {w: i for i, w in enumerate(WORDS)}
 
 
-def levenshtein(a, b):
-    """Edit distance over UTF-8 bytes, as the Swift code measures it."""
-    previous = list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        current = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] != b[j - 1]))
-        previous = current
-    return previous[len(b)]
-
-
-def suggest(word):
-    typed = word.lower()
-    if len(typed) >= 4:
-        prefixed = [w for w in WORDS if w[:4] == typed[:4]]
-        if prefixed:
-            return prefixed[0]
-    scored = [(levenshtein(typed.encode(), w.encode()), i) for i, w in enumerate(WORDS)]
-    distance, i = min(scored)
-    return WORDS[i] if distance <= 2 else None
-
 
 def passphrase_problem(text):
     """None if valid, else (kind, extra fields) in the Swift order of checks."""
@@ -102,7 +81,7 @@ def passphrase_problem(text):
     for position, word in enumerate(words, 1):
         word = word.decode("utf-8", "replace")
         if word not in INDEX:
-            return "unknownWord", {"position": position, "suggestion": suggest(word)}
+            return "unknownWord", {"position": position}
     bits = "".join(format(INDEX[w.decode()], "011b") for w in words)
     entropy = int(bits[:128], 2).to_bytes(16, "big")
     if int(bits[128:], 2) != h256(entropy)[0] >> 4:

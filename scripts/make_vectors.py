@@ -598,29 +598,6 @@ def invalid(name, category, value, error, **extra):
     return {"name": name, "category": category, "input": value, "error": error, **extra}
 
 
-def typed_suggestion(word):
-    """The Swift suggestion rule: first word sharing 4 letters, else nearest within 2 edits."""
-    typed = word.lower()
-    if len(typed) >= 4:
-        for candidate in WORDS:
-            if candidate.startswith(typed[:4]):
-                return candidate
-    best, best_distance = None, 3
-    for candidate in WORDS:
-        distance = edit_distance(typed.encode(), candidate.encode())
-        if distance < best_distance:
-            best, best_distance = candidate, distance
-    return best
-
-
-def edit_distance(a, b):
-    row = list(range(len(b) + 1))
-    for i, x in enumerate(a):
-        diagonal, row[0] = row[0], i + 1
-        for j, y in enumerate(b):
-            diagonal, row[j + 1] = row[j + 1], min(row[j + 1] + 1, row[j] + 1, diagonal + (x != y))
-    return row[-1]
-
 
 def checksum_ok(words):
     value = 0
@@ -662,9 +639,7 @@ def passphrase_invalids():
     out += [invalid("word count: " + n, "passphrase", text, "wrongWordCount", count=len(text.split(" ")))
             for n, text in counts]
     for name, text, position in unknown:
-        suggestion = typed_suggestion(text.split(" ")[position - 1])
-        out.append(invalid("unknown word: " + name, "passphrase", text, "unknownWord",
-                           position=position, suggestion=suggestion))
+        out.append(invalid("unknown word: " + name, "passphrase", text, "unknownWord", position=position))
     for name, text in bad:
         assert not checksum_ok(text.split(" ")), name
         out.append(invalid("bad checksum: " + name, "passphrase", text, "badChecksum"))

@@ -46,7 +46,7 @@ public struct ADMAmount: Sendable, Hashable, Comparable, CustomStringConvertible
     /// Decodes an integer of units given as a JSON number or a string of digits (balances
     /// come back as strings).
     public init(from decoder: any Decoder) throws {
-        units = try FlexibleInteger.decode(Int64.self, from: decoder)
+        units = try IntegerOrString<Int64>(from: decoder).value
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -72,18 +72,5 @@ public enum AmountError: Error, Sendable, Hashable, CustomStringConvertible {
         case .tooPrecise: "an ADM amount has at most 8 decimals"
         case .outOfRange: "an ADM amount cannot exceed the total supply of 98000000 ADM"
         }
-    }
-}
-
-/// Integers that nodes send either as JSON numbers or as strings of digits.
-enum FlexibleInteger {
-    static func decode<T: FixedWidthInteger & Decodable>(_ type: T.Type, from decoder: any Decoder) throws -> T {
-        let container = try decoder.singleValueContainer()
-        if let number = try? container.decode(T.self) { return number }
-        let text = try container.decode(String.self)
-        guard let number = T(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected an integer, got \"\(text)\"")
-        }
-        return number
     }
 }

@@ -31,7 +31,7 @@ public enum BIP39 {
         for (position, part) in parts.enumerated() {
             let word = String(decoding: part, as: UTF8.self)
             guard let index = index(of: word) else {
-                throw .unknownWord(position: position + 1, suggestion: suggestion(for: word))
+                throw .unknownWord(position: position + 1)
             }
             indices.append(index)
         }
@@ -70,21 +70,15 @@ public enum BIP39 {
         return Self.indices(entropy: entropy) == indices
     }
 
-    /// The nearest list word: one sharing the first four letters (BIP39 words are unique by
-    /// them), else the closest within two edits.
-    static func suggestion(for word: String) -> String? {
-        let typed = word.lowercased()
-        if typed.count >= 4, let match = wordList.first(where: { $0.hasPrefix(typed.prefix(4)) }) { return match }
-        return Spelling.nearest(to: typed, in: wordList)
-    }
 }
 
 public enum PassphraseError: Error, Sendable, Hashable, CustomStringConvertible {
     case empty
     case strayWhitespace
     case wrongWordCount(Int)
-    /// `position` counts from 1. The typed word itself is never repeated back.
-    case unknownWord(position: Int, suggestion: String?)
+    /// `position` counts from 1. No word is ever repeated back, not even a corrected one: a
+    /// suggestion for a mistyped word is the real secret word, and errors reach logs.
+    case unknownWord(position: Int)
     case badChecksum
 
     /// A stable name for each case, used by the vectors and in JSON output.
@@ -106,9 +100,7 @@ public enum PassphraseError: Error, Sendable, Hashable, CustomStringConvertible 
             "the passphrase has stray whitespace: write the 12 words separated by single spaces, with nothing before or after"
         case .wrongWordCount(let count):
             "the passphrase has \(count) word\(count == 1 ? "" : "s"), an ADAMANT passphrase has 12"
-        case .unknownWord(let position, let suggestion?):
-            "word \(position) of the passphrase is not in the BIP39 English list (did you mean \"\(suggestion)\"?)"
-        case .unknownWord(let position, nil):
+        case .unknownWord(let position):
             "word \(position) of the passphrase is not in the BIP39 English list: check its spelling (lowercase a-z)"
         case .badChecksum:
             "the passphrase fails its BIP39 checksum: a word is wrong or out of order"

@@ -17,10 +17,8 @@ public final class ChatKey: Sendable {
 
     /// Encrypts `plaintext` (its UTF-8 bytes, unnormalised) under a fresh random nonce, or the
     /// given one for test vectors. Never reuse a nonce.
-    public func seal(_ plaintext: String, type: ChatType = .message, nonce: [UInt8]? = nil) -> ChatAsset {
-        let nonce = nonce ?? Sodium.randomBytes(Box.nonceLength)
-        precondition(nonce.count == Box.nonceLength, "a chat nonce is 24 bytes")
-        return ChatAsset(message: Box.seal(Array(plaintext.utf8), nonce: nonce, sharedKey: shared), nonce: nonce, type: type)
+    public func seal(_ plaintext: String, type: ChatType = .message, nonce: ChatNonce = .random()) -> ChatAsset {
+        ChatAsset(message: Box.seal(Array(plaintext.utf8), nonce: nonce.bytes, sharedKey: shared), nonce: nonce.bytes, type: type)
     }
 
     /// Decrypts and decodes strict UTF-8; anything else is an error, never garbage text.
@@ -33,6 +31,22 @@ public final class ChatKey: Sendable {
         guard let text = String(validating: plaintext, as: UTF8.self) else { throw .invalidUTF8 }
         return text
     }
+}
+
+/// A 24-byte chat nonce: a wrong length is a thrown error at the boundary, never a trap later.
+public struct ChatNonce: Sendable, Hashable {
+    public static let length = Box.nonceLength
+    public let bytes: [UInt8]
+
+    public init(bytes: [UInt8]) throws(ChatCryptoError) {
+        guard bytes.count == Self.length else { throw .nonceLength(bytes.count) }
+        self.bytes = bytes
+    }
+
+    /// A fresh nonce from libsodium's CSPRNG.
+    public static func random() -> ChatNonce { ChatNonce(checked: Sodium.randomBytes(length)) }
+
+    private init(checked bytes: [UInt8]) { self.bytes = bytes }
 }
 
 extension Transaction {

@@ -96,7 +96,7 @@ extension Transaction {
     /// A signed signal (type 8, chat type 3, amount 0) carrying `signal` to `service`.
     public static func signal(
         _ signal: PushSignal, to service: NotificationService, timestamp: Int32, timestampMs: Int64? = nil,
-        signedBy keyPair: KeyPair, nonce: [UInt8]? = nil
+        signedBy keyPair: KeyPair, nonce: ChatNonce = .random()
     ) throws -> Transaction {
         let asset = try ChatKey(secretKey: keyPair.secretKey, partner: service.publicKey)
             .seal(signal.plaintext, type: .signal, nonce: nonce)

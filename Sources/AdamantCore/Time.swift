@@ -3,8 +3,15 @@ public enum AdamantTime {
     public static let epochUnixMillis: Int64 = 1_504_371_600_000
     public static let slotSeconds: Int64 = 5
 
-    /// Milliseconds since the ADAMANT epoch.
-    public static func epochMillis(unixMillis: Int64) -> Int64 { unixMillis - epochUnixMillis }
+    /// The timestamps a node can report or a transaction can carry: the node's schema makes them
+    /// int32 seconds, and the chain starts at the epoch.
+    public static let timestampRange: ClosedRange<Int64> = 0...Int64(Int32.max)
+    /// The same range in milliseconds (`nodeTimestampMs`, `timestampMs`).
+    public static let millisRange: ClosedRange<Int64> = 0...(Int64(Int32.max) * 1000 + 999)
+
+    /// Milliseconds since the ADAMANT epoch. Saturates instead of trapping for a clock no
+    /// device has (within ±292 million years of 1970).
+    public static func epochMillis(unixMillis: Int64) -> Int64 { unixMillis.saturatingSubtract(epochUnixMillis) }
 
     /// The transaction timestamp for a Unix time: floor((unixMillis − epoch) / 1000).
     public static func timestamp(unixMillis: Int64) -> Int64 { floorDivide(epochMillis(unixMillis: unixMillis), 1000) }
@@ -27,14 +34,26 @@ public struct NodeClock: Sendable, Hashable {
 
     /// From a node reply received at `localUnixMillis`. `nodeTimestampMs` (0.10+) is preferred;
     /// the whole-second `nodeTimestamp` is up to a second behind, which only makes us earlier.
-    public init(localUnixMillis: Int64, nodeTimestampMs: Int64?, nodeTimestamp: Int64) {
-        let nodeEpochMillis = nodeTimestampMs ?? nodeTimestamp * 1000
-        deltaMillis = AdamantTime.epochMillis(unixMillis: localUnixMillis) - nodeEpochMillis
+    ///
+    /// nil for a clock no node can have: a timestamp outside int32 seconds since the epoch, or
+    /// milliseconds that disagree with the seconds by more than a second.
+    public init?(localUnixMillis: Int64, nodeTimestampMs: Int64?, nodeTimestamp: Int64) {
+        guard AdamantTime.timestampRange.contains(nodeTimestamp) else { return nil }
+        let nodeEpochMillis: Int64
+        if let nodeTimestampMs {
+            guard AdamantTime.millisRange.contains(nodeTimestampMs),
+                abs(AdamantTime.floorDivide(nodeTimestampMs, 1000) - nodeTimestamp) <= 1
+            else { return nil }
+            nodeEpochMillis = nodeTimestampMs
+        } else {
+            nodeEpochMillis = nodeTimestamp * 1000  // cannot overflow: int32 seconds
+        }
+        deltaMillis = AdamantTime.epochMillis(unixMillis: localUnixMillis).saturatingSubtract(nodeEpochMillis)
     }
 
     /// The node's epoch milliseconds now, less a safety margin so a stamp is never in its future.
     public func nodeEpochMillis(localUnixMillis: Int64, safetyMarginMillis: Int64 = 250) -> Int64 {
-        AdamantTime.epochMillis(unixMillis: localUnixMillis) - deltaMillis - safetyMarginMillis
+        AdamantTime.epochMillis(unixMillis: localUnixMillis).saturatingSubtract(deltaMillis).saturatingSubtract(safetyMarginMillis)
     }
 
     /// `(timestamp, timestampMs)` for a transaction signed now for this node.
@@ -65,7 +84,8 @@ public enum TimestampPolicy: Sendable, Hashable {
         }
     }
 
-    /// nil when accepted. `nowEpochMillis` is the node's clock.
+    /// nil when accepted. `nowEpochMillis` is the node's clock. Defined for every input: a
+    /// submitted body can carry any integer, and the arithmetic saturates rather than traps.
     public func check(type: TransactionType, timestamp: Int64, timestampMs: Int64?, nowEpochMillis: Int64) -> Rejection? {
         let now = AdamantTime.floorDivide(nowEpochMillis, 1000)
         let laterSlot = AdamantTime.slot(timestamp) > AdamantTime.slot(now)
@@ -73,10 +93,27 @@ public enum TimestampPolicy: Sendable, Hashable {
         case .v0_9:
             return laterSlot ? .inFuture : nil
         case .v0_10:
-            if laterSlot && (timestampMs ?? timestamp * 1000) - nowEpochMillis > 500 { return .inFuture }
+            let stampMillis = timestampMs ?? timestamp.saturatingMultiply(1000)
+            if laterSlot && stampMillis.saturatingSubtract(nowEpochMillis) > 500 { return .inFuture }
             let windowed = type == .chat || type == .state
-            if windowed && AdamantTime.slot(timestamp) < AdamantTime.slot(now - 5) { return .tooOld }
+            if windowed && AdamantTime.slot(timestamp) < AdamantTime.slot(now.saturatingSubtract(5)) { return .tooOld }
             return nil
         }
+    }
+}
+
+extension Int64 {
+    /// `self − other`, clamped to the representable range instead of trapping.
+    func saturatingSubtract(_ other: Int64) -> Int64 {
+        let (difference, overflow) = subtractingReportingOverflow(other)
+        guard overflow else { return difference }
+        return other > 0 ? .min : .max
+    }
+
+    /// `self × other`, clamped to the representable range instead of trapping.
+    func saturatingMultiply(_ other: Int64) -> Int64 {
+        let (product, overflow) = multipliedReportingOverflow(by: other)
+        guard overflow else { return product }
+        return (self < 0) == (other < 0) ? .max : .min
     }
 }

@@ -68,7 +68,7 @@ extension Transaction: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         type = try c.decode(TransactionType.self, forKey: .type)
-        amount = try c.decodeFlexible(Int64.self, forKey: .amount)
+        amount = try c.decodeIntegerOrString(Int64.self, forKey: .amount)
         senderPublicKey = try c.decode(PublicKey.self, forKey: .senderPublicKey)
         // Null, absent or "" for types without a recipient.
         if let text = try c.decodeIfPresent(String.self, forKey: .recipientId), !text.isEmpty {
@@ -91,11 +91,11 @@ extension Transaction: Codable {
         senderId = try c.decodeIfPresent(Address.self, forKey: .senderId)
         timestampMs = try c.decodeIfPresent(Int64.self, forKey: .timestampMs)
         id = try c.decodeIfPresent(TransactionID.self, forKey: .id)
-        fee = try c.decodeFlexibleIfPresent(Int64.self, forKey: .fee)
-        height = try c.decodeFlexibleIfPresent(Int64.self, forKey: .height)
+        fee = try c.decodeIntegerOrStringIfPresent(Int64.self, forKey: .fee)
+        height = try c.decodeIntegerOrStringIfPresent(Int64.self, forKey: .height)
         blockId = try c.decodeIfPresent(String.self, forKey: .blockId)
-        blockTimestamp = try c.decodeFlexibleIfPresent(Int64.self, forKey: .blockTimestamp)
-        confirmations = try c.decodeFlexibleIfPresent(Int64.self, forKey: .confirmations)
+        blockTimestamp = try c.decodeIntegerOrStringIfPresent(Int64.self, forKey: .blockTimestamp)
+        confirmations = try c.decodeIntegerOrStringIfPresent(Int64.self, forKey: .confirmations)
         recipientPublicKey = try c.decodeIfPresent(PublicKey.self, forKey: .recipientPublicKey)
     }
 
@@ -122,20 +122,4 @@ extension Transaction: Codable {
         var asset = c.nestedContainer(keyedBy: AssetKeys.self, forKey: .asset)
         try asset.encodeIfPresent(chat, forKey: .chat)
     }
-}
-
-extension KeyedDecodingContainer {
-    func decodeFlexible<T: FixedWidthInteger & Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try decode(Flexible<T>.self, forKey: key).value
-    }
-
-    func decodeFlexibleIfPresent<T: FixedWidthInteger & Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try decodeIfPresent(Flexible<T>.self, forKey: key)?.value
-    }
-}
-
-/// An integer sent as a JSON number or as a string of digits.
-struct Flexible<T: FixedWidthInteger & Decodable>: Decodable {
-    let value: T
-    init(from decoder: any Decoder) throws { value = try FlexibleInteger.decode(T.self, from: decoder) }
 }

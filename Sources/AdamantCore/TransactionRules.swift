@@ -31,8 +31,6 @@ public enum Fee {
 public enum Limits {
     /// `asset.chat.message` is at most 20,480 hex characters.
     public static let maxCiphertextBytes = 10_240
-    /// Ciphertext minus the 16-byte tag.
-    public static let maxPlaintextBytes = maxCiphertextBytes - 16
 }
 
 extension Transaction {

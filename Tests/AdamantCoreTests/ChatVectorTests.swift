@@ -23,7 +23,7 @@ struct ChatVectorTests {
         let sender = try vector.sender()
         #expect(sender.publicKey.hex == vector.senderPublicKey)
         let key = try ChatKey(secretKey: sender.secretKey, partner: PublicKey(hex: vector.recipientPublicKey))
-        let asset = key.seal(vector.plaintext, nonce: hex(vector.nonce))
+        let asset = try key.seal(vector.plaintext, nonce: ChatNonce(bytes: hex(vector.nonce)))
         #expect(Hex.encode(asset.message) == vector.message)
         #expect(Hex.encode(asset.nonce) == vector.nonce)
     }
@@ -44,5 +44,16 @@ struct ChatVectorTests {
     @Test func includesTheDocsCommonVector() {
         #expect(Self.vectors.contains { $0.plaintext == "common" && $0.message == "09af1ce7e5ed484ddca3c6d1410cbf4f793ea19210e7" })
         #expect(Self.vectors.count >= 21)
+    }
+
+    /// A nonce of the wrong length is a thrown error where it is made (it once trapped in seal).
+    @Test(arguments: [0, 23, 25, 1024])
+    func aNonceOfTheWrongLengthIsAnError(_ length: Int) {
+        #expect(throws: ChatCryptoError.nonceLength(length)) { try ChatNonce(bytes: [UInt8](repeating: 7, count: length)) }
+    }
+
+    @Test func randomNoncesDiffer() {
+        #expect(ChatNonce.random() != ChatNonce.random())
+        #expect(ChatNonce.random().bytes.count == 24)
     }
 }

@@ -31,7 +31,7 @@ struct SignalVectorTests {
         let sender = try keyPair(passphrase: vector.senderPassphrase)
         let signal = try PushSignal(plaintext: vector.plaintext)
         let built = try Transaction.signal(
-            signal, to: service, timestamp: expected.timestamp, signedBy: sender, nonce: hex(vector.nonce))
+            signal, to: service, timestamp: expected.timestamp, signedBy: sender, nonce: ChatNonce(bytes: hex(vector.nonce)))
         #expect(Hex.encode(try built.unsignedBytes()) == vector.bytes)
         #expect(built.id?.description == vector.id)
         #expect(built.fee == vector.fee)

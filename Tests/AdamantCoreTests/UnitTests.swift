@@ -42,9 +42,15 @@ struct PassphraseTests {
         #expect(bad.allSatisfy { $0 == 0 }, "wiped on failure too")
     }
 
-    @Test func messagesNeverRepeatTheTypedWord() {
-        let error = PassphraseError.unknownWord(position: 3, suggestion: "hamster")
-        #expect(error.description == #"word 3 of the passphrase is not in the BIP39 English list (did you mean "hamster"?)"#)
+    /// A suggestion for a typo is the real secret word, so no error names any word at all.
+    @Test func messagesNeverNameAWordNotEvenACorrectedOne() throws {
+        let typo = "wrap track hamstr grocery casual talk theory half artist toast art essence"
+        let error = try #require(throws: PassphraseError.self) { try Passphrase(validating: typo) }
+        #expect(error == .unknownWord(position: 3))
+        #expect(error.description == "word 3 of the passphrase is not in the BIP39 English list: check its spelling (lowercase a-z)")
+        for word in typo.split(separator: " ").map(String.init) + ["hamster"] {
+            #expect(!error.description.contains(word), "names \(word)")
+        }
     }
 
     /// Tools that never checked BIP39 still derive keys; NFKD is applied as everywhere else.
@@ -106,14 +112,47 @@ struct TimeTests {
         #expect(AdamantTime.timestamp(unixMillis: 1_504_371_599_999) == -1, "rounds down, not toward zero")
     }
 
-    @Test func aNodeClockCorrectsAWrongLocalClock() {
+    @Test func aNodeClockCorrectsAWrongLocalClock() throws {
         let nodeMillis: Int64 = 230_021_386_123
         let localUnix = AdamantTime.epochUnixMillis + nodeMillis + 120_000  // local clock 2 minutes fast
-        let clock = NodeClock(localUnixMillis: localUnix, nodeTimestampMs: nodeMillis, nodeTimestamp: 230_021_386)
+        let clock = try #require(NodeClock(localUnixMillis: localUnix, nodeTimestampMs: nodeMillis, nodeTimestamp: 230_021_386))
         let stamp = clock.stamp(localUnixMillis: localUnix)
         #expect(stamp.timestampMs == nodeMillis - 250)
         #expect(Int64(stamp.timestamp) == (nodeMillis - 250) / 1000)
         #expect(TimestampPolicy.v0_10.check(type: .chat, timestamp: Int64(stamp.timestamp), timestampMs: stamp.timestampMs, nowEpochMillis: nodeMillis) == nil)
+    }
+
+    /// What a hostile node reports as its clock (these trapped on overflow once) is no clock.
+    @Test(arguments: [
+        (Int64.max, Int64?.none), (9_300_000_000_000_000, nil), (-1, nil), (Int64(Int32.max) + 1, nil),
+        (230_021_386, Int64.min), (230_021_386, Int64.max), (230_021_386, -1), (230_021_386, 1_000),
+    ] as [(Int64, Int64?)])
+    func anImpossibleNodeClockIsRefused(_ nodeTimestamp: Int64, _ nodeTimestampMs: Int64?) {
+        let local = AdamantTime.epochUnixMillis + 230_021_386_000
+        #expect(NodeClock(localUnixMillis: local, nodeTimestampMs: nodeTimestampMs, nodeTimestamp: nodeTimestamp) == nil)
+        #expect(NodeClock(localUnixMillis: .min, nodeTimestampMs: 230_021_386_500, nodeTimestamp: 230_021_386) != nil, "saturates")
+    }
+
+    @Test func stampsSaturateInsteadOfTrapping() {
+        for delta in [Int64.min, .max, 0] {
+            for local in [Int64.min, .max, 0] {
+                _ = NodeClock(deltaMillis: delta).stamp(localUnixMillis: local)
+            }
+        }
+    }
+
+    /// A submitted body can carry any integer: every policy answers, none traps.
+    @Test(arguments: [TimestampPolicy.v0_9, .v0_10])
+    func thePolicyIsDefinedForEveryInteger(_ policy: TimestampPolicy) {
+        let extremes: [Int64] = [.min, -1, 0, 1_000_000, 10_000_000_000_000_000, .max]
+        for timestamp in extremes {
+            for millis in extremes.map(Optional.some) + [nil] {
+                for now in extremes {
+                    _ = policy.check(type: .chat, timestamp: timestamp, timestampMs: millis, nowEpochMillis: now)
+                }
+            }
+        }
+        #expect(policy.check(type: .chat, timestamp: .max, timestampMs: nil, nowEpochMillis: 1_000) == .inFuture)
     }
 
     /// 0.10: a later slot is refused only when more than 500 ms ahead; chats 5–10 s old at most.

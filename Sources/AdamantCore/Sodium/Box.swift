@@ -23,13 +23,14 @@ enum Box {
 
     /// Returns tag (16) ‖ ciphertext, the layout ADAMANT stores.
     static func seal(_ plaintext: [UInt8], nonce: [UInt8], sharedKey: SecureBytes) -> [UInt8] {
-        precondition(nonce.count == nonceLength)
+        precondition(nonce.count == nonceLength, "ChatNonce guarantees the length")
         var sealed = [UInt8](repeating: 0, count: plaintext.count + tagLength)
-        sharedKey.withUnsafeBytes { key in
-            _ = crypto_box_easy_afternm(
+        let status = sharedKey.withUnsafeBytes { key in
+            crypto_box_easy_afternm(
                 &sealed, plaintext, UInt64(plaintext.count), nonce,
                 key.baseAddress!.assumingMemoryBound(to: UInt8.self))
         }
+        Sodium.check(status, "crypto_box_easy_afternm")
         return sealed
     }
 

@@ -13,10 +13,11 @@ enum Ed25519 {
         Sodium.ensureInitialized()
         var publicKey = [UInt8](repeating: 0, count: publicKeyLength)
         let secretKey = SecureBytes(count: secretKeyLength) { secret in
-            _ = crypto_sign_seed_keypair(
+            let status = crypto_sign_seed_keypair(
                 &publicKey,
                 secret.baseAddress!.assumingMemoryBound(to: UInt8.self),
                 seed.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            Sodium.check(status, "crypto_sign_seed_keypair")
         }
         return (publicKey, secretKey)
     }
@@ -25,11 +26,12 @@ enum Ed25519 {
     static func sign(_ message: [UInt8], secretKey: SecureBytes) -> [UInt8] {
         Sodium.ensureInitialized()
         var signature = [UInt8](repeating: 0, count: signatureLength)
-        secretKey.withUnsafeBytes { secret in
-            _ = crypto_sign_detached(
+        let status = secretKey.withUnsafeBytes { secret in
+            crypto_sign_detached(
                 &signature, nil, message, UInt64(message.count),
                 secret.baseAddress!.assumingMemoryBound(to: UInt8.self))
         }
+        Sodium.check(status, "crypto_sign_detached")
         return signature
     }
 
@@ -52,11 +54,12 @@ enum Ed25519 {
     static func curve25519SecretKey(_ secretKey: SecureBytes) -> SecureBytes {
         Sodium.ensureInitialized()
         return SecureBytes(count: Int(crypto_scalarmult_curve25519_BYTES)) { curve in
-            secretKey.withUnsafeBytes { secret in
-                _ = crypto_sign_ed25519_sk_to_curve25519(
+            let status = secretKey.withUnsafeBytes { secret in
+                crypto_sign_ed25519_sk_to_curve25519(
                     curve.baseAddress!.assumingMemoryBound(to: UInt8.self),
                     secret.baseAddress!.assumingMemoryBound(to: UInt8.self))
             }
+            Sodium.check(status, "crypto_sign_ed25519_sk_to_curve25519")
         }
     }
 }

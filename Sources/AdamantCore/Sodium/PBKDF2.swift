@@ -12,7 +12,7 @@ enum PBKDF2 {
         var keyed = crypto_auth_hmacsha512_state()
         withUnsafePointer(to: UInt8(0)) { empty in
             let key = password.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? empty
-            _ = crypto_auth_hmacsha512_init(&keyed, key, password.count)
+            Sodium.check(crypto_auth_hmacsha512_init(&keyed, key, password.count), "crypto_auth_hmacsha512_init")
         }
         var round = keyed
         defer {
@@ -27,17 +27,21 @@ enum PBKDF2 {
                 let t = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
 
                 // U1 = HMAC(password, salt || INT_32_BE(1))
-                _ = crypto_auth_hmacsha512_update(&round, salt, UInt64(salt.count))
                 let blockIndex: [UInt8] = [0, 0, 0, 1]
-                _ = crypto_auth_hmacsha512_update(&round, blockIndex, 4)
-                _ = crypto_auth_hmacsha512_final(&round, u)
+                Sodium.check(
+                    crypto_auth_hmacsha512_update(&round, salt, UInt64(salt.count))
+                        | crypto_auth_hmacsha512_update(&round, blockIndex, 4)
+                        | crypto_auth_hmacsha512_final(&round, u),
+                    "crypto_auth_hmacsha512")
                 t.update(from: u, count: outputLength)
 
                 // U(j) = HMAC(password, U(j-1)); T = U1 xor U2 xor ...
                 for _ in 1..<rounds {
                     round = keyed
-                    _ = crypto_auth_hmacsha512_update(&round, u, UInt64(outputLength))
-                    _ = crypto_auth_hmacsha512_final(&round, u)
+                    // Two calls per round: one check of both keeps the loop at libsodium's speed.
+                    let status = crypto_auth_hmacsha512_update(&round, u, UInt64(outputLength))
+                        | crypto_auth_hmacsha512_final(&round, u)
+                    Sodium.check(status, "crypto_auth_hmacsha512")
                     for i in 0..<outputLength { t[i] ^= u[i] }
                 }
             }

@@ -1,5 +1,4 @@
-/// Heap bytes for secrets: zeroed with `sodium_memzero` when released, compared in constant
-/// time, and never printed. Immutable after initialisation, hence `@unchecked Sendable`.
+/// Heap bytes for secrets: zeroed with `sodium_memzero` when released and never printed. Immutable after initialisation, hence `@unchecked Sendable`.
 final class SecureBytes: @unchecked Sendable {
     private let storage: UnsafeMutableRawBufferPointer
     let count: Int
@@ -36,10 +35,6 @@ final class SecureBytes: @unchecked Sendable {
 
     func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try body(UnsafeRawBufferPointer(rebasing: storage[0..<count]))
-    }
-
-    func constantTimeEquals(_ other: SecureBytes) -> Bool {
-        withUnsafeBytes { a in other.withUnsafeBytes { b in Sodium.constantTimeEquals(a, b) } }
     }
 }
 

@@ -11,12 +11,18 @@ enum Sodium {
         precondition(initialized, "libsodium failed to initialise")
     }
 
+    /// For the calls that fail only on sizes this folder has already checked: a non-zero status
+    /// means a broken library, and nothing computed from a failed call may be used.
+    static func check(_ status: CInt, _ call: StaticString) {
+        guard status == 0 else { fatalError("libsodium's \(call) failed (\(status)): the installed libsodium is broken") }
+    }
+
     // MARK: Hashes
 
     static func sha256(_ message: [UInt8]) -> [UInt8] {
         ensureInitialized()
         var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
-        _ = crypto_hash_sha256(&digest, message, UInt64(message.count))
+        check(crypto_hash_sha256(&digest, message, UInt64(message.count)), "crypto_hash_sha256")
         return digest
     }
 
@@ -24,15 +30,16 @@ enum Sodium {
     static func sha256(_ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer) {
         precondition(digest.count == Int(crypto_hash_sha256_BYTES))
         ensureInitialized()
-        _ = crypto_hash_sha256(
+        let status = crypto_hash_sha256(
             digest.baseAddress!.assumingMemoryBound(to: UInt8.self),
             message.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(message.count))
+        check(status, "crypto_hash_sha256")
     }
 
     static func sha512(_ message: [UInt8]) -> [UInt8] {
         ensureInitialized()
         var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha512_BYTES))
-        _ = crypto_hash_sha512(&digest, message, UInt64(message.count))
+        check(crypto_hash_sha512(&digest, message, UInt64(message.count)), "crypto_hash_sha512")
         return digest
     }
 
@@ -52,12 +59,5 @@ enum Sodium {
 
     static func zero(_ bytes: inout [UInt8]) {
         bytes.withUnsafeMutableBytes { zero($0) }
-    }
-
-    /// Constant-time comparison of equal-length buffers.
-    static func constantTimeEquals(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-        guard a.count == b.count else { return false }
-        guard a.count > 0 else { return true }
-        return sodium_memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
     }
 }

@@ -154,7 +154,7 @@ public final class NodePool: Sendable {
         case .notFromNode(let reason):
             result = .failure(ProbeFailure(reason: reason))
         }
-        let clock = (try? result.get()).map {
+        let clock = (try? result.get()).flatMap {
             NodeClock(localUnixMillis: receivedAt, nodeTimestampMs: $0.nodeTimestampMs, nodeTimestamp: $0.nodeTimestamp)
         }
         return StatusProbe(url: url, result: result, latency: latency, clock: clock)
