@@ -32,7 +32,7 @@ let package = Package(
         .executableTarget(name: "adm-push", dependencies: ["AdamantCore", "AdamantCLI"]),
         .executableTarget(name: "adm-fetch", dependencies: ["AdamantCLI"]),
         // The performance targets of DESIGN.md: `swift run -c release adm-bench`.
-        .executableTarget(name: "adm-bench", dependencies: ["AdamantCore", "AdamantNodes", "AdamantDevnet"]),
+        .executableTarget(name: "adm-bench", dependencies: ["AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI"]),
         .executableTarget(name: "adm-devnet", dependencies: ["AdamantDevnet", "AdamantCore", "AdamantNodes", "AdamantCLI"]),
         // The fuzz targets: `scripts/fuzz [TARGET] [SECONDS]`; a normal build only replays inputs.
         .executableTarget(name: "adm-fuzz", dependencies: ["CFuzzer", "AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI"]),
@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(name: "AdamantCoreTests", dependencies: ["AdamantCore"]),
         .testTarget(name: "AdamantNodesTests", dependencies: ["AdamantNodes", "AdamantCore", "AdamantDevnet"]),
         .testTarget(name: "AdamantDevnetTests", dependencies: ["AdamantDevnet", "AdamantCore", "adm-devnet"]),
-        .testTarget(name: "CLITests", dependencies: ["AdamantCore", "AdamantCLI", "AdamantDevnet", "adm-push", "adm-fetch"]),
+        .testTarget(name: "CLITests", dependencies: ["AdamantCore", "AdamantCLI", "AdamantDevnet", "adm-push", "adm-fetch", "adm-devnet", "adm-bench"]),
     ],
     swiftLanguageModes: [.v6]
 )

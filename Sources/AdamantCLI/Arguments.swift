@@ -1,42 +1,20 @@
 import AdamantCore
 
-/// An option a command accepts.
-public struct OptionSpec: Sendable {
-    public enum Kind: Sendable { case flag, value(placeholder: String), repeatable(placeholder: String) }
-
-    public let name: String
-    public let short: Character?
-    public let kind: Kind
-    public let help: String
-
-    public static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
-        OptionSpec(name: name, short: short, kind: .flag, help: help)
-    }
-
-    public static func value(_ name: String, _ placeholder: String, help: String) -> OptionSpec {
-        OptionSpec(name: name, short: nil, kind: .value(placeholder: placeholder), help: help)
-    }
-
-    public static func repeatable(_ name: String, _ placeholder: String, help: String) -> OptionSpec {
-        OptionSpec(name: name, short: nil, kind: .repeatable(placeholder: placeholder), help: help)
-    }
-
-    var takesValue: Bool { if case .flag = kind { false } else { true } }
-}
-
-/// What a command line said, after checking it against the command's options.
+/// What a command line said, after checking it against the command's declared options.
 public struct ParsedArguments: Sendable {
     public private(set) var positional: [String] = []
     private var values: [String: [String]] = [:]
     private var flags: Set<String> = []
+    private let declared: Set<String>
 
-    public func flag(_ name: String) -> Bool { flags.contains(name) }
-    public func value(_ name: String) -> String? { values[name]?.last }
-    public func values(_ name: String) -> [String] { values[name] ?? [] }
+    public func flag(_ flag: Flag) -> Bool { flags.contains(checked(flag)) }
+    public func value(_ option: SingleOption) -> String? { values[checked(option)]?.last }
+    public func values(_ option: RepeatableOption) -> [String] { values[checked(option)] ?? [] }
 
     /// Parses `--name value`, `--name=value`, short flags and `--`; repeating a single-value
     /// option is an error, so a mistyped script fails instead of silently taking the last one.
     public init(_ arguments: [String], options: [OptionSpec]) throws(CLIError) {
+        declared = Set(options.map(\.name))
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             if argument == "--" {
@@ -49,7 +27,7 @@ public struct ParsedArguments: Sendable {
             }
             let (name, inlineValue) = Self.split(argument)
             guard let spec = Self.find(name, in: options) else {
-                throw .usage("unknown option '\(name)'\(Self.suggestion(for: name, in: options))")
+                throw .usage("unknown option \(name.quoted)\(Self.suggestion(for: name, in: options))")
             }
             guard spec.takesValue else {
                 guard inlineValue == nil else { throw .usage("'--\(spec.name)' takes no value") }
@@ -59,11 +37,21 @@ public struct ParsedArguments: Sendable {
             guard let value = inlineValue ?? remaining.popFirst() else {
                 throw .usage("'--\(spec.name)' needs a value")
             }
-            if case .value = spec.kind, values[spec.name] != nil {
+            if spec.kind == .single, values[spec.name] != nil {
                 throw .usage("'--\(spec.name)' is given more than once")
+            }
+            if let allowed = spec.allowedValues, !allowed.contains(value) {
+                throw .usage("'--\(spec.name)' takes \(Self.list(allowed)), got \(value.quoted)")
             }
             values[spec.name, default: []].append(value)
         }
+    }
+
+    /// Looking up an option the command never declared is a programming mistake, caught by
+    /// any test that reaches it.
+    private func checked(_ option: some DeclaredOption) -> String {
+        assert(declared.contains(option.spec.name), "--\(option.spec.name) is not declared by this command")
+        return option.spec.name
     }
 
     private static func split(_ argument: String) -> (name: String, value: String?) {
@@ -80,5 +68,10 @@ public struct ParsedArguments: Sendable {
         guard let nearest = Spelling.nearest(to: name.drop { $0 == "-" }, in: options.map(\.name)) else { return "" }
         return " (did you mean '--\(nearest)'?)"
     }
-}
 
+    /// `a`, `a or b`, `a, b or c`.
+    static func list(_ words: [String]) -> String {
+        guard let last = words.last else { return "" }
+        return words.count == 1 ? last : words.dropLast().joined(separator: ", ") + " or " + last
+    }
+}

@@ -1,17 +1,19 @@
-/// What a command says about itself, for parsing and for `--help`.
+/// What a command says about itself: its usage line, help and parsing all come from this.
 public struct CommandInfo: Sendable {
+    /// Every command has it; `help <command>` prints the same text.
+    public static let help = Flag("help", short: "h", help: "Show help information.")
+
     public let name: String
     public let overview: String
-    public let usage: String
+    /// The declared options, then `--help`.
     public let options: [OptionSpec]
     /// Extra help paragraphs (where input comes from, examples).
     public let discussion: String?
 
-    public init(name: String, overview: String, usage: String, options: [OptionSpec], discussion: String? = nil) {
+    public init(name: String, overview: String, options: [any DeclaredOption], discussion: String? = nil) {
         self.name = name
         self.overview = overview
-        self.usage = usage
-        self.options = options + [.flag("help", short: "h", help: "Show help information.")]
+        self.options = (options + [Self.help]).map(\.spec)
         self.discussion = discussion
     }
 }

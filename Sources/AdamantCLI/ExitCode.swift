@@ -10,6 +10,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case invalidData = 65
     /// No usable node, or not found before the deadline (EX_UNAVAILABLE).
     case unavailable = 69
+    /// Output could not be written: a full disk, a closed pipe (EX_IOERR).
+    case outputFailed = 74
     /// Durably queued, not yet applied; it will be retried (EX_TEMPFAIL).
     case queued = 75
 
@@ -21,6 +23,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .usage: "usage error or invalid input"
         case .invalidData: "data from the network could not be verified"
         case .unavailable: "no usable node, or not found before the deadline"
+        case .outputFailed: "output could not be written (standard output or error)"
         case .queued: "durably queued, not yet applied (will retry)"
         }
     }
@@ -30,15 +33,24 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
 public struct CLIError: Error, Sendable, CustomStringConvertible {
     public let message: String
     public let exitCode: ExitCode
-    /// Usage errors also print the command's usage line.
-    public var isUsage: Bool { exitCode == .usage }
+    /// Mistakes in the command line also print the command's usage line.
+    public let showsUsage: Bool
 
     public init(_ message: String, exitCode: ExitCode) {
-        self.message = message
-        self.exitCode = exitCode
+        self.init(message, exitCode: exitCode, showsUsage: false)
     }
 
-    public static func usage(_ message: String) -> CLIError { CLIError(message, exitCode: .usage) }
+    private init(_ message: String, exitCode: ExitCode, showsUsage: Bool) {
+        self.message = message
+        self.exitCode = exitCode
+        self.showsUsage = showsUsage
+    }
+
+    /// The command line itself is wrong (exit 64, with the usage line).
+    public static func usage(_ message: String) -> CLIError { CLIError(message, exitCode: .usage, showsUsage: true) }
+
+    /// The command line is fine but what it pointed at is not (exit 64, no usage line).
+    public static func invalidInput(_ message: String) -> CLIError { CLIError(message, exitCode: .usage) }
 
     public var description: String { message }
 }

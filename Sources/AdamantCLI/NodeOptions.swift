@@ -2,10 +2,13 @@ public import AdamantNodes
 
 /// The node options every networked command shares, and the node list they resolve to.
 public enum NodeOptions {
-    public static let options: [OptionSpec] = [
-        .repeatable("node", "url", help: "A node to use (repeatable). Else ADM_NODES (comma-separated), the config file, or the built-in mainnet list."),
-        .value("nethash", "hex", help: "Accept only nodes of this network (default: mainnet for the built-in list, else the majority)."),
-    ]
+    public static let node = RepeatableOption(
+        "node", valueName: "url",
+        help: "A node to use (repeatable). Else ADM_NODES (comma-separated), the config file, or the built-in mainnet list.")
+    public static let nethash = SingleOption(
+        "nethash", valueName: "hex",
+        help: "Accept only nodes of this network (default: mainnet for the built-in list, else the majority).")
+    public static let options: [any DeclaredOption] = [node, nethash]
 
     public static let help = """
         Nodes come from --node, else ADM_NODES, else $XDG_CONFIG_HOME/adm-push/config.json
@@ -18,7 +21,7 @@ public enum NodeOptions {
             let configFile = try NodeConfigFile.defaultPath(environment: context.environment)
                 .flatMap { path throws(NodeListError) in try NodeConfigFile.load(path: path) }
             return try NodeList.resolve(
-                arguments: arguments.values("node"), nethash: arguments.value("nethash"),
+                arguments: arguments.values(node), nethash: arguments.value(nethash),
                 environment: context.environment, configFile: configFile)
         } catch {
             throw .usage("\(error)")

@@ -7,14 +7,16 @@ public struct NodesCommand: Command {
     public static let info = CommandInfo(
         name: "nodes",
         overview: "Check the configured nodes: status, height, version, latency and clock.",
-        usage: "nodes [--node <url>] ... [--nethash <hex>] [--json]",
-        options: NodeOptions.options + [.flag("json", help: "Print {\"nodes\": [...]} as JSON.")],
+        options: NodeOptions.options + [json],
         discussion: NodeOptions.help + "\nExits 69 when no node is usable.")
+    static let json = Flag("json", help: "Print {\"nodes\": [...]} as JSON.")
 
     let arguments: ParsedArguments
 
     public init(_ arguments: ParsedArguments) throws(CLIError) {
-        if let extra = arguments.positional.first { throw .usage("unexpected argument '\(extra)'") }
+        guard arguments.positional.isEmpty else {
+            throw .usage("unexpected argument \(StrayArguments.quotingFirst(of: arguments.positional))")
+        }
         self.arguments = arguments
     }
 
@@ -22,7 +24,7 @@ public struct NodesCommand: Command {
         let pool = NodePool(nodes: try NodeOptions.nodeList(arguments, context))
         let reports = await pool.checkHealth()
         let rows = reports.map(Row.init)
-        if arguments.flag("json") {
+        if arguments.flag(Self.json) {
             context.output.printJSON(["nodes": rows])
         } else {
             for line in Row.table(rows) { context.output.print(line) }

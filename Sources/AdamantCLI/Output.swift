@@ -1,34 +1,81 @@
 import Foundation
+import Synchronization
 
 /// Writes whole lines to file descriptors 1 and 2, unbuffered, so nothing is lost at exit and
-/// output never interleaves mid-line.
+/// output never interleaves mid-line. A failed write is remembered: `Tool` turns it into exit 74,
+/// since output that silently vanished (a full disk) is not success.
 public struct Output: Sendable {
+    public enum Stream: String, Sendable {
+        case standardOutput = "standard output"
+        case standardError = "standard error"
+    }
+
+    public struct WriteFailure: Sendable, Equatable {
+        public let stream: Stream
+        public let errorNumber: Int32
+    }
+
     let standardOutput: Int32
     let standardError: Int32
+    private let failures = FailureLog()
 
     public init(standardOutput: Int32 = 1, standardError: Int32 = 2) {
         self.standardOutput = standardOutput
         self.standardError = standardError
     }
 
-    public func print(_ line: String) { emit(line + "\n", to: standardOutput) }
-    public func error(_ line: String) { emit(line + "\n", to: standardError) }
+    /// The first write that failed, if any did.
+    public var firstFailure: WriteFailure? { failures.first }
 
-    /// One JSON object on one line, keys sorted so output is stable.
+    /// Text for a terminal or a log: control characters are escaped, so nothing that came from
+    /// outside (a node's error text, a URL) can forge lines or move the cursor. `text` may hold
+    /// several lines.
+    public func print(_ text: String) { emit(Self.lines(text), to: .standardOutput) }
+    public func error(_ text: String) { emit(Self.lines(text), to: .standardError) }
+
+    /// A prompt on standard error, without a newline.
+    public func prompt(_ text: String) { emit(text.escapingControlCharacters, to: .standardError) }
+
+    /// One JSON object on one line, keys sorted so output is stable (the encoder escapes
+    /// control characters itself).
     public func printJSON(_ value: some Encodable) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding our own plain value types cannot fail.
-        print(String(decoding: try! encoder.encode(value), as: UTF8.self))
+        emit(String(decoding: try! encoder.encode(value), as: UTF8.self) + "\n", to: .standardOutput)
     }
 
-    private func emit(_ text: String, to descriptor: Int32) {
+    private static func lines(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map(\.escapingControlCharacters).joined(separator: "\n") + "\n"
+    }
+
+    private func emit(_ text: String, to stream: Stream) {
+        let descriptor = stream == .standardOutput ? standardOutput : standardError
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }  // EPIPE (a closed pager): nothing more to say
-            bytes = bytes.dropFirst(written)
+            if written > 0 {
+                bytes = bytes.dropFirst(written)
+                continue
+            }
+            let number = written < 0 ? errno : EIO
+            if number == EINTR { continue }
+            if number == EAGAIN || number == EWOULDBLOCK {  // an inherited non-blocking descriptor
+                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                if poll(&ready, 1, -1) >= 0 || errno == EINTR { continue }
+            }
+            failures.record(WriteFailure(stream: stream, errorNumber: number))
+            return
         }
+    }
+}
+
+private final class FailureLog: Sendable {
+    private let state = Mutex<Output.WriteFailure?>(nil)
+
+    var first: Output.WriteFailure? { state.withLock { $0 } }
+
+    func record(_ failure: Output.WriteFailure) {
+        state.withLock { first in if first == nil { first = failure } }
     }
 }

@@ -4,8 +4,8 @@ import Foundation
 /// Where a passphrase may come from: a private file, the environment, or a no-echo prompt.
 /// Never argv, which every user of the machine can read in /proc.
 public enum PassphraseInput {
-    public static let option = OptionSpec.value(
-        "passphrase-file", "path", help: "Read the passphrase from this file (mode 600 or stricter).")
+    public static let option = SingleOption(
+        "passphrase-file", valueName: "path", help: "Read the passphrase from this file (mode 600 or stricter).")
 
     public static let help = """
         The passphrase is read from --passphrase-file PATH (a file only you can read), else from
@@ -15,38 +15,47 @@ public enum PassphraseInput {
 
     public static func passphrase(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> Passphrase {
         var bytes: [UInt8]
-        if let path = arguments.value("passphrase-file") {
+        if let path = arguments.value(option) {
             bytes = try readPrivateFile(path)
         } else if let value = context.environment["ADM_PASSPHRASE"] {
             bytes = Array(value.utf8)
-        } else if context.terminal.isInteractive, let line = context.terminal.readSecretLine(prompt: "Passphrase: ") {
+        } else if context.terminal.isInteractive {
+            guard let line = try context.terminal.readSecretLine(prompt: "Passphrase: ", output: context.output) else {
+                throw .invalidInput("no passphrase entered")
+            }
             bytes = line
         } else {
-            throw .usage("no passphrase: set ADM_PASSPHRASE, use --passphrase-file PATH (mode 600), or run on a terminal to be asked")
+            throw .invalidInput("no passphrase: set ADM_PASSPHRASE, use --passphrase-file PATH (mode 600), or run on a terminal to be asked")
         }
         do {
             return try Passphrase(validating: &bytes)
         } catch {
-            throw .usage("invalid passphrase: \(error)")
+            throw .invalidInput("invalid passphrase: \(error)")
         }
     }
 
     static let maxLength = 4096
 
     /// Reads a file that only its owner can read, dropping one trailing newline (editors add one).
+    /// Opened without blocking and checked on the open descriptor, so a FIFO or a device is
+    /// refused at once instead of hanging, and nothing can be swapped in between check and read.
     static func readPrivateFile(_ path: String) throws(CLIError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let shown = path.quoted
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else {
-            throw .usage("cannot read --passphrase-file \(path): \(String(cString: strerror(errno)))")
+            throw .invalidInput("cannot read --passphrase-file \(shown): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw .usage("--passphrase-file \(path) is not a regular file")
+            throw .invalidInput("--passphrase-file \(shown) is not a regular file")
         }
         let mode = info.st_mode & 0o777
         guard mode & 0o077 == 0 else {
-            throw .usage("refusing --passphrase-file \(path): mode \(String(mode, radix: 8)) lets others read it; run chmod 600 \(path)")
+            throw .invalidInput("refusing --passphrase-file \(shown): mode \(String(mode, radix: 8)) lets others read it; run chmod 600 \(shown)")
+        }
+        guard info.st_size <= maxLength else {
+            throw .invalidInput("--passphrase-file \(shown) is too large to hold a passphrase")
         }
         // One buffer sized up front: growing an array would leave copies of the secret behind.
         var bytes = [UInt8](repeating: 0, count: maxLength + 1)
@@ -54,12 +63,17 @@ public enum PassphraseInput {
         while length < bytes.count {
             let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + length, $0.count - length) }
             if count < 0 && errno == EINTR { continue }
+            if count < 0 {
+                let reason = String(cString: strerror(errno))
+                SecureMemory.zero(&bytes)
+                throw .invalidInput("cannot read --passphrase-file \(shown): \(reason)")
+            }
             guard count > 0 else { break }
             length += count
         }
         guard length <= maxLength else {
             SecureMemory.zero(&bytes)
-            throw .usage("--passphrase-file \(path) is too large to hold a passphrase")
+            throw .invalidInput("--passphrase-file \(shown) is too large to hold a passphrase")
         }
         bytes.removeSubrange(length...)
         if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }

@@ -8,31 +8,28 @@ public struct Terminal: Sendable {
 
     public var isInteractive: Bool { isatty(input) == 1 }
 
-    /// Prints `prompt` on stderr and reads one line with echo off. The bytes are returned for
-    /// the caller to consume and zero; nil at end of input.
-    public func readSecretLine(prompt: String) -> [UInt8]? {
-        var saved = termios()
-        let canHideEcho = tcgetattr(input, &saved) == 0
-        if canHideEcho {
-            var hidden = saved
-            hidden.c_lflag &= ~tcflag_t(ECHO)
-            tcsetattr(input, TCSAFLUSH, &hidden)
+    /// Prints `prompt` on stderr and reads one line with echo off (see `HiddenEcho` for what
+    /// signals do meanwhile). The bytes are returned for the caller to consume and zero; nil
+    /// when nothing was entered (end of input, or an empty line).
+    public func readSecretLine(prompt: String, output: Output) throws(CLIError) -> [UInt8]? {
+        let line = HiddenEcho.run(on: input) { () -> [UInt8] in
+            output.prompt(prompt)
+            defer { output.error("") }  // the user's Enter was not echoed
+            return readLine()
         }
-        defer {
-            if canHideEcho {
-                tcsetattr(input, TCSAFLUSH, &saved)
-                _ = "\n".withCString { write(2, $0, 1) }  // the user's Enter was not echoed
-            }
+        guard let line else {
+            throw .invalidInput("cannot turn off echo on the terminal: \(String(cString: strerror(errno)))")
         }
-        _ = prompt.withCString { write(2, $0, strlen($0)) }
+        return line.isEmpty ? nil : line
+    }
 
+    private func readLine() -> [UInt8] {
         var line = [UInt8](repeating: 0, count: 4096)  // sized up front: no reallocated copies
         var length = 0
         while length < line.count {
             let count = line.withUnsafeMutableBytes { read(input, $0.baseAddress! + length, 1) }
             if count < 0 && errno == EINTR { continue }
-            if count <= 0 { if length == 0 { return nil } else { break } }
-            if line[length] == UInt8(ascii: "\n") { break }
+            guard count > 0, line[length] != UInt8(ascii: "\n") else { break }
             length += 1
         }
         line.removeSubrange(length...)

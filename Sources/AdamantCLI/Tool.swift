@@ -18,50 +18,85 @@ public struct Tool: Sendable {
     public func main() async -> Never {
         signal(SIGPIPE, SIG_IGN)  // a closed pipe becomes EPIPE, not a silent death
         let context = Context(environment: ProcessInfo.processInfo.environment, output: Output(), terminal: Terminal())
-        exit(await run(Array(CommandLine.arguments.dropFirst()), context).rawValue)
+        let code = await run(Array(CommandLine.arguments.dropFirst()), context)
+        for action in BeforeExit.actions { action() }
+        exit(code.rawValue)
     }
 
     public func run(_ arguments: [String], _ context: Context) async -> ExitCode {
+        let code = await dispatch(arguments, context)
+        return Self.accountingForWriteFailures(code, context.output)
+    }
+
+    private func dispatch(_ arguments: [String], _ context: Context) async -> ExitCode {
         let output = context.output
         guard let first = arguments.first else {
             output.error("Error: missing command (one of: \(commands.map { $0.info.name }.joined(separator: ", ")))")
             output.error("  See '\(name) --help' for the commands.")
             return .usage
         }
-        if first == "--help" || first == "-h" {
+        switch first {
+        case "--help", "-h":
             output.print(Help.tool(self))
             return .success
+        case "help":
+            return help(arguments.dropFirst(), output)
+        default:
+            break
         }
-        if first == "help" {
-            guard let name = arguments.dropFirst().first else { output.print(Help.tool(self)); return .success }
-            guard let command = command(named: name, output) else { return .usage }
-            output.print(Help.command(command.info, tool: name))
-            return .success
-        }
-        guard let command = command(named: first, output) else { return .usage }
-        let rest = Array(arguments.dropFirst())
+        guard let command = command(named: first, in: arguments, output) else { return .usage }
         do throws(CLIError) {
-            let parsed = try ParsedArguments(rest, options: command.info.options)
-            if parsed.flag("help") {
-                output.print(Help.command(command.info, tool: name))
-                return .success
-            }
+            let parsed = try ParsedArguments(Array(arguments.dropFirst()), options: command.info.options)
+            if parsed.flag(CommandInfo.help) { return printHelp(command, output) }
             return try await command.init(parsed).run(context)
         } catch {
             output.error("Error: \(error.message)")
-            if error.isUsage {
-                output.error("Usage: \(name) \(command.info.usage)")
+            if error.showsUsage {
+                output.error(Help.usage(command.info, tool: name, prefix: "Usage: ").joined(separator: "\n"))
                 output.error("  See '\(name) \(command.info.name) --help' for more information.")
             }
             return error.exitCode
         }
     }
 
-    private func command(named name: String, _ output: Output) -> (any Command.Type)? {
-        if let command = commands.first(where: { $0.info.name == name }) { return command }
-        let hint = Spelling.nearest(to: name, in: commands.map { $0.info.name }).map { " (did you mean '\($0)'?)" } ?? ""
-        output.error("Error: unknown command '\(name)'\(hint)")
-        output.error("  See '\(self.name) --help' for the commands.")
+    /// `help`, `help <command>`: the same text as `--help` and `<command> --help`.
+    private func help(_ names: ArraySlice<String>, _ output: Output) -> ExitCode {
+        guard let commandName = names.first else {
+            output.print(Help.tool(self))
+            return .success
+        }
+        guard let command = command(named: commandName, in: names, output) else { return .usage }
+        if names.count > 1 {
+            output.error("Error: unexpected argument \(StrayArguments.quotingFirst(of: names.dropFirst())) (help takes one command)")
+            output.error("Usage: \(name) help [<command>]")
+            output.error("  See '\(name) --help' for the commands.")
+            return .usage
+        }
+        return printHelp(command, output)
+    }
+
+    private func printHelp(_ command: any Command.Type, _ output: Output) -> ExitCode {
+        output.print(Help.command(command.info, tool: name))
+        return .success
+    }
+
+    /// The command called `commandName`, the first of `arguments`; else an error naming it.
+    private func command(named commandName: String, in arguments: some Collection<String>, _ output: Output) -> (any Command.Type)? {
+        if let command = commands.first(where: { $0.info.name == commandName }) { return command }
+        var hint = Spelling.nearest(to: commandName, in: commands.map { $0.info.name }).map { " (did you mean '\($0)'?)" } ?? ""
+        if StrayArguments.mayHoldAPassphrase(arguments) { hint = "" }
+        output.error("Error: unknown command \(StrayArguments.quotingFirst(of: arguments))\(hint)")
+        output.error("  See '\(name) --help' for the commands.")
         return nil
+    }
+
+    /// Output that could not be written turns success into exit 74, with a line on stderr
+    /// unless stderr is what failed or the reader of a pipe simply stopped (EPIPE).
+    static func accountingForWriteFailures(_ code: ExitCode, _ output: Output) -> ExitCode {
+        guard let failure = output.firstFailure else { return code }
+        if failure.stream == .standardOutput, failure.errorNumber != EPIPE {
+            output.error("Error: cannot write to standard output: \(String(cString: strerror(failure.errorNumber)))")
+        }
+        return code == .success ? .outputFailed : code
     }
 }

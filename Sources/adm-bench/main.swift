@@ -1,5 +1,6 @@
 // adm-bench: the performance targets of DESIGN.md, measured on this machine.
 // Run with `swift run -c release adm-bench [name…]`; with no name it runs them all.
+import AdamantCLI
 import AdamantCore
 import AdamantDevnet
 import AdamantNodes
@@ -7,6 +8,8 @@ import Foundation
 
 struct Benchmark {
     let name: String
+    /// One line for `--help`.
+    let summary: String
     let run: () async throws -> [Report]
 }
 
@@ -145,13 +148,13 @@ extension Duration {
 // MARK: All benchmarks
 
 let benchmarks = [
-    Benchmark(name: "keys") {
+    Benchmark(name: "keys", summary: "passphrase → key pair (BIP39 seed, SHA-256, Ed25519)") {
         let phrase = "wrap track hamster grocery casual talk theory half artist toast art essence"
         let passphrase = try Passphrase(validating: phrase)
         let t = await timings(iterations: 500) { _ = KeyPair(passphrase: passphrase) }
         return [Report(result: formatted(t), target: "passphrase → keys ≤ 1.3 ms")]
     },
-    Benchmark(name: "verify-decrypt") {
+    Benchmark(name: "verify-decrypt", summary: "signature check and decryption of 5,000 chat messages from 20 partners") {
         // 20 partners writing to one account: shared keys are cached per partner, as a poller does.
         let me = KeyPair.random()
         let partners = (0..<20).map { _ in KeyPair.random() }
@@ -173,17 +176,70 @@ let benchmarks = [
         let rate = String(format: "%.0f tx/s", Double(transactions.count) / seconds)
         return [Report(result: rate, target: "watch verify + decrypt ≥ 15k tx/s on one core")]
     },
-    Benchmark(name: "read", run: readBenchmark),
+    Benchmark(
+        name: "read", summary: "a confirmed transaction read from a local devnet, healthy and with a silent node, next to curl",
+        run: readBenchmark),
 ]
 
-let selected = CommandLine.arguments.dropFirst()
-for benchmark in benchmarks where selected.isEmpty || selected.contains(benchmark.name) {
+// MARK: Command line
+
+let output = Output()
+
+let help = """
+    OVERVIEW: Measure the performance targets of DESIGN.md on this machine (use a release build:
+    swift run -c release adm-bench).
+
+    USAGE: adm-bench [<benchmark> ...]
+
+    BENCHMARKS:
+    \(benchmarks.map { "  " + $0.name + String(repeating: " ", count: 16 - $0.name.count) + $0.summary }.joined(separator: "\n"))
+
+      With no name, every benchmark runs.
+
+    OPTIONS:
+      -h, --help      Show help information.
+
+    EXIT CODES:
+      0    every benchmark ran
+      1    a benchmark failed (the reason is printed)
+      64   usage error
+      74   output could not be written
+    """
+
+/// The benchmarks named on the command line, all when none is; none after help or a usage
+/// error, which `exitCode` tells apart.
+@MainActor func selection(_ arguments: [String]) -> (benchmarks: [Benchmark], exitCode: ExitCode) {
+    if arguments.contains(where: { ["-h", "--help", "help"].contains($0) }) {
+        output.print(help)
+        return ([], .success)
+    }
+    let names = benchmarks.map(\.name)
+    for argument in arguments where !names.contains(argument) {
+        if argument.hasPrefix("-") {
+            output.error("Error: unknown option \(argument.quoted)")
+        } else {
+            let hint = Spelling.nearest(to: argument, in: names).map { " (did you mean '\($0)'?)" } ?? " (one of: \(names.joined(separator: ", ")))"
+            output.error("Error: unknown benchmark \(argument.quoted)\(hint)")
+        }
+        output.error("Usage: adm-bench [<benchmark> ...]")
+        output.error("  See 'adm-bench --help' for the benchmarks.")
+        return ([], .usage)
+    }
+    return (benchmarks.filter { arguments.isEmpty || arguments.contains($0.name) }, .success)
+}
+
+let (selected, parsed) = selection(Array(CommandLine.arguments.dropFirst()))
+var exitCode = parsed
+for benchmark in selected {
     do {
         for report in try await benchmark.run() {
             let label = benchmark.name + (report.variant.map { " (\($0))" } ?? "")
-            print("\(label): \(report.result)" + (report.target.map { "   (target: \($0))" } ?? ""))
+            output.print("\(label): \(report.result)" + (report.target.map { "   (target: \($0))" } ?? ""))
         }
     } catch {
-        print("\(benchmark.name): failed: \(error)")
+        output.print("\(benchmark.name): failed: \(error)")
+        exitCode = .rejected
     }
 }
+if exitCode == .success, output.firstFailure != nil { exitCode = .outputFailed }
+exit(exitCode.rawValue)

@@ -9,11 +9,12 @@ struct DemoCommand: Command {
     static let info = CommandInfo(
         name: "demo",
         overview: "Start a fresh devnet, send transfers, messages and a push registration, and show what the ANS sees.",
-        usage: "demo",
         options: [])
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
-        if let extra = arguments.positional.first { throw .usage("unexpected argument '\(extra)'") }
+        guard arguments.positional.isEmpty else {
+            throw .usage("unexpected argument \(StrayArguments.quotingFirst(of: arguments.positional))")
+        }
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {

@@ -6,35 +6,41 @@ import AdamantDevnet
 enum DevnetOptions {
     static func configuration(_ arguments: ParsedArguments) throws(CLIError) -> DevnetConfiguration {
         var configuration = DevnetConfiguration()
-        if let text = arguments.value("nodes") { configuration.nodeCount = try count("nodes", text, in: 1...64) }
-        if let text = arguments.value("fund") { configuration.freshAccounts = try count("fund", text, in: 0...10_000) }
-        if let text = arguments.value("block-time") { configuration.blockTime = try seconds("block-time", text) }
-        if let text = arguments.value("ans-poll") { configuration.ansPollInterval = try seconds("ans-poll", text) }
-        if let text = arguments.value("node-version") {
-            guard let version = NodeVersion(text) else { throw .usage("--node-version takes X.Y.Z, got '\(text)'") }
+        if let text = arguments.value(StartOptions.nodes) { configuration.nodeCount = try count(StartOptions.nodes, text, in: 1...64) }
+        if let text = arguments.value(StartOptions.fund) { configuration.freshAccounts = try count(StartOptions.fund, text, in: 0...10_000) }
+        if let text = arguments.value(StartOptions.blockTime) { configuration.blockTime = try seconds(StartOptions.blockTime, text) }
+        if let text = arguments.value(StartOptions.ansPoll) { configuration.ansPollInterval = try seconds(StartOptions.ansPoll, text) }
+        if let text = arguments.value(StartOptions.connectionTimeout) {
+            configuration.connectionTimeout = .seconds(try count(StartOptions.connectionTimeout, text, in: 1...86_400))
+        }
+        if let text = arguments.value(StartOptions.maxConnections) {
+            configuration.maxConnections = try count(StartOptions.maxConnections, text, in: 1...10_000)
+        }
+        if let text = arguments.value(StartOptions.nodeVersion) {
+            guard let version = NodeVersion(text) else { throw .usage("--node-version takes X.Y.Z, got \(text.quoted)") }
             configuration.nodeVersion = version
         }
-        if let text = arguments.value("ans-mode") {
-            guard let mode = ANSMode(rawValue: text) else { throw .usage("--ans-mode takes csharp or ordered, got '\(text)'") }
+        if let text = arguments.value(StartOptions.ansMode) {
+            guard let mode = ANSMode(rawValue: text) else { throw .usage("--ans-mode takes csharp or ordered, got \(text.quoted)") }
             configuration.ansMode = mode
         }
-        for text in arguments.values("account") { configuration.allocations.append(try allocation(text)) }
-        for text in arguments.values("fault") {
+        for text in arguments.values(StartOptions.account) { configuration.allocations.append(try allocation(text)) }
+        for text in arguments.values(StartOptions.fault) {
             configuration.faults.append(try nodeFault(text, nodes: configuration.nodeCount))
         }
         return configuration
     }
 
-    private static func count(_ name: String, _ text: String, in range: ClosedRange<Int>) throws(CLIError) -> Int {
+    private static func count(_ option: SingleOption, _ text: String, in range: ClosedRange<Int>) throws(CLIError) -> Int {
         guard let number = Int(text), range.contains(number) else {
-            throw .usage("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+            throw .usage("--\(option.spec.name) takes a whole number from \(range.lowerBound) to \(range.upperBound), got \(text.quoted)")
         }
         return number
     }
 
-    private static func seconds(_ name: String, _ text: String) throws(CLIError) -> Duration {
+    private static func seconds(_ option: SingleOption, _ text: String) throws(CLIError) -> Duration {
         guard let seconds = Double(text), seconds.isFinite, (0.001...86_400).contains(seconds) else {
-            throw .usage("--\(name) takes seconds from 0.001 to 86400, got '\(text)'")
+            throw .usage("--\(option.spec.name) takes seconds from 0.001 to 86400, got \(text.quoted)")
         }
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }
@@ -48,7 +54,7 @@ enum DevnetOptions {
             throw .usage("--account: \(error)")
         }
         guard let amount = try? ADMAmount(amountText) else {
-            throw .usage("--account: the amount must be ADM such as 100 or 0.5, got '\(amountText)'")
+            throw .usage("--account: the amount must be ADM such as 100 or 0.5, got \(amountText.quoted)")
         }
         return DevnetConfiguration.Allocation(account, amount: amount)
     }
@@ -56,8 +62,8 @@ enum DevnetOptions {
     /// `NODE:KIND[:ARG][@/prefix]`.
     private static func nodeFault(_ text: String, nodes: Int) throws(CLIError) -> DevnetConfiguration.NodeFault {
         let parts = text.split(separator: ":", maxSplits: 1)
-        guard parts.count == 2, let node = Int(parts[0]) else { throw .usage("--fault takes NODE:KIND[:ARG][@/path], got '\(text)'") }
-        guard (0..<nodes).contains(node) else { throw .usage("--fault \(text): nodes are numbered 0 to \(nodes - 1)") }
+        guard parts.count == 2, let node = Int(parts[0]) else { throw .usage("--fault takes NODE:KIND[:ARG][@/path], got \(text.quoted)") }
+        guard (0..<nodes).contains(node) else { throw .usage("--fault \(text.quoted): nodes are numbered 0 to \(nodes - 1)") }
         do { return DevnetConfiguration.NodeFault(node: node, fault: try Fault(parsing: String(parts[1]))) } catch {
             throw .usage("--fault: \(error)")
         }

@@ -8,18 +8,7 @@ struct StartCommand: Command {
     static let info = CommandInfo(
         name: "start",
         overview: "Run a local ADAMANT network and print its addresses as one JSON line.",
-        usage: "start [--nodes <n>] [--block-time <seconds>] [--fund <n>] [--account <passphrase=adm>] ... [--fault <spec>] ... [--quiet]",
-        options: [
-            .value("nodes", "n", help: "Number of nodes (default 3)."),
-            .value("block-time", "seconds", help: "A block every this many seconds, fractions allowed (default 5)."),
-            .value("fund", "n", help: "This many fresh accounts with 100 ADM each."),
-            .repeatable("account", "passphrase=adm", help: "An account funded at genesis. Test accounts only: argv is visible to every local user."),
-            .value("node-version", "x.y.z", help: "Node release to behave as: 0.10.3 (default), 0.9.0 (old timestamp rules), 0.8.x (old status)."),
-            .value("ans-mode", "mode", help: "csharp (default: each poll applies all adds, then all removes) or ordered (chain order)."),
-            .value("ans-poll", "seconds", help: "ANS poll interval (default 10)."),
-            .repeatable("fault", "node:kind[:arg][@/path]", help: "A fault on node NODE (0-based) from the start; see below."),
-            .flag("quiet", help: "Print only the JSON line (otherwise submissions, blocks and ANS actions go to stderr)."),
-        ],
+        options: StartOptions.all,
         discussion: """
             When ready it prints one line: {"nodes":[…],"control":"http://127.0.0.1:P","nethash":"…",
             "ans":{"address","publicKey","passphrase"},"accounts":[{"passphrase","address","balance"}]}.
@@ -39,9 +28,12 @@ struct StartCommand: Command {
     let quiet: Bool
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
-        if let extra = arguments.positional.first { throw .usage("unexpected argument '\(extra)'") }
+        // Not quoted back: an unquoted --account value spills its passphrase words here.
+        guard arguments.positional.isEmpty else {
+            throw .usage("start takes no arguments (quote an --account value: --account \"PASSPHRASE=ADM\")")
+        }
         configuration = try DevnetOptions.configuration(arguments)
-        quiet = arguments.flag("quiet")
+        quiet = arguments.flag(StartOptions.quiet)
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
@@ -52,7 +44,8 @@ struct StartCommand: Command {
         let stop = StopSignal()
         let devnet: Devnet
         do { devnet = try Devnet(configuration) } catch {
-            throw CLIError("\(error)", exitCode: .unavailable)
+            if case .pastTotalSupply = error { throw .usage(error.description) }
+            throw CLIError(error.description, exitCode: .unavailable)
         }
         output.print(devnet.readyLine)
         await stop.wait()

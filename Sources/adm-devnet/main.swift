@@ -7,8 +7,4 @@ var noSignals = sigset_t()
 sigemptyset(&noSignals)
 pthread_sigmask(SIG_SETMASK, &noSignals, nil)
 
-let tool = Tool(
-    name: "adm-devnet",
-    overview: "A local simulated ADAMANT network with an ANS emulator and fault injection.",
-    commands: [StartCommand.self, DemoCommand.self])
-await tool.main()
+await AdmDevnet.tool.main()

@@ -1,7 +1,3 @@
 import AdamantCLI
 
-let tool = Tool(
-    name: "adm-fetch",
-    overview: "Find, verify and decrypt the ADAMANT transaction behind a push, through the nodes you choose.",
-    commands: [NodesCommand.self])
-await tool.main()
+await AdmFetch.tool.main()

@@ -6,22 +6,23 @@ struct KeysCommand: Command {
     static let info = CommandInfo(
         name: "keys",
         overview: "Show the address and public key of your passphrase.",
-        usage: "keys [--passphrase-file <path>] [--json]",
-        options: [PassphraseInput.option, .flag("json", help: "Print {\"address\",\"publicKey\"} as JSON.")],
+        options: [PassphraseInput.option, json],
         discussion: PassphraseInput.help)
+    static let json = Flag("json", help: "Print {\"address\",\"publicKey\"} as JSON.")
 
     let arguments: ParsedArguments
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
+        // Not quoted back: it may well be the first word of the passphrase.
         guard arguments.positional.isEmpty else {
-            throw .usage("unexpected argument '\(arguments.positional[0])' (the passphrase is never an argument)")
+            throw .usage("keys takes no arguments (the passphrase is never an argument)")
         }
         self.arguments = arguments
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
         let keys = KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context))
-        if arguments.flag("json") {
+        if arguments.flag(Self.json) {
             context.output.printJSON(["address": keys.address.description, "publicKey": keys.publicKey.hex])
         } else {
             context.output.print("address     \(keys.address)")

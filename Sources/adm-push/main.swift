@@ -1,7 +1,3 @@
 import AdamantCLI
 
-let tool = Tool(
-    name: "adm-push",
-    overview: "Register ADAMANT push tokens privately, through the nodes you choose.",
-    commands: [KeysCommand.self, NodesCommand.self])
-await tool.main()
+await AdmPush.tool.main()

@@ -59,7 +59,7 @@ struct ANSTests {
         let payment = try transfer(1, to: Fixtures.alice.address, from: Fixtures.bobKeys)
         let toBob = try message("not pushed: Bob is not registered", to: Fixtures.bobKeys, from: Fixtures.aliceKeys)
         let signalToAlice = try message("{}", to: Fixtures.aliceKeys, from: Fixtures.bobKeys, type: .signal)
-        network.devnet.fund(Fixtures.bob.address, amount: try ADMAmount("5"))
+        try network.devnet.fund(Fixtures.bob.address, amount: try ADMAmount("5"))
         try land([chat, payment, toBob, signalToAlice])
         let pushes = try network.control("GET", "/ans/pushes").json["pushes"]!.arrayValue
         #expect(pushes.map { $0["txn-id"]?.stringValue } == [try chat.computedID().description, try payment.computedID().description])

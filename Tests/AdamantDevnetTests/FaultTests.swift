@@ -31,6 +31,35 @@ struct FaultTests {
         #expect(throws: HTTPClientError.refused) { try network.get("/api/node/status", node: 2) }
     }
 
+    /// Issue 7 finding 16: a node started refused closed its port again after binding it, so
+    /// another server (another test's devnet) could take the port and answer in its place. The
+    /// port stays held, never listening, from the first instant; clearing the fault serves there.
+    @Test func aRefusedNodeHoldsItsPortAndNeverServes() throws {
+        let network = try TestNetwork(nodes: 2) { $0.faults = [.init(node: 1, fault: try! Fault(parsing: "refuse"))] }
+        let port = try #require(UInt16(network.devnet.nodeURLs[1].split(separator: ":").last!))
+        #expect(bindError(port) == EADDRINUSE)
+        #expect(throws: HTTPClientError.refused) { try network.get("/api/node/status", node: 1) }
+        #expect(try network.devnet.requests(toNode: 1).isEmpty)
+
+        try network.devnet.clearFaults(ofNode: 1)
+        #expect(try network.get("/api/node/status", node: 1).status == 200)
+        try network.devnet.add(Fault(.refuse), toNode: 1)
+        #expect(bindError(port) == EADDRINUSE)
+        #expect(throws: HTTPClientError.refused) { try network.get("/api/node/status", node: 1) }
+    }
+
+    /// Every fault given at start is in force for the node's first request.
+    @Test func faultsAtStartHoldForTheFirstRequest() throws {
+        let network = try TestNetwork(nodes: 2) { configuration in
+            configuration.faults = [.init(node: 0, fault: Fault(.status(503))), .init(node: 1, fault: Fault(.blackhole))]
+        }
+        #expect(try network.get("/api/node/status").status == 503)
+        #expect(throws: HTTPClientError.timedOut(receivedBytes: 0)) {
+            try HTTPConnection(url: network.devnet.nodeURLs[1]).send("GET", "/api/node/status", timeout: 0.3)
+        }
+        #expect(try network.devnet.requests(toNode: 1) == [RequestRecord(method: "GET", path: "/api/node/status", status: nil)])
+    }
+
     @Test func refuseClosesThePortAndClearingReopensIt() throws {
         try setFault("refuse")
         #expect(throws: HTTPClientError.refused) { try network.get("/api/blocks/getHeight") }
@@ -155,4 +184,18 @@ struct FaultTests {
         #expect(try network.control("POST", "/nodes/7/faults", ["fault": "drop"]).status == 400)
         #expect(throws: FaultError.self) { try Fault(parsing: "refuse@/api") }
     }
+}
+
+/// The errno of binding a plain socket to 127.0.0.1:port, or 0 if it could bind.
+private func bindError(_ port: UInt16) -> Int32 {
+    let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(probe) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(port.bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    return bound == 0 ? 0 : errno
 }

@@ -11,7 +11,7 @@ struct LedgerTests {
 
     init() {
         ledger = Ledger(genesisUnixMillis: now - 60_000)
-        ledger.credit(Fixtures.alice.address, units: 100 * ADMAmount.unitsPerADM)
+        try! ledger.credit(Fixtures.alice.address, units: 100 * ADMAmount.unitsPerADM)
     }
 
     func rejection(_ body: JSON, version: NodeVersion = .current, at time: Int64? = nil) -> String? {
@@ -132,7 +132,7 @@ struct LedgerTests {
 
     @Test func poolFull() throws {
         var small = Ledger(rules: Ledger.Rules(poolCapacity: 2), genesisUnixMillis: now)
-        small.credit(Fixtures.alice.address, units: 100 * ADMAmount.unitsPerADM)
+        try small.credit(Fixtures.alice.address, units: 100 * ADMAmount.unitsPerADM)
         for amount in 1...2 { _ = try small.submit(try body(of: transfer(Int64(amount), timestamp: nowTimestamp)), version: .current, nowUnixMillis: now) }
         #expect(throws: Rejection("Transaction pool is full")) {
             try small.submit(try body(of: transfer(3, timestamp: nowTimestamp)), version: .current, nowUnixMillis: now)
@@ -147,7 +147,7 @@ struct LedgerTests {
 
         // Two transfers that each fit the confirmed balance but not together: the second is dropped in the pool.
         var tight = Ledger(genesisUnixMillis: now)
-        tight.credit(Fixtures.alice.address, units: 2 * ADMAmount.unitsPerADM)
+        try tight.credit(Fixtures.alice.address, units: 2 * ADMAmount.unitsPerADM)
         let first = try tight.submit(try body(of: transfer(100_000_000, timestamp: nowTimestamp)), version: .current, nowUnixMillis: now)
         let second = try tight.submit(try body(of: transfer(100_000_001, timestamp: nowTimestamp)), version: .current, nowUnixMillis: now)
         #expect(tight.promote(nowUnixMillis: now) == [second.id!])

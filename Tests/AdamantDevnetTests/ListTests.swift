@@ -11,7 +11,7 @@ struct ListTests {
 
     init() throws {
         network = try TestNetwork()
-        network.devnet.fund(Fixtures.bob.address, amount: try ADMAmount("10"))
+        try network.devnet.fund(Fixtures.bob.address, amount: try ADMAmount("10"))
         let sent = [try message("m"), try transfer(7)]
         for transaction in sent { _ = try network.submit(transaction) }
         network.devnet.mine()

@@ -144,11 +144,34 @@ final class HTTPConnection {
     deinit { close(socket) }
 
     func send(_ method: String, _ pathAndQuery: String, body: [UInt8]? = nil, timeout: Double = 5) throws -> HTTPResult {
+        sendWithoutWaiting(method, pathAndQuery, body: body)
+        return try readResponse(deadline: Date().addingTimeInterval(timeout))
+    }
+
+    /// Sends a request and leaves the answer, if any, unread.
+    func sendWithoutWaiting(_ method: String, _ pathAndQuery: String, body: [UInt8]? = nil) {
+        _ = Self.request(method, pathAndQuery, port: port, body: body).withUnsafeBytes {
+            Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+        }
+    }
+
+    private static func request(_ method: String, _ pathAndQuery: String, port: Int, body: [UInt8]?) -> [UInt8] {
         var head = "\(method) \(pathAndQuery) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
         if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
-        let request = Array((head + "\r\n").utf8) + (body ?? [])
-        _ = request.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        return try readResponse(deadline: Date().addingTimeInterval(timeout))
+        return Array((head + "\r\n").utf8) + (body ?? [])
+    }
+
+    /// True once the server has closed the connection (whatever it sent before), within the deadline.
+    func isClosedByPeer(within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return false }
+            var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, Int32(left * 1000)) > 0 else { return false }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            if recv(socket, &buffer, buffer.count, 0) <= 0 { return true }
+        }
     }
 
     private func readResponse(deadline: Date) throws -> HTTPResult {

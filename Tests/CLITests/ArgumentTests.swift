@@ -3,18 +3,20 @@ import Testing
 
 @Suite("Argument parsing")
 struct ArgumentTests {
-    let options: [OptionSpec] = [
-        .flag("json", help: ""), .value("home", "dir", help: ""), .repeatable("node", "url", help: ""),
-        .flag("help", short: "h", help: ""),
-    ]
+    static let json = Flag("json", help: "")
+    static let home = SingleOption("home", valueName: "dir", help: "")
+    static let node = RepeatableOption("node", valueName: "url", help: "")
+    static let mode = SingleOption("mode", valueName: "mode", allowedValues: ["fast", "slow"], help: "")
+    let options = [json.spec, home.spec, node.spec, mode.spec, CommandInfo.help.spec]
 
     @Test func valuesFlagsAndPositionals() throws {
         let parsed = try ParsedArguments(
-            ["--json", "--home=/tmp/a", "--node", "http://a", "txid", "--node=http://b", "-h", "--", "--json"],
+            ["--json", "--home=/tmp/a", "--node", "http://a", "txid", "--node=http://b", "-h", "--mode", "slow", "--", "--json"],
             options: options)
-        #expect(parsed.flag("json") && parsed.flag("help"))
-        #expect(parsed.value("home") == "/tmp/a")
-        #expect(parsed.values("node") == ["http://a", "http://b"])
+        #expect(parsed.flag(Self.json) && parsed.flag(CommandInfo.help))
+        #expect(parsed.value(Self.home) == "/tmp/a")
+        #expect(parsed.values(Self.node) == ["http://a", "http://b"])
+        #expect(parsed.value(Self.mode) == "slow")
         #expect(parsed.positional == ["txid", "--json"])
     }
 
@@ -24,12 +26,20 @@ struct ArgumentTests {
         (["--json=yes"], "'--json' takes no value"),
         (["--nod", "x"], "unknown option '--nod' (did you mean '--node'?)"),
         (["--zzzzzz"], "unknown option '--zzzzzz'"),
+        (["--mode", "medium"], "'--mode' takes fast or slow, got 'medium'"),
+        (["--zz\u{1B}[2J\r\n"], "unknown option '--zz\\u{1B}[2J\\r\\n'"),
     ])
     func mistakesAreUsageErrors(_ arguments: [String], _ message: String) {
         #expect(throws: CLIError.self) { try ParsedArguments(arguments, options: options) }
         do { _ = try ParsedArguments(arguments, options: options) } catch {
             #expect(error.message == message)
-            #expect(error.exitCode == .usage)
+            #expect(error.exitCode == .usage && error.showsUsage)
         }
+    }
+
+    @Test func quotingEscapesEveryControlCharacter() {
+        #expect("http://x\r\nX: y".quoted == #"'http://x\r\nX: y'"#)
+        #expect("a\tb\u{7F}\u{0}\u{85}\u{202E}\u{2028}".quoted == #"'a\tb\u{7F}\u{0}\u{85}\u{202E}\u{2028}'"#)
+        #expect("plain ünïcödé 🙂".quoted == "'plain ünïcödé 🙂'")
     }
 }

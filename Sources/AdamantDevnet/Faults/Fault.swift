@@ -6,7 +6,8 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
     public enum Effect: Sendable, Hashable {
         /// The port is closed.
         case refuse
-        /// Connections are accepted and never answered.
+        /// Connections are accepted and never answered (each is let go when its client leaves
+        /// or the connection timeout passes).
         case blackhole
         case delay(milliseconds: Int)
         /// 500, 403, 429 or 503, with the body the node (or its middleware) sends.
@@ -29,7 +30,8 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
         case tamper
         /// Submissions are answered with success and never reach a block.
         case drop
-        /// Submissions enter the pool and the POST is never answered.
+        /// Submissions enter the pool and the POST is never answered (as with `blackhole`, the
+        /// connection is let go when its client leaves or times out).
         case timeoutAfterAccept
     }
 

@@ -28,10 +28,11 @@ extension Ledger {
             throw Rejection("Unknown transaction type \(Self.javaScriptText(rawType))")
         }
         guard object["senderId"].map(isPresent) == true else { throw Rejection("Invalid sender") }
-        if policy == .v0_10, let timestamp = object["timestamp"]?.integerValue,
+        // JavaScript does this arithmetic in doubles; clamped first, it cannot overflow here.
+        if policy == .v0_10, let timestamp = object["timestamp"]?.schemaInteger,
            let rejection = policy.check(
-               type: type, timestamp: timestamp,
-               timestampMs: object["timestampMs"]?.integerValue, nowEpochMillis: nowEpochMillis)
+               type: type, timestamp: OutsideTime.clamped(timestamp),
+               timestampMs: object["timestampMs"]?.schemaInteger.map(OutsideTime.clamped), nowEpochMillis: nowEpochMillis)
         {
             throw Rejection(rejection.message(under: policy))
         }
@@ -107,7 +108,7 @@ extension Ledger {
         case .null: "undefined"
         case .string(let text): text
         case .integer(let number): String(number)
-        case .number(let number): "\(number)"
+        case .number: value.javaScriptNumber
         case .bool(let flag): String(flag)
         case .array(let elements): elements.map(javaScriptText).joined(separator: ",")
         case .object: "[object Object]"

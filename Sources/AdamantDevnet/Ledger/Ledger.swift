@@ -33,7 +33,16 @@ struct Ledger: Sendable {
         let receivedAtUnixMillis: Int64
     }
 
+    /// Why the faucet refused: funds issued outside transactions never pass the network's total
+    /// supply, so no balance, and no sum the ledger forms (balance + amount, amount + fee), can
+    /// come near the end of Int64.
+    struct CreditRefused: Error, Sendable, CustomStringConvertible {
+        let description: String
+    }
+
     let rules: Rules
+    /// Everything credited at genesis and by the faucet, in units.
+    private(set) var issuedUnits: Int64 = 0
     private(set) var accounts: [Address: Account] = [:]
     private(set) var blocks: [Block]
     /// Confirmed transactions in chain order, with `height`, `blockId` and `blockTimestamp` set.
@@ -55,7 +64,14 @@ struct Ledger: Sendable {
     // MARK: Accounts
 
     /// Adds funds outside any transaction: genesis allocations and the faucet.
-    mutating func credit(_ address: Address, units: Int64) {
+    mutating func credit(_ address: Address, units: Int64) throws(CreditRefused) {
+        let supply = ADMAmount.totalSupply
+        guard units >= 0 else { throw CreditRefused(description: "cannot fund a negative amount (\(ADMAmount(units: units)) ADM)") }
+        guard units <= supply.units - issuedUnits else {
+            throw CreditRefused(description: "funding \(ADMAmount(units: units)) ADM would take the devnet past the total supply of "
+                + "\(supply) ADM (\(ADMAmount(units: issuedUnits)) ADM issued so far)")
+        }
+        issuedUnits += units
         accounts[address, default: Account()].balance += units
         accounts[address, default: Account()].unconfirmedBalance += units
     }

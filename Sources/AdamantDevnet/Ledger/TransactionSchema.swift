@@ -23,13 +23,14 @@ struct SchemaReader {
         return value
     }
 
+    /// A whole number in `range`; past Int64 it comes back clamped to Int64's ends.
     func integer(_ key: String, in range: ClosedRange<Int64>? = nil) throws(Rejection) -> Int64 {
         let value = try require(key)
-        guard case .integer(let number) = value else {
+        guard let number = value.schemaInteger else {
             throw fail("Expected type integer but found type \(value.schemaType)")
         }
-        if let range, number < range.lowerBound { throw fail("Value \(number) is less than minimum \(range.lowerBound)") }
-        if let range, number > range.upperBound { throw fail("Value \(number) is greater than maximum \(range.upperBound)") }
+        if let range, number < range.lowerBound { throw fail("Value \(value.javaScriptNumber) is less than minimum \(range.lowerBound)") }
+        if let range, number > range.upperBound { throw fail("Value \(value.javaScriptNumber) is greater than maximum \(range.upperBound)") }
         return number
     }
 

@@ -36,7 +36,11 @@ struct ControlAPI {
             let body = try Self.body(of: request)
             let address = try Self.parse(body["address"]?.stringValue, as: "address") { try Address($0) }
             let amount = try Self.parse(body["amount"]?.stringValue, as: "amount (ADM, as a string)") { try ADMAmount($0) }
-            return ["address": .string(address.description), "balance": .string(devnet.fund(address, amount: amount).description)]
+            do {
+                return ["address": .string(address.description), "balance": .string(try devnet.fund(address, amount: amount).description)]
+            } catch {
+                throw ControlFailure.badRequest(error.description)
+            }
         case ("PUT", "/ans/mode"):
             devnet.ansMode = try Self.parse(try Self.body(of: request)["mode"]?.stringValue, as: "mode (csharp or ordered)") {
                 guard let mode = ANSMode(rawValue: $0) else { throw ControlFailure.badRequest("") }

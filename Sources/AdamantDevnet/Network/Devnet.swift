@@ -35,7 +35,11 @@ public final class Devnet: Sendable {
         accounts += (0..<configuration.freshAccounts).map { _ in
             FundedAccount(account: .random(), balance: configuration.freshAccountBalance)
         }
-        for funded in accounts { ledger.credit(funded.account.address, units: funded.balance.units) }
+        for funded in accounts {
+            do { try ledger.credit(funded.account.address, units: funded.balance.units) } catch {
+                throw .pastTotalSupply("the genesis allocations: \(error)")
+            }
+        }
         accounts.append(FundedAccount(account: .random(), balance: ADMAmount(units: 0)))
         self.accounts = accounts
 
@@ -43,34 +47,43 @@ public final class Devnet: Sendable {
         nethash = DevnetNethash.value
         ans = .random()
         service = ANSService(ANSEmulator(account: ans, mode: configuration.ansMode))
-        let nodes = (0..<configuration.nodeCount).map { [chain, nethash] in
-            SimulatedNode(index: $0, chain: chain, version: configuration.nodeVersion, nethash: nethash)
-        }
-        self.nodes = nodes
-        tickers = Mutex([])
+        let limits = HTTPServer.Limits(
+            connectionTimeout: configuration.connectionTimeout, maxConnections: configuration.maxConnections)
         // The control handler reaches the devnet through this box, filled once `self` exists.
         let controlTarget = ControlTarget()
-        let control = HTTPServer { request, _ in controlTarget.devnet.map { ControlAPI(devnet: $0).handle(request) } ?? .hangUp }
+        let nodes: [SimulatedNode], control: HTTPServer
+        do {
+            nodes = try (0..<configuration.nodeCount).map { [chain, nethash] index throws(HTTPServer.StartError) in
+                try SimulatedNode(index: index, chain: chain, version: configuration.nodeVersion, nethash: nethash, limits: limits)
+            }
+            control = try HTTPServer(limits: limits) { request, _ in
+                controlTarget.devnet.map { ControlAPI(devnet: $0).handle(request) } ?? .hangUp
+            }
+        } catch {
+            throw .cannotListen(error.description)
+        }
+        self.nodes = nodes
         self.control = control
+        tickers = Mutex([])
 
-        let stopServers = {
+        // Faults go in before any node listens, so each holds from the node's first request.
+        do throws(DevnetError) {
+            for fault in configuration.faults {
+                guard nodes.indices.contains(fault.node) else { throw .fault(.noSuchNode(fault.node)) }
+                do { try nodes[fault.node].add(fault.fault) } catch { throw .cannotListen(error.description) }
+            }
+            do {
+                for node in nodes { try node.start() }
+                try control.start()
+            } catch {
+                throw .cannotListen(error.description)
+            }
+        } catch {
             control.stop()
             for node in nodes { node.stop() }
-        }
-        do {
-            for fault in configuration.faults {
-                guard nodes.indices.contains(fault.node) else { throw DevnetError.fault(.noSuchNode(fault.node)) }
-                try nodes[fault.node].add(fault.fault)
-            }
-            for node in nodes { try node.start() }
-            controlURL = "http://127.0.0.1:\(try control.start())"
-        } catch let error as DevnetError {
-            stopServers()
             throw error
-        } catch {
-            stopServers()
-            throw .cannotListen((error as? HTTPServer.StartError)?.description ?? "\(error)")
         }
+        controlURL = "http://127.0.0.1:\(control.port.number)"
         nodeURLs = nodes.map(\.url)
         controlTarget.attach(self)
         startTickers(configuration)
@@ -107,11 +120,18 @@ public final class Devnet: Sendable {
     }
 
     /// Credits `amount` outside any transaction (a faucet). Returns the new balance.
+    /// - Throws: `DevnetError.pastTotalSupply` once the devnet would hold more than the
+    ///   network's total supply (98,000,000 ADM), or for a negative amount.
     @discardableResult
-    public func fund(_ address: Address, amount: ADMAmount) -> ADMAmount {
-        let balance = chain.ledger.withLock { ledger in
-            ledger.credit(address, units: amount.units)
-            return ledger.account(address)?.balance ?? 0
+    public func fund(_ address: Address, amount: ADMAmount) throws(DevnetError) -> ADMAmount {
+        let balance: Int64
+        do {
+            balance = try chain.ledger.withLock { ledger throws(Ledger.CreditRefused) in
+                try ledger.credit(address, units: amount.units)
+                return ledger.account(address)?.balance ?? 0
+            }
+        } catch {
+            throw .pastTotalSupply(error.description)
         }
         chain.log?("funded \(address) with \(amount) ADM")
         return ADMAmount(units: balance)
@@ -126,14 +146,14 @@ public final class Devnet: Sendable {
 
     public func add(_ fault: Fault, toNode index: Int) throws(DevnetError) {
         let node = try node(index)
-        try wrapped { () throws(HTTPServer.StartError) in try node.add(fault) }
+        do { try node.add(fault) } catch { throw .cannotListen(error.description) }
         chain.log?("node \(index): fault \(fault)")
     }
 
     /// Clears every fault of a node, or only those of `kind` (`delay`, `refuse`, …).
     public func clearFaults(ofNode index: Int, kind: String? = nil) throws(DevnetError) {
         let node = try node(index)
-        try wrapped { () throws(HTTPServer.StartError) in try node.clearFaults(kind: kind) }
+        do { try node.clearFaults(kind: kind) } catch { throw .cannotListen(error.description) }
         chain.log?("node \(index): cleared \(kind ?? "all") faults")
     }
 
@@ -147,10 +167,6 @@ public final class Devnet: Sendable {
     private func node(_ index: Int) throws(DevnetError) -> SimulatedNode {
         guard nodes.indices.contains(index) else { throw .fault(.noSuchNode(index)) }
         return nodes[index]
-    }
-
-    private func wrapped(_ body: () throws(HTTPServer.StartError) -> Void) throws(DevnetError) {
-        do { try body() } catch { throw .cannotListen(error.description) }
     }
 
     // MARK: ANS
@@ -199,10 +215,12 @@ private final class ANSService: Sendable {
 public enum DevnetError: Error, Sendable, CustomStringConvertible {
     case cannotListen(String)
     case fault(FaultError)
+    /// Genesis or the faucet would hold more than the network's total supply.
+    case pastTotalSupply(String)
 
     public var description: String {
         switch self {
-        case .cannotListen(let reason): reason
+        case .cannotListen(let reason), .pastTotalSupply(let reason): reason
         case .fault(let error): error.description
         }
     }

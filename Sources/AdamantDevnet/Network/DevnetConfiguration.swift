@@ -47,6 +47,11 @@ public struct DevnetConfiguration: Sendable {
     public var ansPollInterval: Duration = .seconds(10)
     public var faults: [NodeFault] = []
     public var poolCapacity = 1000
+    /// Each server closes a connection idle this long, and lets go of a request a fault holds
+    /// unanswered after this long (whole seconds, rounded up).
+    public var connectionTimeout: Duration = .seconds(30)
+    /// Connections each server takes at once; beyond them it answers 503 and closes.
+    public var maxConnections = 256
     public var clock: any DevnetClock = SystemClock()
     /// Receives one line per submission, block and ANS action; nil for silence.
     public var log: (@Sendable (String) -> Void)?

@@ -29,29 +29,32 @@ final class SimulatedNode: Sendable {
     let index: Int
     private let server: HTTPServer
     private let state: NodeState
-    /// The bound port, kept across a `refuse` so the node comes back where it was. The lock also
-    /// serialises starting and stopping.
-    private let port = Mutex<UInt16>(0)
+    /// Whether the node has been started; the lock also serialises starting and stopping.
+    private let started = Mutex(false)
 
-    init(index: Int, chain: SharedChain, version: NodeVersion, nethash: String) {
+    /// Takes the node's port at once; it is held, listening or not, until the node goes away.
+    init(index: Int, chain: SharedChain, version: NodeVersion, nethash: String, limits: HTTPServer.Limits) throws(HTTPServer.StartError) {
         self.index = index
         let state = NodeState(index: index, chain: chain, base: NodeProfile(version: version, nethash: nethash))
         self.state = state
-        server = HTTPServer { request, server in state.handle(request, server: server) }
+        server = try HTTPServer(limits: limits) { request, connection in state.handle(request, connection: connection) }
     }
 
-    var url: String { "http://127.0.0.1:\(port.withLock { $0 })" }
+    var url: String { "http://127.0.0.1:\(server.port.number)" }
 
-    /// Binds a free port, and closes it again at once if the node starts refused.
+    /// Listens, unless the node is refused: then its port stays closed from the first instant.
     func start() throws(HTTPServer.StartError) {
-        try port.withLock { port throws(HTTPServer.StartError) in
-            port = try server.start()
-            if state.faults.contains(where: { $0.effect == .refuse }) { server.stop() }
+        try started.withLock { started throws(HTTPServer.StartError) in
+            started = true
+            try syncListening()
         }
     }
 
     func stop() {
-        port.withLock { _ in server.stop() }
+        started.withLock { started in
+            started = false
+            server.stop()
+        }
     }
 
     var faults: [Fault] { state.faults }
@@ -64,23 +67,22 @@ final class SimulatedNode: Sendable {
             faults.removeAll { $0.kind == fault.kind && $0.pathPrefix == fault.pathPrefix }
             faults.append(fault)
         }
-        try syncListening()
+        try started.withLock { started throws(HTTPServer.StartError) in if started { try syncListening() } }
     }
 
     /// Clears every fault, or those of one kind.
     func clearFaults(kind: String? = nil) throws(HTTPServer.StartError) {
         state.update { faults in faults.removeAll { kind == nil || $0.kind == kind } }
-        try syncListening()
+        try started.withLock { started throws(HTTPServer.StartError) in if started { try syncListening() } }
     }
 
-    /// `refuse` means the port is really closed: stop the daemon, and restart it on the same
-    /// port once the fault is gone. Before `start()` there is no port yet (0), and nothing to do.
+    /// `refuse` means the port is really closed: stop listening (the port stays held), and
+    /// listen again once the fault is gone. Called with `started` locked.
     private func syncListening() throws(HTTPServer.StartError) {
-        let refused = state.faults.contains { $0.effect == .refuse }
-        try port.withLock { port throws(HTTPServer.StartError) in
-            guard port != 0 else { return }
-            if refused, server.isRunning { server.stop() }
-            if !refused, !server.isRunning { _ = try server.start(port: port) }
+        if state.faults.contains(where: { $0.effect == .refuse }) {
+            server.stop()
+        } else {
+            try server.start()
         }
     }
 }
@@ -103,16 +105,19 @@ private final class NodeState: Sendable {
     var faults: [Fault] { faultList.withLock { $0 } }
     func update(_ change: (inout [Fault]) -> Void) { faultList.withLock { change(&$0) } }
 
-    func handle(_ request: HTTPRequest, server: HTTPServer) -> HTTPReply {
+    func handle(_ request: HTTPRequest, connection: HeldConnection) -> HTTPReply {
         let effects = faults.filter { $0.applies(to: request.path) }.map(\.effect)
         if effects.contains(.blackhole) {
             record(request, status: nil)
-            hold { server.isStopping || !self.faults.contains { $0.effect == .blackhole && $0.applies(to: request.path) } }
+            _ = hold(connection, expiring: true) { !self.faults.contains { $0.effect == .blackhole && $0.applies(to: request.path) } }
             return .hangUp
         }
         for case .delay(let milliseconds) in effects {
-            let deadline = DispatchTime.now() + .milliseconds(milliseconds)
-            hold { server.isStopping || DispatchTime.now() >= deadline }
+            let deadline = ContinuousClock.now + .milliseconds(milliseconds)
+            guard hold(connection, expiring: false, until: { ContinuousClock.now >= deadline }) else {
+                record(request, status: nil)
+                return .hangUp
+            }
         }
         if let canned = Self.cannedResponse(for: effects, request: request) {
             record(request, status: canned.status)
@@ -126,7 +131,7 @@ private final class NodeState: Sendable {
         switch answer.reply {
         case .never:
             record(request, status: nil)
-            hold { server.isStopping }
+            _ = hold(connection, expiring: true) { false }
             return .hangUp
         case .respond(var response):
             Self.distort(&response, by: effects)
@@ -185,8 +190,14 @@ private final class NodeState: Sendable {
         }
     }
 
-    /// Keeps the connection's thread waiting until `done`, checking every 10 ms.
-    private func hold(until done: () -> Bool) {
-        while !done() { usleep(10_000) }
+    /// Keeps the connection's thread waiting until `done`, checking every 10 ms. False when the
+    /// connection was let go first: its client left, the server is stopping or, if `expiring`,
+    /// the connection timeout passed.
+    private func hold(_ connection: HeldConnection, expiring: Bool, until done: () -> Bool) -> Bool {
+        while !done() {
+            if connection.isAbandoned || (expiring && connection.hasExpired) { return false }
+            usleep(10_000)
+        }
+        return true
     }
 }

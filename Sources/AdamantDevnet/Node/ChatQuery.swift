@@ -33,7 +33,7 @@ struct ChatQuery {
         sender = senderValue.flatMap { _ in placeholder }
         recipient = recipientValue.flatMap { _ in placeholder }
         either = eitherValue.flatMap { _ in placeholder }
-        fromHeight = try request.integer("fromHeight", errorPrefix: prefix)
+        fromHeight = try request.integer("fromHeight", minimum: 1, errorPrefix: prefix)
 
         let isV0_10 = version.timestampPolicy == .v0_10
         includeTransfers = isV0_10 && (request.flag("withoutDirectTransfers").map(!) ?? request.flag("includeDirectTransfers") ?? false)

@@ -27,12 +27,13 @@ struct ListOrder {
 struct ListPage {
     let limit: Int, offset: Int
 
-    /// - Throws: `<prefix>Invalid limit. Maximum is <maxLimit>` above the endpoint's cap.
+    /// - Throws: z-schema's minimum errors, then `<prefix>Invalid limit. Maximum is <maxLimit>`
+    ///   above the endpoint's cap.
     init(_ request: HTTPRequest, maxLimit: Int64, errorPrefix: String) throws(Rejection) {
-        let limit = try request.integer("limit", errorPrefix: errorPrefix) ?? 100
+        let limit = try request.integer("limit", minimum: 1, errorPrefix: errorPrefix) ?? 100
         guard limit <= maxLimit else { throw Rejection(errorPrefix + "Invalid limit. Maximum is \(maxLimit)") }
-        self.limit = Int(max(0, limit))
-        offset = Int(max(0, try request.integer("offset", errorPrefix: errorPrefix) ?? 0))
+        self.limit = Int(limit)
+        offset = Int(try request.integer("offset", minimum: 0, errorPrefix: errorPrefix) ?? 0)
     }
 
     func of<Element>(_ elements: [Element]) -> ArraySlice<Element> { elements.dropFirst(offset).prefix(limit) }
@@ -44,13 +45,19 @@ enum SortKey: Comparable {
     case text(String)
 }
 
-/// Integer query parameters, rejected with z-schema's text when they are not integers.
+/// Integer query parameters, rejected with z-schema's texts when they are not integers or are
+/// outside the schema's bounds.
 extension HTTPRequest {
-    func integer(_ name: String, errorPrefix: String = "") throws(Rejection) -> Int64? {
+    func integer(_ name: String, minimum: Int64? = nil, maximum: Int64? = nil, errorPrefix: String = "") throws(Rejection) -> Int64? {
         guard let text = parameter(name) else { return nil }
-        guard let number = Int64(text) else {
-            throw Rejection(errorPrefix + "Expected type integer but found type string")
-        }
+        return try Self.integer(text, minimum: minimum, maximum: maximum, errorPrefix: errorPrefix)
+    }
+
+    /// A value beyond Int64 is text to the devnet, as any other string that is not a number.
+    static func integer(_ text: String, minimum: Int64? = nil, maximum: Int64? = nil, errorPrefix: String = "") throws(Rejection) -> Int64 {
+        guard let number = Int64(text) else { throw Rejection(errorPrefix + "Expected type integer but found type string") }
+        if let minimum, number < minimum { throw Rejection(errorPrefix + "Value \(number) is less than minimum \(minimum)") }
+        if let maximum, number > maximum { throw Rejection(errorPrefix + "Value \(number) is greater than maximum \(maximum)") }
         return number
     }
 

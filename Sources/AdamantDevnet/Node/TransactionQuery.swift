@@ -27,7 +27,7 @@ struct TransactionQuery {
             let (joiner, name) = Self.split(rawName)
             if Self.options.contains(name) { continue }
             guard !value.isEmpty else { throw Rejection(prefix + "Value for parameter [\(name)] cannot be empty") }
-            let predicate = try Self.filter(name, value, ledger: ledger)
+            let predicate = try Self.filter(name, value, schemaChecked: rawName == name, ledger: ledger)
             if joiner == "and", !groups.isEmpty {
                 groups[groups.count - 1].append(predicate)
             } else {
@@ -68,12 +68,22 @@ struct TransactionQuery {
         return ("or", name)
     }
 
-    private static func filter(_ name: String, _ value: String, ledger: Ledger) throws(Rejection) -> Predicate {
+    /// The node's list schema bounds its bare integer filters; prefixed names escape it.
+    private static let schemaMinimums: [String: Int64] = [
+        "type": 0, "fromHeight": 1, "toHeight": 1, "fromTimestamp": 0, "toTimestamp": 1,
+        "fromUnixTime": AdamantTime.epochUnixMillis / 1000, "toUnixTime": AdamantTime.epochUnixMillis / 1000 + 1,
+        "minAmount": 0, "maxAmount": 1, "minFee": 1, "maxFee": 1, "minConfirmations": 0,
+    ]
+
+    private static func filter(_ name: String, _ value: String, schemaChecked: Bool, ledger: Ledger) throws(Rejection) -> Predicate {
         let prefix = errorPrefix
         func integer() throws(Rejection) -> Int64 {
-            guard let number = Int64(value) else { throw Rejection(prefix + "Expected type integer but found type string") }
-            return number
+            guard schemaChecked else { return try HTTPRequest.integer(value, errorPrefix: prefix) }
+            return try HTTPRequest.integer(
+                value, minimum: schemaMinimums[name], maximum: name == "type" ? 10 : nil, errorPrefix: prefix)
         }
+        /// Unix seconds as a timestamp, clamped first so the subtraction cannot overflow.
+        func timestamp(fromUnix seconds: Int64) -> Int64 { OutsideTime.clamped(seconds) - AdamantTime.epochUnixMillis / 1000 }
         func list() -> Set<String> { Set(value.split(separator: ",").map(String.init)) }
         let recipientKey = { (transaction: Transaction) in
             transaction.recipientId.flatMap { ledger.account($0)?.publicKey?.hex }
@@ -95,8 +105,8 @@ struct TransactionQuery {
         case "toHeight": let height = try integer(); return { ($0.height ?? .max) <= height }
         case "fromTimestamp": let time = try integer(); return { Int64($0.timestamp) >= time }
         case "toTimestamp": let time = try integer(); return { Int64($0.timestamp) <= time }
-        case "fromUnixTime": let time = try integer() - AdamantTime.epochUnixMillis / 1000; return { Int64($0.timestamp) >= time }
-        case "toUnixTime": let time = try integer() - AdamantTime.epochUnixMillis / 1000; return { Int64($0.timestamp) <= time }
+        case "fromUnixTime": let time = timestamp(fromUnix: try integer()); return { Int64($0.timestamp) >= time }
+        case "toUnixTime": let time = timestamp(fromUnix: try integer()); return { Int64($0.timestamp) <= time }
         case "minAmount": let amount = try integer(); return { $0.amount >= amount }
         case "maxAmount": let amount = try integer(); return { $0.amount <= amount }
         case "minFee": let fee = try integer(); return { ($0.fee ?? 0) >= fee }

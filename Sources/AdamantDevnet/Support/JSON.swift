@@ -21,7 +21,7 @@ enum JSON: Sendable {
         case .null: "null"
         case .bool: "boolean"
         case .integer: "integer"
-        case .number: "number"
+        case .number: schemaInteger == nil ? "number" : "integer"
         case .string: "string"
         case .array: "array"
         case .object: "object"
@@ -30,6 +30,27 @@ enum JSON: Sendable {
 
     var stringValue: String? { if case .string(let text) = self { text } else { nil } }
     var integerValue: Int64? { if case .integer(let value) = self { value } else { nil } }
+
+    /// The value if z-schema takes it for an integer: any whole number, which JSON does not bound.
+    /// Past Int64 it is clamped to Int64's ends, beyond every bound the devnet compares it with.
+    var schemaInteger: Int64? {
+        switch self {
+        case .integer(let value): return value
+        case .number(let value) where value.isFinite && value.rounded(.towardZero) == value:
+            return Int64(exactly: value) ?? (value < 0 ? .min : .max)
+        default: return nil
+        }
+    }
+
+    /// A number as JavaScript prints it in an error: whole numbers in full below 1e21.
+    var javaScriptNumber: String {
+        switch self {
+        case .integer(let value): String(value)
+        case .number(let value) where schemaInteger != nil && abs(value) < 1e21: String(format: "%.0f", value)
+        case .number(let value): "\(value)"
+        default: text
+        }
+    }
 
     /// A copy with `key` set, appended if new.
     func setting(_ key: String, to value: JSON) -> JSON {

@@ -20,7 +20,7 @@ final class LiveNetwork: Sendable {
         configuration.ansPollInterval = .seconds(600)
         configuration.faults = try faults.map { .init(node: $0.node, fault: try Fault(parsing: $0.fault)) }
         devnet = try Devnet(configuration)
-        devnet.fund(Fixtures.sender.address, amount: ADMAmount(units: 1_000 * ADMAmount.unitsPerADM))
+        try devnet.fund(Fixtures.sender.address, amount: ADMAmount(units: 1_000 * ADMAmount.unitsPerADM))
         nodes = try devnet.nodeURLs.map { try NodeURL($0) }
         transport = RecordingTransport(CurlTransport())
     }

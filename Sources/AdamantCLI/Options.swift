@@ -1,0 +1,53 @@
+/// An option as declared once: parsing, the usage line, help and (later) shell completions and
+/// man pages are all generated from it.
+public struct OptionSpec: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        /// `--name`, present or not.
+        case flag
+        /// `--name value`, at most once.
+        case single
+        /// `--name value`, any number of times.
+        case repeatable
+    }
+
+    public let name: String
+    public let short: Character?
+    public let kind: Kind
+    /// What the value is called in usage and help (`<url>`); nil for a flag.
+    public let valueName: String?
+    /// The only values accepted, when there is a fixed list.
+    public let allowedValues: [String]?
+    public let help: String
+
+    public var takesValue: Bool { kind != .flag }
+}
+
+/// A declared option of some kind; commands keep them as static values and look arguments up
+/// by them, so a misspelt option is a compile error rather than a silently absent value.
+public protocol DeclaredOption: Sendable {
+    var spec: OptionSpec { get }
+}
+
+public struct Flag: DeclaredOption {
+    public let spec: OptionSpec
+
+    public init(_ name: String, short: Character? = nil, help: String) {
+        spec = OptionSpec(name: name, short: short, kind: .flag, valueName: nil, allowedValues: nil, help: help)
+    }
+}
+
+public struct SingleOption: DeclaredOption {
+    public let spec: OptionSpec
+
+    public init(_ name: String, valueName: String, allowedValues: [String]? = nil, help: String) {
+        spec = OptionSpec(name: name, short: nil, kind: .single, valueName: valueName, allowedValues: allowedValues, help: help)
+    }
+}
+
+public struct RepeatableOption: DeclaredOption {
+    public let spec: OptionSpec
+
+    public init(_ name: String, valueName: String, help: String) {
+        spec = OptionSpec(name: name, short: nil, kind: .repeatable, valueName: valueName, allowedValues: nil, help: help)
+    }
+}
