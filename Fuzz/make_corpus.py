@@ -241,6 +241,8 @@ def argument_seeds():
         ["nodes", "--nethash", "zz", "--nethash", NETHASH],
         ["nodes", "--nodes", "x"], ["nodes", "--json=1"], ["nodes", "-h"], ["nodes", "--", "--json"],
         ["keys", "--passphrase-file", "/nonexistent", "--json"], ["keys", "--passphrase-file"],
+        ["keys", "--passphrase-file", "passphrase.txt"], ["keys", "--passphrase-file=passphrase.txt"],
+        ["wrap", "track"], ["nodes", "wrap track"], ["help", "nodes", "wrap"],
         ["help"], ["help", "keys"], ["help", "nodez", "extra"], ["--help"], ["nodz"], [],
     ]
     for index, line in enumerate(lines):
