@@ -9,6 +9,7 @@ import ctypes
 import ctypes.util
 import json
 import shutil
+import struct
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -144,6 +145,17 @@ def node_seeds():
         # Three nodes (header / 12 % 3 == 2), one lagging and one on an old version.
         three = [statuses[0], answers[0], status(height=1034300), answers[-1], status("0.9.0", millis=False), answers[0]]
         seeds.add(f"op{op}-three-nodes", bytes([op + 24]) + rs.join(three).encode())
+    # 0x01 ‖ (tag, delta) for height, nodeTimestamp, nodeTimestampMs ‖ flags; tag 0 is typical.
+    def numbers(height=(0, 0), timestamp=(0, 0), millis=(0, 0), flags=0):
+        return b"\x01" + struct.pack("<BbBbBbB", *height, *timestamp, *millis, flags)
+    binary = [numbers(), numbers(height=(0, -7), flags=1), numbers(flags=4), numbers(height=(0, -100), flags=2),
+              numbers(timestamp=(0, 3))]
+    for index, status_bytes in enumerate(binary):
+        seeds.add(f"health-numbers-{index}", bytes([0]) + status_bytes)
+    for op in (0, 1, 10, 11):
+        for index, status_bytes in enumerate(binary):
+            seeds.add(f"op{op}-numbers-{index}", bytes([op + 12]) + status_bytes + rs.encode() + replies[op][0].encode()
+                      + rs.encode() + binary[0] + rs.encode() + replies[op][0].encode())
     for index, odd in enumerate(odd_statuses):
         two = [odd, "", statuses[0], ""]
         seeds.add(f"health-odd-status-{index}", bytes([12]) + rs.join(two).encode())

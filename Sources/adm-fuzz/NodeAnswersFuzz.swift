@@ -8,8 +8,9 @@ import Foundation
 /// Input: one byte choosing the operation (header % 12), 1–3 nodes (header / 12 % 3), a
 /// pinned nethash (header / 36 odd) and a resend (header ≥ 128), then answers separated by 0x1E:
 /// node k answers its status with answer 2k and every other request with answer 2k+1. An
-/// answer may start with a 3-digit HTTP status and a space (else 200); a missing one is a
-/// connection that failed. Nothing leaves the process.
+/// answer may start with a 3-digit HTTP status and a space (else 200), or be 0x01 and the
+/// numbers of a status (`status(numbers:)`); a missing one is a connection that failed.
+/// Nothing leaves the process.
 enum NodeAnswersFuzz {
     static let separator: UInt8 = 0x1E
     /// The node clocks in the seeds are near this (2024-12-17, 230021386 s after the epoch).
@@ -77,8 +78,9 @@ private struct ScriptedNetwork: HTTPTransport {
         return Self.answer(answers[index])
     }
 
-    /// `NNN body` for another status than 200.
+    /// `NNN body` for another status than 200; `0x01 ‖ numbers` for a status made from them.
     static func answer(_ bytes: [UInt8]) -> HTTPAnswer {
+        if bytes.first == 0x01 { return HTTPAnswer(status: 200, body: Array(status(numbers: bytes.dropFirst()).utf8)) }
         let digits = bytes.prefix(3)
         if bytes.count >= 4, digits.allSatisfy({ (0x30...0x39).contains($0) }), bytes[3] == UInt8(ascii: " "),
            let status = Int(String(decoding: digits, as: UTF8.self))
@@ -87,4 +89,28 @@ private struct ScriptedNetwork: HTTPTransport {
         }
         return HTTPAnswer(status: 200, body: bytes)
     }
+
+    /// A well-formed status whose numbers the fuzzer steers directly (JSON digits rarely mutate
+    /// into edge values). Two bytes a number, for height, nodeTimestamp and nodeTimestampMs: a
+    /// tag (0 a typical value, else one of `edges`) and a signed delta added to it; then a byte
+    /// of flags: bit 0 drops the milliseconds, bit 1 another network, bits 2–3 the version.
+    static func status(numbers: ArraySlice<UInt8>) -> String {
+        let bytes = Array(numbers) + [UInt8](repeating: 0, count: max(0, 7 - numbers.count))
+        func number(_ index: Int, typical: Int64) -> Int64 {
+            let tag = Int(bytes[2 * index]), delta = Int64(Int8(bitPattern: bytes[2 * index + 1]))
+            return (tag == 0 ? typical : edges[(tag - 1) % edges.count]) &+ delta
+        }
+        let height = number(0, typical: 1_034_307), seconds = number(1, typical: 230_021_386)
+        let millis = number(2, typical: seconds &* 1000 &+ 123)
+        let flags = bytes[6]
+        let nethash = flags & 2 == 0 ? Nethash.mainnet.hex : String(repeating: "38f153a8", count: 8)
+        let version = ["0.10.3", "0.9.0", "0.8.0", "0.7.0"][Int(flags >> 2) & 3]
+        let millisField = flags & 1 == 0 ? #","nodeTimestampMs":\#(millis)"# : ""
+        return #"{"success":true,"nodeTimestamp":\#(seconds),"network":{"height":\#(height),"nethash":"\#(nethash)"},"version":{"version":"\#(version)"}\#(millisField)}"#
+    }
+
+    static let edges: [Int64] = [
+        0, 1, -1, Int64(Int32.max), Int64(Int32.min), Int64(UInt32.max), .max, .min, .max / 1000, .min / 1000,
+        9_300_000_000_000_000, 1 << 53, 4_102_444_800_000,
+    ]
 }
