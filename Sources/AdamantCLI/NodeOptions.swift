@@ -18,11 +18,9 @@ public enum NodeOptions {
 
     public static func nodeList(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> NodeList {
         do {
-            let configFile = try NodeConfigFile.defaultPath(environment: context.environment)
-                .flatMap { path throws(NodeListError) in try NodeConfigFile.load(path: path) }
             return try NodeList.resolve(
-                arguments: arguments.values(node), nethash: arguments.value(nethash),
-                environment: context.environment, configFile: configFile)
+                arguments: arguments.values(node), nethash: arguments.value(nethash), environment: context.environment
+            ) { () throws(NodeListError) in try NodeConfigFile.load(environment: context.environment) }
         } catch {
             throw .usage("\(error)")
         }

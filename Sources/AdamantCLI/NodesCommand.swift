@@ -47,7 +47,7 @@ struct Row: Encodable {
     init(_ report: NodeReport) {
         url = report.url.description
         status = report.health.name
-        reason = report.health.isUsable ? nil : report.health.description
+        reason = report.health == .usable ? nil : report.health.description  // a clock off is said, too
         height = report.status?.height
         version = report.status?.version.description
         latencyMs = report.latency.map { Int($0 / .milliseconds(1)) }

@@ -73,6 +73,8 @@ import Testing
         #expect(reply(404, "<!DOCTYPE html><html>Cannot GET /api/foo</html>") == .notFromNode(reason: "HTTP 404 with a body that is not node JSON"))
         #expect(reply(200, #"{"success":tr"#) == .notFromNode(reason: "HTTP 200 with a body that is not node JSON"))
         #expect(reply(200, #"{"height":5}"#) == .notFromNode(reason: "HTTP 200 with a body that is not node JSON"))
+        let labelled = NodeReply(HTTPAnswer(status: 200, contentType: "application/json; charset=utf-8", body: Array(#"{"success":tr"#.utf8)))
+        #expect(labelled == .malformed(reason: "HTTP 200 with JSON that is not a node's answer"))
     }
 }
 

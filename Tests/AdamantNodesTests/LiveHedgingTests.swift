@@ -24,7 +24,7 @@ struct LiveHedgingTests {
         }
         let hedgeDelay = hedgeDelays.max()!
         #expect(hedgeDelay <= live.client.pool.configuration.hedgeDelayBounds.upperBound)
-        #expect(median(blackholed) <= hedgeDelay + median(healthy) * 3 + .milliseconds(5))
+        #expect(median(blackholed) <= hedgeDelay + median(healthy) * 3 + .milliseconds(50))  // a request timeout is 3 s
     }
 
     private func timedRead(_ id: TransactionID, by client: NodeClient) async throws -> Duration {

@@ -9,7 +9,7 @@ struct LiveSizeCapTests {
     /// A cap between the size of a status (so health checks pass) and of a page of 20 chats.
     @Test func anAnswerOverTheCapIsCutOffOnEveryNode() async throws {
         let network = try LiveNetwork()
-        let client = await network.client()
+        let client = await network.client(deadline: .seconds(20))
         for number in 1...20 {
             let sent = try await network.sendChat("chat number \(number)", via: client)
             try #require(sent.outcome.isSuccess)
@@ -23,7 +23,7 @@ struct LiveSizeCapTests {
         let capped = CurlTransport(configuration: .init(maxResponseBytes: Self.cap))
         await #expect(throws: TransportError.responseTooLarge(limit: Self.cap)) { try await capped.send(request(chats)) }
 
-        let cappedClient = await network.client(transport: capped)
+        let cappedClient = await network.client(deadline: .seconds(20), transport: capped)
         #expect(cappedClient.pool.reports.allSatisfy { $0.health.isUsable })
         let error = await #expect(throws: NodeError.self) { try await cappedClient.chats(ChatQuery()) }
         guard case .allNodesFailed(let failures)? = error else { Issue.record("unexpected \(String(describing: error))"); return }
@@ -32,6 +32,6 @@ struct LiveSizeCapTests {
     }
 
     private func request(_ url: String) -> HTTPRequest {
-        HTTPRequest(url: url, timeout: .seconds(1), connectTimeout: .milliseconds(500))
+        HTTPRequest(url: url, timeout: .seconds(5), connectTimeout: .seconds(1))
     }
 }

@@ -15,7 +15,7 @@ struct LiveWriteTests {
     /// next node, which already knows the id: nothing new is created, and the id is found in
     /// the next block.
     @Test func aPostLostAfterTheNodeTookItIsFoundByItsID() async throws {
-        let client = await network.client(deadline: .seconds(3))
+        let client = await network.client(deadline: .seconds(10)) { $0.requestTimeout = .seconds(1) }
         let best = try await client.pool.usableNodes().get()[0].url
         try network.add("timeout-after-accept", to: best)
         let balanceBefore = network.devnet.balance(of: Fixtures.sender.address)

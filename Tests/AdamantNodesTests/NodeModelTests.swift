@@ -42,6 +42,31 @@ import Testing
         #expect(status.version == NodeVersion(0, 9, 0) && status.nodeTimestampMs == nil && status.height == 7)
     }
 
+    /// Numbers a node sends are range-checked while decoding, so nothing computes with them.
+    @Test(arguments: [
+        ("9223372036854775807", "1000", nil, "network.height: 9223372036854775807 is not a block height"),
+        ("-5", "1000", nil, "network.height: -5 is not a block height"),
+        ("0", "1000", nil, "network.height: 0 is not a block height"),
+        ("1e30", "1000", nil, "malformed JSON or an out-of-range number"),
+        ("\"12\"", "1000", nil, "network.height is not an integer"),
+        ("7", "9300000000000000", nil, "nodeTimestamp: 9300000000000000 is not an ADAMANT timestamp"),
+        ("7", "-1", nil, "nodeTimestamp: -1 is not an ADAMANT timestamp"),
+        ("7", "1000", "-9223372036854775808", "nodeTimestampMs: -9223372036854775808 is not an ADAMANT time"),
+        ("7", "1000", "9223372036854775807", "nodeTimestampMs: 9223372036854775807 is not an ADAMANT time"),
+        ("7", "1000", "1002000", "nodeTimestampMs: 1002000 ms disagrees with nodeTimestamp 1000 s"),
+    ] as [(String, String, String?, String)])
+    func implausibleNumbersAreRefused(height: String, timestamp: String, millis: String?, reason: String) {
+        let extra = millis.map { #","nodeTimestampMs":\#($0)"# } ?? ""
+        let json = #"{"success":true,"nodeTimestamp":\#(timestamp),"network":{"height":\#(height),"nethash":"\#(hash)"},"version":{"version":"0.10.3"}\#(extra)}"#
+        do {
+            let status = try JSONDecoder().decode(NodeStatus.self, from: Data(json.utf8))
+            Issue.record("decoded \(status)")
+        } catch {
+            #expect(AnswerText.decoding(error).hasPrefix(reason), "\(AnswerText.decoding(error))")
+            #expect(!AnswerText.decoding(error).contains("DecodingError"))
+        }
+    }
+
     @Test func decodes0_8Shape() throws {
         let json = #"{"success":true,"nodeTimestamp":5,"network":{"height":7,"nethash":"\#(hash)"},"version":{"build":"","commit":"","version":"0.8.3"},"wsClient":{"enabled":true,"port":36668}}"#
         let status = try JSONDecoder().decode(NodeStatus.self, from: Data(json.utf8))
@@ -52,9 +77,17 @@ import Testing
 @Suite struct HealthRulesTests {
     let other = Nethash(String(repeating: "ab", count: 32))!
 
-    func status(_ height: Int64, _ nethash: Nethash = .mainnet, _ version: NodeVersion = NodeVersion(0, 10, 3)) -> Result<NodeStatus, ProbeFailure> {
-        .success(NodeStatus(height: height, nethash: nethash, version: version, nodeTimestamp: 0))
+    let url = try! NodeURL("http://n:1")
+
+    func status(
+        _ height: Int64, _ nethash: Nethash = .mainnet, _ version: NodeVersion = NodeVersion(0, 10, 3), clockDelta: Int64 = 0
+    ) -> StatusProbe {
+        StatusProbe(
+            url: url, result: .success(NodeStatus(height: height, nethash: nethash, version: version, nodeTimestamp: 0)),
+            clock: NodeClock(deltaMillis: clockDelta))
     }
+
+    func failed(_ kind: NodeFailure.Kind) -> StatusProbe { StatusProbe(url: url, result: .failure(ProbeFailure(kind: kind))) }
 
     @Test func agreedHeightsIsTheLargestWindowTiesToTheHigher() {
         #expect(HealthRules.agreedHeights([100, 101, 109, 130], tolerance: 10) == 100...110)
@@ -66,21 +99,69 @@ import Testing
     @Test func everyReasonInOneCheck() {
         let probes = [
             status(1_000), status(1_004), status(1_010), status(980),
-            status(1_002, other), status(1_003, .mainnet, NodeVersion(0, 7, 9)), .failure(ProbeFailure(reason: "timed out")),
+            status(1_002, other), status(1_003, .mainnet, NodeVersion(0, 7, 9)), failed(.noAnswer(.timedOut)),
+            failed(.notANode("HTTP 404 with a body that is not node JSON")), failed(.badAnswer("network.height is missing")),
+            failed(.nodeError(message: "", status: 503)),
         ]
         let health = HealthRules(nethash: .pinned(.mainnet)).assess(probes)
         #expect(health == [
             .usable, .usable, .usable, .outOfSync(height: 980, agreed: 1_000...1_010),
             .wrongNetwork(other), .outdated(NodeVersion(0, 7, 9)), .offline(reason: "timed out"),
+            .notANode(reason: "HTTP 404 with a body that is not node JSON"), .badAnswer(reason: "network.height is missing"),
+            .badAnswer(reason: "the node answered with an error (HTTP 503): no message"),
         ])
     }
 
     @Test func majorityNethashForUserNodes() {
         #expect(NethashRule.majority.expected(among: [other, other, .mainnet]) == other)
-        #expect(NethashRule.majority.expected(among: [other, .mainnet]) == .mainnet)
-        let third = Nethash(String(repeating: "cd", count: 32))!
-        #expect(NethashRule.majority.expected(among: [third, other]) == third)
+        #expect(NethashRule.majority.expected(among: [other]) == other)
         #expect(NethashRule.pinned(other).expected(among: [.mainnet, .mainnet]) == other)
+    }
+
+    /// A tie is not a majority, whatever the order and even with mainnet in it: a hostile node
+    /// listed first must not choose the network.
+    @Test func aTieOnTheNethashIsNoMajority() {
+        let third = Nethash(String(repeating: "cd", count: 32))!
+        #expect(NethashRule.majority.expected(among: [third, other]) == nil)
+        #expect(NethashRule.majority.expected(among: [other, .mainnet]) == nil)
+        #expect(NethashRule.majority.expected(among: [.mainnet, other, other, .mainnet]) == nil)
+
+        let health = HealthRules(nethash: .majority).assess([status(10, other), status(10, .mainnet), failed(.noAnswer(.timedOut))])
+        #expect(health[0] == .noMajorityNetwork(other) && health[1] == .noMajorityNetwork(.mainnet))
+        #expect(!health[0].isUsable && health[0].description.contains("--nethash"))
+        #expect(HealthRules(nethash: .pinned(other)).assess([status(10, other), status(10, .mainnet)]).map(\.isUsable) == [true, false])
+    }
+
+    /// delta = local − node, so a node a year ahead has a delta of minus a year.
+    @Test func aClockThatDisagreesWithTheOthersDoesNotStamp() {
+        let year: Int64 = 31_536_000_000
+        let health = HealthRules(nethash: .pinned(.mainnet)).assess([
+            status(10, clockDelta: 0), status(10, clockDelta: 100), status(10, clockDelta: -200), status(10, clockDelta: -year),
+        ])
+        #expect(health == [.usable, .usable, .usable, .clockOff(offsetMillis: year, reference: .otherNodes)])
+        #expect(health[3].isUsable && !health[3].canStamp)
+        #expect(health[3].description == "clock 31536000.0 s ahead of the other nodes: not used to stamp transactions")
+    }
+
+    /// Nodes that agree with each other outvote this device's clock; a node alone does not.
+    @Test func theDevicesClockCountsOnlyWhenANodeIsAlone() {
+        let rules = HealthRules(nethash: .pinned(.mainnet))
+        #expect(rules.assess([status(10, clockDelta: 120_000), status(10, clockDelta: 120_400), status(10, clockDelta: 119_900)])
+            .allSatisfy { $0 == .usable })
+        #expect(rules.assess([status(10, clockDelta: 3_000)]) == [.usable])
+        #expect(rules.assess([status(10, clockDelta: 120_000)]) == [.clockOff(offsetMillis: -120_000, reference: .device)])
+        // Two nodes a minute apart: the one nearer this device's clock stamps.
+        #expect(rules.assess([status(10, clockDelta: 60_000), status(10, clockDelta: 1_000)])
+            == [.clockOff(offsetMillis: -59_000, reference: .otherNodes), .usable])
+    }
+
+    @Test func extremeInputsNeverTrap() {
+        #expect(HealthRules.agreedHeights([.max, .min, 0], tolerance: .max) != nil)
+        #expect(HealthRules.agreedHeights([5], tolerance: -3) == 5...5)
+        let clocks = HealthRules.trustedClocks([.max, .min, 0], tolerance: .max)
+        #expect(clocks != nil)
+        let health = HealthRules(nethash: .pinned(.mainnet)).assess([status(10, clockDelta: .max), status(10, clockDelta: .min)])
+        #expect(health.count == 2)
     }
 
     @Test func wrongNetworkNodesDoNotShapeTheHeightGroup() {

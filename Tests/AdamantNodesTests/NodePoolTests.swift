@@ -20,7 +20,7 @@ import Testing
         #expect(health[2] == .outOfSync(height: 950, agreed: 1_000...1_010))
         #expect(health[3] == .outdated(NodeVersion(0, 7, 9)))
         #expect(health[4].name == "wrongNetwork")
-        #expect(health[5] == .offline(reason: "HTTP 502 with a body that is not node JSON (text/html)"))
+        #expect(health[5] == .notANode(reason: "HTTP 502 with a body that is not node JSON (text/html)"))
         #expect(health[6] == .offline(reason: "unreachable: connection refused"))
     }
 
@@ -28,7 +28,7 @@ import Testing
         // The device clock runs 90 s fast; node a reports milliseconds, node b only seconds.
         transport.node("http://a:1", FakeStatus(epochMillis: Fixtures.nodeEpochMillis + 1_234))
         transport.node("http://b:1", FakeStatus(epochMillis: Fixtures.nodeEpochMillis + 1_234, reportsMillis: false))
-        let pool = Fixtures.pool(transport, nodes: ["http://a:1", "http://b:1"], wallClock: ManualWallClock(Fixtures.unixMillis + 90_000))
+        let pool = Fixtures.pool(transport, nodes: ["http://a:1", "http://b:1"], wallClock: ManualWallClock(unixMillis: Fixtures.unixMillis + 90_000))
         let clocks = await pool.checkHealth().map { $0.clock?.deltaMillis }
         #expect(clocks == [90_000 - 1_234, 90_000 - 1_000])
     }
@@ -47,7 +47,9 @@ import Testing
         let list = NodeList(
             endpoints: [NodeEndpoint(url: try! NodeURL("https://gone.example"), alternate: try! NodeURL("http://10.0.0.9:36666"))],
             nethash: .pinned(.mainnet), source: .builtIn)
-        let pool = NodePool(nodes: list, transport: transport)
+        var configuration = NodePool.Configuration()
+        configuration.healthCheckDeadline = .seconds(30)
+        let pool = NodePool(nodes: list, transport: transport, configuration: configuration, wallClock: ManualWallClock(unixMillis: Fixtures.unixMillis))
         let report = await pool.checkHealth()[0]
         #expect(report.url.description == "http://10.0.0.9:36666" && report.health == .usable)
     }
@@ -63,7 +65,7 @@ import Testing
 
     @Test func noUsableNodeSaysWhy() async {
         transport.node("http://old:1", FakeStatus(version: "0.7.0"))
-        let client = NodeClient(pool: Fixtures.pool(transport, nodes: ["http://old:1"]))
+        let client = NodeClient(pool: Fixtures.pool(transport, nodes: ["http://old:1"]), deadline: .seconds(30))
         do {
             _ = try await client.height()
             Issue.record("expected no usable node")

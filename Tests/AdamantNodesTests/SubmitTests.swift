@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct SubmitTests {
     let transport = ScriptedTransport()
-    let wallClock = ManualWallClock(Fixtures.unixMillis)
+    let wallClock = ManualWallClock(unixMillis: Fixtures.unixMillis)
 
     /// Three nodes; the k-th POST to arrive, whichever node gets it, meets `answers[k]`
     /// (no answer at all once they run out). `status` is every node's status.
@@ -125,7 +125,7 @@ import Testing
     @Test func olderNodesGetNoTimestampMs() async throws {
         let client = await client([], status: FakeStatus(version: "0.9.0", reportsMillis: false))
         let target = try await client.submissionTarget()
-        #expect(target.stamp(localUnixMillis: wallClock.now).timestampMs == nil)
+        #expect(target.stamp(localUnixMillis: wallClock.unixMillis()).timestampMs == nil)
     }
 }
 

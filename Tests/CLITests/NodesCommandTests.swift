@@ -57,6 +57,33 @@ final class NodesCommandTests {
         #expect(result.status == 69)
     }
 
+    /// Given --node, the config file is not even opened: a broken one does not matter.
+    @Test func theConfigFileIsReadOnlyWhenNeeded() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("adm-nodes-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: home) }
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("adm-push"), withIntermediateDirectories: true)
+        try Data("not json".utf8).write(to: home.appendingPathComponent("adm-push/config.json"))
+        let environment = ["XDG_CONFIG_HOME": home.path]
+
+        let given = try await run("adm-push", ["nodes", "--node", devnet.nodeURLs[0]], environment: environment)
+        #expect(given.status == 0, "\(given.stderr)")
+        let needed = try await run("adm-push", ["nodes"], environment: environment)
+        #expect(needed.status == 64 && needed.stderr.contains("config.json"), "\(needed.stderr)")
+    }
+
+    /// A node whose clock is a year off says so in the table: usable for reads, not for stamping.
+    @Test func aNodeWithAClockFarOffSaysSo() async throws {
+        var configuration = DevnetConfiguration()
+        configuration.faults = [.init(node: 0, fault: try Fault(parsing: "skew:31536000"))]
+        let skewed = try Devnet(configuration)
+        defer { skewed.stop() }
+        let result = try await run("adm-push", ["nodes"] + skewed.nodeURLs.flatMap { ["--node", $0] })
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 4 && lines[1].contains("clockOff") && lines[1].contains("not used to stamp transactions"), "\(result.stdout)")
+        #expect(lines[2].contains("usable") && lines[3].contains("usable"))
+    }
+
     @Test func anEmptyNodeListIsAUsageError() async throws {
         let result = try await run("adm-push", ["nodes"], environment: ["ADM_NODES": ""])
         #expect(result.status == 64)

@@ -11,10 +11,6 @@ public struct ChatQuery: Sendable, Hashable {
         case either(Address)
     }
 
-    public enum Order: Sendable, Hashable {
-        case oldestFirst, newestFirst
-    }
-
     public var party: Party?
     /// The chat asset type; nil returns every type except signals (the node's default).
     public var chatType: ChatType?
@@ -23,13 +19,13 @@ public struct ChatQuery: Sendable, Hashable {
     /// At most 100 (the node's cap); larger values are lowered to 100.
     public var limit: Int
     public var offset: Int
-    public var order: Order
+    public var order: ListOrder
     /// Also return type 0 transfers (0.10+ nodes only).
     public var includeDirectTransfers: Bool
 
     public init(
         party: Party? = nil, chatType: ChatType? = nil, afterHeight: Int64? = nil, limit: Int = 100, offset: Int = 0,
-        order: Order = .oldestFirst, includeDirectTransfers: Bool = false
+        order: ListOrder = .oldestFirst, includeDirectTransfers: Bool = false
     ) {
         self.party = party
         self.chatType = chatType
@@ -52,7 +48,7 @@ public struct ChatQuery: Sendable, Hashable {
         if let afterHeight { items.append(("fromHeight", String(afterHeight))) }
         items.append(("limit", String(min(max(limit, 1), 100))))
         if offset > 0 { items.append(("offset", String(offset))) }
-        items.append(("orderBy", order == .oldestFirst ? "timestamp:asc" : "timestamp:desc"))
+        items.append(("orderBy", order.orderBy))
         if includeDirectTransfers { items.append(("includeDirectTransfers", "1")) }
         return items
     }

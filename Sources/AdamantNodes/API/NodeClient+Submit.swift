@@ -18,7 +18,7 @@ public struct SubmissionTarget: Sendable, Hashable {
 extension NodeClient {
     /// The best usable node, to stamp and sign for.
     public func submissionTarget() async throws(NodeError) -> SubmissionTarget {
-        try await submissionTarget(until: .now + deadline)
+        try await submissionTarget(until: pool.clock.now + deadline)
     }
 
     /// Sends a signed transaction; see `NodePool.broadcast` for when its bytes may go to a
@@ -32,7 +32,7 @@ extension NodeClient {
     public func submit(
         _ transaction: Transaction, target: NodeURL? = nil, avoiding: Set<NodeURL> = [], isResend: Bool = false
     ) async throws -> SubmitResult {
-        try await submit(transaction, target: target, avoiding: avoiding, isResend: isResend, until: .now + deadline)
+        try await submit(transaction, target: target, avoiding: avoiding, isResend: isResend, until: pool.clock.now + deadline)
     }
 
     /// Signs a chat transaction for the best node's clock, lets `willSend` record it (its id
@@ -60,21 +60,22 @@ extension NodeClient {
         isResend: Bool, willSend: @Sendable (Transaction) async throws -> Void,
         sign: ((timestamp: Int32, timestampMs: Int64?)) throws -> Transaction
     ) async throws -> SubmitResult {
-        let deadline = ContinuousClock.now + self.deadline
+        let deadline = pool.clock.now + self.deadline
         let target = try await submissionTarget(until: deadline)
         let transaction = try sign(target.stamp(localUnixMillis: pool.localUnixMillis))
         try await willSend(transaction)
         return try await submit(transaction, target: target.node, avoiding: [], isResend: isResend, until: deadline)
     }
 
-    private func submissionTarget(until deadline: ContinuousClock.Instant) async throws(NodeError) -> SubmissionTarget {
-        let best = try await pool.usableNodes(until: deadline)[0]
-        return SubmissionTarget(
-            node: best.url, clock: best.clock ?? NodeClock(), acceptsTimestampMs: best.status.map { $0.version >= .v0_10 } ?? false)
+    /// The best node whose clock agrees with the others'.
+    private func submissionTarget(until deadline: AnyClock.Instant) async throws(NodeError) -> SubmissionTarget {
+        let nodes = try await pool.usableNodes(forStamping: true, until: deadline)
+        guard let best = nodes.first, let clock = best.clock else { throw .noUsableNode(pool.reports) }
+        return SubmissionTarget(node: best.url, clock: clock, acceptsTimestampMs: best.status.map { $0.version >= .v0_10 } ?? false)
     }
 
     private func submit(
-        _ transaction: Transaction, target: NodeURL?, avoiding: Set<NodeURL>, isResend: Bool, until deadline: ContinuousClock.Instant
+        _ transaction: Transaction, target: NodeURL?, avoiding: Set<NodeURL>, isResend: Bool, until deadline: AnyClock.Instant
     ) async throws -> SubmitResult {
         let id = try transaction.computedID()
         let body = try transaction.submissionBody()

@@ -22,23 +22,23 @@ extension NodeClient {
     /// A confirmed transaction with its asset (`returnAsset=1`), checked by `verify` and
     /// against `id`; nil when the node has no such transaction in a block.
     public func transaction(_ id: TransactionID) async throws(NodeError) -> Transaction? {
-        try await lookUp(id, at: "/api/transactions/get", returnAsset: true, until: .now + deadline)
+        try await lookUp(id, at: "/api/transactions/get", returnAsset: true, until: pool.clock.now + deadline)
     }
 
     /// A transaction in the node's unconfirmed pool.
     public func unconfirmedTransaction(_ id: TransactionID) async throws(NodeError) -> Transaction? {
-        try await lookUp(id, at: "/api/transactions/unconfirmed/get", until: .now + deadline)
+        try await lookUp(id, at: "/api/transactions/unconfirmed/get", until: pool.clock.now + deadline)
     }
 
     /// A transaction in the node's queue (received, not yet unconfirmed).
     public func queuedTransaction(_ id: TransactionID) async throws(NodeError) -> Transaction? {
-        try await lookUp(id, at: "/api/transactions/queued/get", until: .now + deadline)
+        try await lookUp(id, at: "/api/transactions/queued/get", until: pool.clock.now + deadline)
     }
 
     /// Chain, then unconfirmed pool, then queue, within one deadline: how an ambiguous
     /// submission is resolved (node-api.md §2).
     public func locate(_ id: TransactionID) async throws(NodeError) -> TransactionLocation {
-        let deadline = ContinuousClock.now + self.deadline
+        let deadline = pool.clock.now + self.deadline
         if let found = try await lookUp(id, at: "/api/transactions/get", returnAsset: true, until: deadline) { return .confirmed(found) }
         if let found = try await lookUp(id, at: "/api/transactions/unconfirmed/get", until: deadline) { return .unconfirmed(found) }
         if let found = try await lookUp(id, at: "/api/transactions/queued/get", until: deadline) { return .queued(found) }
@@ -56,43 +56,39 @@ extension NodeClient {
     }
 
     private func lookUp(
-        _ id: TransactionID, at path: String, returnAsset: Bool = false, until deadline: ContinuousClock.Instant
+        _ id: TransactionID, at path: String, returnAsset: Bool = false, until deadline: AnyClock.Instant
     ) async throws(NodeError) -> Transaction? {
         struct Body: Decodable { var transaction: Transaction }
         let query = [(name: "id", value: id.description)] + (returnAsset ? [(name: "returnAsset", value: "1")] : [])
         return try await get(path, query, until: deadline, ifAbsent: (["Transaction not found"], nil)) { [verify] (body: Body) in
             try verify(body.transaction)
             let computed = try body.transaction.computedID()
-            guard computed == id else { throw AnswerRejection(description: "asked for \(id), got transaction \(computed)") }
+            guard computed == id else { throw AnswerRejection(description: "asked for transaction \(id), got \(computed)") }
             return body.transaction
         }
     }
 
     private func list(_ path: String, _ query: [(name: String, value: String)]) async throws(NodeError) -> TransactionPage {
-        try await get(path, query, until: .now + deadline) { [verify] (body: ListBody) in
+        try await get(path, query, until: pool.clock.now + deadline) { [verify] (body: ListBody) in
             for transaction in body.transactions { try verify(transaction) }
-            return TransactionPage(transactions: body.transactions, count: body.count?.value)
+            return TransactionPage(transactions: body.transactions, count: body.count)
         }
     }
 }
 
 private struct ListBody: Decodable {
     var transactions: [Transaction]
-    var count: LooseInt?
-}
+    /// Some nodes send it as a string.
+    var count: Int?
 
-/// An integer sent as a number or, by older nodes, as a string.
-struct LooseInt: Decodable {
-    var value: Int
+    private enum Keys: String, CodingKey { case transactions, count }
 
     init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let number = try? container.decode(Int.self) {
-            value = number
-        } else if let number = Int(try container.decode(String.self)) {
-            value = number
-        } else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected an integer")
+        let container = try decoder.container(keyedBy: Keys.self)
+        transactions = try container.decode([Transaction].self, forKey: .transactions)
+        count = try container.decodeIntegerOrStringIfPresent(Int.self, forKey: .count)
+        if let count, count < 0 {
+            throw DecodingError.dataCorruptedError(forKey: .count, in: container, debugDescription: "\(count) is not a count")
         }
     }
 }

@@ -22,13 +22,12 @@ public struct NodeClient: Sendable {
 
     /// `/api/node/status` from the best node.
     public func status() async throws(NodeError) -> NodeStatus {
-        try await get("/api/node/status", until: .now + deadline) { (status: NodeStatus) in status }
+        try await get("/api/node/status", until: pool.clock.now + deadline) { (status: NodeStatus) in status }
     }
 
     /// The best node's chain height.
     public func height() async throws(NodeError) -> Int64 {
-        struct Body: Decodable { var height: Int64 }
-        return try await get("/api/blocks/getHeight", until: .now + deadline) { (body: Body) in body.height }
+        try await get("/api/blocks/getHeight", until: pool.clock.now + deadline) { (body: HeightBody) in body.height }
     }
 
     // MARK: The one way reads are made
@@ -37,33 +36,43 @@ public struct NodeClient: Sendable {
     /// reject this node's answer. A node error containing one of `ifAbsent.messages` means
     /// "there is no such thing" and gives `ifAbsent.value`.
     func get<Body: Decodable & Sendable, Value: Sendable>(
-        _ path: String, _ query: [(name: String, value: String)] = [], until deadline: ContinuousClock.Instant,
+        _ path: String, _ query: [(name: String, value: String)] = [], until deadline: AnyClock.Instant,
         ifAbsent: (messages: [String], value: Value)? = nil, _ accept: @escaping @Sendable (Body) throws -> Value
     ) async throws(NodeError) -> Value {
         try await pool.read(path, query: query, deadline: deadline) { reply in
             switch reply {
             case .success(let bytes):
-                do { return .accept(try accept(JSONDecoder().decode(Body.self, from: Data(bytes)))) } catch {
-                    return .reject(Self.reason(error))
+                let body: Body
+                do { body = try JSONDecoder().decode(Body.self, from: Data(bytes)) } catch {
+                    return .reject(.badAnswer(AnswerText.decoding(error)))
+                }
+                do { return .accept(try accept(body)) } catch {
+                    return .reject(.unverifiable(AnswerText.quoted("\(error)")))
                 }
             case .failure(let message, let status):
                 if let ifAbsent, ifAbsent.messages.contains(where: message.contains) { return .accept(ifAbsent.value) }
                 let meaning = NodeErrorClass(message: message, status: status, isResend: false)
-                return meaning.meansAnotherNodeMayAnswer ? .reject("HTTP \(status): \(message)") : .refuse(message)
+                return meaning.meansAnotherNodeMayAnswer ? .reject(.nodeError(message: message, status: status)) : .refuse(message)
             case .notFromNode(let reason):
-                return .reject(reason)
+                return .reject(.notANode(reason))
+            case .malformed(let reason):
+                return .reject(.badAnswer(reason))
             }
         }
     }
+}
 
-    private static func reason(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.dataCorrupted(let context), DecodingError.keyNotFound(_, let context),
-            DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return "undecodable answer at \(path.isEmpty ? "top level" : path): \(context.debugDescription)"
-        default:
-            return "rejected answer: \(error)"
+/// `/api/blocks/getHeight`, its height range-checked.
+private struct HeightBody: Decodable {
+    var height: Int64
+
+    private enum Keys: String, CodingKey { case height }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        height = try container.decode(Int64.self, forKey: .height)
+        guard Plausible.heights.contains(height) else {
+            throw DecodingError.dataCorruptedError(forKey: .height, in: container, debugDescription: "\(height) is not a block height")
         }
     }
 }

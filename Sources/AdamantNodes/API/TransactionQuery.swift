@@ -4,10 +4,6 @@ public import AdamantCore
 /// the node joins unprefixed filters with OR). Assets are always returned, so chat
 /// transactions can be verified.
 public struct TransactionQuery: Sendable, Hashable {
-    public enum Order: Sendable, Hashable {
-        case oldestFirst, newestFirst
-    }
-
     /// Any of these types; empty means every type.
     public var types: [TransactionType]
     public var sender: Address?
@@ -19,11 +15,11 @@ public struct TransactionQuery: Sendable, Hashable {
     /// At most 1000 (the node's cap); larger values are lowered to 1000.
     public var limit: Int
     public var offset: Int
-    public var order: Order
+    public var order: ListOrder
 
     public init(
         types: [TransactionType] = [], sender: Address? = nil, recipient: Address? = nil, fromHeight: Int64? = nil,
-        toHeight: Int64? = nil, limit: Int = 100, offset: Int = 0, order: Order = .oldestFirst
+        toHeight: Int64? = nil, limit: Int = 100, offset: Int = 0, order: ListOrder = .oldestFirst
     ) {
         self.types = types
         self.sender = sender
@@ -50,7 +46,7 @@ public struct TransactionQuery: Sendable, Hashable {
         var items = filters.map { (name: "and:" + $0.name, value: $0.value) }
         items.append(("limit", String(min(max(limit, 1), 1000))))
         if offset > 0 { items.append(("offset", String(offset))) }
-        items.append(("orderBy", order == .oldestFirst ? "timestamp:asc" : "timestamp:desc"))
+        items.append(("orderBy", order.orderBy))
         items.append(("returnAsset", "1"))
         return items
     }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The nodes to use and the network to accept, from the first source that names any nodes:
-/// `--node` arguments, then `ADM_NODES`, then the config file, then the built-in mainnet list.
-/// A source that is given but names no node is an error, not a reason to try the next one.
+/// The nodes to use and the network to accept, from the first source that is set: `--node`
+/// arguments, then `ADM_NODES`, then the config file's `nodes`, then the built-in mainnet
+/// list. A source that is set but names no node is an error, never a reason to try the next.
 public struct NodeList: Sendable, Hashable {
     public enum Source: Sendable, Hashable {
         case arguments
@@ -24,31 +24,37 @@ public struct NodeList: Sendable, Hashable {
     /// The built-in mainnet nodes, mainnet only.
     public static let mainnet = NodeList(endpoints: NodeEndpoint.mainnet, nethash: .pinned(.mainnet), source: .builtIn)
 
-    /// Resolves the list. `nethash` (`--nethash`) pins the network over the config file's
-    /// `nethash`; without either, user-given nodes follow their majority network.
+    /// Resolves the list. `nethash` (`--nethash`) pins the network; without it, nodes from the
+    /// config file follow its `nethash`, and other user-given nodes their majority network.
     ///
     /// - Parameters:
     ///   - arguments: each `--node URL`, in order.
     ///   - environment: the process environment; `ADM_NODES` is comma-separated.
-    ///   - configFile: the parsed config file, if there is one (`NodeConfigFile.load`).
+    ///   - configFile: reads the config file (`NodeConfigFile.load`); called only when neither
+    ///     `arguments` nor `ADM_NODES` names the nodes.
     public static func resolve(
-        arguments: [String], nethash: String? = nil, environment: [String: String], configFile: NodeConfigFile? = nil
+        arguments: [String], nethash: String? = nil, environment: [String: String],
+        configFile: () throws(NodeListError) -> NodeConfigFile? = { nil }
     ) throws(NodeListError) -> NodeList {
-        var pinned: Nethash?
-        if let text = nethash ?? configFile?.nethash {
-            guard let value = Nethash(text) else { throw .invalidNethash(text) }
-            pinned = value
+        let pinned = try Self.nethash(nethash)
+        if !arguments.isEmpty { return try userList(arguments, source: .arguments, pinned: pinned) }
+        // A source that is set but blank is an error, never a fallback to the next one.
+        if let list = environment["ADM_NODES"] {
+            return try userList(list.split(separator: ",").map(String.init), source: .environment, pinned: pinned)
         }
-        // A source that is set but blank is an error below, never a fallback to the next one.
-        let user: ([String], Source)? =
-            if !arguments.isEmpty { (arguments, .arguments) }
-            else if let list = environment["ADM_NODES"] { (list.split(separator: ",").map(String.init), .environment) }
-            else if let configFile, !configFile.nodes.isEmpty { (configFile.nodes, .configFile(path: configFile.path)) }
-            else { nil }
+        let file = try configFile()
+        let filePinned = if let pinned { pinned } else { try Self.nethash(file?.nethash) }
+        if let file, let nodes = file.nodes { return try userList(nodes, source: .configFile(path: file.path), pinned: filePinned) }
+        return NodeList(endpoints: mainnet.endpoints, nethash: filePinned.map(NethashRule.pinned) ?? mainnet.nethash, source: .builtIn)
+    }
 
-        guard let (texts, source) = user else {
-            return NodeList(endpoints: mainnet.endpoints, nethash: pinned.map(NethashRule.pinned) ?? mainnet.nethash, source: .builtIn)
-        }
+    private static func nethash(_ text: String?) throws(NodeListError) -> Nethash? {
+        guard let text else { return nil }
+        guard let value = Nethash(text) else { throw .invalidNethash(text) }
+        return value
+    }
+
+    private static func userList(_ texts: [String], source: Source, pinned: Nethash?) throws(NodeListError) -> NodeList {
         var endpoints: [NodeEndpoint] = []
         for text in texts.map({ $0.trimmingCharacters(in: .whitespaces) }) where !text.isEmpty {
             let url: NodeURL

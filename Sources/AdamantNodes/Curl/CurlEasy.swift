@@ -5,20 +5,46 @@ import CCurl
 final class CurlEasy {
     private let handle: UnsafeMutableRawPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
-    private let getHeaders: UnsafeMutablePointer<curl_slist>?
-    private let postHeaders: UnsafeMutablePointer<curl_slist>?
+    private let getHeaders: UnsafeMutablePointer<curl_slist>
+    private let postHeaders: UnsafeMutablePointer<curl_slist>
 
-    init?() {
-        _ = Curl.globalInit
+    /// A handle, or why libcurl could not give one.
+    static func make() -> Result<CurlEasy, TransportError> {
+        guard Curl.globalInit == CURLE_OK else {
+            return .failure(.failed("libcurl could not be initialised: \(String(cString: curl_easy_strerror(Curl.globalInit)))"))
+        }
+        return CurlEasy().map(Result.success) ?? .failure(.failed("libcurl could not create a handle (out of memory)"))
+    }
+
+    private init?() {
+        // "Expect:" stops curl from pausing for a 100-continue before larger bodies. Each list
+        // is its own: curl_slist_append extends a list in place.
         guard let handle = curl_easy_init() else { return nil }
+        let getHeaders = Self.headerList(["Accept: application/json"])
+        let postHeaders = Self.headerList(["Accept: application/json", "Content-Type: application/json", "Expect:"])
+        guard let getHeaders, let postHeaders else {
+            curl_slist_free_all(getHeaders)
+            curl_slist_free_all(postHeaders)
+            curl_easy_cleanup(handle)
+            return nil
+        }
         self.handle = handle
+        self.getHeaders = getHeaders
+        self.postHeaders = postHeaders
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
-        getHeaders = curl_slist_append(nil, "Accept: application/json")
-        // Its own list: curl_slist_append extends a list in place, so it cannot start from getHeaders.
-        // "Expect:" stops curl from pausing for a 100-continue before larger bodies.
-        var post = curl_slist_append(nil, "Accept: application/json")
-        post = curl_slist_append(post, "Content-Type: application/json")
-        postHeaders = curl_slist_append(post, "Expect:")
+    }
+
+    /// nil when libcurl runs out of memory (curl_slist_append returns NULL, keeping the list).
+    private static func headerList(_ lines: [String]) -> UnsafeMutablePointer<curl_slist>? {
+        var list: UnsafeMutablePointer<curl_slist>?
+        for line in lines {
+            guard let longer = curl_slist_append(list, line) else {
+                curl_slist_free_all(list)
+                return nil
+            }
+            list = longer
+        }
+        return list
     }
 
     deinit {
@@ -41,7 +67,12 @@ final class CurlEasy {
         }
         let code = curl_easy_perform(handle)
         guard code == CURLE_OK else { return .failure(transportError(code, sink: sink)) }
-        return .success(HTTPAnswer(status: responseCode, contentType: contentType, body: sink.body))
+        var status = 0
+        let statusCode = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        guard statusCode == CURLE_OK, (100...999).contains(status) else {
+            return .failure(.brokenAnswer("no HTTP status (\(String(cString: curl_easy_strerror(statusCode))))"))
+        }
+        return .success(HTTPAnswer(status: status, contentType: contentType, body: sink.body, wireTime: wireTime))
     }
 
     private func configure(for request: HTTPRequest, sink: TransferSink) throws(TransportError) {
@@ -59,7 +90,8 @@ final class CurlEasy {
         try set(CURLOPT_FOLLOWLOCATION, 0)
         try set(CURLOPT_USERAGENT, "adm-push")
         // HTTP/2 where TLS offers it; a build without nghttp2 refuses this, and HTTP/1.1 is fine.
-        _ = ccurl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        let http2 = ccurl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        if http2 != CURLE_UNSUPPORTED_PROTOCOL { try check(http2, CURLOPT_HTTP_VERSION) }
 
         try set(CURLOPT_MAXFILESIZE_LARGE, offset: curl_off_t(sink.limit))  // early stop when Content-Length says so
         try check(ccurl_setopt_write(handle) { TransferSink.write($0, $1, $2, $3) }, CURLOPT_WRITEFUNCTION)
@@ -81,10 +113,19 @@ final class CurlEasy {
         }
     }
 
-    private var responseCode: Int {
-        var code = 0
-        _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
-        return code
+    /// The whole transfer as libcurl timed it, from the moment this worker started it: time
+    /// spent queued for a worker is not the node's latency.
+    private var wireTime: Duration? {
+        var microseconds: curl_off_t = 0
+        guard ccurl_getinfo_off(handle, CURLINFO_TOTAL_TIME_T, &microseconds) == CURLE_OK, microseconds >= 0 else { return nil }
+        return .microseconds(microseconds)
+    }
+
+    /// Whether the transfer reached a peer (a failure after this is the peer's doing).
+    private var connected: Bool {
+        var address: UnsafeMutablePointer<CChar>?
+        guard ccurl_getinfo_string(handle, CURLINFO_PRIMARY_IP, &address) == CURLE_OK, let address else { return false }
+        return address[0] != 0
     }
 
     private var contentType: String? {
@@ -99,7 +140,11 @@ final class CurlEasy {
         case CURLE_ABORTED_BY_CALLBACK: return .cancelled
         case CURLE_WRITE_ERROR where sink.exceededLimit, CURLE_FILESIZE_EXCEEDED: return .responseTooLarge(limit: sink.limit)
         case CURLE_OPERATION_TIMEDOUT: return .timedOut
+        case CURLE_UNSUPPORTED_PROTOCOL where connected:
+            return .brokenAnswer(detail)  // e.g. "Received HTTP/0.9 when not allowed": not HTTP at all
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL: return .invalidRequest(detail)
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_BAD_CONTENT_ENCODING:
+            return .brokenAnswer(detail)
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION:
             return .unreachable(detail)
         default: return .failed(detail)
@@ -131,16 +176,18 @@ final class CurlEasy {
     }
 
     /// Rounded up: a request cut to an operation's deadline must not end before it, or its
-    /// timeout reads as a node failure instead of the deadline.
+    /// timeout reads as a node failure instead of the deadline. At least 1 (0 means "no
+    /// limit"), at most a day.
     private func milliseconds(_ duration: Duration) -> Int {
         let (seconds, attoseconds) = duration.components
+        guard seconds < 86_400 else { return 86_400_000 }
+        guard seconds >= 0, attoseconds >= 0 else { return 1 }
         let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
-        let millis = Int(seconds) * 1000 + Int((attoseconds + attosecondsPerMillisecond - 1) / attosecondsPerMillisecond)
-        return max(1, millis)  // 0 would mean "no limit"
+        return max(1, Int(seconds) * 1000 + Int((attoseconds + attosecondsPerMillisecond - 1) / attosecondsPerMillisecond))
     }
 }
 
 enum Curl {
-    /// Thread-safe once, before the first handle (libcurl ≥ 7.84 with "threadsafe").
-    static let globalInit: Void = { _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+    /// Once, before the first handle (thread-safe in libcurl ≥ 7.84 with "threadsafe").
+    static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 }

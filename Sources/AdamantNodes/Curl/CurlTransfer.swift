@@ -31,8 +31,9 @@ final class TransferSink {
     /// CURLOPT_WRITEFUNCTION. Returning anything but the length aborts the transfer, which is
     /// how the size cap cuts off a node that keeps streaming.
     static func write(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ opaque: UnsafeMutableRawPointer?) -> Int {
-        let sink = from(opaque), length = size * count
-        guard sink.body.count + length <= sink.limit else {
+        let sink = from(opaque)
+        let (length, overflow) = size.multipliedReportingOverflow(by: count)
+        guard !overflow, length <= sink.limit - sink.body.count else {
             sink.exceededLimit = true
             return 0
         }
@@ -40,8 +41,9 @@ final class TransferSink {
         return length
     }
 
-    /// CURLOPT_XFERINFOFUNCTION: non-zero aborts with CURLE_ABORTED_BY_CALLBACK.
+    /// CURLOPT_XFERINFOFUNCTION: non-zero aborts with CURLE_ABORTED_BY_CALLBACK, when the
+    /// caller gave up or the process is shutting curl down.
     static func progress(_ opaque: UnsafeMutableRawPointer?) -> Int32 {
-        from(opaque).cancellation.isRaised ? 1 : 0
+        from(opaque).cancellation.isRaised || CurlThreads.shared.isShuttingDown ? 1 : 0
     }
 }

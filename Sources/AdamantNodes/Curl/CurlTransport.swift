@@ -12,6 +12,14 @@ public final class CurlTransport: HTTPTransport {
         }
     }
 
+    /// Stops every curl worker thread in the process and waits until each has ended, so that
+    /// nothing of libcurl or OpenSSL still runs while `exit()` tears them down. Transfers in
+    /// flight end with `.cancelled`; every later `send`, on any transport, fails at once.
+    /// Call it last, right before the process exits.
+    public static func shutdown() {
+        CurlThreads.shared.shutdown()
+    }
+
     private let workers: CurlWorkerPool
     private let maxResponseBytes: Int
 
@@ -27,9 +35,8 @@ public final class CurlTransport: HTTPTransport {
         let cancellation = CancellationFlag()
         let result = await reply.value(orOnCancel: .failure(.cancelled), onCancel: cancellation.raise) {
             workers.submit { [maxResponseBytes] easy in
-                guard !reply.isDelivered else { return }
-                guard let easy else { return reply.deliver(.failure(.failed("libcurl could not create a handle"))) }
-                reply.deliver(easy.perform(request, sizeLimit: maxResponseBytes, cancellation: cancellation))
+                guard !reply.isDelivered else { return }  // cancelled while queued
+                reply.deliver(easy.map { $0.perform(request, sizeLimit: maxResponseBytes, cancellation: cancellation) }.flatMap { $0 })
             }
         }
         return try result.get()

@@ -1,39 +1,66 @@
 import Dispatch
-import Foundation
 import Synchronization
 
 /// Threads we own for blocking `curl_easy_perform` calls, so they never occupy Swift's
 /// cooperative pool (two threads on this machine). Each worker keeps one easy handle for its
-/// life; workers start on demand, up to `maxWorkers`, and exit when the pool is released.
+/// life; workers start on demand, up to `maxWorkers`, and end when the pool is released or
+/// the process shuts curl down (`CurlThreads.shutdown`).
 final class CurlWorkerPool: Sendable {
-    /// Runs on a worker thread; the handle is nil only if libcurl could not allocate one.
-    typealias Job = @Sendable (CurlEasy?) -> Void
+    /// Runs on a worker thread with its handle, or at once with the reason there is none.
+    typealias Job = @Sendable (Result<CurlEasy, TransportError>) -> Void
 
     private let queue: JobQueue
 
-    init(maxWorkers: Int) { queue = JobQueue(maxWorkers: max(1, maxWorkers)) }
+    init(maxWorkers: Int) {
+        queue = JobQueue(maxWorkers: max(1, maxWorkers))
+        if !CurlThreads.shared.register(queue) { queue.close() }
+    }
 
     deinit { queue.close() }
 
     func submit(_ job: @escaping Job) {
-        guard queue.enqueue(job) else { return }
-        let queue = self.queue
-        let thread = Thread {
-            let easy = CurlEasy()
-            while let job = queue.next() { job(easy) }
+        switch queue.enqueue(job) {
+        case .closed:
+            job(.failure(JobQueue.shutDownError))
+        case .queued:
+            break
+        case .queuedWithNewWorker:
+            let queue = self.queue
+            let started = CurlThreads.shared.start {
+                // The handle lives exactly as long as this thread: cleaned up before it ends.
+                let easy = CurlEasy.make()
+                while let job = queue.next() { job(easy) }
+            }
+            if !started { queue.workerFailedToStart() }
         }
-        thread.name = "adm-curl"
-        thread.start()
     }
 }
 
 /// Pending jobs and idle workers. Invariant: unless at `maxWorkers`, there are at least as
 /// many idle workers as pending jobs, so a hedged request never queues behind a slow one.
-private final class JobQueue: Sendable {
+final class JobQueue: Sendable {
+    enum Admission { case closed, queued, queuedWithNewWorker }
+
+    static let shutDownError = TransportError.failed("the HTTP transport has shut down")
+
     private struct State {
         var jobs: [CurlWorkerPool.Job] = []
         var idleWorkers = 0
         var workers = 0
+        var isClosed = false
+
+        enum Wake { case job(CurlWorkerPool.Job), closed, spurious }
+
+        /// For a worker that was just woken.
+        mutating func takeJob() -> Wake {
+            if isClosed {
+                idleWorkers -= 1
+                return .closed
+            }
+            guard !jobs.isEmpty else { return .spurious }
+            idleWorkers -= 1
+            return .job(jobs.removeFirst())
+        }
     }
 
     private let state = Mutex(State())
@@ -43,30 +70,57 @@ private final class JobQueue: Sendable {
 
     init(maxWorkers: Int) { self.maxWorkers = maxWorkers }
 
-    /// Queues the job; true when the caller should start one more worker for it.
-    func enqueue(_ job: @escaping CurlWorkerPool.Job) -> Bool {
-        let needsWorker = state.withLock { state in
+    func enqueue(_ job: @escaping CurlWorkerPool.Job) -> Admission {
+        let admission = state.withLock { state -> Admission in
+            guard !state.isClosed else { return .closed }
             state.jobs.append(job)
-            guard state.jobs.count > state.idleWorkers, state.workers < maxWorkers else { return false }
+            guard state.jobs.count > state.idleWorkers, state.workers < maxWorkers else { return .queued }
             state.workers += 1
-            return true
+            return .queuedWithNewWorker
         }
-        wakeUp.signal()
-        return needsWorker
+        if admission != .closed { wakeUp.signal() }
+        return admission
     }
 
-    /// Blocks the worker thread until there is a job, or returns nil once the pool is closed.
+    /// Blocks the worker thread until there is a job, or returns nil once the queue is closed.
     func next() -> CurlWorkerPool.Job? {
-        state.withLock { $0.idleWorkers += 1 }
-        wakeUp.wait()
-        return state.withLock { state in
-            state.idleWorkers -= 1
-            return state.jobs.isEmpty ? nil : state.jobs.removeFirst()
+        let isOpen = state.withLock { state in
+            if !state.isClosed { state.idleWorkers += 1 }
+            return !state.isClosed
+        }
+        guard isOpen else { return nil }
+        while true {
+            wakeUp.wait()
+            switch state.withLock({ $0.takeJob() }) {
+            case .job(let job): return job
+            case .closed: return nil
+            case .spurious: continue  // a job's signal whose job failed instead (workerFailedToStart)
+            }
         }
     }
 
+    /// The thread for the last `.queuedWithNewWorker` could not start. With no worker at all,
+    /// the queued jobs fail now rather than wait forever.
+    func workerFailedToStart() {
+        let stranded = state.withLock { state -> [CurlWorkerPool.Job] in
+            state.workers -= 1
+            guard state.workers == 0 else { return [] }
+            defer { state.jobs.removeAll() }
+            return state.jobs
+        }
+        for job in stranded { job(.failure(.failed("no thread could be started for the request"))) }
+    }
+
+    /// Wakes every worker to return and fails the jobs still queued. Idempotent.
     func close() {
-        let workers = state.withLock { $0.workers }
+        let (workers, pending) = state.withLock { state -> (Int, [CurlWorkerPool.Job]) in
+            guard !state.isClosed else { return (0, []) }
+            state.isClosed = true
+            defer { state.jobs.removeAll() }
+            return (state.workers, state.jobs)
+        }
+        CurlThreads.shared.unregister(self)
         for _ in 0..<workers { wakeUp.signal() }
+        for job in pending { job(.failure(Self.shutDownError)) }
     }
 }

@@ -31,11 +31,12 @@ public struct Nethash: Sendable, Hashable, StringCodable {
 public enum NethashRule: Sendable, Hashable {
     /// Only this network (the built-in list pins mainnet; `--nethash` pins any).
     case pinned(Nethash)
-    /// The network most of the answering nodes are on; a tie goes to mainnet, then to the
-    /// network of the earliest listed node.
+    /// The network more of the answering nodes are on than any other. A tie is no majority:
+    /// a hostile node listed first must not pick the network.
     case majority
 
-    /// The network to accept, given each answering node's nethash in list order.
+    /// The network to accept, given each answering node's nethash; nil when none answered or
+    /// the leaders tie.
     func expected(among reported: [Nethash]) -> Nethash? {
         switch self {
         case .pinned(let nethash):
@@ -44,8 +45,8 @@ public enum NethashRule: Sendable, Hashable {
             var counts: [Nethash: Int] = [:]
             for nethash in reported { counts[nethash, default: 0] += 1 }
             guard let top = counts.values.max() else { return nil }
-            let leaders = reported.filter { counts[$0] == top }
-            return leaders.contains(.mainnet) ? .mainnet : leaders.first
+            let leaders = counts.filter { $0.value == top }
+            return leaders.count == 1 ? leaders.first?.key : nil
         }
     }
 }

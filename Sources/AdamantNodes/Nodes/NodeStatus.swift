@@ -22,13 +22,40 @@ public struct NodeStatus: Sendable, Hashable, Decodable {
     private enum NetworkKeys: String, CodingKey { case height, nethash }
     private enum VersionKeys: String, CodingKey { case version }
 
+    /// Every number is range-checked: a node that sends nonsense gets a decoding error (and
+    /// is set aside with it), never arithmetic on the nonsense.
     public init(from decoder: any Decoder) throws {
         let body = try decoder.container(keyedBy: Keys.self)
         let network = try body.nestedContainer(keyedBy: NetworkKeys.self, forKey: .network)
         height = try network.decode(Int64.self, forKey: .height)
+        guard Plausible.heights.contains(height) else {
+            throw DecodingError.dataCorruptedError(forKey: .height, in: network, debugDescription: "\(height) is not a block height")
+        }
         nethash = try network.decode(Nethash.self, forKey: .nethash)
         version = try body.nestedContainer(keyedBy: VersionKeys.self, forKey: .version).decode(NodeVersion.self, forKey: .version)
         nodeTimestamp = try body.decode(Int64.self, forKey: .nodeTimestamp)
+        guard AdamantTime.timestampRange.contains(nodeTimestamp) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .nodeTimestamp, in: body, debugDescription: "\(nodeTimestamp) is not an ADAMANT timestamp (seconds since 2017, 32 bits)")
+        }
         nodeTimestampMs = try body.decodeIfPresent(Int64.self, forKey: .nodeTimestampMs)
+        if let millis = nodeTimestampMs {
+            guard AdamantTime.millisRange.contains(millis) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .nodeTimestampMs, in: body, debugDescription: "\(millis) is not an ADAMANT time in milliseconds")
+            }
+            // Both are read from one clock at one moment; apart, neither can be trusted.
+            guard abs(millis / 1000 - nodeTimestamp) <= 1 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .nodeTimestampMs, in: body, debugDescription: "\(millis) ms disagrees with nodeTimestamp \(nodeTimestamp) s")
+            }
+        }
     }
+}
+
+/// The range a number from a node must fall in before anything computes with it (timestamps:
+/// `AdamantTime.timestampRange` and `millisRange`).
+enum Plausible {
+    /// From the genesis block up to 2^31: a block every 5 s reaches that in 340 years.
+    static let heights: ClosedRange<Int64> = 1...(1 << 31)
 }

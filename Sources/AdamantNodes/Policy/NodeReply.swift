@@ -6,21 +6,29 @@ enum NodeReply: Sendable, Hashable {
     /// HTTP 200 with `success: true`; the whole body, for the caller to decode.
     case success([UInt8])
     /// A node's JSON error at any HTTP status: 200 with `success: false` from a handler, or
-    /// 500/404/403 without `nodeTimestamp` from the node's middleware.
+    /// 500/404/403 without `nodeTimestamp` from the node's middleware. The message is the
+    /// node's, made printable (`AnswerText.quoted`).
     case failure(message: String, status: Int)
-    /// Not the node API talking: an HTML page, plain text, undecodable JSON, a redirect.
+    /// Not the node API talking: an HTML page, plain text, a redirect.
     case notFromNode(reason: String)
+    /// A body labelled JSON that is not a node's envelope: garbage from the node itself, or
+    /// from something that speaks JSON in front of it.
+    case malformed(reason: String)
 
     init(_ answer: HTTPAnswer) {
         guard let head = try? JSONDecoder().decode(Head.self, from: Data(answer.body)) else {
-            let kind = answer.contentType.map { " (\($0))" } ?? ""
-            self = .notFromNode(reason: "HTTP \(answer.status) with a body that is not node JSON\(kind)")
+            if let type = answer.contentType, type.lowercased().contains("json") {
+                self = .malformed(reason: "HTTP \(answer.status) with JSON that is not a node's answer")
+            } else {
+                let kind = answer.contentType.map { " (\(AnswerText.quoted($0)))" } ?? ""
+                self = .notFromNode(reason: "HTTP \(answer.status) with a body that is not node JSON\(kind)")
+            }
             return
         }
         switch (head.success, answer.status) {
         case (true, 200): self = .success(answer.body)
         case (true, _): self = .notFromNode(reason: "HTTP \(answer.status) with success: true")
-        case (false, _): self = .failure(message: head.error ?? "", status: answer.status)
+        case (false, _): self = .failure(message: AnswerText.quoted(head.error ?? ""), status: answer.status)
         }
     }
 

@@ -9,7 +9,8 @@ enum ResendWindow {
 
     /// Judged on the clock of the node that would receive them.
     static func isOpen(for transaction: Transaction, nodeClock: NodeClock, localUnixMillis: Int64) -> Bool {
-        let nodeNow = nodeClock.nodeEpochMillis(localUnixMillis: localUnixMillis + transitAllowanceMillis, safetyMarginMillis: 0)
+        let (arrival, overflow) = localUnixMillis.addingReportingOverflow(transitAllowanceMillis)
+        let nodeNow = nodeClock.nodeEpochMillis(localUnixMillis: overflow ? .max : arrival, safetyMarginMillis: 0)
         let rejection = TimestampPolicy.v0_10.check(
             type: transaction.type, timestamp: Int64(transaction.timestamp), timestampMs: nil, nowEpochMillis: nodeNow)
         return rejection != .tooOld

@@ -10,6 +10,19 @@ public enum NodeError: Error, Sendable, Hashable, CustomStringConvertible {
     case refused(message: String, node: NodeURL)
     case cancelled
 
+    /// True when nodes did answer and every answer failed verification (a bad signature, id
+    /// or address): the network's data could not be verified (exit 65), which is not the same
+    /// as no node answering usefully (exit 69).
+    public var everyAnswerFailedVerification: Bool {
+        switch self {
+        case .allNodesFailed(let failures), .deadlineExceeded(let failures):
+            let answers = failures.filter(\.kind.isAnswer)
+            return !answers.isEmpty && answers.allSatisfy { if case .unverifiable = $0.kind { true } else { false } }
+        case .noUsableNode, .refused, .cancelled:
+            return false
+        }
+    }
+
     public var description: String {
         switch self {
         case .noUsableNode(let reports):
@@ -27,15 +40,53 @@ public enum NodeError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// One node's failed attempt.
+/// One node's failed attempt: what the node did, typed, and in words.
 public struct NodeFailure: Sendable, Hashable, CustomStringConvertible {
-    public var node: NodeURL
-    public var reason: String
+    public enum Kind: Sendable, Hashable, CustomStringConvertible {
+        /// No HTTP answer: refused, timed out, unreachable, or not a whole HTTP answer.
+        case noAnswer(TransportError)
+        /// An HTTP answer that is not the node API: an HTML page, plain text, a redirect.
+        case notANode(String)
+        /// The node's own error, one another node may not repeat.
+        case nodeError(message: String, status: Int)
+        /// Node JSON that is not what the API promises: a missing field, a number out of range.
+        case badAnswer(String)
+        /// A well-formed answer that failed verification: a signature, id or address.
+        case unverifiable(String)
+        /// Never sent to this node: the deadline or the transaction's timestamp window had passed.
+        case notSent(String)
 
-    public init(node: NodeURL, reason: String) {
-        self.node = node
-        self.reason = reason
+        /// Whether the node answered at all.
+        public var isAnswer: Bool {
+            switch self {
+            case .noAnswer, .notSent: false
+            case .notANode, .nodeError, .badAnswer, .unverifiable: true
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .noAnswer(let error): "\(error)"
+            case .notANode(let detail): "not a node: \(detail)"
+            case .nodeError(let message, let status):
+                "the node answered with an error (HTTP \(status)): \(message.isEmpty ? "no message" : message)"
+            case .badAnswer(let detail): "bad answer: \(detail)"
+            case .unverifiable(let detail): "failed verification: \(detail)"
+            case .notSent(let detail): "not sent: \(detail)"
+            }
+        }
     }
+
+    public var node: NodeURL
+    public var kind: Kind
+
+    public init(node: NodeURL, kind: Kind) {
+        self.node = node
+        self.kind = kind
+    }
+
+    /// What the node did, in words.
+    public var reason: String { kind.description }
 
     public var description: String { "\(node): \(reason)" }
 }

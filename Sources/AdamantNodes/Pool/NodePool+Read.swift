@@ -1,10 +1,12 @@
+import AdamantCore
+
 /// What a read makes of one node's reply.
 enum ReplyVerdict<Value: Sendable>: Sendable {
     case accept(Value)
     /// A considered error that any node would repeat: it ends the read.
     case refuse(String)
     /// Unusable (garbage, a failed verification, a node-side problem): ask another node.
-    case reject(String)
+    case reject(NodeFailure.Kind)
 }
 
 typealias ReplyHandler<Value: Sendable> = @Sendable (NodeReply) -> ReplyVerdict<Value>
@@ -14,15 +16,15 @@ extension NodePool {
     /// without an answer, the next one at once when one fails. The first accepted answer
     /// wins and the other requests are cancelled. Nothing outlasts `deadline`.
     func read<Value: Sendable>(
-        _ path: String, query: [(name: String, value: String)] = [], deadline: ContinuousClock.Instant,
+        _ path: String, query: [(name: String, value: String)] = [], deadline: AnyClock.Instant,
         handler: @escaping ReplyHandler<Value>
     ) async throws(NodeError) -> Value {
         let nodes = try await usableNodes(until: deadline)
         let hedgeDelay = hedgeDelay(after: nodes[0])
 
         let result = await withTaskGroup(of: ReadEvent<Value>.self) { group -> Result<Value, NodeError> in
-            group.addTask {
-                try? await Task.sleep(until: deadline, clock: .continuous)
+            group.addTask { [clock] in
+                try? await clock.sleep(until: deadline)
                 return .deadline
             }
             defer { group.cancelAll() }
@@ -40,8 +42,8 @@ extension NodePool {
                             .settled(candidate, await self.attempt(url, path, query, deadline, handler))
                         }
                     case .armHedgeTimer(let generation):
-                        group.addTask {
-                            try? await Task.sleep(for: hedgeDelay)
+                        group.addTask { [clock] in
+                            try? await clock.sleep(until: clock.now + hedgeDelay)
                             return .hedgeTimer(generation)
                         }
                     case .finish:
@@ -49,7 +51,7 @@ extension NodePool {
                     case .giveUp:
                         noteEveryNodeFailed()
                         // Requests are cut to the deadline, so the last ones may time out just as it passes.
-                        let expired = ContinuousClock.now >= deadline
+                        let expired = clock.now >= deadline
                         return .failure(expired ? .deadlineExceeded(failures) : .allNodesFailed(failures))
                     }
                 }
@@ -67,8 +69,8 @@ extension NodePool {
                     case .refuse(let message):
                         answer = .failure(.refused(message: message, node: nodes[candidate].url))
                         actions = machine.attemptAnswered(candidate: candidate)
-                    case .reject(let reason):
-                        failures.append(NodeFailure(node: nodes[candidate].url, reason: reason))
+                    case .reject(let kind):
+                        failures.append(NodeFailure(node: nodes[candidate].url, kind: kind))
                         actions = machine.attemptFailed(candidate: candidate)
                     }
                 }
@@ -79,27 +81,29 @@ extension NodePool {
 
     /// One node's part of a read. Records what it learned about the node's speed.
     private func attempt<Value: Sendable>(
-        _ url: NodeURL, _ path: String, _ query: [(name: String, value: String)], _ deadline: ContinuousClock.Instant,
+        _ url: NodeURL, _ path: String, _ query: [(name: String, value: String)], _ deadline: AnyClock.Instant,
         _ handler: ReplyHandler<Value>
     ) async -> ReplyVerdict<Value> {
-        let started = ContinuousClock.now
+        let started = clock.now
         let request = HTTPRequest(
             url: url.endpoint(path, query: query), timeout: min(configuration.requestTimeout, started.duration(to: deadline)),
             connectTimeout: configuration.connectTimeout)
-        let verdict: ReplyVerdict<Value>
+        let answer: HTTPAnswer
         do throws(TransportError) {
-            verdict = handler(NodeReply(try await transport.send(request)))
+            answer = try await transport.send(request)
         } catch .cancelled {
             // Outrun by another node or the deadline: the wait so far is a lower bound.
-            recordAnswer(from: url, after: started.duration(to: .now))
-            return .reject("cancelled")
+            recordAnswer(from: url, after: started.duration(to: clock.now))
+            return .reject(.noAnswer(.cancelled))
         } catch {
-            verdict = .reject(error.description)
+            recordFailure(of: url, .noAnswer(error))
+            return .reject(.noAnswer(error))
         }
-        if case .reject(let reason) = verdict {
-            recordFailure(of: url, reason: reason)
+        let verdict = handler(NodeReply(answer))
+        if case .reject(let kind) = verdict {
+            recordFailure(of: url, kind)
         } else {
-            recordAnswer(from: url, after: started.duration(to: .now))
+            recordAnswer(from: url, after: answer.wireTime ?? started.duration(to: clock.now))
         }
         return verdict
     }

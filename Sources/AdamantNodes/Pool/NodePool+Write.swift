@@ -23,9 +23,10 @@ extension NodePool {
     ///   - isResend: an earlier attempt for the same intent may have landed.
     func broadcast(
         _ transaction: Transaction, id: TransactionID, body: [UInt8], target: NodeURL?, avoiding: Set<NodeURL>,
-        isResend: Bool, deadline: ContinuousClock.Instant
+        isResend: Bool, deadline: AnyClock.Instant
     ) async throws(NodeError) -> SubmitResult {
-        let usable = try await usableNodes(until: deadline)
+        // Only nodes whose clocks agree: a node judges the timestamp by its own clock.
+        let usable = try await usableNodes(forStamping: true, until: deadline)
         let allowed = usable.filter { !avoiding.contains($0.url) }
         let candidates = allowed.filter { $0.url == target } + allowed.filter { $0.url != target }
         guard !candidates.isEmpty else { throw .noUsableNode(reports) }
@@ -33,25 +34,26 @@ extension NodePool {
         var attempts: [NodeURL] = []
         var failures: [NodeFailure] = []
         for node in candidates {
-            let remaining = ContinuousClock.now.duration(to: deadline)
+            let remaining = clock.now.duration(to: deadline)
             guard remaining > .zero else {
-                failures.append(NodeFailure(node: node.url, reason: "not sent: the deadline has passed"))
+                failures.append(NodeFailure(node: node.url, kind: .notSent("the deadline has passed")))
                 break
             }
             if !attempts.isEmpty {
-                guard let clock = node.clock, ResendWindow.isOpen(for: transaction, nodeClock: clock, localUnixMillis: localUnixMillis) else {
-                    failures.append(NodeFailure(node: node.url, reason: "not sent: the timestamp window has closed"))
+                guard let nodeClock = node.clock, ResendWindow.isOpen(for: transaction, nodeClock: nodeClock, localUnixMillis: localUnixMillis)
+                else {
+                    failures.append(NodeFailure(node: node.url, kind: .notSent("the timestamp window has closed")))
                     break
                 }
             }
             attempts.append(node.url)
-            let started = ContinuousClock.now
+            let started = clock.now
             let request = HTTPRequest(
                 method: .post, url: node.url.endpoint(transaction.submissionPath), body: body,
                 timeout: min(configuration.requestTimeout, remaining), connectTimeout: configuration.connectTimeout)
             do throws(TransportError) {
                 let answer = try await transport.send(request)
-                recordAnswer(from: node.url, after: started.duration(to: .now))
+                recordAnswer(from: node.url, after: answer.wireTime ?? started.duration(to: clock.now))
                 let outcome = Self.classify(answer, id: id, isResend: isResend || attempts.count > 1)
                 log.log(.info, "\(node.url) on \(id): \(outcome)")
                 return SubmitResult(transactionID: id, outcome: outcome, node: node.url, attempts: attempts)
@@ -59,8 +61,8 @@ extension NodePool {
                 let outcome = WriteOutcome.ambiguous("cancelled while waiting for \(node.url); look the id up")
                 return SubmitResult(transactionID: id, outcome: outcome, node: nil, attempts: attempts)
             } catch {
-                recordFailure(of: node.url, reason: error.description)
-                failures.append(NodeFailure(node: node.url, reason: error.description))
+                recordFailure(of: node.url, .noAnswer(error))
+                failures.append(NodeFailure(node: node.url, kind: .noAnswer(error)))
             }
         }
         guard !attempts.isEmpty else { throw .deadlineExceeded(failures) }
@@ -79,7 +81,7 @@ extension NodePool {
             return reported == id ? .accepted(id) : .ambiguous("the node reports id \(reported) for our \(id)")
         case .failure(let message, let status):
             return WriteOutcome(message: message, status: status, id: id, isResend: isResend)
-        case .notFromNode(let reason):
+        case .notFromNode(let reason), .malformed(let reason):
             return WriteOutcome(answerWithoutNodeJSON: reason, status: answer.status)
         }
     }

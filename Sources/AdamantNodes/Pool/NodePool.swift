@@ -8,6 +8,9 @@ public final class NodePool: Sendable {
     public struct Configuration: Sendable {
         /// For each `/api/node/status` probe; a node slower than this is offline.
         public var statusTimeout: Duration = .seconds(3)
+        /// For a whole health check, queueing for a connection slot included: a node not
+        /// checked by then is offline for this check.
+        public var healthCheckDeadline: Duration = .seconds(5)
         public var connectTimeout: Duration = .seconds(2)
         /// For one API request; an operation's deadline may cut it shorter.
         public var requestTimeout: Duration = .seconds(10)
@@ -17,8 +20,9 @@ public final class NodePool: Sendable {
         public var failurePenalty: Duration = .seconds(1)
         public var minimumVersion = NodeVersion.minimumSupported
         public var heightTolerance: Int64 = 10
-        /// The local wall clock in Unix milliseconds; injectable to test a skewed device clock.
-        public var wallClock: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+        /// A node whose clock is further than this from the other nodes' (or, alone, from this
+        /// device's) does not stamp transactions: the 0.10 past window.
+        public var clockTolerance: Duration = .seconds(5)
 
         public init() {}
     }
@@ -26,17 +30,27 @@ public final class NodePool: Sendable {
     public let nodes: NodeList
     let transport: any HTTPTransport
     let configuration: Configuration
+    /// Every deadline, timeout and delay of the pool's policies is measured on this clock.
+    let clock: AnyClock
+    /// Stamps transactions (through each node's clock delta).
+    let wallClock: any WallClock
     let log: any LogSink
     private let state: Mutex<PoolState>
     private let healthCheck = SingleFlight()
 
+    /// - Parameters:
+    ///   - clock: for deadlines, hedging delays and monitor intervals; a test passes a
+    ///     `ManualClock` to step through them.
+    ///   - wallClock: this device's calendar time, compared with each node's.
     public init(
         nodes: NodeList, transport: any HTTPTransport = CurlTransport(), configuration: Configuration = .init(),
-        log: any LogSink = SilentLog()
+        clock: some Clock<Duration> = ContinuousClock(), wallClock: any WallClock = SystemWallClock(), log: any LogSink = SilentLog()
     ) {
         self.nodes = nodes
         self.transport = transport
         self.configuration = configuration
+        self.clock = (clock as? AnyClock) ?? AnyClock(clock)
+        self.wallClock = wallClock
         self.log = log
         state = Mutex(PoolState(endpoints: nodes.endpoints))
     }
@@ -44,7 +58,8 @@ public final class NodePool: Sendable {
     /// What is known about every node now, in list order.
     public var reports: [NodeReport] { state.withLock { $0.reports } }
 
-    /// Checks every node at once (a check already running is joined, not repeated).
+    /// Checks every node at once (a check already running is joined, not repeated), within
+    /// `configuration.healthCheckDeadline`.
     @discardableResult
     public func checkHealth() async -> [NodeReport] {
         await healthCheck.run { [self] in await runHealthCheck() }
@@ -57,22 +72,23 @@ public final class NodePool: Sendable {
         while !Task.isCancelled {
             let reports = await checkHealth()
             let usable = reports.contains { $0.health.isUsable }
-            try? await Task.sleep(for: usable ? interval : retryInterval)
+            try? await clock.sleep(until: clock.now + (usable ? interval : retryInterval))
         }
     }
 
     // MARK: For the request policies
 
-    /// Usable nodes, best first, checking health first when that is due.
-    func usableNodes() async -> Result<[NodeReport], NodeError> {
+    /// Nodes that may serve reads (or, `forStamping`, also stamp transactions), best first,
+    /// checking health first when that is due.
+    func usableNodes(forStamping: Bool = false) async -> Result<[NodeReport], NodeError> {
         if state.withLock({ $0.needsCheck }) { await checkHealth() }
-        let (ranked, reports) = state.withLock { ($0.ranked, $0.reports) }
+        let (ranked, reports) = state.withLock { ($0.ranked(forStamping: forStamping), $0.reports) }
         return ranked.isEmpty ? .failure(.noUsableNode(reports)) : .success(ranked)
     }
 
     /// The same, for an operation that must end by `deadline`, health check included.
-    func usableNodes(until deadline: ContinuousClock.Instant) async throws(NodeError) -> [NodeReport] {
-        switch await untilDeadline(deadline, { await self.usableNodes() }) {
+    func usableNodes(forStamping: Bool = false, until deadline: AnyClock.Instant) async throws(NodeError) -> [NodeReport] {
+        switch await untilDeadline(deadline, on: clock, { await self.usableNodes(forStamping: forStamping) }) {
         case .success(let nodes)?: return nodes
         case .failure(let error)?: throw error
         case nil: throw Task.isCancelled ? .cancelled : .deadlineExceeded([])
@@ -90,8 +106,8 @@ public final class NodePool: Sendable {
         state.withLock { $0.addLatency(elapsed, for: url) }
     }
 
-    func recordFailure(of url: NodeURL, reason: String) {
-        log.log(.info, "\(url) failed: \(reason)")
+    func recordFailure(of url: NodeURL, _ kind: NodeFailure.Kind) {
+        log.log(.info, "\(url) failed: \(kind)")
         state.withLock { $0.addLatency(configuration.failurePenalty, for: url) }
     }
 
@@ -100,59 +116,83 @@ public final class NodePool: Sendable {
         healthCheck.trigger { [self] in await runHealthCheck() }
     }
 
-    var localUnixMillis: Int64 { configuration.wallClock() }
+    var localUnixMillis: Int64 { wallClock.unixMillis() }
 
     // MARK: Health check
 
     private func runHealthCheck() async {
         let endpoints = nodes.endpoints
-        let probes = await withTaskGroup(of: (Int, StatusProbe).self) { group in
+        let deadline = clock.now + configuration.healthCheckDeadline
+        let probes = await withTaskGroup(of: (index: Int, probe: StatusProbe)?.self) { group in
+            group.addTask { [clock] in
+                try? await clock.sleep(until: deadline)
+                return nil
+            }
             for (index, endpoint) in endpoints.enumerated() {
-                group.addTask { (index, await self.probe(endpoint)) }
+                group.addTask { (index, await self.probe(endpoint, until: deadline)) }
             }
             var byIndex: [Int: StatusProbe] = [:]
-            for await (index, probe) in group { byIndex[index] = probe }
-            return endpoints.indices.compactMap { byIndex[$0] }
+            while byIndex.count < endpoints.count, let finished = await group.next() {
+                guard let finished else { break }  // the deadline: the rest were too late
+                byIndex[finished.index] = finished.probe
+            }
+            group.cancelAll()
+            return endpoints.enumerated().map { index, endpoint in
+                byIndex[index] ?? StatusProbe(url: endpoint.url, result: .failure(ProbeFailure(kind: .noAnswer(.timedOut))))
+            }
         }
         let rules = HealthRules(
-            nethash: nodes.nethash, minimumVersion: configuration.minimumVersion, heightTolerance: configuration.heightTolerance)
+            nethash: nodes.nethash, minimumVersion: configuration.minimumVersion, heightTolerance: configuration.heightTolerance,
+            clockToleranceMillis: configuration.clockTolerance.wholeMilliseconds)
         let reports = state.withLock { state in
             state.apply(probes, rules: rules)
             return state.reports
         }
-        for report in reports { log.log(report.health.isUsable ? .debug : .info, "\(report.url): \(report.health)") }
+        for report in reports {
+            let level: LogLevel = switch report.health {
+            case .usable: .debug
+            case .clockOff, .badAnswer, .notANode, .noMajorityNetwork: .warning
+            default: .info
+            }
+            log.log(level, "\(report.url): \(report.health)")
+        }
         log.log(.info, "health check: \(reports.count { $0.health.isUsable }) of \(reports.count) nodes usable")
     }
 
     /// The main URL, then the alternate if the main one gives no status.
-    private func probe(_ endpoint: NodeEndpoint) async -> StatusProbe {
-        let main = await probe(endpoint.url)
-        guard case .failure = main.result, let alternate = endpoint.alternate else { return main }
-        let fallback = await probe(alternate)
-        guard case .success = fallback.result else { return main }
-        return fallback
+    private func probe(_ endpoint: NodeEndpoint, until deadline: AnyClock.Instant) async -> StatusProbe {
+        let main = await probe(endpoint.url, until: deadline)
+        guard case .failure = main.result else { return main }
+        for alternate in endpoint.urls.dropFirst() {
+            let fallback = await probe(alternate, until: deadline)
+            if case .success = fallback.result { return fallback }
+        }
+        return main
     }
 
-    private func probe(_ url: NodeURL) async -> StatusProbe {
-        let started = ContinuousClock.now
-        let request = HTTPRequest(
-            url: url.endpoint("/api/node/status"), timeout: configuration.statusTimeout,
-            connectTimeout: configuration.connectTimeout)
+    private func probe(_ url: NodeURL, until deadline: AnyClock.Instant) async -> StatusProbe {
+        let started = clock.now
+        let timeout = min(configuration.statusTimeout, started.duration(to: deadline))
+        guard timeout > .zero else { return StatusProbe(url: url, result: .failure(ProbeFailure(kind: .noAnswer(.timedOut)))) }
+        let request = HTTPRequest(url: url.endpoint("/api/node/status"), timeout: timeout, connectTimeout: configuration.connectTimeout)
         let answer: HTTPAnswer
         do { answer = try await transport.send(request) } catch {
-            return StatusProbe(url: url, result: .failure(ProbeFailure(reason: error.description)), latency: started.duration(to: .now))
+            return StatusProbe(url: url, result: .failure(ProbeFailure(kind: .noAnswer(error))))
         }
-        let receivedAt = localUnixMillis, latency = started.duration(to: .now)
+        let receivedAt = localUnixMillis
+        let latency = answer.wireTime ?? started.duration(to: clock.now)
         let result: Result<NodeStatus, ProbeFailure>
         switch NodeReply(answer) {
         case .success(let body):
             do { result = .success(try JSONDecoder().decode(NodeStatus.self, from: Data(body))) } catch {
-                result = .failure(ProbeFailure(reason: "not a node status (\(error))"))
+                result = .failure(ProbeFailure(kind: .badAnswer(AnswerText.decoding(error))))
             }
         case .failure(let message, let status):
-            result = .failure(ProbeFailure(reason: "HTTP \(status): \(message.isEmpty ? "success: false" : message)"))
+            result = .failure(ProbeFailure(kind: .nodeError(message: message, status: status)))
         case .notFromNode(let reason):
-            result = .failure(ProbeFailure(reason: reason))
+            result = .failure(ProbeFailure(kind: .notANode(reason)))
+        case .malformed(let reason):
+            result = .failure(ProbeFailure(kind: .badAnswer(reason)))
         }
         let clock = (try? result.get()).flatMap {
             NodeClock(localUnixMillis: receivedAt, nodeTimestampMs: $0.nodeTimestampMs, nodeTimestamp: $0.nodeTimestamp)

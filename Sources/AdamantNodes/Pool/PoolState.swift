@@ -10,10 +10,11 @@ struct PoolState: Sendable {
     /// Before the first check, or when nothing is usable, a request should check first.
     var needsCheck: Bool { !hasChecked || !reports.contains { $0.health.isUsable } }
 
-    /// Usable nodes, fastest first; unmeasured ones last; list order breaks ties.
-    var ranked: [NodeReport] {
+    /// Nodes that may serve reads (or, `forStamping`, also stamp transactions), fastest
+    /// first; unmeasured ones last; list order breaks ties.
+    func ranked(forStamping: Bool = false) -> [NodeReport] {
         reports.enumerated()
-            .filter { $0.element.health.isUsable }
+            .filter { forStamping ? $0.element.health.canStamp : $0.element.health.isUsable }
             .sorted { a, b in
                 switch (a.element.latency, b.element.latency) {
                 case let (x?, y?) where x != y: x < y
@@ -27,7 +28,7 @@ struct PoolState: Sendable {
 
     /// One probe per report, in order.
     mutating func apply(_ probes: [StatusProbe], rules: HealthRules) {
-        let verdicts = rules.assess(probes.map(\.result))
+        let verdicts = rules.assess(probes)
         for index in reports.indices {
             let probe = probes[index]
             reports[index].url = probe.url
@@ -51,8 +52,16 @@ struct PoolState: Sendable {
 struct StatusProbe: Sendable {
     var url: NodeURL
     var result: Result<NodeStatus, ProbeFailure>
+    /// On the wire, queueing left out.
     var latency: Duration
     /// From the status's timestamps, taken when the answer arrived: one-way latency makes the
     /// node look slightly behind, which only makes our stamps earlier, never future.
     var clock: NodeClock?
+
+    init(url: NodeURL, result: Result<NodeStatus, ProbeFailure>, latency: Duration = .zero, clock: NodeClock? = nil) {
+        self.url = url
+        self.result = result
+        self.latency = latency
+        self.clock = clock
+    }
 }

@@ -35,11 +35,15 @@ public struct HTTPAnswer: Sendable, Hashable {
     public var status: Int
     public var contentType: String?
     public var body: [UInt8]
+    /// How long the exchange took once it was on the wire (time queued for a connection slot
+    /// left out), when the transport measured it: the node's latency.
+    public var wireTime: Duration?
 
-    public init(status: Int, contentType: String? = "application/json", body: [UInt8]) {
+    public init(status: Int, contentType: String? = "application/json", body: [UInt8], wireTime: Duration? = nil) {
         self.status = status
         self.contentType = contentType
         self.body = body
+        self.wireTime = wireTime
     }
 }
 
@@ -53,6 +57,9 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The answer grew past the transport's cap and was cut off.
     case responseTooLarge(limit: Int)
     case cancelled
+    /// The peer sent something that is not a whole HTTP answer: not HTTP at all, nothing,
+    /// or an answer cut short.
+    case brokenAnswer(String)
     /// The connection broke mid-exchange, or anything else the transport reports.
     case failed(String)
 
@@ -63,6 +70,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         case .timedOut: "timed out"
         case .responseTooLarge(let limit): "response larger than \(limit) bytes, cut off"
         case .cancelled: "cancelled"
+        case .brokenAnswer(let detail): "broken HTTP answer: \(detail)"
         case .failed(let detail): "transport failure: \(detail)"
         }
     }

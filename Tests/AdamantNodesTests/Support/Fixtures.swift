@@ -50,14 +50,15 @@ enum Fixtures {
     /// A pool over scripted nodes with tight timings, its wall clock at the fixed time.
     static func pool(
         _ transport: ScriptedTransport, nodes: [String], nethash: NethashRule = .majority,
-        wallClock: ManualWallClock = ManualWallClock(unixMillis), configure: (inout NodePool.Configuration) -> Void = { _ in }
+        clock: AnyClock = .continuous, wallClock: any WallClock = ManualWallClock(unixMillis: unixMillis),
+        configure: (inout NodePool.Configuration) -> Void = { _ in }
     ) -> NodePool {
         var configuration = NodePool.Configuration()
         configuration.statusTimeout = .seconds(1)
+        configuration.healthCheckDeadline = .seconds(30)  // scripted nodes answer at once; this only has to outlast a stalled test process
         configuration.requestTimeout = .seconds(2)
-        configuration.wallClock = { wallClock.now }
         configure(&configuration)
         let list = NodeList(endpoints: nodes.map { NodeEndpoint(url: try! NodeURL($0)) }, nethash: nethash, source: .arguments)
-        return NodePool(nodes: list, transport: transport, configuration: configuration)
+        return NodePool(nodes: list, transport: transport, configuration: configuration, clock: clock, wallClock: wallClock)
     }
 }

@@ -27,20 +27,21 @@ final class LiveNetwork: Sendable {
 
     deinit { devnet.stop() }
 
-    /// A health-checked client over `nodes` (all of them by default), with timings short enough
-    /// that a silent node costs a test a fraction of a second.
+    /// A health-checked client over `nodes` (all of them by default). Hedging is quick, so a
+    /// silent node costs a fraction of a second; timeouts are long enough for a busy machine
+    /// and far from what hedging costs, so a test can tell the two apart.
     func client(
         nodes: [NodeURL]? = nil, deadline: Duration = .seconds(2), transport: (any HTTPTransport)? = nil,
-        configure: (inout NodePool.Configuration) -> Void = { _ in }
+        wallClock: any WallClock = SystemWallClock(), configure: (inout NodePool.Configuration) -> Void = { _ in }
     ) async -> NodeClient {
         var configuration = NodePool.Configuration()
-        configuration.statusTimeout = .seconds(1)
-        configuration.connectTimeout = .milliseconds(500)
-        configuration.requestTimeout = .seconds(1)
+        configuration.statusTimeout = .seconds(3)
+        configuration.connectTimeout = .seconds(1)
+        configuration.requestTimeout = .seconds(3)
         configuration.hedgeDelayBounds = .milliseconds(50) ... .milliseconds(300)
         configure(&configuration)
         let list = NodeList(endpoints: (nodes ?? self.nodes).map { NodeEndpoint(url: $0) }, nethash: .majority, source: .arguments)
-        let pool = NodePool(nodes: list, transport: transport ?? self.transport, configuration: configuration)
+        let pool = NodePool(nodes: list, transport: transport ?? self.transport, configuration: configuration, wallClock: wallClock)
         await pool.checkHealth()
         return NodeClient(pool: pool, deadline: deadline)
     }
@@ -85,7 +86,8 @@ struct ChatOnChain {
     init(deadline: Duration = .seconds(2)) async throws {
         network = try LiveNetwork()
         client = await network.client(deadline: deadline)
-        let sent = try await network.sendChat("on chain", via: client)
+        // Sent with time to spare: the deadline under test is the reads'.
+        let sent = try await network.sendChat("on chain", via: NodeClient(pool: client.pool, deadline: .seconds(20)))
         try #require(sent.outcome == .accepted(sent.transactionID))
         network.devnet.mine()  // takes the queue along: the chat is in this block
         id = sent.transactionID
@@ -120,8 +122,9 @@ final class RecordingTransport: HTTPTransport {
     }
 }
 
-/// Polls `condition` every few milliseconds until it holds or `timeout` passes.
-func eventually(within timeout: Duration = .seconds(2), _ condition: () throws -> Bool) async rethrows -> Bool {
+/// Polls `condition` every few milliseconds until it holds or `timeout` passes (generous: it
+/// only costs time when the condition never holds).
+func eventually(within timeout: Duration = .seconds(30), _ condition: () throws -> Bool) async rethrows -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try condition() { return true }

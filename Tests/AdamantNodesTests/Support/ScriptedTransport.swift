@@ -17,12 +17,16 @@ enum Behavior: Sendable {
     static let htmlPage = Behavior.answer(status: 502, body: "<html><body>Bad gateway</body></html>", contentType: "text/html")
 }
 
-/// An in-memory network: each node base URL maps requests to behaviours. Delays are real
-/// sleeps that honour cancellation and the request's timeout, like a real transport.
+/// An in-memory network: each node base URL maps requests to behaviours. Delays are sleeps on
+/// `clock` (real time unless a test passes a `ManualClock`) that honour cancellation and the
+/// request's timeout, like a real transport.
 final class ScriptedTransport: HTTPTransport {
+    private let clock: AnyClock
     private let nodes = Mutex<[String: @Sendable (HTTPRequest, _ path: String) -> Behavior]>([:])
     private let sent = Mutex<[HTTPRequest]>([])
     private let (arrivals, arrived) = AsyncStream.makeStream(of: HTTPRequest.self)
+
+    init(clock: AnyClock = .continuous) { self.clock = clock }
 
     /// Every request as it arrives, for tests that wait for background work.
     var requestStream: AsyncStream<HTTPRequest> { arrivals }
@@ -52,7 +56,7 @@ final class ScriptedTransport: HTTPTransport {
         switch respond(request, path) {
         case .answer(let status, let body, let contentType, let delay):
             try await wait(delay, within: request.timeout)
-            return HTTPAnswer(status: status, contentType: contentType, body: Array(body.utf8))
+            return HTTPAnswer(status: status, contentType: contentType, body: Array(body.utf8), wireTime: delay)
         case .fail(let error, let delay):
             try await wait(delay, within: request.timeout)
             throw error
@@ -63,7 +67,7 @@ final class ScriptedTransport: HTTPTransport {
     }
 
     private func wait(_ delay: Duration, within timeout: Duration) async throws(TransportError) {
-        do { try await Task.sleep(for: min(delay, timeout)) } catch { throw .cancelled }
+        do { try await clock.sleep(until: clock.now + min(delay, timeout)) } catch { throw .cancelled }
         if delay > timeout { throw .timedOut }
     }
 
@@ -108,14 +112,4 @@ final class ArrivalOrder: Sendable {
             return value
         }
     }
-}
-
-/// A wall clock tests can move.
-final class ManualWallClock: Sendable {
-    private let millis: Mutex<Int64>
-
-    init(_ unixMillis: Int64) { millis = Mutex(unixMillis) }
-
-    var now: Int64 { millis.withLock { $0 } }
-    func advance(byMillis delta: Int64) { millis.withLock { $0 += delta } }
 }

@@ -1,0 +1,179 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+// MARK: Wall time
+
+/// The calendar time, which transactions are stamped from. One seam for every component that
+/// reads it, so a test can put the device minutes off or move time by hand.
+public protocol WallClock: Sendable {
+    /// Milliseconds since 1970-01-01T00:00:00Z.
+    func unixMillis() -> Int64
+}
+
+/// The system's real-time clock.
+public struct SystemWallClock: WallClock {
+    public init() {}
+
+    public func unixMillis() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+    }
+}
+
+/// A wall clock that moves only when told to.
+public final class ManualWallClock: WallClock {
+    private let millis: Mutex<Int64>
+
+    public init(unixMillis: Int64) { millis = Mutex(unixMillis) }
+
+    public func unixMillis() -> Int64 { millis.withLock { $0 } }
+
+    public func advance(byMillis delta: Int64) { millis.withLock { $0 &+= delta } }
+}
+
+// MARK: Monotonic time
+
+/// Any `Clock` measured in `Duration`, behind one concrete type, so a component can take a
+/// test clock without becoming generic. Its instants count from the moment it was made.
+public struct AnyClock: Clock {
+    public struct Instant: InstantProtocol {
+        /// Time since the clock was wrapped.
+        public var offset: Duration
+
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        public static func + (lhs: Instant, rhs: Duration) -> Instant { lhs.advanced(by: rhs) }
+    }
+
+    private let elapsed: @Sendable () -> Duration
+    private let sleepFor: @Sendable (_ offset: Duration, _ tolerance: Duration?) async throws -> Void
+    public let minimumResolution: Duration
+
+    public init<C: Clock>(_ clock: C) where C.Duration == Duration {
+        let origin = clock.now
+        elapsed = { origin.duration(to: clock.now) }
+        sleepFor = { offset, tolerance in try await clock.sleep(until: origin.advanced(by: offset), tolerance: tolerance) }
+        minimumResolution = clock.minimumResolution
+    }
+
+    /// The system's monotonic clock, which keeps counting while the machine sleeps.
+    public static var continuous: AnyClock { AnyClock(ContinuousClock()) }
+
+    public var now: Instant { Instant(offset: elapsed()) }
+
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try await sleepFor(deadline.offset, tolerance)
+    }
+}
+
+/// A monotonic clock that moves only when a test calls `advance`. Sleepers wake, in deadline
+/// order, when time reaches their deadline; a cancelled sleeper throws `CancellationError`.
+public final class ManualClock: Clock {
+    public struct Instant: InstantProtocol {
+        /// Time since the clock was made.
+        public var offset: Duration
+
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        public static func + (lhs: Instant, rhs: Duration) -> Instant { lhs.advanced(by: rhs) }
+    }
+
+    private struct Sleeper {
+        var id: Int
+        var deadline: Instant
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var now = Instant(offset: .zero)
+        var nextID = 0
+        var sleepers: [Sleeper] = []
+        /// Tasks waiting for a number of sleepers: `waitForSleepers`.
+        var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    public var now: Instant { state.withLock { $0.now } }
+    public var minimumResolution: Duration { .zero }
+
+    /// How many tasks are sleeping on this clock now.
+    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
+    /// When the sleeping tasks will wake, earliest first.
+    public var pendingDeadlines: [Instant] { state.withLock { $0.sleepers.map(\.deadline).sorted() } }
+
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let (resumeNow, watchers) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+                    if deadline <= state.now || Task.isCancelled { return (true, []) }
+                    state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    return (false, Self.satisfiedWatchers(&state))
+                }
+                if resumeNow {
+                    if Task.isCancelled { continuation.resume(throwing: CancellationError()) } else { continuation.resume() }
+                }
+                for watcher in watchers { watcher.resume() }
+            }
+        } onCancel: {
+            let cancelled = state.withLock { state -> Sleeper? in
+                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.sleepers.remove(at: index)
+            }
+            cancelled?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves time forward, waking every sleeper whose deadline it reaches.
+    public func advance(by duration: Duration) {
+        let due = state.withLock { state -> [Sleeper] in
+            state.now = state.now.advanced(by: max(duration, .zero))
+            let now = state.now
+            let due = state.sleepers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
+            state.sleepers.removeAll { $0.deadline <= now }
+            return due
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    /// Moves time forward to `instant` (never back).
+    public func advance(to instant: Instant) {
+        advance(by: now.duration(to: instant))
+    }
+
+    /// Returns once at least `count` tasks sleep on this clock, so a test advances time only
+    /// after the code under test is waiting for it.
+    public func waitForSleepers(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                guard state.sleepers.count < count else { return true }
+                state.watchers.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    private static func satisfiedWatchers(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
+        let sleeping = state.sleepers.count
+        let ready = state.watchers.filter { $0.count <= sleeping }.map(\.continuation)
+        state.watchers.removeAll { $0.count <= sleeping }
+        return ready
+    }
+}

@@ -1,0 +1,129 @@
+import AdamantCore
+@testable import AdamantNodes
+import Synchronization
+import Testing
+
+/// The pool's timing policies on a `ManualClock`: hedging delay, read and health-check
+/// deadlines, monitor intervals. Time moves only when a test moves it, so each bound is exact
+/// and nothing depends on how busy the machine is.
+@Suite(.timeLimit(.minutes(1)))
+struct PoolTimingTests {
+    let manual = ManualClock()
+    let clock: AnyClock
+    let transport: ScriptedTransport
+    let tx = Fixtures.confirmed(Fixtures.chat())
+
+    init() {
+        clock = AnyClock(manual)
+        transport = ScriptedTransport(clock: clock)
+    }
+
+    var reads: [HTTPRequest] { transport.requests(to: "/api/transactions/get") }
+
+    /// Nodes whose k-th transaction read meets `faults[k]` (an immediate answer once they run out).
+    func client(nodes: Int, _ faults: [Behavior], deadline: Duration, hedge: Duration = .milliseconds(100)) async -> NodeClient {
+        let order = ArrivalOrder()
+        let urls = (1...nodes).map { "http://n\($0):1" }
+        for url in urls {
+            transport.route(url) { [tx] _, path in
+                guard path == "/api/transactions/get" else { return .json(FakeStatus().json) }
+                let turn = order.take()
+                return turn < faults.count ? faults[turn] : .json(Fixtures.transactionBody(tx))
+            }
+        }
+        let pool = Fixtures.pool(transport, nodes: urls, clock: clock) { $0.hedgeDelayBounds = hedge...hedge }
+        await pool.checkHealth()
+        return NodeClient(pool: pool, deadline: deadline)
+    }
+
+    @Test func theHedgeFiresAfterItsDelayAndNotBefore() async throws {
+        let client = await client(nodes: 2, [.blackhole], deadline: .seconds(5))
+        let started = manual.now
+        let read = Task { [tx] in try await client.transaction(tx.id!) }
+
+        await manual.waitForSleepers(3)  // the read's deadline, the silent request, the hedge timer
+        manual.advance(by: .milliseconds(99))
+        #expect(manual.sleeperCount == 3 && reads.count == 1)
+        manual.advance(by: .milliseconds(1))
+
+        #expect(try await read.value == tx)
+        #expect(reads.count == 2)
+        #expect(started.duration(to: manual.now) == .milliseconds(100))
+    }
+
+    @Test func everyNodeSilentEndsExactlyAtTheDeadline() async throws {
+        let client = await client(nodes: 3, [.blackhole, .blackhole, .blackhole], deadline: .milliseconds(400), hedge: .milliseconds(50))
+        let done = Flag()
+        let read = Task { [tx] in
+            defer { done.set() }
+            return try await client.transaction(tx.id!)
+        }
+
+        await manual.waitForSleepers(3)
+        manual.advance(by: .milliseconds(50))  // the first hedge: the second node too
+        await manual.waitForSleepers(4)
+        manual.advance(by: .milliseconds(50))  // the second hedge: the third node, no more timers
+        await manual.waitForSleepers(4)
+        #expect(reads.count == 3)
+        manual.advance(by: .milliseconds(299))
+        #expect(manual.sleeperCount == 4 && !done.isSet)
+
+        manual.advance(by: .milliseconds(1))
+        do {
+            _ = try await read.value
+            Issue.record("expected the deadline")
+        } catch {
+            guard case .deadlineExceeded = error as? NodeError else { Issue.record("unexpected \(error)"); return }
+        }
+        #expect(manual.now.offset == .milliseconds(400))
+    }
+
+    /// One deadline for a whole health check: silent nodes are offline when it passes, and
+    /// nobody waits for the status timeout.
+    @Test func aHealthCheckEndsAtItsDeadline() async {
+        transport.route("http://silent1:1") { _, _ in .blackhole }
+        transport.route("http://silent2:1") { _, _ in .fail(.timedOut, after: .seconds(60)) }
+        let pool = Fixtures.pool(transport, nodes: ["http://silent1:1", "http://silent2:1"], clock: clock) {
+            $0.statusTimeout = .seconds(3)
+            $0.healthCheckDeadline = .milliseconds(700)
+        }
+        let check = Task { await pool.checkHealth() }
+        await manual.waitForSleepers(3)  // the check's deadline and the two silent probes
+        manual.advance(by: .milliseconds(699))
+        #expect(manual.sleeperCount == 3)
+        manual.advance(by: .milliseconds(1))
+        let health = await check.value.map(\.health)
+        #expect(health == [.offline(reason: "timed out"), .offline(reason: "timed out")])
+        #expect(manual.now.offset == .milliseconds(700))
+    }
+
+    @Test func monitorRechecksEveryIntervalAndSoonerWhileNothingIsUsable() async {
+        let isDown = Flag()
+        transport.route("http://n1:1") { _, _ in isDown.isSet ? .fail(.unreachable("connection refused")) : .json(FakeStatus().json) }
+        let pool = Fixtures.pool(transport, nodes: ["http://n1:1"], clock: clock)
+        var checks: Int { transport.requests(to: "/api/node/status").count }
+        let start = manual.now
+
+        let monitor = Task { await pool.monitor(every: .seconds(300), retryInterval: .seconds(30)) }
+        #expect(await eventually { manual.pendingDeadlines == [start + .seconds(300)] })
+        manual.advance(by: .seconds(299))
+        #expect(checks == 1)
+        manual.advance(by: .seconds(1))
+        #expect(await eventually { manual.pendingDeadlines == [start + .seconds(600)] })
+        #expect(checks == 2)
+
+        isDown.set()
+        manual.advance(by: .seconds(300))
+        #expect(await eventually { manual.pendingDeadlines == [start + .seconds(630)] }, "\(manual.pendingDeadlines)")
+        #expect(checks == 3)
+        monitor.cancel()
+        await monitor.value
+    }
+}
+
+/// Set once, from any thread.
+final class Flag: Sendable {
+    private let value = Atomic(false)
+    func set() { value.store(true, ordering: .releasing) }
+    var isSet: Bool { value.load(ordering: .acquiring) }
+}
