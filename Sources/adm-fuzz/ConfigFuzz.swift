@@ -5,9 +5,9 @@ import AdamantNodes
 enum ConfigFuzz {
     static func run(_ data: [UInt8]) {
         guard let file = try? NodeConfigFile(path: "/fuzz/config.json", contents: data) else { return }
-        _ = "\(file.nodes) \(file.nethash ?? "")"
+        _ = "\(file.nodes ?? []) \(file.nethash ?? "")"
         do {
-            let list = try NodeList.resolve(arguments: [], environment: [:], configFile: file)
+            let list = try NodeList.resolve(arguments: [], environment: [:], configFile: { file })
             _ = list.endpoints.map(\.url.description)
         } catch {
             _ = error.description

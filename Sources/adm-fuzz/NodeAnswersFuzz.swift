@@ -29,12 +29,10 @@ enum NodeAnswersFuzz {
         let answers = data.dropFirst().split(separator: separator, omittingEmptySubsequences: false).map(Array.init)
         let urls = (1...nodeCount).compactMap { try? NodeURL("http://127.0.0.1:\($0)") }
         let network = ScriptedNetwork(urls: urls, answers: answers)
-        var configuration = NodePool.Configuration()
-        configuration.wallClock = { wallClockMillis }
         let nethash: NethashRule = (header / 36) % 2 == 1 ? .pinned(.mainnet) : .majority
         let pool = NodePool(
             nodes: NodeList(endpoints: urls.map { NodeEndpoint(url: $0) }, nethash: nethash, source: .arguments),
-            transport: network, configuration: configuration)
+            transport: network, wallClock: ManualWallClock(unixMillis: wallClockMillis))
         let client = NodeClient(pool: pool, deadline: .seconds(5))
 
         runBlocking {
