@@ -8,9 +8,9 @@ import Foundation
 /// entries (only `ADM_NODES` is kept: no path from the input is ever opened). The commands
 /// stand in for the real ones and stop once their arguments are understood.
 ///
-/// What the tool writes is read back: when the arguments after the command hold two or more
-/// BIP39 words (a passphrase typed in the wrong place), no argument holding one may be quoted
-/// back (issue 7, finding 11).
+/// What the tool writes is read back: an argument (or an option's `=value`) holding two or
+/// more BIP39 words, a passphrase typed in the wrong place, is never quoted back (issue 7,
+/// finding 11).
 enum ArgumentsFuzz {
     static let tool = Tool(name: "adm-push", overview: "fuzzed", commands: [Nodes.self, Keys.self])
     static let output = CapturedOutput()
@@ -30,26 +30,19 @@ enum ArgumentsFuzz {
         runBlocking { _ = await tool.run(arguments, context) }
 
         let written = output.drain()
-        // What follows a command word (`help` is one, and a BIP39 word too) is the user's.
-        let given = arguments.first.map(isCommandWord) == true ? arguments.dropFirst() : arguments[...]
-        guard given.map(bip39WordCount).reduce(0, +) >= 2 else { return }
-        for value in given.compactMap(userValue) where bip39WordCount(value) > 0 {
+        for value in arguments.compactMap(userValue) where bip39WordCount(value) >= 2 {
             invariant(!written.contains(value.quoted), "a passphrase-like argument is quoted back: \(value.quoted) in \(written)")
         }
+    }
+
+    static func bip39WordCount(_ text: String) -> Int {
+        text.split(whereSeparator: \.isWhitespace).count { bip39Words.contains($0.lowercased()) }
     }
 
     /// An argument as the user's own text: an option's name is the tool's, its `=value` is not.
     static func userValue(_ argument: String) -> String? {
         guard argument.hasPrefix("-") else { return argument }
         return argument.hasPrefix("--") ? argument.firstIndex(of: "=").map { String(argument[argument.index(after: $0)...]) } : nil
-    }
-
-    static func isCommandWord(_ argument: String) -> Bool {
-        argument == "help" || argument.hasPrefix("-") || tool.commands.contains { $0.info.name == argument }
-    }
-
-    static func bip39WordCount(_ argument: String) -> Int {
-        argument.split(whereSeparator: \.isWhitespace).count { bip39Words.contains($0.lowercased()) }
     }
 
     /// `nodes`, run as far as its node list.
