@@ -32,6 +32,15 @@ public struct PushSignal: Sendable, Hashable {
         self.deviceId = deviceId
     }
 
+    /// A signal whose fields were validated when it was made and kept authenticated since (a
+    /// store's sealed copy): no second check.
+    package init(validated token: String, provider: PushProvider, action: PushAction, deviceId: String?) {
+        self.token = token
+        self.provider = provider
+        self.action = action
+        self.deviceId = deviceId
+    }
+
     /// APNs tokens: lowercase hex of 16–100 bytes (Apple's are 32 today, and may grow).
     /// FCM tokens: 20–4096 characters of `A–Z a–z 0–9 : _ -`.
     public static func validate(token: String, provider: PushProvider) throws(SignalError) {

@@ -177,6 +177,9 @@ let benchmarks = [
         return [Report(result: rate, target: "watch verify + decrypt ≥ 15k tx/s on one core")]
     },
     Benchmark(
+        name: "outbox", summary: "a durable register --no-wait commit next to a bare SQLite commit, and folding 10,000 own signals",
+        run: outboxBenchmark),
+    Benchmark(
         name: "read", summary: "a confirmed transaction read from a local devnet, healthy and with a silent node, next to curl",
         run: readBenchmark),
 ]

@@ -2,6 +2,8 @@ import AdamantCLI
 import AdamantCore
 import AdamantDevnet
 import AdamantNodes
+import AdamantPush
+import Foundation
 
 /// `adm-devnet demo`: a fresh network, real signed transactions sent over HTTP, and a push
 /// registration seen from the service's side. What a client integrating adm-push does, in order.
@@ -75,15 +77,47 @@ private struct Demo {
         let plaintext = try fetched.decryptMessage(with: alice.keyPair, partner: fetched.senderPublicKey)
         say("6. alice's device fetches \(push.transactionID), checks its signature and id, and decrypts it: \"\(plaintext)\"")
 
-        // The race adm-push's outbox exists for (a log-out and log-in within one ANS poll).
+        // The race adm-push's outbox exists for (spec/clients.md B1, seed 003), as the iOS app runs it.
+        try refuseEveryNode(devnet)
         let remove = try PushSignal(token: token, provider: .apns, action: .remove)
-        let removed = try await confirmed(try await sendSignal(remove, from: alice, to: service, client), client)
-        let added = try await confirmed(try await sendSignal(add, from: alice, to: service, client), client)
-        say("7. alice logs out and straight back in: a remove (\(removed)), then an add (\(added)).")
+        let stale = try signSignal(remove, from: alice, to: service, client)
+        say("7. alice logs out while her nodes are down: the iOS app signs remove(T) and keeps it to resend.")
+        try clearFaults(devnet)
+        await client.pool.checkHealth()
+        say("   She logs back in: the app sends add(T): \(try await confirmed(try await sendSignal(add, from: alice, to: service, client), client)).")
         devnet.pollANS()
-        say("   Both land in one ANS poll; like the production service, it applies adds before removes,")
-        say("   so its registry now holds \(devnet.ansRegistrations.count) devices although alice's last word was add.")
-        say("   That is the lost registration adm-push's outbox is built to prevent and repair.")
+        say("   The ANS polls: alice holds \(devnet.registrations(of: alice.address)) device(s).")
+        let replayed = try await client.submit(stale)
+        say("   The app's next launch resends the kept remove: \(try await confirmed(replayed, client)), after the add.")
+        devnet.pollANS()
+        say("   The ANS polls again and deletes the registration: alice holds \(devnet.registrations(of: alice.address)) device(s),")
+        say("   while the app, whose stored token is still T, never registers it again. Pushes stop, silently.")
+
+        // The same sequence through adm-push's outbox.
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("adm-devnet-demo-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        var outboxConfiguration = Outbox.Configuration()
+        outboxConfiguration.pollInterval = .milliseconds(100)
+        let outbox = try Outbox(home: home, keyPair: bob.keyPair, service: service, chain: client, configuration: outboxConfiguration)
+        let bobToken = String(repeating: "b0", count: 32)
+        _ = try await outbox.waitUntilSettled(try await outbox.register(token: bobToken, provider: .apns), until: .now + .seconds(15))
+        devnet.pollANS()
+        say("8. bob does the same through adm-push. He registers: the ANS holds \(devnet.registrations(of: bob.address)) device(s).")
+        try refuseEveryNode(devnet)
+        let logout = try await outbox.unregister(token: bobToken)
+        _ = try await outbox.waitUntilSettled(logout, until: .now + .seconds(1))
+        say("   He logs out while his nodes are down: the outbox keeps the intent remove(T), no signed bytes.")
+        try clearFaults(devnet)
+        await client.pool.checkHealth()
+        let login = try await outbox.waitUntilSettled(try await outbox.register(token: bobToken, provider: .apns), until: .now + .seconds(15))
+        let newest = login.keys.first { $0.token == bobToken }
+        say("   He logs back in: the stale remove is cancelled, never sent; the chain already holds his add, so")
+        guard let newest, case .applied(let height?) = newest.newest.state, newest.newest.attempts.isEmpty else {
+            throw DemoError("the outbox did not end applied with nothing sent: \(String(describing: newest))")
+        }
+        say("   nothing is sent either: the intent is applied by the add already in block \(height).")
+        for _ in 0..<3 { devnet.mine(); devnet.pollANS() }
+        say("   After more polls the ANS still holds \(devnet.registrations(of: bob.address)) device(s) for bob.")
 
         let balances = try await (client.balance(of: alice.address).balance, client.balance(of: bob.address).balance)
         say("Balances: alice \(balances.0) ADM, bob \(balances.1) ADM (a transfer costs 0.5 ADM, a message or signal 0.001).")
@@ -92,6 +126,20 @@ private struct Demo {
     private func sendSignal(_ signal: PushSignal, from account: DevnetAccount, to service: NotificationService, _ client: NodeClient) async throws -> SubmitResult {
         let asset = try ChatKey(secretKey: account.keyPair.secretKey, partner: service.publicKey).seal(signal.plaintext, type: .signal)
         return try await client.submitChat(asset, to: service.address, signedBy: account.keyPair)
+    }
+
+    /// A signal signed now and kept, as the iOS app keeps a remove it could not send.
+    private func signSignal(_ signal: PushSignal, from account: DevnetAccount, to service: NotificationService, _ client: NodeClient) throws -> Transaction {
+        let now = AdamantTime.timestamp(unixMillis: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+        return try Transaction.signal(signal, to: service, timestamp: Int32(now - 1), signedBy: account.keyPair)
+    }
+
+    private func refuseEveryNode(_ devnet: Devnet) throws {
+        for index in devnet.nodeURLs.indices { try devnet.add(Fault(parsing: "refuse"), toNode: index) }
+    }
+
+    private func clearFaults(_ devnet: Devnet) throws {
+        for index in devnet.nodeURLs.indices { try devnet.clearFaults(ofNode: index) }
     }
 
     /// Waits, polling the nodes by id, until the transaction is in a block.
@@ -108,6 +156,10 @@ private struct Demo {
     }
 
     private func say(_ line: String) { output.print(line) }
+}
+
+extension Devnet {
+    fileprivate func registrations(of address: Address) -> Int { ansRegistrations.filter { $0.address == address }.count }
 }
 
 private struct DemoError: Error, CustomStringConvertible {

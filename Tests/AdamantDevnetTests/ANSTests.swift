@@ -28,12 +28,60 @@ struct ANSTests {
 
     var registry: [JSON] { (try? network.control("GET", "/ans/registry").json["registry"]?.arrayValue) ?? [] }
 
-    @Test func csharpModeLosesAnAddThatSharesABatchWithARemove() throws {
+    var tokens: [String] { registry.compactMap { $0["token"]?.stringValue } }
+    static let other = String(repeating: "cd", count: 32)
+
+    /// The C# service's batch rules, one branch each (node-api.md §4.1).
+    @Test func csharpModeAppliesAPollAsTheServiceDoes() throws {
+        // A batch with no adds applies its removes.
         try land([try signal(.add)])
-        #expect(registry.count == 1)
-        // Logout then login: remove, then add of the same token, polled in one batch.
-        try land([try signal(.remove), try signal(.add)])
+        try land([try signal(.remove)])
         #expect(registry.isEmpty)
+
+        // A new add and a remove of it in one batch: inserted, then deleted.
+        try land([try signal(.add), try signal(.remove)])
+        #expect(registry.isEmpty)
+        try land([try signal(.remove), try signal(.add)])
+        #expect(registry.isEmpty, "whatever their chain order")
+    }
+
+    /// remove(T) then add(T) of a registered T in one poll: the add is a duplicate and, with no
+    /// other new add, the service returns before the removes: T survives.
+    @Test func csharpModeDropsTheRemovesOfABatchWhoseOnlyAddsAreDuplicates() throws {
+        try land([try signal(.add)])
+        try land([try signal(.remove), try signal(.add)])
+        #expect(tokens == [Self.token])
+        // Removes alone still work afterwards.
+        try land([try signal(.remove)])
+        #expect(registry.isEmpty)
+    }
+
+    /// The same batch plus a stranger's new add: the removes run, and T is deleted.
+    @Test func csharpModeLosesTheRegistrationWhenAStrangersAddSharesTheBatch() throws {
+        _ = try network.devnet.fund(Fixtures.bob.address, amount: try ADMAmount("1"))
+        try land([try signal(.add)])
+        try land([try signal(.remove), try signal(.add), try signal(.add, token: Self.other, from: Fixtures.bobKeys)])
+        #expect(tokens == [Self.other])
+    }
+
+    /// A redundant add costs strangers their removes.
+    @Test func csharpModeLetsARedundantAddDropAStrangersRemove() throws {
+        _ = try network.devnet.fund(Fixtures.bob.address, amount: try ADMAmount("1"))
+        try land([try signal(.add), try signal(.add, token: Self.other, from: Fixtures.bobKeys)])
+        try land([try signal(.add), try signal(.remove, token: Self.other, from: Fixtures.bobKeys)])
+        #expect(Set(tokens) == [Self.token, Self.other], "Bob's remove was lost")
+    }
+
+    @Test func csharpModeRemovesEveryProviderAndReadsActionsAsTheServiceDoes() throws {
+        let fcm = try Transaction.signal(
+            PushSignal(token: Self.token, provider: .fcm, action: .add), to: service, timestamp: nowTimestamp(), signedBy: Fixtures.aliceKeys)
+        try land([try signal(.add), fcm])
+        #expect(registry.count == 2, "one row per provider")
+        try land([try message(#"{"token":"\#(Self.token)","provider":"apns","action":"REMOVE"}"#, to: network.devnet.ans.keyPair, from: Fixtures.aliceKeys, type: .signal)])
+        #expect(registry.isEmpty, "a remove deletes every provider's row; the action is case-insensitive")
+        try land([try message(#"{"token":"\#(Self.token)","provider":"apns"}"#, to: network.devnet.ans.keyPair, from: Fixtures.aliceKeys, type: .signal)])
+        try land([try message(#"{"token":"\#(Self.other)","provider":"apns","action":"subscribe"}"#, to: network.devnet.ans.keyPair, from: Fixtures.aliceKeys, type: .signal)])
+        #expect(Set(tokens) == [Self.token, Self.other], "a missing or unknown action is an add")
     }
 
     @Test func orderedModeAppliesChainOrder() throws {

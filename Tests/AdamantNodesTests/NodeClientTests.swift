@@ -1,5 +1,6 @@
 import AdamantCore
 @testable import AdamantNodes
+import Synchronization
 import Testing
 
 @Suite struct NodeClientTests {
@@ -23,14 +24,36 @@ import Testing
         #expect(lastQuery("/api/transactions/get") == ["id": tx.id!.description, "returnAsset": "1"])
     }
 
-    @Test func locateWalksChainThenPool() async throws {
+    @Test func locateWalksQueueThenPoolThenChain() async throws {
         let tx = Fixtures.chat()
         let client = await client([
-            "/api/transactions/get": .nodeError("Transaction not found"),
+            "/api/transactions/queued/get": .nodeError("Transaction not found"),
             "/api/transactions/unconfirmed/get": .json(Fixtures.transactionBody(tx)),
         ])
         #expect(try await client.locate(tx.id!) == .unconfirmed(tx))
-        #expect(transport.requests(to: "/api/transactions/queued/get").isEmpty)
+        #expect(transport.requests(to: "/api/transactions/get").isEmpty)
+    }
+
+    /// A transaction forged into a block while it is looked for is still found: it is sought in
+    /// the order it moves. (Walking chain, pool, queue lost it between the first two.)
+    @Test func aTransactionForgedDuringTheLookupIsNotMissed() async throws {
+        let tx = Fixtures.chat()
+        let forged = Mutex(false)
+        transport.route("http://n1:1") { _, path in
+            switch path {
+            case "/api/node/status": return .json(FakeStatus().json)
+            case "/api/transactions/get":
+                // Not in a block yet when first asked; forged right after.
+                return forged.withLock { was in defer { was = true }; return was } ? .json(Fixtures.transactionBody(Fixtures.confirmed(tx))) : .nodeError("Transaction not found")
+            case "/api/transactions/unconfirmed/get", "/api/transactions/queued/get":
+                return forged.withLock { $0 } ? .nodeError("Transaction not found") : .json(Fixtures.transactionBody(tx))
+            default: return .answer(status: 404, body: "<html></html>", contentType: "text/html")
+            }
+        }
+        let pool = Fixtures.pool(transport, nodes: ["http://n1:1"])
+        await pool.checkHealth()
+        let location = try await NodeClient(pool: pool).locate(tx.id!)
+        #expect(location != .notFound)
     }
 
     @Test func chatFiltersUseBareNames() async throws {

@@ -3,8 +3,9 @@ import Foundation
 
 /// How the emulated ANS applies the registration signals of one poll.
 public enum ANSMode: String, Sendable, CaseIterable {
-    /// As the production C# service does (node-api §4.1): all adds of the batch (skipping
-    /// those already stored), then all removes by (token, address), whatever their order.
+    /// As the production C# service does (node-api §4.1): per poll, the new adds (skipping those
+    /// already stored), then every remove by (token, address), whatever their order; and when
+    /// the only adds were duplicates, none of the poll's removes.
     case csharp
     /// Each signal in chain order.
     case ordered
@@ -52,12 +53,7 @@ struct ANSEmulator: Sendable {
         let signals = batch.compactMap(signal)
         switch mode {
         case .csharp:
-            let stored = registrations
-            let adds = signals.filter { $0.isAdd && !stored.contains($0.registration) }
-            registrations += adds.map(\.registration)
-            for remove in signals where !remove.isAdd { registrations.removeAll(where: remove.matches) }
-            log += adds.map { "ANS add \($0.registration.token) for \($0.registration.address)" }
-            log += signals.filter { !$0.isAdd }.map { "ANS remove \($0.registration.token) for \($0.registration.address)" }
+            log += applyAsTheCSharpServiceDoes(signals)
         case .ordered:
             for signal in signals {
                 registrations.removeAll(where: signal.matches)
@@ -73,6 +69,23 @@ struct ANSEmulator: Sendable {
             }
         }
         return log
+    }
+
+    /// `SignalsPoller.ProcessNewTransactions` of the C# ANS (node-api.md §4.1): adds already
+    /// stored (before this batch) are dropped; if that leaves no add although some were dropped,
+    /// it returns and the batch's removes are lost; otherwise the new adds are inserted (repeats
+    /// within the batch too) and then every remove deletes all rows of its (token, address).
+    private mutating func applyAsTheCSharpServiceDoes(_ signals: [Signal]) -> [String] {
+        let stored = registrations
+        let adds = signals.filter(\.isAdd), removes = signals.filter { !$0.isAdd }
+        let newAdds = adds.filter { !stored.contains($0.registration) }
+        if newAdds.isEmpty && !adds.isEmpty {
+            return removes.map { "ANS lost remove \($0.registration.token) for \($0.registration.address): the batch's only adds were duplicates" }
+        }
+        registrations += newAdds.map(\.registration)
+        for remove in removes { registrations.removeAll(where: remove.matches) }
+        return newAdds.map { "ANS add \($0.registration.token) for \($0.registration.address)" }
+            + removes.map { "ANS remove \($0.registration.token) for \($0.registration.address)" }
     }
 
     private static func isNotifiable(_ transaction: Transaction) -> Bool {

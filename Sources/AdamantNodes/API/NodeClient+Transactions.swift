@@ -35,13 +35,15 @@ extension NodeClient {
         try await lookUp(id, at: "/api/transactions/queued/get", until: pool.clock.now + deadline)
     }
 
-    /// Chain, then unconfirmed pool, then queue, within one deadline: how an ambiguous
+    /// Queue, then unconfirmed pool, then chain, within one deadline: how an ambiguous
     /// submission is resolved (node-api.md §2).
     public func locate(_ id: TransactionID) async throws(NodeError) -> TransactionLocation {
+        // In the order a transaction moves (queue, then pool, then block): one that moves on
+        // while it is looked for is met again further on, never missed between two stages.
         let deadline = pool.clock.now + self.deadline
-        if let found = try await lookUp(id, at: "/api/transactions/get", returnAsset: true, until: deadline) { return .confirmed(found) }
-        if let found = try await lookUp(id, at: "/api/transactions/unconfirmed/get", until: deadline) { return .unconfirmed(found) }
         if let found = try await lookUp(id, at: "/api/transactions/queued/get", until: deadline) { return .queued(found) }
+        if let found = try await lookUp(id, at: "/api/transactions/unconfirmed/get", until: deadline) { return .unconfirmed(found) }
+        if let found = try await lookUp(id, at: "/api/transactions/get", returnAsset: true, until: deadline) { return .confirmed(found) }
         return .notFound
     }
 

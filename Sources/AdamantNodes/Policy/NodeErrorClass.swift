@@ -15,7 +15,7 @@ public enum NodeErrorClass: Sendable, Hashable {
     static let appliedMessages = ["Transaction is already processed", "Transaction is already confirmed"]
     static let clockMessages = ["Transaction timestamp is in the future", "Invalid transaction timestamp. Timestamp is in the future"]
     static let pastWindowMessage = "Transaction timestamp is more than 5 seconds in the past"
-    static let insufficientBalanceMessage = "Account does not have enough ADM"
+    package static let insufficientBalanceMessage = "Account does not have enough ADM"
     static let crashMessagePrefix = "API error:"
     static let elsewhereMessages = [
         "Transaction pool is full", "Blockchain is loading", "Transactions#getById error", "Transaction#countById error",

@@ -1,0 +1,96 @@
+public import AdamantCore
+public import AdamantNodes
+public import AdamantPush
+import Foundation
+
+/// What every outbox command shares: the home directory, the push service's identity, the
+/// nodes, the passphrase, and how long to wait.
+public enum OutboxOptions {
+    public static let home = SingleOption(
+        "home", valueName: "dir", help: "Where the outbox is kept (else ADM_PUSH_HOME, else $XDG_STATE_HOME/adm-push).")
+    public static let serviceAddress = SingleOption(
+        "service-address", valueName: "U…", help: "The push service's ADAMANT address (default: the iOS ANS, U10629337621822775991).")
+    public static let servicePublicKey = SingleOption(
+        "service-public-key", valueName: "hex", help: "The push service's public key; must hash to its address.")
+    public static let deadline = SingleOption(
+        "deadline", valueName: "seconds", help: "Wait at most this long for the chain (default 30).")
+    public static let json = Flag("json", help: "Print one JSON object.")
+
+    public static let options: [any DeclaredOption] = [home, serviceAddress, servicePublicKey] + NodeOptions.options + [PassphraseInput.option]
+
+    public static let help = """
+        The outbox lives in --home, else ADM_PUSH_HOME, else $XDG_STATE_HOME/adm-push (mode 700;
+        tokens are stored sealed with a key derived from your passphrase).
+        """ + "\n" + NodeOptions.help + "\n" + PassphraseInput.help
+
+    /// The home directory, from the option, the environment or the XDG default.
+    public static func homeDirectory(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> String {
+        if let path = arguments.value(home) {
+            guard !path.isEmpty else { throw .usage("--home needs a directory") }
+            return path
+        }
+        if let path = context.environment["ADM_PUSH_HOME"], !path.isEmpty { return path }
+        if let state = context.environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/adm-push" }
+        guard let user = context.environment["HOME"], user.hasPrefix("/") else {
+            throw .invalidInput("no home for the outbox: give --home DIR, or set ADM_PUSH_HOME or HOME")
+        }
+        return user + "/.local/state/adm-push"
+    }
+
+    /// The service identity, checked: a key that does not hash to the address is refused, so a
+    /// signal is never encrypted to anyone else.
+    public static func service(_ arguments: ParsedArguments) throws(CLIError) -> NotificationService {
+        let address = arguments.value(serviceAddress), key = arguments.value(servicePublicKey)
+        switch (address, key) {
+        case (nil, nil):
+            return .adamantIOS
+        case (let address?, let key?):
+            do {
+                return try NotificationService(address: Address(address), publicKey: PublicKey(hex: key))
+            } catch let error as SignalError {
+                throw .invalidInput("the service identity is inconsistent: \(error)")
+            } catch {
+                throw .invalidInput("invalid service identity: \(error)")
+            }
+        default:
+            throw .usage("--service-address and --service-public-key go together")
+        }
+    }
+
+    /// `--deadline` as a duration: 0 to 3600 seconds.
+    public static func deadline(_ arguments: ParsedArguments, default seconds: Int = 30) throws(CLIError) -> Duration {
+        guard let text = arguments.value(deadline) else { return .seconds(seconds) }
+        guard let value = Double(text), value.isFinite, (0...3600).contains(value) else {
+            throw .usage("--deadline takes a number of seconds from 0 to 3600, got \(text.quoted)")
+        }
+        return .milliseconds(Int64((value * 1000).rounded()))
+    }
+
+    /// The outbox for the passphrase's account, on the configured nodes.
+    public static func open(_ arguments: ParsedArguments, _ context: Context, keyPair: KeyPair) throws(CLIError) -> Outbox {
+        let service = try service(arguments)
+        let home = try homeDirectory(arguments, context)
+        let nodes = NodeClient(pool: NodePool(nodes: try NodeOptions.nodeList(arguments, context)))
+        var configuration = Outbox.Configuration()
+        // A test hook: the crash tests make the process die at one moment of a send.
+        if let point = context.environment["ADM_PUSH_TEST_KILL_AT"].flatMap(Outbox.SendCheckpoint.init(rawValue:)) {
+            configuration.checkpoint = { reached in if reached == point { kill(getpid(), SIGKILL) } }
+        }
+        do {
+            return try Outbox(home: home, keyPair: keyPair, service: service, chain: nodes, configuration: configuration)
+        } catch {
+            throw CLIError(outboxError: error)
+        }
+    }
+}
+
+extension CLIError {
+    /// A home that cannot be used is bad input (64); a store that is damaged, newer or failing
+    /// needs the user (1).
+    public init(outboxError error: OutboxError) {
+        switch error {
+        case .home: self = .invalidInput(error.description)
+        case .newerStore, .damagedStore, .store: self.init(error.description, exitCode: .rejected)
+        }
+    }
+}

@@ -1,0 +1,166 @@
+public import AdamantCore
+import AdamantNodes
+import Synchronization
+
+/// Where one key stands after a pass: its newest intent, the chain's view of its token, and
+/// what the scheduler is waiting for.
+public struct KeyStatus: Sendable, Hashable {
+    public let newest: Intent
+    /// The token's state on chain; nil when the chain could not be read.
+    public let chain: TokenState?
+    /// Why nothing was sent now, if something is still to do.
+    public let waiting: Planner.Wait?
+    /// The latest node refusal or failure for this intent, in the node's words.
+    public let lastError: String?
+
+    public var token: String { newest.signal.token }
+
+    /// Done for now: applied, failed, or in need of funds.
+    public var isSettled: Bool {
+        switch newest.state {
+        case .applied, .failed, .superseded, .waitingForFunds: true
+        case .pending, .inflight: false
+        }
+    }
+}
+
+/// The outcome of a flush: every key's status, the balance when funds were missing, and why
+/// the network could not be used, if it could not.
+public struct FlushReport: Sendable, Hashable {
+    public var keys: [KeyStatus]
+    public var balance: ADMAmount?
+    public var networkProblem: String?
+
+    public init(keys: [KeyStatus], balance: ADMAmount? = nil, networkProblem: String? = nil) {
+        self.keys = keys
+        self.balance = balance
+        self.networkProblem = networkProblem
+    }
+}
+
+extension Outbox {
+    /// Works until every key is settled or `deadline` passes, whatever the nodes do.
+    public func flush(until deadline: ContinuousClock.Instant) async throws(OutboxError) -> FlushReport {
+        try await flush(until: deadline) { keys in keys.allSatisfy(\.isSettled) }
+    }
+
+    /// Works until `done` holds for the keys' statuses after a pass, or `deadline` passes.
+    public func flush(until deadline: ContinuousClock.Instant, done: ([KeyStatus]) -> Bool) async throws(OutboxError) -> FlushReport {
+        try await settle(until: deadline) { report in done(report.keys) }
+    }
+
+    /// Works until the key of `intent` is settled (or a newer intent replaced it), or `deadline`.
+    public func waitUntilSettled(_ intent: Intent, until deadline: ContinuousClock.Instant) async throws(OutboxError) -> FlushReport {
+        let tag = scope.tag(intent.signal.token)
+        return try await settle(until: deadline) { report in
+            report.keys.first { self.scope.tag($0.token) == tag }.map { $0.isSettled || $0.newest.sequence > intent.sequence } ?? true
+        }
+    }
+
+    private func settle(until deadline: ContinuousClock.Instant, done: (FlushReport) -> Bool) async throws(OutboxError) -> FlushReport {
+        while true {
+            let report = try await pass()
+            if done(report) || ContinuousClock.now >= deadline { return report }
+            try? await Task.sleep(until: min(deadline, .now + configuration.pollInterval), clock: .continuous)
+            if Task.isCancelled { return report }
+        }
+    }
+
+    /// Every key's status from the chain and the store, sending nothing.
+    public func status() async throws(OutboxError) -> FlushReport {
+        try await pass(sending: false)
+    }
+
+    /// Every intent kept here, settled ones too, per key in sequence order. No network.
+    public func queue() async throws(OutboxError) -> [[Intent]] {
+        try await store.intents(scope: scope, includeSettled: true)
+    }
+
+    /// One round: read the chain, resolve attempts, plan every key, carry the plan out.
+    func pass(sending: Bool = true) async throws(OutboxError) -> FlushReport {
+        var view: ChainView?
+        var networkProblem: String?
+        do {
+            view = try await syncChain()
+        } catch let error as OutboxError {
+            throw error
+        } catch {
+            networkProblem = "\(error)"
+        }
+        var groups = try await store.intents(scope: scope, includeSettled: false)
+        if let current = view {
+            do { view = try await refreshAttempts(of: groups, view: current) } catch let error as OutboxError { throw error } catch {
+                networkProblem = "\(error)"
+            }
+            groups = try await store.intents(scope: scope, includeSettled: false)
+        }
+        guard let view else {
+            return FlushReport(keys: groups.compactMap { status(of: $0, chain: nil, waiting: nil) }, networkProblem: networkProblem)
+        }
+        let account = fold.account(of: view.signals)
+        var activity = account.activity.with(live: groups.joined())
+        var balance: ADMAmount?
+        for group in groups where sending {
+            guard let newest = group.max(by: { $0.sequence < $1.sequence }) else { continue }
+            let chainState = account[newest.signal.token]
+            for step in planner.plan(intents: group, chain: chainState, account: activity, height: view.height, now: wallClock.unixMillis()) {
+                do {
+                    if let shortOf = try await carryOut(step, group: group, chain: chainState, account: activity, height: view.height) {
+                        balance = shortOf
+                    }
+                } catch let error as OutboxError { throw error } catch {
+                    networkProblem = "\(error)"
+                }
+                // What was just sent is in flight for the keys planned after this one.
+                if case .send = step { activity = account.activity.with(live: try await store.intents(scope: scope, includeSettled: false).joined()) }
+            }
+        }
+        let after = try await store.intents(scope: scope, includeSettled: false)
+        let finalActivity = account.activity.with(live: after.joined())
+        let keys = after.compactMap { group -> KeyStatus? in
+            guard let newest = group.max(by: { $0.sequence < $1.sequence }) else { return nil }
+            let chainState = account[newest.signal.token]
+            let waiting = planner.plan(intents: group, chain: chainState, account: finalActivity, height: view.height, now: wallClock.unixMillis()).compactMap { step -> Planner.Wait? in
+                if case .wait(_, let wait) = step { return wait }
+                return nil
+            }.first
+            return status(of: group, chain: chainState, waiting: waiting)
+        }
+        return FlushReport(keys: keys, balance: balance, networkProblem: networkProblem)
+    }
+
+    private func status(of group: [Intent], chain: TokenState?, waiting: Planner.Wait?) -> KeyStatus? {
+        guard let newest = group.max(by: { $0.sequence < $1.sequence }) else { return nil }
+        let refusal = newest.attempts.reversed().lazy.compactMap { attempt -> String? in
+            if case .refused(let message) = attempt.outcome { return message }
+            return nil
+        }.first
+        let failure: String? = if case .failed(let reason) = newest.state { reason } else { nil }
+        return KeyStatus(newest: newest, chain: chain, waiting: waiting, lastError: failure ?? refusal)
+    }
+
+    /// Does one planner step. Returns the balance when a send was held back for lack of funds.
+    private func carryOut(
+        _ step: Planner.Step, group: [Intent], chain chainState: TokenState, account: AccountActivity, height: Int64
+    ) async throws -> ADMAmount? {
+        let now = wallClock.unixMillis()
+        switch step {
+        case .supersede(let id):
+            try await store.update(.state(intent: id, .superseded), now: now)
+        case .apply(let id, let height):
+            log.log(.info, "intent \(id) is applied\(height.map { " (block \($0))" } ?? " (nothing to send)")")
+            try await store.update(.state(intent: id, .applied(height: height)), now: now)
+        case .reopen(let id):
+            log.log(.warning, "intent \(id) no longer matches the chain (a late signal landed): sending again")
+            try await store.update(.reopen(intent: id), now: now)
+        case .fail(let id, let reason):
+            try await store.update(.state(intent: id, .failed(reason)), now: now)
+        case .wait:
+            break
+        case .send(let id, let action):
+            guard let intent = group.first(where: { $0.id == id }) else { return nil }
+            return try await send(intent, action: action, chain: chainState, account: account, height: height)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,27 @@
+import AdamantCore
+
+extension Outbox {
+    /// Makes the outbox hold, again, what the chain says the user last wanted, even after the
+    /// local state was lost: a token whose signals this home has no intent for gets one equal
+    /// to its last signal (so an at-risk add is sent once more after the gap), and failed
+    /// intents are tried again. The caller then flushes.
+    ///
+    /// `resendRemoves` names tokens whose last remove is on chain but evidently never reached
+    /// the service (pushes keep arriving for them): each gets a fresh remove.
+    public func repair(resendRemoves: Set<String> = []) async throws -> [Intent] {
+        let view = try await syncChain()
+        let known = Set(try await store.intents(scope: scope, includeSettled: true).map { scope.tag($0[0].signal.token) })
+        var made: [Intent] = []
+        for (token, state) in fold.states(of: view.signals).sorted(by: { $0.key < $1.key }) {
+            guard let last = state.last?.signal else { continue }
+            if !known.contains(scope.tag(token)) || resendRemoves.contains(token) {
+                made.append(try await store.addIntent(last, scope: scope, now: wallClock.unixMillis()))
+            }
+        }
+        for group in try await store.intents(scope: scope, includeSettled: true) {
+            guard let newest = group.last, case .failed = newest.state else { continue }
+            try await store.update(.reopen(intent: newest.id), now: wallClock.unixMillis())
+        }
+        return made
+    }
+}

@@ -1,0 +1,120 @@
+public import AdamantCore
+public import AdamantNodes
+import Foundation
+
+/// The registration outbox of one account with one push service: the user's intents, kept
+/// durably, and the work that makes the chain match the newest of each.
+///
+/// `register` / `unregister` return once the intent is committed to disk; `flush` (or
+/// `waitUntilSettled`) does the network work. Nothing here prints; it logs through `LogSink`.
+public final class Outbox: Sendable {
+    public struct Configuration: Sendable {
+        public var policy = Planner.Policy()
+        /// Blocks after a send with no trace of an attempt before it counts as absent.
+        public var absentAfterBlocks: Int64 = 3
+        /// How long a process may hold a key while it sends.
+        public var leaseMillis: Int64 = 60_000
+        /// Between passes while waiting for a block.
+        public var pollInterval: Duration = .milliseconds(500)
+        /// Pages of own signals read per sync at most (100 each).
+        public var maxSyncPages = 10_000
+        /// Called at the points of a send where a crash matters most; crash tests kill the
+        /// process there.
+        public var checkpoint: (@Sendable (SendCheckpoint) -> Void)?
+
+        public init() {}
+    }
+
+    /// The moments of a send that the crash tests aim at.
+    public enum SendCheckpoint: String, Sendable, CaseIterable {
+        /// Signed, not yet recorded.
+        case beforeRecord = "before-record"
+        /// Recorded, not yet sent.
+        case afterRecord = "after-record"
+        /// Sent and answered, the answer not yet stored.
+        case afterBroadcast = "after-broadcast"
+    }
+
+    let store: OutboxStore
+    let scope: StoreScope
+    let keyPair: KeyPair
+    let service: NotificationService
+    let chain: any SignalChain
+    let configuration: Configuration
+    let planner: Planner
+    let fold: ChainFold
+    let chatKey: ChatKey
+    let wallClock: any WallClock
+    let log: any LogSink
+    /// This process's name in leases.
+    let holder = LeaseHolder.make()
+
+    /// Opens the outbox in `home` (created 0700 if missing) for `keyPair` and `service`.
+    public init(
+        home: String, keyPair: KeyPair, service: NotificationService, chain: any SignalChain,
+        configuration: Configuration = Configuration(), wallClock: any WallClock = SystemWallClock(),
+        log: any LogSink = SilentLog()
+    ) throws(OutboxError) {
+        store = try OutboxStore(directory: home)
+        scope = StoreScope(account: keyPair.address, service: service.address, key: LocalSealingKey(keyPair: keyPair, purpose: "outbox v1"))
+        do { chatKey = try ChatKey(secretKey: keyPair.secretKey, partner: service.publicKey) } catch {
+            throw .store("the service's public key cannot be used for encryption")
+        }
+        self.keyPair = keyPair
+        self.service = service
+        self.chain = chain
+        self.configuration = configuration
+        self.planner = Planner(policy: configuration.policy)
+        self.fold = ChainFold(gap: configuration.policy.gap)
+        self.wallClock = wallClock
+        self.log = log
+    }
+
+
+    // MARK: Intents
+
+    /// Durably records the wish that `token` be registered with `provider`. Nothing is sent yet.
+    public func register(token: String, provider: PushProvider, deviceId: String? = nil) async throws -> Intent {
+        let signal = try PushSignal(token: token, provider: provider, action: .add, deviceId: deviceId)
+        return try await store.addIntent(signal, scope: scope, now: wallClock.unixMillis())
+    }
+
+    /// Durably records the wish that `token` be unregistered. The provider of the remove is the
+    /// one the token was last registered with (the service ignores it, but it is part of the
+    /// signal), else the one its shape says.
+    public func unregister(token: String) async throws -> Intent {
+        let provider = try await knownProvider(of: token) ?? (Hex.decode(token) != nil ? .apns : .fcm)
+        let signal = try PushSignal(token: token, provider: provider, action: .remove)
+        return try await store.addIntent(signal, scope: scope, now: wallClock.unixMillis())
+    }
+
+    /// A remove for every token this account ever registered with the service that may still
+    /// be registered, found from the chain's history alone (so it works with a fresh home),
+    /// and for any token with a pending add here.
+    public func unregisterAll() async throws -> [Intent] {
+        let synced = try await syncChain()
+        var tokens: [String: PushProvider] = [:]
+        for (token, state) in fold.states(of: synced.signals) where !state.isUnregistered {
+            tokens[token] = state.last?.signal.provider
+        }
+        for group in try await store.intents(scope: scope, includeSettled: false) {
+            guard let newest = group.last, newest.action == .add else { continue }
+            tokens[newest.signal.token] = newest.signal.provider
+        }
+        var intents: [Intent] = []
+        for (token, provider) in tokens.sorted(by: { $0.key < $1.key }) {
+            let signal = try PushSignal(token: token, provider: provider, action: .remove)
+            intents.append(try await store.addIntent(signal, scope: scope, now: wallClock.unixMillis()))
+        }
+        return intents
+    }
+
+    private func knownProvider(of token: String) async throws(OutboxError) -> PushProvider? {
+        let tag = scope.tag(token)
+        for group in try await store.intents(scope: scope, includeSettled: true) where scope.tag(group[0].signal.token) == tag {
+            return group.last?.signal.provider
+        }
+        let kept = try await store.ownSignals(scope: scope).filter { $0.signal.token == token }
+        return fold.state(of: kept.sorted(by: OwnSignal.inChainOrder)).last?.signal.provider
+    }
+}

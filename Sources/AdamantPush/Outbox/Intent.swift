@@ -1,0 +1,110 @@
+public import AdamantCore
+
+/// The user's wish for one token: registered with a provider, or not registered. Only the
+/// newest intent of a key (account, service, token) is ever sent.
+public struct Intent: Sendable, Hashable, Identifiable {
+    public let id: Int64
+    /// Increases per key; the highest is the user's last word.
+    public let sequence: Int64
+    /// The signal this intent asks for (its action is the intent's).
+    public let signal: PushSignal
+    public let createdAt: Int64
+    /// Since when it has needed work: its creation, or when the chain stopped matching it after
+    /// it was applied (a late landing). The age bound counts from here.
+    public var activeSince: Int64
+    public var state: IntentState
+    public var attempts: [Attempt]
+    /// Failed tries so far, for the backoff.
+    public var retries: Int
+    /// Not sent again before this time (Unix ms).
+    public var notBefore: Int64
+
+    public var action: PushAction { signal.action }
+
+    public init(
+        id: Int64, sequence: Int64, signal: PushSignal, createdAt: Int64, activeSince: Int64? = nil,
+        state: IntentState = .pending, attempts: [Attempt] = [], retries: Int = 0, notBefore: Int64 = 0
+    ) {
+        self.id = id
+        self.sequence = sequence
+        self.signal = signal
+        self.createdAt = createdAt
+        self.activeSince = activeSince ?? createdAt
+        self.state = state
+        self.attempts = attempts
+        self.retries = retries
+        self.notBefore = notBefore
+    }
+
+    /// Attempts that may still land on chain.
+    public var liveAttempts: [Attempt] { attempts.filter(\.mayStillLand) }
+}
+
+public enum IntentState: Sendable, Hashable {
+    /// Waiting to be sent, or between tries.
+    case pending
+    /// Sent; waiting for a block (or for its attempts to be found or proven absent).
+    case inflight
+    /// The chain matches it: a signal at this height did it, or nothing was needed (nil).
+    case applied(height: Int64?)
+    /// A newer intent of the same key replaced it before any of its attempts could land.
+    case superseded
+    /// The balance is below a signal's fee; a later run sends it once funded.
+    case waitingForFunds
+    /// Given up: refused for good by a node (its message), or too old.
+    case failed(String)
+
+    /// No more work, unless the chain changes under an applied newest intent.
+    public var isSettled: Bool {
+        switch self {
+        case .superseded, .failed: true
+        case .applied, .pending, .inflight, .waitingForFunds: false
+        }
+    }
+}
+
+/// One signed transaction sent for an intent, recorded before its bytes left.
+public struct Attempt: Sendable, Hashable {
+    public let id: TransactionID
+    /// What the transaction does; usually the intent's action, but an add whose token is
+    /// registered under another provider sends a remove first.
+    public let action: PushAction
+    public let node: String
+    public let timestamp: Int32
+    public let sentAt: Int64
+    /// The chain height when it was sent: "absent" needs some blocks after it.
+    public let sentHeight: Int64
+    public var outcome: AttemptOutcome
+
+    public init(id: TransactionID, action: PushAction, node: String, timestamp: Int32, sentAt: Int64, sentHeight: Int64, outcome: AttemptOutcome) {
+        self.id = id
+        self.action = action
+        self.node = node
+        self.timestamp = timestamp
+        self.sentAt = sentAt
+        self.sentHeight = sentHeight
+        self.outcome = outcome
+    }
+
+    public var mayStillLand: Bool {
+        switch outcome {
+        case .recorded, .accepted, .ambiguous: true
+        case .confirmed, .refused, .absent: false
+        }
+    }
+}
+
+public enum AttemptOutcome: Sendable, Hashable {
+    /// Written before the broadcast; no answer stored (in progress, or the process died).
+    case recorded
+    /// A node took it into its pool.
+    case accepted
+    /// No answer, or one that proves nothing: it may be anywhere.
+    case ambiguous
+    /// A node refused it (the message); it can never land.
+    case refused(String)
+    /// In a block at this height.
+    case confirmed(height: Int64)
+    /// Looked for on the nodes, blocks after it was sent, and not found in a block or a pool.
+    case absent
+}

@@ -1,0 +1,139 @@
+public import AdamantCore
+
+/// The scheduler's decision for one key, as a pure function of its intents, the chain's state
+/// of its token, the chain height and the time. No I/O: the executor gathers the inputs,
+/// carries out what it says and asks again.
+public struct Planner: Sendable {
+    public struct Policy: Sendable, Hashable {
+        /// Blocks a signal keeps from the last opposite signal of its token (the C# ANS polls
+        /// about every 10 s, a block is 5 s).
+        public var gap: Int64 = 3
+        /// An intent not applied after this long (ms) fails instead of being retried forever.
+        public var maxAgeMillis: Int64 = 7 * 24 * 3_600_000
+        /// Backoff after a failed try: base × 2^retries, capped, with jitter added by the executor.
+        public var backoffBaseMillis: Int64 = 2_000
+        public var backoffCapMillis: Int64 = 15 * 60_000
+
+        public init() {}
+
+        /// The delay before try `retries + 1`, before jitter.
+        public func backoff(retries: Int) -> Int64 {
+            let exponent = min(max(retries, 0), 30)
+            let (delay, overflow) = backoffBaseMillis.multipliedReportingOverflow(by: Int64(1) << exponent)
+            return overflow ? backoffCapMillis : min(delay, backoffCapMillis)
+        }
+    }
+
+    /// Why nothing is sent now.
+    public enum Wait: Sendable, Hashable {
+        /// Attempts (of this intent or an older one) may still land: look them up first.
+        case attemptsInFlight([TransactionID])
+        /// The chain must reach this height first (the gap after an opposite signal).
+        case height(Int64)
+        /// Backing off until this time (Unix ms).
+        case time(Int64)
+    }
+
+    public enum Step: Sendable, Hashable {
+        case supersede(intent: Int64)
+        case apply(intent: Int64, height: Int64?)
+        /// An applied intent the chain no longer matches (an old signal landed late): it needs
+        /// work again, from now, with a fresh backoff.
+        case reopen(intent: Int64)
+        case fail(intent: Int64, reason: String)
+        /// Sign and send this action for the intent now.
+        case send(intent: Int64, action: PushAction)
+        case wait(intent: Int64, Wait)
+    }
+
+    public let policy: Policy
+
+    public init(policy: Policy = Policy()) { self.policy = policy }
+
+    /// The steps for one key. `intents` are all of the key's unsettled intents (any order);
+    /// `chain` the state of its token and `account` the account's activity on chain; `height`
+    /// the chain height now; `now` Unix ms.
+    public func plan(intents: [Intent], chain: TokenState, account: AccountActivity = AccountActivity(), height: Int64, now: Int64) -> [Step] {
+        let open = intents.filter { !$0.state.isSettled }
+        guard var newest = open.max(by: { $0.sequence < $1.sequence }) else { return [] }
+        var steps: [Step] = []
+
+        // Older intents: cancelled unless something of theirs may still land.
+        let older = open.filter { $0.id != newest.id }
+        for intent in older where intent.liveAttempts.isEmpty { steps.append(.supersede(intent: intent.id)) }
+        let olderInFlight = older.flatMap(\.liveAttempts).map(\.id)
+        if !olderInFlight.isEmpty { return steps + [.wait(intent: newest.id, .attemptsInFlight(olderInFlight))] }
+
+        if case .failed = newest.state { return steps }
+        if satisfied(newest, by: chain) {
+            if newest.state != .applied(height: chain.last?.height) {
+                steps.append(.apply(intent: newest.id, height: chain.last?.height))
+            }
+            return steps
+        }
+        if case .applied = newest.state {
+            steps.append(.reopen(intent: newest.id))
+            (newest.state, newest.activeSince, newest.retries, newest.notBefore) = (.pending, now, 0, 0)
+        }
+        let inFlight = newest.liveAttempts.map(\.id)
+        if !inFlight.isEmpty { return steps + [.wait(intent: newest.id, .attemptsInFlight(inFlight))] }
+        if now.saturatingDistance(from: newest.activeSince) > policy.maxAgeMillis {
+            return steps + [.fail(intent: newest.id, reason: "not applied within \(policy.maxAgeMillis / 86_400_000) days: every try failed")]
+        }
+        if now < newest.notBefore { return steps + [.wait(intent: newest.id, .time(newest.notBefore))] }
+
+        let action = nextAction(for: newest, chain: chain)
+        // Opposite signals of the account are never in flight together (see `gapFloor`).
+        let conflicting = action == .remove ? account.liveAdds : (chain.standing == .atRisk ? account.liveRemoves : [])
+        if !conflicting.isEmpty { return steps + [.wait(intent: newest.id, .attemptsInFlight(conflicting))] }
+        let clearOf = gapFloor(for: action, chain: chain, account: account)
+        if let clearOf {
+            let (clear, overflow) = clearOf.addingReportingOverflow(policy.gap)
+            if !overflow, height < clear { return steps + [.wait(intent: newest.id, .height(clear))] }
+        }
+        return steps + [.send(intent: newest.id, action: action)]
+    }
+
+    /// The height a signal must keep `gap` blocks from, so it never shares a poll of the service
+    /// with a signal that could undo it:
+    /// - an add, the token's last remove; and when the add may be a duplicate (the token is at
+    ///   risk, so perhaps still registered), the account's last remove of any token, which a
+    ///   duplicate-only poll would drop;
+    /// - a remove, the account's last add of any token (the token's own included), which may be a
+    ///   duplicate.
+    func gapFloor(for action: PushAction, chain: TokenState, account: AccountActivity) -> Int64? {
+        switch action {
+        case .add:
+            let own = chain.lastRemoveHeight
+            guard chain.standing == .atRisk else { return own }
+            return [own, account.lastRemoveHeight].compactMap { $0 }.max()
+        case .remove:
+            return [chain.lastAddHeight, account.lastAddHeight].compactMap { $0 }.max()
+        }
+    }
+
+    /// The chain already holds what the intent asks for.
+    func satisfied(_ intent: Intent, by chain: TokenState) -> Bool {
+        switch intent.action {
+        case .add: chain.isRegistered(with: intent.signal.provider)
+        case .remove: chain.isUnregistered
+        }
+    }
+
+    /// What to send for an unsatisfied intent. An add over a registration of another provider
+    /// removes first: the service keeps a row per provider, so two would mean double pushes.
+    func nextAction(for intent: Intent, chain: TokenState) -> PushAction {
+        guard intent.action == .add, chain.standing == .registered, let last = chain.last,
+              last.signal.provider != intent.signal.provider
+        else { return intent.action }
+        return .remove
+    }
+}
+
+extension Int64 {
+    /// `self − other`, saturating: stored times may be anything a damaged file holds.
+    func saturatingDistance(from other: Int64) -> Int64 {
+        let (difference, overflow) = subtractingReportingOverflow(other)
+        return overflow ? (other > self ? .min : .max) : difference
+    }
+}

@@ -1,0 +1,34 @@
+/// A schema change, applied once, in order, in its own write transaction, numbered by
+/// `PRAGMA user_version`.
+struct Migration: Sendable {
+    let version: Int64
+    let sql: String
+}
+
+enum MigrationError: Error, Sendable, Hashable {
+    /// The file was written by a newer adm-push: opening it could lose what that version keeps.
+    case newerSchema(found: Int64, supported: Int64)
+}
+
+extension SQLiteConnection {
+    /// Throws `newerSchema` for a file migrated past the last of `migrations`; reads only.
+    func refuseNewer(than migrations: [Migration]) throws {
+        let supported = migrations.last?.version ?? 0
+        let found = try userVersion
+        guard found <= supported else { throw MigrationError.newerSchema(found: found, supported: supported) }
+    }
+
+    /// Brings the schema up to the last of `migrations` (sorted by version, starting at 1).
+    func migrate(_ migrations: [Migration]) throws {
+        try refuseNewer(than: migrations)
+        let found = try userVersion
+        for migration in migrations where migration.version > found {
+            try writeTransaction {
+                // Re-read inside the lock: another process may have migrated meanwhile.
+                guard try userVersion < migration.version else { return }
+                try execute(migration.sql)
+                try setUserVersion(migration.version)
+            }
+        }
+    }
+}

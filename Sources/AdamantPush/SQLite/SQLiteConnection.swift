@@ -1,0 +1,103 @@
+internal import CSQLite
+
+/// One SQLite connection. Not `Sendable`: exactly one owner (`SerialDatabase`) uses it, from one
+/// thread at a time, which is why it is opened with `SQLITE_OPEN_NOMUTEX`.
+final class SQLiteConnection {
+    let handle: OpaquePointer
+    private var statements: [String: SQLiteStatement] = [:]
+
+    /// Opens (creating if asked) the database at `path` and, unless `configure` is false, puts it
+    /// in WAL mode with `synchronous=FULL`: a commit that returned survives a crash of the
+    /// process and of the machine. Nothing is written to the file before `enableWAL()`.
+    init(path: String, create: Bool, busyTimeoutMillis: Int32 = 5_000, configure: Bool = true) throws(SQLiteError) {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
+        let status = sqlite3_open_v2(path, &db, flags, nil)
+        guard status == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)
+            throw SQLiteError(extendedCode: status, message: message)
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, busyTimeoutMillis)
+        if configure { try enableWAL() }
+    }
+
+    /// WAL, `synchronous=FULL`, foreign keys on, and no trust in functions named by the schema.
+    func enableWAL() throws(SQLiteError) {
+        // journal_mode answers the mode it ended in; anything but WAL is a file we cannot use.
+        guard try query("PRAGMA journal_mode=WAL").first == [.text("wal")] else {
+            throw SQLiteError(extendedCode: SQLITE_CANTOPEN, message: "the database cannot be put in WAL mode")
+        }
+        try execute("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA trusted_schema=OFF")
+    }
+
+    deinit {
+        statements = [:]  // finalized before the handle closes
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that take no parameters and return nothing of interest.
+    func execute(_ sql: String) throws(SQLiteError) {
+        let status = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard status == SQLITE_OK else { throw error(status, sql: sql) }
+    }
+
+    /// Runs `sql` with `values` bound to `?1…?n` and returns every row. Statements are prepared
+    /// once per connection and reused.
+    @discardableResult
+    func query(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [SQLiteRow.Values] {
+        let statement = try cachedStatement(sql)
+        try statement.bind(values)
+        return try statement.rows()
+    }
+
+    /// The rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// `body` inside `BEGIN IMMEDIATE … COMMIT`: the write lock is taken at BEGIN, so the busy
+    /// timeout covers it and no read can fail later on upgrading. Any error rolls back.
+    @discardableResult
+    func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// `body` inside a deferred transaction: one consistent snapshot for several reads.
+    func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN DEFERRED")
+        defer { try? execute("COMMIT") }
+        return try body()
+    }
+
+    /// `PRAGMA user_version`: the schema version this file was last migrated to.
+    var userVersion: Int64 {
+        get throws(SQLiteError) {
+            guard case .integer(let version)? = try query("PRAGMA user_version").first?.first else { return 0 }
+            return version
+        }
+    }
+
+    func setUserVersion(_ version: Int64) throws(SQLiteError) {
+        try execute("PRAGMA user_version = \(version)")  // a pragma takes no bound parameter
+    }
+
+    private func cachedStatement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let statement = statements[sql] { return statement }
+        let statement = try SQLiteStatement(sql, connection: self)
+        statements[sql] = statement
+        return statement
+    }
+
+    func error(_ status: Int32, sql: String?) -> SQLiteError {
+        SQLiteError(extendedCode: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+}

@@ -1,0 +1,37 @@
+import Dispatch
+
+/// The single owner of one SQLite connection (GRDB's rule: one serial owner per connection).
+/// Every use runs on its private serial queue, off the cooperative pool, so a statement that
+/// waits on another process's lock never stalls other tasks.
+final class SerialDatabase: @unchecked Sendable {
+    // Touched only on `queue`: that is what makes the unchecked Sendable sound.
+    private let connection: SQLiteConnection
+    private let queue: DispatchQueue
+
+    /// Opens and migrates `path`. A file that is not a database, or one from a newer schema, is
+    /// refused before anything is written to it.
+    init(path: String, create: Bool, migrations: [Migration]) throws {
+        let connection = try SQLiteConnection(path: path, create: create, configure: false)
+        try connection.refuseNewer(than: migrations)
+        try connection.enableWAL()
+        try connection.migrate(migrations)
+        self.connection = connection
+        self.queue = DispatchQueue(label: "adm-push.sqlite")
+    }
+
+    /// `body` in one `BEGIN IMMEDIATE` transaction, committed (and synced) before this returns.
+    func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        try await run { connection in try connection.writeTransaction { try body(connection) } }
+    }
+
+    /// `body` on one consistent snapshot.
+    func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        try await run { connection in try connection.readTransaction { try body(connection) } }
+    }
+
+    private func run<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try body(self.connection) }) }
+        }
+    }
+}

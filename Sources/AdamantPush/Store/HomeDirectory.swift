@@ -1,0 +1,38 @@
+import Foundation
+
+/// The home directory's rules: only its owner may enter it (0700) or read its files (0600).
+enum HomeDirectory {
+    /// Creates `path` (and parents) 0700 if missing; refuses a home others can enter, or one
+    /// that is not a directory.
+    static func prepare(_ path: String) throws(OutboxError) {
+        var info = stat()
+        if lstat(path, &info) != 0 {
+            guard errno == ENOENT else { throw .home(path: path, problem: String(cString: strerror(errno))) }
+            try makeDirectories(path)
+            guard lstat(path, &info) == 0 else { throw .home(path: path, problem: String(cString: strerror(errno))) }
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw .home(path: path, problem: "it is not a directory") }
+        guard info.st_mode & 0o077 == 0 else {
+            throw .home(path: path, problem: "others can enter it (mode \(String(info.st_mode & 0o777, radix: 8))); run: chmod 700 \(path)")
+        }
+        guard access(path, W_OK) == 0 else { throw .home(path: path, problem: "it is not writable") }
+    }
+
+    /// `mkdir -p` with mode 0700 for what it creates.
+    private static func makeDirectories(_ path: String) throws(OutboxError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
+                throw .home(path: path, problem: "\(prefix) cannot be created: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// Runs `create` with a umask that makes new files 0600 (the database, its WAL and shm).
+    static func creatingPrivately<T>(_ path: String, _ create: () throws -> T) rethrows -> T {
+        let previous = umask(0o077)
+        defer { umask(previous) }
+        return try create()
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// Who holds a lease: `host pid nonce`, one per outbox (several may share a process). A holder
+/// on this host whose process is gone has crashed, and its lease is free at once instead of at
+/// its expiry.
+enum LeaseHolder {
+    static func make() -> String { "\(hostName) \(getpid()) \(UUID().uuidString.prefix(8))" }
+
+    static func isGone(_ holder: String) -> Bool {
+        let parts = holder.split(separator: " ")
+        guard parts.count == 3, parts[0] == hostName, let pid = pid_t(parts[1]), pid > 0, pid != getpid() else { return false }
+        return kill(pid, 0) == -1 && errno == ESRCH
+    }
+
+    private static let hostName: String = {
+        var name = [CChar](repeating: 0, count: 256)
+        guard gethostname(&name, name.count - 1) == 0 else { return "localhost" }
+        let text = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.isEmpty || text.contains(" ") ? "localhost" : text
+    }()
+}

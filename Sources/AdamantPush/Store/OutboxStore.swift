@@ -1,0 +1,236 @@
+import AdamantCore
+import Foundation
+
+/// Which account's records, for which service, opened with which local key. Every query is
+/// scoped by it, so several accounts can share one home.
+struct StoreScope: Sendable {
+    let account: Address
+    let service: Address
+    let key: LocalSealingKey
+    /// What binds a sealed value to its row: the kind of row, the scope, and the row's key.
+    private let intentPrefix: [UInt8]
+    private let signalPrefix: [UInt8]
+
+    init(account: Address, service: Address, key: LocalSealingKey) {
+        self.account = account
+        self.service = service
+        self.key = key
+        intentPrefix = Array("intent \(account) \(service) ".utf8)
+        signalPrefix = Array("signal \(account) \(service) ".utf8)
+    }
+
+    func tag(_ token: String) -> [UInt8] { key.tag(Array(token.utf8)) }
+
+    func intentContext(tag: [UInt8]) -> [UInt8] { intentPrefix + tag }
+    func signalContext(id: TransactionID) -> [UInt8] { signalPrefix + Array(id.description.utf8) }
+}
+
+/// The outbox's durable state: intents, attempts, leases and the cache of own signals. Every
+/// write is one `BEGIN IMMEDIATE` transaction, committed with `synchronous=FULL` before it
+/// returns.
+final class OutboxStore: Sendable {
+    static let fileName = "outbox.sqlite"
+    private let database: SerialDatabase
+
+    /// Opens (creating if needed) the store in `directory`, which is made 0700 with a 0600 file.
+    init(directory: String) throws(OutboxError) {
+        try HomeDirectory.prepare(directory)
+        let path = directory + "/" + Self.fileName
+        do {
+            database = try HomeDirectory.creatingPrivately(path) { try SerialDatabase(path: path, create: true, migrations: Schema.migrations) }
+        } catch let error as MigrationError {
+            guard case .newerSchema(let found, let supported) = error else { throw .store("\(error)") }
+            throw .newerStore(path: path, found: found, supported: supported)
+        } catch let error as SQLiteError where error.isCorrupt {
+            throw .damagedStore(path: path, detail: error.message)
+        } catch let error as OutboxError {
+            throw error
+        } catch {
+            throw .store("\(error)")
+        }
+    }
+
+    // MARK: Intents
+
+    /// A new intent for the signal's key, numbered after every earlier one.
+    func addIntent(_ signal: PushSignal, scope: StoreScope, now: Int64) async throws(OutboxError) -> Intent {
+        let tag = scope.tag(signal.token)
+        let sealed = SealedSignal.seal(signal, key: scope.key, context: scope.intentContext(tag: tag))
+        let (account, service) = (scope.account.description, scope.service.description)
+        return try await write { db in
+            let last = try db.query(
+                "SELECT coalesce(max(sequence), 0) FROM intents WHERE account = ?1 AND service = ?2 AND token_tag = ?3",
+                [.text(account), .text(service), .blob(tag)]).first?.integer(0) ?? 0
+            try db.query(
+                """
+                INSERT INTO intents (account, service, token_tag, sequence, action, sealed, created_at, active_since, state)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, 'pending')
+                """,
+                [.text(account), .text(service), .blob(tag), .integer(last + 1), .text(signal.action.rawValue), .blob(sealed), .integer(now)])
+            let id = try db.query("SELECT last_insert_rowid()").first?.integer(0) ?? 0
+            return Intent(id: id, sequence: last + 1, signal: signal, createdAt: now)
+        }
+    }
+
+    /// Every intent of the scope (settled ones too when asked), with its attempts, grouped by
+    /// key and each group in sequence order.
+    func intents(scope: StoreScope, includeSettled: Bool) async throws(OutboxError) -> [[Intent]] {
+        let (account, service) = (scope.account.description, scope.service.description)
+        let filter = includeSettled ? "" : "AND token_tag IN (SELECT token_tag FROM intents WHERE account = ?1 AND service = ?2 AND state NOT IN ('superseded', 'failed'))"
+        let (intentRows, attemptRows) = try await read { db in
+            let intents = try db.query(
+                """
+                SELECT id, token_tag, sequence, sealed, created_at, active_since, state, applied_height, failure, retries, not_before
+                FROM intents WHERE account = ?1 AND service = ?2 \(filter) ORDER BY token_tag, sequence
+                """, [.text(account), .text(service)])
+            let attempts = try db.query(
+                """
+                SELECT a.intent, a.id, a.action, a.node, a.timestamp, a.sent_at, a.sent_height, a.outcome, a.height, a.message
+                FROM attempts a JOIN intents i ON i.id = a.intent WHERE i.account = ?1 AND i.service = ?2 ORDER BY a.sent_at
+                """, [.text(account), .text(service)])
+            return (intents, attempts)
+        }
+        var attemptsByIntent: [Int64: [Attempt]] = [:]
+        for row in attemptRows {
+            guard let intent = row.integer(0), let attempt = Self.attempt(row) else { throw .damagedStore(path: Self.fileName, detail: "an attempt row cannot be read") }
+            attemptsByIntent[intent, default: []].append(attempt)
+        }
+        var groups: [[Intent]] = []
+        var lastTag: [UInt8]?
+        for row in intentRows {
+            guard let intent = Self.intent(row, scope: scope, attempts: attemptsByIntent) else {
+                throw .damagedStore(path: Self.fileName, detail: "an intent cannot be read with this account's key")
+            }
+            if row.blob(1) != lastTag { groups.append([]) }
+            lastTag = row.blob(1)
+            groups[groups.count - 1].append(intent)
+        }
+        return groups
+    }
+
+    func update(_ step: IntentUpdate, now: Int64) async throws(OutboxError) {
+        try await write { db in try step.run(on: db, now: now) }
+    }
+
+    // MARK: Attempts
+
+    /// The write-ahead record: called with the signed transaction's id before it is sent.
+    func recordAttempt(_ attempt: Attempt, intent: Int64) async throws(OutboxError) {
+        try await write { db in
+            try db.query(
+                """
+                INSERT INTO attempts (id, intent, action, node, timestamp, sent_at, sent_height, outcome)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'recorded')
+                """,
+                [.text(attempt.id.description), .integer(intent), .text(attempt.action.rawValue), .text(attempt.node),
+                 .integer(Int64(attempt.timestamp)), .integer(attempt.sentAt), .integer(attempt.sentHeight)])
+            try db.query("UPDATE intents SET state = 'inflight' WHERE id = ?1", [.integer(intent)])
+        }
+    }
+
+    func setOutcome(_ outcome: AttemptOutcome, attempt id: TransactionID) async throws(OutboxError) {
+        let (name, height, message) = Self.columns(of: outcome)
+        try await write { db in
+            try db.query("UPDATE attempts SET outcome = ?1, height = ?2, message = ?3 WHERE id = ?4",
+                         [.text(name), height.map(SQLiteValue.integer) ?? .null, message.map(SQLiteValue.text) ?? .null, .text(id.description)])
+        }
+    }
+
+    /// The node that answered for an attempt, known only once it answered.
+    func setNode(_ node: String, attempt id: TransactionID) async throws(OutboxError) {
+        try await write { db in try db.query("UPDATE attempts SET node = ?1 WHERE id = ?2", [.text(node), .text(id.description)]) }
+    }
+
+    // MARK: Leases
+
+    /// Takes the key's lease for `holder` until `expiresAt` if it is free, expired, held by a
+    /// process of this machine that no longer exists (killed while sending), or already this
+    /// holder's.
+    func acquireLease(tag: [UInt8], scope: StoreScope, holder: String, now: Int64, expiresAt: Int64) async throws(OutboxError) -> Bool {
+        let (account, service) = (scope.account.description, scope.service.description)
+        return try await write { db in
+            let current = try db.query("SELECT holder FROM leases WHERE account = ?1 AND service = ?2 AND token_tag = ?3",
+                                       [.text(account), .text(service), .blob(tag)]).first?.text(0)
+            if let current, LeaseHolder.isGone(current) {
+                try db.query("DELETE FROM leases WHERE account = ?1 AND service = ?2 AND token_tag = ?3", [.text(account), .text(service), .blob(tag)])
+            }
+            try db.query(
+                """
+                INSERT INTO leases (account, service, token_tag, holder, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)
+                ON CONFLICT (account, service, token_tag) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+                WHERE leases.expires_at <= ?6 OR leases.holder = excluded.holder
+                """,
+                [.text(account), .text(service), .blob(tag), .text(holder), .integer(expiresAt), .integer(now)])
+            return db.changes == 1
+        }
+    }
+
+    func releaseLease(tag: [UInt8], scope: StoreScope, holder: String) async throws(OutboxError) {
+        try await write { db in
+            try db.query("DELETE FROM leases WHERE account = ?1 AND service = ?2 AND token_tag = ?3 AND holder = ?4",
+                         [.text(scope.account.description), .text(scope.service.description), .blob(tag), .text(holder)])
+        }
+    }
+
+    // MARK: Own signals
+
+    /// The height up to which the chain has been read for the scope (0: never).
+    func cursor(scope: StoreScope) async throws(OutboxError) -> Int64 {
+        try await read { db in
+            try db.query("SELECT height FROM sync_cursors WHERE account = ?1 AND service = ?2",
+                         [.text(scope.account.description), .text(scope.service.description)]).first?.integer(0) ?? 0
+        }
+    }
+
+    /// Adds signals read from the chain (ignoring ones already kept) and moves the cursor.
+    func saveOwnSignals(_ signals: [OwnSignal], cursor: Int64, scope: StoreScope) async throws(OutboxError) {
+        let (account, service) = (scope.account.description, scope.service.description)
+        let rows: [[SQLiteValue]] = signals.map { signal in
+            [.text(signal.id.description), .text(account), .text(service), .blob(scope.tag(signal.signal.token)),
+             .integer(signal.height), .integer(Int64(signal.timestamp)),
+             .blob(SealedSignal.seal(signal.signal, key: scope.key, context: scope.signalContext(id: signal.id)))]
+        }
+        try await write { db in
+            for row in rows {
+                try db.query(
+                    """
+                    INSERT INTO own_signals (id, account, service, token_tag, height, timestamp, sealed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                    ON CONFLICT (id) DO UPDATE SET height = excluded.height
+                    """, row)
+            }
+            try db.query(
+                """
+                INSERT INTO sync_cursors (account, service, height) VALUES (?1, ?2, ?3)
+                ON CONFLICT (account, service) DO UPDATE SET height = max(height, excluded.height)
+                """, [.text(account), .text(service), .integer(cursor)])
+        }
+    }
+
+    /// Every kept signal of the scope, opened. A row that does not open is damage.
+    func ownSignals(scope: StoreScope) async throws(OutboxError) -> [OwnSignal] {
+        let rows = try await read { db in
+            try db.query("SELECT id, height, timestamp, sealed FROM own_signals WHERE account = ?1 AND service = ?2 ORDER BY height",
+                         [.text(scope.account.description), .text(scope.service.description)])
+        }
+        var signals: [OwnSignal] = []
+        signals.reserveCapacity(rows.count)
+        for row in rows {
+            guard let id = row.text(0).flatMap({ try? TransactionID($0) }), let height = row.integer(1),
+                  let timestamp = row.integer(2).flatMap({ Int32(exactly: $0) }), let sealed = row.blob(3),
+                  let signal = SealedSignal.open(sealed, key: scope.key, context: scope.signalContext(id: id))
+            else { throw .damagedStore(path: Self.fileName, detail: "a kept signal cannot be read with this account's key") }
+            signals.append(OwnSignal(id: id, height: height, timestamp: timestamp, signal: signal))
+        }
+        return signals
+    }
+
+    // MARK: Plumbing
+
+    private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(OutboxError) -> T {
+        do { return try await database.write(body) } catch { throw OutboxError(storeFailure: error) }
+    }
+
+    private func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(OutboxError) -> T {
+        do { return try await database.read(body) } catch { throw OutboxError(storeFailure: error) }
+    }
+}

@@ -1,0 +1,72 @@
+/// The outbox's tables. Tokens, providers and device ids are stored only sealed (with the
+/// account's local key) and found through keyed tags; addresses and transaction ids are public
+/// on chain anyway. Times are Unix milliseconds, heights block heights.
+enum Schema {
+    static let migrations = [
+        Migration(version: 1, sql: """
+            CREATE TABLE intents (
+                id INTEGER PRIMARY KEY,
+                account TEXT NOT NULL,
+                service TEXT NOT NULL,
+                token_tag BLOB NOT NULL,
+                sequence INTEGER NOT NULL,
+                action TEXT NOT NULL CHECK (action IN ('add', 'remove')),
+                sealed BLOB NOT NULL,
+                created_at INTEGER NOT NULL,
+                active_since INTEGER NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('pending', 'inflight', 'applied', 'superseded', 'waitingForFunds', 'failed')),
+                applied_height INTEGER,
+                failure TEXT,
+                retries INTEGER NOT NULL DEFAULT 0,
+                not_before INTEGER NOT NULL DEFAULT 0,
+                UNIQUE (account, service, token_tag, sequence)
+            ) STRICT;
+            CREATE INDEX intents_by_state ON intents (account, service, state);
+
+            -- One row per signed transaction, written before its bytes leave.
+            CREATE TABLE attempts (
+                id TEXT PRIMARY KEY,
+                intent INTEGER NOT NULL REFERENCES intents (id),
+                action TEXT NOT NULL CHECK (action IN ('add', 'remove')),
+                node TEXT NOT NULL,
+                timestamp INTEGER NOT NULL,
+                sent_at INTEGER NOT NULL,
+                sent_height INTEGER NOT NULL,
+                outcome TEXT NOT NULL CHECK (outcome IN ('recorded', 'accepted', 'ambiguous', 'refused', 'confirmed', 'absent')),
+                height INTEGER,
+                message TEXT
+            ) STRICT;
+            CREATE INDEX attempts_by_intent ON attempts (intent);
+
+            -- Who may send for a key right now; an expired lease is free.
+            CREATE TABLE leases (
+                account TEXT NOT NULL,
+                service TEXT NOT NULL,
+                token_tag BLOB NOT NULL,
+                holder TEXT NOT NULL,
+                expires_at INTEGER NOT NULL,
+                PRIMARY KEY (account, service, token_tag)
+            ) STRICT, WITHOUT ROWID;
+
+            -- The account's own signals to the service, read from the chain and kept sealed.
+            CREATE TABLE own_signals (
+                id TEXT PRIMARY KEY,
+                account TEXT NOT NULL,
+                service TEXT NOT NULL,
+                token_tag BLOB NOT NULL,
+                height INTEGER NOT NULL,
+                timestamp INTEGER NOT NULL,
+                sealed BLOB NOT NULL
+            ) STRICT;
+            CREATE INDEX own_signals_by_account ON own_signals (account, service, height);
+
+            -- How far the chain has been read for an account and service.
+            CREATE TABLE sync_cursors (
+                account TEXT NOT NULL,
+                service TEXT NOT NULL,
+                height INTEGER NOT NULL,
+                PRIMARY KEY (account, service)
+            ) STRICT, WITHOUT ROWID;
+            """),
+    ]
+}

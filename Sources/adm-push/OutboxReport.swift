@@ -1,0 +1,137 @@
+import AdamantCLI
+import AdamantCore
+import AdamantPush
+
+/// How outbox results are shown: one line per token in text, one object in JSON. Tokens are
+/// shown only as a hint (their ends): the store keeps them sealed, and output is not a place
+/// for them either.
+enum OutboxReport {
+    static func hint(_ token: String) -> String {
+        token.count <= 12 ? token : "\(token.prefix(6))…\(token.suffix(4))"
+    }
+
+    static func state(_ state: IntentState) -> String {
+        switch state {
+        case .pending: "pending"
+        case .inflight: "in flight"
+        case .applied(let height?): "applied (block \(height))"
+        case .applied(nil): "applied (nothing to send)"
+        case .superseded: "superseded"
+        case .waitingForFunds: "waiting for funds"
+        case .failed(let reason): "failed: \(reason)"
+        }
+    }
+
+    static func chain(_ state: TokenState?) -> String {
+        guard let state else { return "unknown (no node)" }
+        switch state.standing {
+        case .never: return "never registered"
+        case .registered: return "registered (\(state.last.map { "\($0.signal.provider.rawValue), block \($0.height)" } ?? ""))"
+        case .unregistered: return "unregistered (block \(state.last?.height ?? 0))"
+        case .atRisk: return "at risk (block \(state.last?.height ?? 0)): the service may hold either outcome"
+        }
+    }
+
+    static func waiting(_ wait: Planner.Wait?) -> String? {
+        switch wait {
+        case .attemptsInFlight(let ids)?: "waiting for \(ids.count == 1 ? "signal \(ids[0])" : "\(ids.count) signals") to land or be proven absent"
+        case .height(let height)?: "waiting for block \(height) (to keep clear of an opposite signal)"
+        case .time?: "backing off after a failed try"
+        case nil: nil
+        }
+    }
+
+    /// `action token: state; chain: …`
+    static func line(_ key: KeyStatus) -> String {
+        var parts = ["\(key.newest.action.rawValue) \(hint(key.token)) (\(key.newest.signal.provider.rawValue)): \(state(key.newest.state))"]
+        parts.append("chain: \(chain(key.chain))")
+        if let waiting = waiting(key.waiting) { parts.append(waiting) }
+        let inFlight = key.newest.liveAttempts.count
+        if inFlight > 0 { parts.append("\(inFlight) in flight") }
+        if let error = key.lastError, !key.newest.state.isFailure { parts.append("last error: \(error)") }
+        return parts.joined(separator: "; ")
+    }
+
+    struct KeyJSON: Encodable {
+        let token: String
+        let provider: String
+        let action: String
+        let sequence: Int64
+        let state: String
+        let height: Int64?
+        let chain: String?
+        let atRisk: Bool
+        let waiting: String?
+        let attemptsInFlight: [String]
+        let lastError: String?
+
+        init(_ key: KeyStatus) {
+            token = OutboxReport.hint(key.token)
+            provider = key.newest.signal.provider.rawValue
+            action = key.newest.action.rawValue
+            sequence = key.newest.sequence
+            state = switch key.newest.state {
+            case .pending: "pending"
+            case .inflight: "inflight"
+            case .applied: "applied"
+            case .superseded: "superseded"
+            case .waitingForFunds: "waitingForFunds"
+            case .failed: "failed"
+            }
+            if case .applied(let applied) = key.newest.state { height = applied } else { height = nil }
+            chain = key.chain.map { switch $0.standing {
+            case .never: "never"
+            case .registered: "registered"
+            case .unregistered: "unregistered"
+            case .atRisk: "atRisk"
+            } }
+            atRisk = key.chain?.standing == .atRisk
+            waiting = OutboxReport.waiting(key.waiting)
+            attemptsInFlight = key.newest.liveAttempts.map(\.id.description)
+            if case .failed(let reason) = key.newest.state { lastError = reason } else { lastError = key.lastError }
+        }
+    }
+
+    struct ReportJSON: Encodable {
+        let tokens: [KeyJSON]
+        let balance: String?
+        let networkProblem: String?
+    }
+
+    static func print(_ report: FlushReport, json: Bool, _ context: Context) {
+        if json {
+            context.output.printJSON(ReportJSON(tokens: report.keys.map(KeyJSON.init), balance: report.balance?.description, networkProblem: report.networkProblem))
+            return
+        }
+        for key in report.keys { context.output.print(line(key)) }
+        if let problem = report.networkProblem { context.output.error("nodes: \(problem)") }
+    }
+
+    /// The exit code for waiting on `keys`: 0 all applied; 1 one needs the user (refused for good,
+    /// or no funds); 75 still queued.
+    static func exitCode(for keys: [KeyStatus]) -> ExitCode {
+        if keys.contains(where: { $0.newest.state.isFailure || $0.newest.state == .waitingForFunds }) { return .rejected }
+        if keys.allSatisfy({ if case .applied = $0.newest.state { true } else { false } }) { return .success }
+        return .queued
+    }
+
+    /// What to tell the user after waiting, on standard error.
+    static func advice(_ keys: [KeyStatus], balance: ADMAmount?, _ context: Context) {
+        if keys.contains(where: { $0.newest.state == .waitingForFunds }) {
+            let shown = balance.map { "\($0) ADM" } ?? "too low"
+            context.output.error("Error: not enough ADM: a signal costs 0.001 ADM and the balance is \(shown). Fund the account; 'adm-push flush' then sends it.")
+        }
+        for key in keys {
+            if case .failed(let reason) = key.newest.state {
+                context.output.error("Error: \(hint(key.token)) was refused for good: \(reason)")
+            }
+        }
+        if keys.contains(where: { !$0.isSettled }) {
+            context.output.error("Queued: kept in the outbox; 'adm-push flush' (or the next register or unregister) finishes it.")
+        }
+    }
+}
+
+extension IntentState {
+    var isFailure: Bool { if case .failed = self { true } else { false } }
+}

@@ -1,0 +1,91 @@
+import AdamantCLI
+import AdamantCore
+import AdamantPush
+
+/// `adm-push register`: commit the wish that a token be registered, then wait for the chain.
+struct RegisterCommand: Command {
+    static let token = SingleOption("token", valueName: "token", help: "The push token: lowercase hex for APNs, the registration token for FCM.")
+    static let provider = SingleOption(
+        "provider", valueName: "provider", allowedValues: PushProvider.allCases.map(\.rawValue), help: "Which push service the token belongs to.")
+    static let deviceId = SingleOption("device-id", valueName: "id", help: "An identifier of this device for the service (letters, digits, . : _ -).")
+    static let noWait = Flag("no-wait", help: "Return once the intent is stored (exit 75) instead of waiting for a block.")
+
+    static let info = CommandInfo(
+        name: "register",
+        overview: "Register a push token with the notification service, through the chain.",
+        options: [token, provider, deviceId, noWait, OutboxOptions.deadline, OutboxOptions.json] + OutboxOptions.options,
+        discussion: """
+            The intent is stored durably before anything is sent, and only the newest intent for a
+            token is ever sent: a remove still queued from earlier is cancelled. Exits 0 once the
+            signal is in a block, 75 if it is still queued at the deadline, 1 if it needs you (not
+            enough ADM for the 0.001 ADM fee, or refused for good).
+            """ + "\n" + OutboxOptions.help)
+
+    let arguments: ParsedArguments
+    let signal: PushSignal
+
+    init(_ arguments: ParsedArguments) throws(CLIError) {
+        guard arguments.positional.isEmpty else { throw .usage("register takes no arguments") }
+        guard let token = arguments.value(Self.token) else { throw .usage("--token is required") }
+        guard let name = arguments.value(Self.provider) else { throw .usage("--provider is required (apns, apns-sandbox or fcm)") }
+        guard let provider = PushProvider(rawValue: name) else { throw .usage("unknown provider \(name.quoted): use apns, apns-sandbox or fcm") }
+        do {
+            signal = try PushSignal(token: token, provider: provider, action: .add, deviceId: arguments.value(Self.deviceId))
+        } catch {
+            throw .invalidInput("invalid --token or --device-id: \(error)")
+        }
+        _ = try OutboxOptions.service(arguments)
+        _ = try OutboxOptions.deadline(arguments)
+        self.arguments = arguments
+    }
+
+    func run(_ context: Context) async throws(CLIError) -> ExitCode {
+        let service = try OutboxOptions.service(arguments)
+        if signal.provider == .apnsSandbox && service == .adamantIOS {
+            context.output.error("Warning: the iOS notification service always pushes to production APNs and deletes a sandbox token after its first push.")
+        }
+        let keyPair = KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context))
+        let outbox = try OutboxOptions.open(arguments, context, keyPair: keyPair)
+        let intent: Intent
+        do {
+            intent = try await outbox.register(token: signal.token, provider: signal.provider, deviceId: signal.deviceId)
+        } catch {
+            throw OutboxCommand.failure(error)
+        }
+        return try await OutboxCommand.finish([intent], outbox: outbox, arguments: arguments, context)
+    }
+}
+
+/// What `register`, `unregister` and `repair` do once their intents are stored.
+enum OutboxCommand {
+    static func finish(_ intents: [Intent], outbox: Outbox, arguments: ParsedArguments, _ context: Context) async throws(CLIError) -> ExitCode {
+        let json = arguments.flag(OutboxOptions.json)
+        let tokens = Set(intents.map(\.signal.token))
+        if arguments.flag(RegisterCommand.noWait) {
+            if json {
+                context.output.printJSON(OutboxReport.ReportJSON(tokens: [], balance: nil, networkProblem: nil))
+            }
+            for intent in intents where !json {
+                context.output.print("queued: \(intent.action.rawValue) \(OutboxReport.hint(intent.signal.token)) (intent \(intent.sequence))")
+            }
+            return .queued
+        }
+        let deadline = ContinuousClock.now + (try OutboxOptions.deadline(arguments))
+        let report: FlushReport
+        do {
+            report = try await outbox.flush(until: deadline) { keys in keys.filter { tokens.contains($0.token) }.allSatisfy(\.isSettled) }
+        } catch {
+            throw CLIError(outboxError: error)
+        }
+        let keys = report.keys.filter { tokens.contains($0.token) }
+        OutboxReport.print(FlushReport(keys: keys, balance: report.balance, networkProblem: report.networkProblem), json: json, context)
+        OutboxReport.advice(keys, balance: report.balance, context)
+        return OutboxReport.exitCode(for: keys)
+    }
+
+    static func failure(_ error: any Error) -> CLIError {
+        if let error = error as? OutboxError { return CLIError(outboxError: error) }
+        if let error = error as? SignalError { return .invalidInput("\(error)") }
+        return CLIError("\(error)", exitCode: .unavailable)
+    }
+}

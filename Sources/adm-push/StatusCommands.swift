@@ -1,0 +1,157 @@
+import AdamantCLI
+import AdamantCore
+import AdamantPush
+
+/// `adm-push status`: per token, the newest intent, the chain's view and what is pending.
+struct StatusCommand: Command {
+    static let info = CommandInfo(
+        name: "status",
+        overview: "Show each token's newest intent, its state on chain, and what is in flight.",
+        options: [RegisterCommand.token, OutboxOptions.json] + OutboxOptions.options,
+        discussion: "Reads the chain, sends nothing. Exits 69 when no node can be read.\n" + OutboxOptions.help)
+
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws(CLIError) {
+        guard arguments.positional.isEmpty else { throw .usage("status takes no arguments") }
+        _ = try OutboxOptions.service(arguments)
+        self.arguments = arguments
+    }
+
+    func run(_ context: Context) async throws(CLIError) -> ExitCode {
+        let outbox = try OutboxOptions.open(arguments, context, keyPair: KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context)))
+        let report: FlushReport
+        do { report = try await outbox.status() } catch { throw CLIError(outboxError: error) }
+        let token = arguments.value(RegisterCommand.token)
+        let keys = report.keys.filter { token == nil || $0.token == token }
+        OutboxReport.print(FlushReport(keys: keys, balance: report.balance, networkProblem: report.networkProblem), json: arguments.flag(OutboxOptions.json), context)
+        if keys.isEmpty && !arguments.flag(OutboxOptions.json) { context.output.print("no intents kept in this home for this account") }
+        return report.networkProblem != nil && keys.allSatisfy({ $0.chain == nil }) && !keys.isEmpty ? .unavailable : .success
+    }
+}
+
+/// `adm-push queue`: every intent kept, with its attempts. No network.
+struct QueueCommand: Command {
+    static let info = CommandInfo(
+        name: "queue",
+        overview: "List every intent kept in this home for the account, oldest first, with their attempts.",
+        options: [OutboxOptions.json] + OutboxOptions.options,
+        discussion: "Reads only the local store.\n" + OutboxOptions.help)
+
+    struct IntentJSON: Encodable {
+        let token: String
+        let sequence: Int64
+        let action: String
+        let provider: String
+        let state: String
+        let attempts: [AttemptJSON]
+    }
+
+    struct AttemptJSON: Encodable {
+        let id: String
+        let node: String
+        let outcome: String
+    }
+
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws(CLIError) {
+        guard arguments.positional.isEmpty else { throw .usage("queue takes no arguments") }
+        _ = try OutboxOptions.service(arguments)
+        self.arguments = arguments
+    }
+
+    func run(_ context: Context) async throws(CLIError) -> ExitCode {
+        let outbox = try OutboxOptions.open(arguments, context, keyPair: KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context)))
+        let groups: [[Intent]]
+        do { groups = try await outbox.queue() } catch { throw CLIError(outboxError: error) }
+        let intents = groups.joined().sorted { $0.createdAt < $1.createdAt }
+        if arguments.flag(OutboxOptions.json) {
+            context.output.printJSON(["intents": intents.map { intent in
+                IntentJSON(
+                    token: OutboxReport.hint(intent.signal.token), sequence: intent.sequence, action: intent.action.rawValue,
+                    provider: intent.signal.provider.rawValue, state: OutboxReport.state(intent.state),
+                    attempts: intent.attempts.map { AttemptJSON(id: $0.id.description, node: $0.node, outcome: "\($0.outcome)") })
+            }])
+            return .success
+        }
+        for intent in intents {
+            context.output.print("\(OutboxReport.hint(intent.signal.token)) #\(intent.sequence) \(intent.action.rawValue) (\(intent.signal.provider.rawValue)): \(OutboxReport.state(intent.state))")
+            for attempt in intent.attempts { context.output.print("    signal \(attempt.id) via \(attempt.node.isEmpty ? "?" : attempt.node): \(attempt.outcome)") }
+        }
+        if intents.isEmpty { context.output.print("the outbox is empty for this account") }
+        return .success
+    }
+}
+
+/// `adm-push flush`: finish what is pending, once or in a loop.
+struct FlushCommand: Command {
+    static let loop = Flag("loop", help: "Keep going: a pass every --interval seconds until interrupted.")
+    static let interval = SingleOption("interval", valueName: "seconds", help: "Between passes with --loop (default 60).")
+
+    static let info = CommandInfo(
+        name: "flush",
+        overview: "Send what the newest intents still need, and wait for the chain.",
+        options: [loop, interval, OutboxOptions.deadline, OutboxOptions.json] + OutboxOptions.options,
+        discussion: "Exit codes as for register, over every token.\n" + OutboxOptions.help)
+
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws(CLIError) {
+        guard arguments.positional.isEmpty else { throw .usage("flush takes no arguments") }
+        _ = try OutboxOptions.service(arguments)
+        _ = try OutboxOptions.deadline(arguments)
+        if let text = arguments.value(Self.interval) {
+            guard let seconds = Int(text), (1...86_400).contains(seconds) else { throw .usage("--interval takes 1 to 86400 seconds, got \(text.quoted)") }
+        }
+        self.arguments = arguments
+    }
+
+    func run(_ context: Context) async throws(CLIError) -> ExitCode {
+        let outbox = try OutboxOptions.open(arguments, context, keyPair: KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context)))
+        let interval = Duration.seconds(arguments.value(Self.interval).flatMap(Int.init) ?? 60)
+        let wait = try OutboxOptions.deadline(arguments)
+        while true {
+            let report: FlushReport
+            do { report = try await outbox.flush(until: .now + wait) } catch { throw CLIError(outboxError: error) }
+            OutboxReport.print(report, json: arguments.flag(OutboxOptions.json), context)
+            guard arguments.flag(Self.loop), !Task.isCancelled else {
+                OutboxReport.advice(report.keys, balance: report.balance, context)
+                return OutboxReport.exitCode(for: report.keys)
+            }
+            try? await Task.sleep(for: interval)
+        }
+    }
+}
+
+/// `adm-push repair`: make the outbox hold what the chain says was last wanted, and send it.
+struct RepairCommand: Command {
+    static let info = CommandInfo(
+        name: "repair",
+        overview: "Rebuild intents from the chain (even with a lost or fresh home) and send what they need.",
+        options: [OutboxOptions.deadline, OutboxOptions.json] + OutboxOptions.options,
+        discussion: """
+            For every token with no intent here, the last signal on chain becomes the intent; an add
+            at risk is sent once more after the gap; failed intents are tried again.
+            """ + "\n" + OutboxOptions.help)
+
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws(CLIError) {
+        guard arguments.positional.isEmpty else { throw .usage("repair takes no arguments") }
+        _ = try OutboxOptions.service(arguments)
+        _ = try OutboxOptions.deadline(arguments)
+        self.arguments = arguments
+    }
+
+    func run(_ context: Context) async throws(CLIError) -> ExitCode {
+        let outbox = try OutboxOptions.open(arguments, context, keyPair: KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context)))
+        do { _ = try await outbox.repair() } catch { throw OutboxCommand.failure(error) }
+        let wait = try OutboxOptions.deadline(arguments)
+        let report: FlushReport
+        do { report = try await outbox.flush(until: .now + wait) } catch { throw CLIError(outboxError: error) }
+        OutboxReport.print(report, json: arguments.flag(OutboxOptions.json), context)
+        OutboxReport.advice(report.keys, balance: report.balance, context)
+        return OutboxReport.exitCode(for: report.keys)
+    }
+}

@@ -1,0 +1,60 @@
+import AdamantCLI
+import AdamantCore
+import AdamantPush
+
+/// `adm-push unregister`: commit the wish that a token (or every token) be unregistered.
+struct UnregisterCommand: Command {
+    static let all = Flag("all", help: "Every token this account ever registered with the service, found from the chain (works with a fresh --home).")
+
+    static let info = CommandInfo(
+        name: "unregister",
+        overview: "Unregister a push token (or --all of them) from the notification service.",
+        options: [RegisterCommand.token, all, RegisterCommand.noWait, OutboxOptions.deadline, OutboxOptions.json] + OutboxOptions.options,
+        discussion: """
+            A remove is signed by this account, the one that registered the token. With --all the
+            chain's history alone says which tokens to remove, so a registration orphaned by a
+            reinstall can still be ended. Exit codes as for register.
+            """ + "\n" + OutboxOptions.help)
+
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws(CLIError) {
+        guard arguments.positional.isEmpty else { throw .usage("unregister takes no arguments") }
+        switch (arguments.value(RegisterCommand.token), arguments.flag(Self.all)) {
+        case (nil, false): throw .usage("give --token TOKEN or --all")
+        case (_?, true): throw .usage("give either --token or --all, not both")
+        case (let token?, false):
+            guard (try? PushSignal.validate(token: token, provider: .apns)) != nil || (try? PushSignal.validate(token: token, provider: .fcm)) != nil else {
+                throw .invalidInput("invalid --token: neither an APNs token (lowercase hex) nor an FCM registration token")
+            }
+        case (nil, true): break
+        }
+        _ = try OutboxOptions.service(arguments)
+        _ = try OutboxOptions.deadline(arguments)
+        self.arguments = arguments
+    }
+
+    func run(_ context: Context) async throws(CLIError) -> ExitCode {
+        let keyPair = KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context))
+        let outbox = try OutboxOptions.open(arguments, context, keyPair: keyPair)
+        let intents: [Intent]
+        do {
+            if let token = arguments.value(RegisterCommand.token) {
+                intents = [try await outbox.unregister(token: token)]
+            } else {
+                intents = try await outbox.unregisterAll()
+            }
+        } catch {
+            throw OutboxCommand.failure(error)
+        }
+        if intents.isEmpty {
+            if arguments.flag(OutboxOptions.json) {
+                context.output.printJSON(OutboxReport.ReportJSON(tokens: [], balance: nil, networkProblem: nil))
+            } else {
+                context.output.print("nothing to unregister: the chain shows no token of this account registered with the service")
+            }
+            return .success
+        }
+        return try await OutboxCommand.finish(intents, outbox: outbox, arguments: arguments, context)
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+@testable import AdamantPush
+
+/// A directory of its own per test, removed when the test's value is released.
+final class TemporaryDirectory: Sendable {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("adm-push-tests-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func file(_ name: String) -> String { path + "/" + name }
+}
+
+@Suite("SQLite")
+struct SQLiteTests {
+    let directory: TemporaryDirectory
+    let path: String
+    static let schema = [
+        Migration(version: 1, sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL UNIQUE) STRICT"),
+        Migration(version: 2, sql: "ALTER TABLE notes ADD COLUMN weight INTEGER NOT NULL DEFAULT 0"),
+    ]
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        path = directory.file("store.sqlite")
+    }
+
+    @Test func opensInWALWithFullSynchronousCommits() throws {
+        let connection = try SQLiteConnection(path: path, create: true)
+        #expect(try connection.query("PRAGMA journal_mode") == [[.text("wal")]])
+        #expect(try connection.query("PRAGMA synchronous") == [[.integer(2)]], "2 is FULL")
+        #expect(try connection.query("PRAGMA foreign_keys") == [[.integer(1)]])
+    }
+
+    @Test func aCommittedWriteIsSeenByTheNextConnection() throws {
+        do {
+            let writer = try SQLiteConnection(path: path, create: true)
+            try writer.migrate(Self.schema)
+            try writer.writeTransaction { try writer.query("INSERT INTO notes (body) VALUES (?1)", [.text("kept")]) }
+        }
+        let reader = try SQLiteConnection(path: path, create: false)
+        #expect(try reader.query("SELECT body, weight FROM notes") == [[.text("kept"), .integer(0)]])
+    }
+
+    @Test func anErrorRollsTheWholeTransactionBack() throws {
+        let connection = try SQLiteConnection(path: path, create: true)
+        try connection.migrate(Self.schema)
+        struct Abort: Error {}
+        #expect(throws: Abort.self) {
+            try connection.writeTransaction {
+                try connection.query("INSERT INTO notes (body) VALUES ('first')")
+                throw Abort()
+            }
+        }
+        #expect(try connection.query("SELECT count(*) FROM notes") == [[.integer(0)]])
+    }
+
+    @Test func everyEarlierVersionMigratesToTheLatest() throws {
+        for start in 0..<Self.schema.count {
+            let file = directory.file("from-\(start).sqlite")
+            do {
+                let old = try SQLiteConnection(path: file, create: true)
+                try old.migrate(Array(Self.schema.prefix(start)))
+                #expect(try old.userVersion == Int64(start))
+            }
+            let current = try SQLiteConnection(path: file, create: false)
+            try current.migrate(Self.schema)
+            #expect(try current.userVersion == 2)
+            try current.query("INSERT INTO notes (body, weight) VALUES ('x', 3)")
+        }
+    }
+
+    /// Refused before anything is written: not even the switch to WAL touches the file.
+    @Test func aDatabaseFromANewerSchemaIsRefusedAndLeftAsItIs() throws {
+        do {
+            let newer = try SQLiteConnection(path: path, create: true, configure: false)
+            try newer.execute("CREATE TABLE later (x INTEGER) STRICT; PRAGMA user_version = 3")
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(throws: MigrationError.newerSchema(found: 3, supported: 2)) { try SerialDatabase(path: path, create: false, migrations: Self.schema) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test func aFileThatIsNotADatabaseIsCorruptNotEmpty() throws {
+        let garbage = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        try garbage.write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: SQLiteError.self) { try SerialDatabase(path: path, create: false, migrations: Self.schema) }
+        #expect(error.isCorrupt, "\(error)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
+    }
+
+    @Test func aMissingFileIsNotCreatedUnlessAsked() throws {
+        #expect(throws: SQLiteError.self) { try SQLiteConnection(path: path, create: false) }
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func errorsNeverCarryTheBoundValues() throws {
+        let connection = try SQLiteConnection(path: path, create: true)
+        try connection.migrate(Self.schema)
+        let secret = "apns-token-0123456789abcdef"
+        try connection.query("INSERT INTO notes (body) VALUES (?1)", [.text(secret)])
+        let error = try #require(throws: SQLiteError.self) {
+            try connection.query("INSERT INTO notes (body) VALUES (?1)", [.text(secret)])
+        }
+        #expect(error.isConstraint)
+        #expect(error.sql == "INSERT INTO notes (body) VALUES (?1)")
+        #expect(!error.description.contains(secret), "\(error)")
+    }
+
+    /// IMMEDIATE takes the write lock at BEGIN: a second writer is refused there (here with no
+    /// busy wait) rather than after it has read, and gets through once the first commits.
+    @Test func aSecondWriterWaitsForTheFirstAtBegin() throws {
+        let first = try SQLiteConnection(path: path, create: true)
+        try first.migrate(Self.schema)
+        let second = try SQLiteConnection(path: path, create: false, busyTimeoutMillis: 0)
+        try first.execute("BEGIN IMMEDIATE")
+        try first.query("INSERT INTO notes (body) VALUES ('first')")
+        let busy = try #require(throws: SQLiteError.self) {
+            try second.writeTransaction { try second.query("INSERT INTO notes (body) VALUES ('second')") }
+        }
+        #expect(busy.isBusy, "\(busy)")
+        try first.execute("COMMIT")
+        try second.writeTransaction { try second.query("INSERT INTO notes (body) VALUES ('second')") }
+        #expect(try second.query("SELECT body FROM notes ORDER BY id") == [[.text("first")], [.text("second")]])
+    }
+
+    @Test func blobsAndNullsRoundTrip() throws {
+        let connection = try SQLiteConnection(path: path, create: true)
+        try connection.execute("CREATE TABLE b (x BLOB, y TEXT) STRICT")
+        let bytes: [UInt8] = [0, 1, 2, 255, 0]
+        try connection.query("INSERT INTO b VALUES (?1, ?2), (?3, ?4), (?5, ?6)", [.blob(bytes), .null, .blob([]), .text("é\u{0}z"), .null, .text("")])
+        #expect(try connection.query("SELECT x, y FROM b") == [[.blob(bytes), .null], [.blob([]), .text("é\u{0}z")], [.null, .text("")]])
+    }
+
+    @Test func theSerialOwnerRunsWritesAndReadsFromTasks() async throws {
+        let database = try SerialDatabase(path: path, create: true, migrations: Self.schema)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<50 {
+                group.addTask {
+                    _ = try await database.write { try $0.query("INSERT INTO notes (body) VALUES (?1)", [.text("n\(index)")]) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let count = try await database.read { try $0.query("SELECT count(*) FROM notes") }
+        #expect(count == [[.integer(50)]])
+    }
+}

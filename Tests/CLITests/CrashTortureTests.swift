@@ -1,0 +1,100 @@
+import AdamantCore
+import AdamantDevnet
+import Foundation
+import Testing
+
+/// Kills `adm-push` with SIGKILL at the moments of a send that matter (signed but not recorded,
+/// recorded but not sent, sent but its answer not stored) in random command sequences, then
+/// lets a clean `flush` finish. Counts intents lost, intents whose signal landed twice, and runs
+/// whose registry does not end at the last intent. `scripts/crash-torture N` runs N trials.
+@Suite("crash torture", .timeLimit(.minutes(10)))
+struct CrashTortureTests {
+    static let trials = ProcessInfo.processInfo.environment["CRASH_TRIALS"].flatMap(Int.init) ?? 120
+    static let tokens = [String(repeating: "e5", count: 32), String(repeating: "f6", count: 32)]
+
+    struct Queue: Decodable {
+        struct Intent: Decodable { let token: String; let action: String; let attempts: [Attempt] }
+        struct Attempt: Decodable { let id: String; let outcome: String }
+        let intents: [Intent]
+    }
+
+    struct Outcome {
+        var lost = 0, landedTwice = 0, wrongRegistry = 0, killed = 0
+    }
+
+    /// One trial: a fresh account and home, 1–4 commands with a random kill point each, then a
+    /// clean flush. Returns what went wrong.
+    static func trial(_ seed: UInt64, on network: OutboxDevnet) async throws -> Outcome {
+        var random = SplitMix(seed: seed)
+        let passphrase = BIP39.randomMnemonic()
+        let account = KeyPair(passphrase: try Passphrase(validating: passphrase))
+        _ = try network.devnet.fund(account.address, amount: ADMAmount(units: ADMAmount.unitsPerADM))
+        let home = "trial-\(seed)"
+        var outcome = Outcome()
+        var last: [String: String] = [:]
+        var commands = 0
+        for _ in 0..<Int.random(in: 1...4, using: &random) {
+            let token = tokens.randomElement(using: &random)!
+            let add = Bool.random(using: &random)
+            let arguments = add ? ["register", "--token", token, "--provider", "apns", "--deadline", "3"] : ["unregister", "--token", token, "--deadline", "3"]
+            let point = Bool.random(using: &random) ? ["before-record", "after-record", "after-broadcast"].randomElement(using: &random)! : nil
+            let result = try await network.push(arguments, home: home, passphrase: passphrase, extra: point.map { ["ADM_PUSH_TEST_KILL_AT": $0] } ?? [:])
+            if result.signal == SIGKILL { outcome.killed += 1 } else if ![0, 75].contains(result.status) {
+                Issue.record("seed \(seed): \(arguments[0]) exited \(result.status): \(result.stderr)")
+            }
+            commands += 1
+            last[token] = add ? "add" : "remove"
+        }
+        let flush = try await network.push(["flush", "--deadline", "20"], home: home, passphrase: passphrase)
+        if flush.status != 0 { Issue.record("seed \(seed): flush exited \(flush.status): \(flush.stderr)") }
+        network.settle()
+
+        let queue = try JSONDecoder().decode(Queue.self, from: Data(try await network.push(["queue", "--json"], home: home, passphrase: passphrase).stdout.utf8))
+        outcome.lost = commands - queue.intents.count
+        outcome.landedTwice = queue.intents.filter { $0.attempts.filter { $0.outcome.hasPrefix("confirmed") }.count > 1 }.count
+        let registered = Set(network.devnet.ansRegistrations.filter { $0.address == account.address }.map(\.token))
+        let expected = Set(last.filter { $0.value == "add" }.keys)
+        if registered != expected { outcome.wrongRegistry = 1 }
+        return outcome
+    }
+
+    @Test(arguments: ANSMode.allCases)
+    func killedSendsLoseNothingAndTheRegistryEndsAtTheLastIntent(_ mode: ANSMode) async throws {
+        let network = try OutboxDevnet(mode: mode)
+        var total = Outcome()
+        try await withThrowingTaskGroup(of: Outcome.self) { group in
+            var next = 0
+            func start() {
+                guard next < Self.trials / 2 else { return }
+                let seed = UInt64(next) + (mode == .csharp ? 0 : 1_000_000)
+                next += 1
+                group.addTask { try await Self.trial(seed, on: network) }
+            }
+            for _ in 0..<3 { start() }
+            while let outcome = try await group.next() {
+                total.lost += outcome.lost
+                total.landedTwice += outcome.landedTwice
+                total.wrongRegistry += outcome.wrongRegistry
+                total.killed += outcome.killed
+                start()
+            }
+        }
+        print("crash torture (\(mode)): \(Self.trials / 2) trials, \(total.killed) processes killed; intents lost \(total.lost), intents landed twice \(total.landedTwice), registries not at the last intent \(total.wrongRegistry)")
+        #expect(total.lost == 0)
+        #expect(total.wrongRegistry == 0)
+        #expect(total.killed > 0, "the kill points were reached")
+    }
+}
+
+/// A deterministic generator (SplitMix64), so a failing trial can be replayed from its seed.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
