@@ -19,7 +19,11 @@
    keeps a bound, never-listening one on each port for the server's whole life, and adds a
    listening one while it serves. */
 static inline int adm_loopback_socket(uint16_t port, int listening) {
+#ifdef SOCK_CLOEXEC
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+#else
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+#endif
     if (fd < 0) return -1;
     int on = 1;
     struct sockaddr_in address;

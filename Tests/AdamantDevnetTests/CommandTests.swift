@@ -85,6 +85,16 @@ final class Child {
         process.waitUntilExit()
     }
 
+    /// `readLine` for async tests, waiting with `Task.sleep` rather than in `poll`.
+    func nextLine(timeout: Double = 10) async -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let line = readLine(timeout: 0.001) { return line }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return readLine(timeout: 0.001)
+    }
+
     /// The first line of stdout, within a deadline.
     func readLine(timeout: Double = 10) -> String? {
         let deadline = Date().addingTimeInterval(timeout)

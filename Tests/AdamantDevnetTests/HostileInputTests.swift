@@ -10,20 +10,25 @@ struct HostileInputTests {
     /// A timestamp in the next 5-second slot, so the 0.10 future check reads `timestampMs`.
     var nextSlotTimestamp: Int32 { nowTimestamp + 5 }
     let ledger: Ledger
+    let node: OfflineNode
 
-    init() {
+    init() throws {
         var ledger = Ledger(genesisUnixMillis: now - 60_000)
-        try! ledger.credit(Fixtures.alice.address, units: 100 * ADMAmount.unitsPerADM)
+        try ledger.credit(Fixtures.alice.address, units: 100 * ADMAmount.unitsPerADM)
         self.ledger = ledger
+        var node = OfflineNode(nowUnixMillis: now)
+        try node.fund(Fixtures.alice.address, units: 100 * ADMAmount.unitsPerADM)
+        self.node = node
     }
 
-    /// The envelope's `error`, or `"accepted"`; the node's answer through its real routes.
+    /// The envelope's `error`, or `"accepted"`, through `OfflineNode` (the fuzz entry point).
     func answer(_ path: String, method: String = "POST", query: [(name: String, value: String)] = [],
                 body: JSON? = nil, version: NodeVersion = .current) -> String {
-        var copy = ledger
-        let request = HTTPRequest(method: method, path: path, query: query, body: body?.bytes ?? [])
-        let api = NodeAPI(profile: NodeProfile(version: version, nethash: DevnetNethash.value), nowUnixMillis: now)
-        guard case .respond(let response) = api.answer(request, ledger: &copy).reply else { return "never answered" }
+        var node = version == .current ? self.node : OfflineNode(version: version, nowUnixMillis: now)
+        if version != .current { try? node.fund(Fixtures.alice.address, units: 100 * ADMAmount.unitsPerADM) }
+        guard let response = node.respond(method: method, path: path, query: query, body: body?.bytes ?? []) else {
+            return "never answered"
+        }
         let json = (try? JSON.parse(response.body)) ?? .null
         if json["success"]?.boolValue == true { return "accepted" }
         return json["error"]?.stringValue ?? "HTTP \(response.status)"
@@ -83,6 +88,9 @@ struct HostileInputTests {
         let transfer = try transfer(100, timestamp: nowTimestamp)
         #expect(try submitted(transfer, setting: "type", to: .integer(.max)) == "Unknown transaction type 9223372036854775807")
         #expect(try submitted(transfer, setting: "type", to: .integer(.min)) == "Unknown transaction type -9223372036854775808")
+        #expect(try submitted(transfer, setting: "type", to: "+0") == "Unknown transaction type +0")
+        #expect(try submitted(transfer, setting: "type", to: "0")
+            == "Failed to validate transaction schema: Expected type integer but found type string")
         #expect(try submitted(transfer, setting: "amount", to: .integer(.min))
             == "Failed to validate transaction schema: Value -9223372036854775808 is less than minimum 0")
         #expect(try submitted(transfer, setting: "fee", to: .integer(.max))
@@ -142,5 +150,24 @@ struct HostileInputTests {
         #expect(throws: Ledger.CreditRefused.self) { try ledger.credit(Fixtures.bob.address, units: 1) }
         #expect(throws: Ledger.CreditRefused.self) { try ledger.credit(Fixtures.bob.address, units: -1) }
         #expect(ledger.account(Fixtures.bob.address)?.balance == supply - 100 * ADMAmount.unitsPerADM)
+    }
+
+    /// The fuzz entry point gives the answers a devnet node gives over HTTP, without sockets.
+    @Test func offlineNodeAnswersAsANodeDoes() throws {
+        var node = self.node
+        let sent = try transfer(250, timestamp: nowTimestamp)
+        let id = try sent.computedID().description
+        let accepted = node.respond(method: "POST", path: sent.submissionPath, body: try sent.submissionBody())
+        #expect(accepted?.status == 200 && accepted.flatMap { try? JSON.parse($0.body) }?["transactionId"]?.stringValue == id)
+        node.mine()
+        let found = node.respond(method: "GET", path: "/api/transactions/get", query: [("id", id)])
+        #expect(found.flatMap { try? JSON.parse($0.body) }?["transaction"]?["height"]?.integerValue == 2)
+        let unanswered = node.respond(method: "POST", path: "/api/transactions", body: try sent.submissionBody())
+        #expect(unanswered == nil)
+        let huge = node.respond(method: "POST", path: "/api/chats/process", body: [UInt8](repeating: 0x20, count: HTTPServer.maxBodyBytes + 1))
+        #expect(huge?.status == 500)
+        #expect(huge.map { String(decoding: $0.body, as: UTF8.self) } == #"{"success":false,"error":"API error: request entity too large"}"#)
+        let unknown = node.respond(method: "GET", path: "/api/foo")
+        #expect(unknown?.status == 404)
     }
 }

@@ -97,6 +97,17 @@ func eventually(within seconds: Double = 5, _ condition: () throws -> Bool) reth
     return try condition()
 }
 
+/// The same for async tests: it waits with `Task.sleep`, so a long wait leaves the cooperative
+/// pool (two threads here) to the suites running alongside.
+func eventually(within seconds: Double = 5, _ condition: () throws -> Bool) async rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return try condition()
+}
+
 // MARK: - A small blocking HTTP/1.1 client over loopback sockets
 
 struct HTTPResult {
@@ -128,6 +139,9 @@ final class HTTPConnection {
         let authority = url.dropFirst("http://".count).prefix { $0 != "/" }
         port = Int(authority.split(separator: ":")[1])!
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // A send into a server that stopped reading must fail, not block the test forever.
+        var sendTimeout = timeval(tv_sec: 10, tv_usec: 0)
+        _ = setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &sendTimeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -57,9 +57,12 @@ func run(
         }
     }
     let killed = Mutex(false)
-    DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+    // Weakly: a process (and its pipes' descriptors) must not outlive its run by the timeout;
+    // hundreds of runs a minute would otherwise hold over a thousand descriptors open, which
+    // crashes Foundation's Process.run.
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak process] in
         killed.withLock { killed in
-            guard process.isRunning else { return }
+            guard let process, process.isRunning else { return }
             kill(process.processIdentifier, SIGKILL)
             killed = true
         }
@@ -81,6 +84,8 @@ func run(
                 DispatchQueue.global().async(group: group) { err = stderr.fileHandleForReading.readDataToEndOfFile() }
             }
             group.wait()
+            if standardOutput == nil { try? stdout.fileHandleForReading.close() }
+            if standardError == nil { try? stderr.fileHandleForReading.close() }
             process.waitUntilExit()
             let bySignal = process.terminationReason == .uncaughtSignal
             continuation.resume(returning: RunResult(

@@ -84,11 +84,11 @@ extension Ledger {
     }
 
     /// The types the devnet simulates. JavaScript looks `trs.type` up as an object key, so the
-    /// string "8" passes here and fails the schema later.
+    /// string "8" passes here and fails the schema later ("+8" or "08" are other keys).
     private static func knownType(_ value: JSON) -> TransactionType? {
         let number: Int? = switch value {
         case .integer(let number): Int(exactly: number)
-        case .string(let text): Int(text)
+        case .string(let text): Int(text).flatMap { String($0) == text ? $0 : nil }
         default: nil
         }
         return number.map(TransactionType.init(rawValue:)).flatMap { [.transfer, .chat].contains($0) ? $0 : nil }

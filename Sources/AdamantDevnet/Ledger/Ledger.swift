@@ -162,7 +162,6 @@ struct Ledger: Sendable {
     /// SHA-256, here over the height, the previous id and the transaction ids.
     private static func blockID(height: Int64, previous: String, transactions: [TransactionID]) -> String {
         let seed = "\(height):\(previous):" + transactions.map(\.description).joined(separator: ",")
-        let digest = Digest.sha256(Array(seed.utf8))
-        return String((0..<8).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64(digest[$1]) })
+        return String(Digest.leadingUInt64(ofSHA256: Array(seed.utf8)))
     }
 }

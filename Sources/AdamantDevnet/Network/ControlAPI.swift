@@ -4,7 +4,8 @@ import AdamantCore
 ///
 /// - `GET /`: the same summary `adm-devnet start` prints
 /// - `POST /mine`: forge a block now → `{"height"}`
-/// - `POST /fund` `{"address","amount"}` (ADM) → `{"address","balance"}`
+/// - `POST /fund` `{"address","amount"}` (ADM) → `{"address","balance"}`; 400 once the devnet
+///   would hold more than the total supply
 /// - `GET|POST|DELETE /nodes/N/faults`: list, add `{"fault":"KIND[:ARG][@/prefix]"}`, clear (`?kind=`)
 /// - `GET|DELETE /nodes/N/requests`: the request log `[{"method","path","status"}]`, or clear it
 /// - `GET|PUT /ans/mode` `{"mode":"csharp|ordered"}`, `POST /ans/poll`, `GET /ans/registry`, `GET /ans/pushes`

@@ -42,23 +42,13 @@ struct ChatQuery {
         page = try ListPage(request, maxLimit: 100, errorPrefix: prefix)
     }
 
-    /// The page and the count of all matches.
+    /// The page and the count of all matches; `fromHeight` leaves the pool alone, as on the node.
     func run(on ledger: Ledger, profile: NodeProfile) -> (transactions: [JSON], count: Int) {
-        let render = TransactionJSON(profile: profile, ledger: ledger)
-        let visible = profile.visibleHeight(of: ledger)
-        var matches: [(transaction: Transaction, json: () -> JSON)] = ledger.chain
-            .filter { $0.height! <= visible && $0.height! > (fromHeight ?? Int64.min) && admits($0) }
-            .map { transaction in (transaction, { render.chatListed(transaction) }) }
-        if includeUnconfirmed {
-            matches += ledger.unconfirmed.filter { admits($0.transaction) }
-                .map { entry in (entry.transaction, { render.pooled(entry) }) }
-        }
-        if let order {
-            matches = order.sorted(matches) { match in
-                order.field == "type" ? .number(Int64(match.transaction.type.rawValue)) : .number(Int64(match.transaction.timestamp))
-            }
-        }
-        return (page.of(matches).map { $0.json() }, matches.count)
+        TransactionListing(order: order, page: page, includeUnconfirmed: includeUnconfirmed).run(
+            on: ledger, profile: profile,
+            confirmed: { ($0.height ?? .min) > (fromHeight ?? .min) && admits($0) }, pooled: admits,
+            render: { $0.chatListed($1) },
+            sortKey: { field, transaction in .number(field == "type" ? Int64(transaction.type.rawValue) : Int64(transaction.timestamp)) })
     }
 
     private func admits(_ transaction: Transaction) -> Bool {

@@ -42,22 +42,13 @@ struct TransactionQuery {
     }
 
     func run(on ledger: Ledger, profile: NodeProfile) -> (transactions: [JSON], count: Int) {
-        let render = TransactionJSON(profile: profile, ledger: ledger)
-        let visible = profile.visibleHeight(of: ledger)
         let admits = { (transaction: Transaction) in
             groups.isEmpty || groups.contains { $0.allSatisfy { $0(transaction) } }
         }
-        var matches: [(transaction: Transaction, json: () -> JSON)] = ledger.chain
-            .filter { $0.height! <= visible && admits($0) }
-            .map { transaction in (transaction, { render.confirmed(transaction, includeAsset: includeAsset) }) }
-        if includeUnconfirmed {
-            matches += ledger.unconfirmed.filter { admits($0.transaction) }
-                .map { entry in (entry.transaction, { render.pooled(entry) }) }
-        }
-        if let order {
-            matches = order.sorted(matches) { Self.sortKey(order.field, of: $0.transaction, ledger: ledger) }
-        }
-        return (page.of(matches).map { $0.json() }, matches.count)
+        return TransactionListing(order: order, page: page, includeUnconfirmed: includeUnconfirmed).run(
+            on: ledger, profile: profile, confirmed: admits, pooled: admits,
+            render: { [includeAsset] in $0.confirmed($1, includeAsset: includeAsset) },
+            sortKey: { Self.sortKey($0, of: $1, ledger: ledger) })
     }
 
     /// `and:type` → ("and", "type"); a bare name joins by OR.
