@@ -37,8 +37,12 @@ class Seeds:
         if len(data) > MAX_SEED:
             return
         self.count += 1
-        safe = "".join(c if c.isalnum() else "-" for c in name.lower()).strip("-")[:60]
-        (self.dir / f"{self.count:03d}-{safe}").write_bytes(data)
+        stem = "-".join("".join(c if c.isalnum() else " " for c in name.lower()).split())[:60] or "seed"
+        path, copy = self.dir / stem, 1
+        while path.exists():
+            copy += 1
+            path = self.dir / f"{stem}-{copy}"
+        path.write_bytes(data)
 
 
 TRANSACTIONS = vectors("transactions")
@@ -278,8 +282,21 @@ def config_seeds():
 
 
 def devnet_seeds():
-    """Submission bodies as clients POST them (node-api §1.2), `path-selector ‖ body`."""
+    """`selector ‖ body` for the three submission paths (node-api §1.2), `selector ‖ query` for
+    the read endpoints (§1.3–§1.6); see DevnetFuzz."""
     seeds = Seeds("devnet")
+    queries = {
+        3: ["type=0&and:fromHeight=1&limit=1000&orderBy=height:desc", "types=0,8&senderIds=U1,U2&offset=-1", "bogus=1", "limit="],
+        4: ["isIn=U1&type=3&orderBy=timestamp:desc&limit=101", "senderId=U1&recipientId=U2&includeDirectTransfers=false",
+            "fromHeight=9223372036854775807&offset=18446744073709551616"],
+        5: [f"id={TRANSFER['id']}&returnAsset=1", "id=&returnUnconfirmed=1"],
+        6: ["address=U6687642817984673870", "publicKey=zz", ""],
+        7: ["senderPublicKey=" + TRANSFER["transaction"]["senderPublicKey"] + "&address=U1"],
+    }
+    for selector, texts in queries.items():
+        for index, text in enumerate(texts):
+            seeds.add(f"get-{selector}-{index}", bytes([selector]) + text.encode())
+    seeds.add("0.9 node", bytes([128]) + compact({"transaction": TRANSFER["transaction"]}).encode())
     for index, vector in enumerate(TRANSACTIONS + SIGNALS[:2]):
         seeds.add(f"{index}-{vector['name']}", bytes([index % 3]) + compact({"transaction": vector["transaction"]}).encode())
     overflow = dict(TRANSFER["transaction"], timestamp=9223372036854775807)
