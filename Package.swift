@@ -18,6 +18,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // libFuzzer's driver entry, linked only by scripts/fuzz.
+        .systemLibrary(name: "CFuzzer"),
 
         // Pure protocol logic: keys, transactions, chat crypto, signals. No I/O.
         .target(name: "AdamantCore", dependencies: ["CSodium"]),
@@ -35,6 +37,8 @@ let package = Package(
         // The performance targets of DESIGN.md: `swift run -c release adm-bench`.
         .executableTarget(name: "adm-bench", dependencies: ["AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantPush", "CSQLite"]),
         .executableTarget(name: "adm-devnet", dependencies: ["AdamantDevnet", "AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantPush"]),
+        // The fuzz targets: `scripts/fuzz [TARGET] [SECONDS]`; a normal build only replays inputs.
+        .executableTarget(name: "adm-fuzz", dependencies: ["CFuzzer", "AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI"]),
 
         .testTarget(name: "AdamantCoreTests", dependencies: ["AdamantCore"]),
         .testTarget(name: "AdamantNodesTests", dependencies: ["AdamantNodes", "AdamantCore", "AdamantDevnet"]),

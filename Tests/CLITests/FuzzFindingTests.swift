@@ -1,0 +1,16 @@
+import Testing
+
+/// What the fuzz targets found (Fuzz/Crashes/), typed as a user would.
+struct FuzzFindingTests {
+    /// Fuzz/Crashes/arguments/passphrase-file-quoted-back: the passphrase itself given where
+    /// its file's path goes is an easy slip, and the error must not print it back (issue 7,
+    /// finding 11), as stray arguments holding passphrase words are withheld.
+    @Test func aPassphraseGivenAsThePassphraseFileIsNotPrinted() async throws {
+        let passphrase = "wrap track hamster grocery casual talk theory half artist toast art essence"
+        let result = try await run("adm-push", ["keys", "--passphrase-file", passphrase])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: cannot read --passphrase-file"))
+        #expect(!result.stderr.contains("hamster"), "the passphrase is printed: \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+}
