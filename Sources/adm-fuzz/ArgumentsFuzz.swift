@@ -30,8 +30,10 @@ enum ArgumentsFuzz {
         runBlocking { _ = await tool.run(arguments, context) }
 
         let written = output.drain()
+        // As any message would quote it, were it not withheld (`quoted` itself withholds it).
         for value in arguments.compactMap(userValue) where bip39WordCount(value) >= 2 {
-            invariant(!written.contains(value.quoted), "a passphrase-like argument is quoted back: \(value.quoted) in \(written)")
+            let asQuoted = "'" + value.escapingControlCharacters + "'"
+            invariant(!written.contains(asQuoted), "a passphrase-like argument is quoted back: \(asQuoted) in \(written)")
         }
     }
 
