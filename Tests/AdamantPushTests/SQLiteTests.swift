@@ -131,6 +131,28 @@ struct SQLiteTests {
         #expect(try second.query("SELECT body FROM notes ORDER BY id") == [[.text("first")], [.text("second")]])
     }
 
+    /// Putting a new file in WAL mode takes an exclusive lock without SQLite's busy handler, so
+    /// connections opening one fresh file at once got "database is locked" (seen on CI with
+    /// eight `adm-push register` processes on one new home). Each must wait its turn instead.
+    @Test func connectionsOpeningOneNewFileAtOnceAllSucceed() async throws {
+        for round in 0..<50 {
+            let file = directory.file("fresh-\(round).sqlite")
+            let failures = await onOwnThread { () -> [String] in
+                let lock = NSLock()
+                nonisolated(unsafe) var failures: [String] = []
+                DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                    do {
+                        _ = try SerialDatabase(path: file, create: true, migrations: Self.schema)
+                    } catch {
+                        lock.withLock { failures.append("\(error)") }
+                    }
+                }
+                return failures
+            }
+            #expect(failures == [], "round \(round)")
+        }
+    }
+
     @Test func blobsAndNullsRoundTrip() throws {
         let connection = try SQLiteConnection(path: path, create: true)
         try connection.execute("CREATE TABLE b (x BLOB, y TEXT) STRICT")

@@ -4,6 +4,7 @@ internal import CSQLite
 /// thread at a time, which is why it is opened with `SQLITE_OPEN_NOMUTEX`.
 final class SQLiteConnection {
     let handle: OpaquePointer
+    private let busyTimeout: Duration
     private var statements: [String: SQLiteStatement] = [:]
 
     /// Opens (creating if asked) the database at `path` and, unless `configure` is false, puts it
@@ -19,6 +20,7 @@ final class SQLiteConnection {
             throw SQLiteError(extendedCode: status, message: message)
         }
         handle = db
+        busyTimeout = .milliseconds(busyTimeoutMillis)
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, busyTimeoutMillis)
         if configure { try enableWAL() }
@@ -27,10 +29,27 @@ final class SQLiteConnection {
     /// WAL, `synchronous=FULL`, foreign keys on, and no trust in functions named by the schema.
     func enableWAL() throws(SQLiteError) {
         // journal_mode answers the mode it ended in; anything but WAL is a file we cannot use.
-        guard try query("PRAGMA journal_mode=WAL").first == [.text("wal")] else {
+        guard try retryingWhileBusy({ () throws(SQLiteError) in try query("PRAGMA journal_mode=WAL") }).first == [.text("wal")] else {
             throw SQLiteError(extendedCode: SQLITE_CANTOPEN, message: "the database cannot be put in WAL mode")
         }
         try execute("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA trusted_schema=OFF")
+    }
+
+    /// Runs `body` again while it fails busy, until the busy timeout has passed. For the few
+    /// locks SQLite takes without calling its busy handler: switching a new file to WAL, and
+    /// the cleanup a last connection does as it closes.
+    private func retryingWhileBusy<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        let clock = ContinuousClock()
+        let deadline = clock.now + busyTimeout
+        var pauseMillis: Int32 = 1
+        while true {
+            do {
+                return try body()
+            } catch where error.isBusy && clock.now + .milliseconds(pauseMillis) < deadline {
+                sqlite3_sleep(pauseMillis)
+                pauseMillis = min(pauseMillis * 2, 50)
+            }
+        }
     }
 
     deinit {
