@@ -4,10 +4,11 @@ extension StringProtocol {
     /// The value in single quotes with its control characters escaped: how every message quotes
     /// back what it was given, so input can never start a new line or move the cursor. A value
     /// holding two or more BIP39 words is not repeated at all: it may be a passphrase typed in
-    /// the wrong place (`--passphrase-file "wrap track …"`).
+    /// the wrong place (`--passphrase-file "wrap track …"`). The markers hold fewer than two
+    /// BIP39 words, so they never look like a passphrase themselves.
     public var quoted: String {
         StrayArguments.mayHoldAPassphrase([String(self)])
-            ? "(a value that looks like a passphrase, not repeated)" : "'" + escapingControlCharacters + "'"
+            ? "(withheld: resembles a passphrase)" : "'" + escapingControlCharacters + "'"
     }
 
     /// Control, format (bidirectional overrides) and line-separator characters as `\n`, `\r`,
@@ -39,7 +40,7 @@ public enum StrayArguments {
     /// more words of the BIP39 list (one alone is an ordinary word, such as 'extra').
     public static func quotingFirst(of arguments: some Collection<String>) -> String {
         guard let first = arguments.first else { return "''" }
-        return mayHoldAPassphrase(arguments) ? "(not repeated: it looks like a passphrase, which is never an argument)" : first.quoted
+        return mayHoldAPassphrase(arguments) ? "(withheld: resembles a passphrase, which is not an argument)" : first.quoted
     }
 
     public static func mayHoldAPassphrase(_ arguments: some Collection<String>) -> Bool {

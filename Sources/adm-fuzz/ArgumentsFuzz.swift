@@ -30,6 +30,7 @@ enum ArgumentsFuzz {
         runBlocking { _ = await tool.run(arguments, context) }
 
         let written = output.drain()
+        // In any form a message might print it, quoted or not (`quoted` itself withholds it).
         let values = arguments.compactMap(userValue) + environment.values.flatMap { $0.split(separator: ",").map(String.init) }
         for value in values where bip39WordCount(value) >= 2 {
             let shown = value.escapingControlCharacters

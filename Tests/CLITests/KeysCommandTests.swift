@@ -103,7 +103,7 @@ final class KeysCommandTests {
         }
         #expect(runs[0].stderr == "Error: invalid passphrase: word 3 of the passphrase is not in the BIP39 English list: check its spelling (lowercase a-z)\n")
         #expect(runs[4].stderr == """
-            Error: unknown command (not repeated: it looks like a passphrase, which is never an argument)
+            Error: unknown command (withheld: resembles a passphrase, which is not an argument)
               See 'adm-push --help' for the commands.
 
             """)

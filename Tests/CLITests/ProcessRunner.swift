@@ -23,77 +23,127 @@ enum Binaries {
     static func url(_ name: String) -> URL { name.hasPrefix("/") ? URL(fileURLWithPath: name) : folder.appendingPathComponent(name) }
 }
 
+/// A child started by `run`, for tests that signal it while it runs.
+struct SpawnedProcess: Sendable {
+    let processIdentifier: pid_t
+}
+
 /// Starts `name` with exactly `environment` (nothing inherited), feeds `input` on stdin, and
-/// waits on a thread of its own so no cooperative thread blocks. Any of the three standard
+/// waits on threads of its own so no cooperative thread blocks. Any of the three standard
 /// streams can be given instead (a terminal, /dev/full); what is not given is a pipe. A child
 /// still running after `timeout` seconds is killed, and the result says so.
 ///
-/// The child starts with no signal blocked, as from a shell, unless `inheritingBlockedSignals`:
-/// then it gets the mask of a task thread, which blocks nearly every signal, as any child of
-/// `Foundation.Process` run from a task does (swift-corelibs-foundation#4772).
+/// The child starts with no signal blocked and every signal at its default, as from a shell,
+/// unless `inheritingBlockedSignals`: then every signal is blocked, as in any child of
+/// `Foundation.Process` run from a task (swift-corelibs-foundation#4772). It is started with
+/// `posix_spawn` directly: `Foundation.Process.run` crashes when the test process has many
+/// descriptors open (swift-corelibs-foundation#5472), which the devnet suites do.
 func run(
     _ name: String, _ arguments: [String], environment: [String: String] = [:], input: Data = Data(),
     standardInput: FileHandle? = nil, standardOutput: FileHandle? = nil, standardError: FileHandle? = nil,
-    inheritingBlockedSignals: Bool = false, timeout: Double = 30, whileRunning: (@Sendable (Process) -> Void)? = nil
+    inheritingBlockedSignals: Bool = false, timeout: Double = 30, whileRunning: (@Sendable (SpawnedProcess) -> Void)? = nil
 ) async throws -> RunResult {
-    let process = Process()
-    process.executableURL = Binaries.url(name)
-    process.arguments = arguments
-    process.environment = environment
-    let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
-    process.standardOutput = standardOutput ?? stdout
-    process.standardError = standardError ?? stderr
-    process.standardInput = standardInput ?? stdin
-    if inheritingBlockedSignals {
-        try process.run()
-    } else {
-        try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
-            Thread.detachNewThread {
-                var none = sigset_t()
-                sigemptyset(&none)
-                pthread_sigmask(SIG_SETMASK, &none, nil)
-                started.resume(with: Result { try process.run() })
-            }
-        }
+    struct SpawnFailed: Error, CustomStringConvertible { let description: String }
+    func makePipe() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw SpawnFailed(description: "pipe: \(String(cString: strerror(errno)))") }
+        // Close-on-exec, so no other child started meanwhile keeps this pipe open.
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return (fds[0], fds[1])
     }
-    let killed = Mutex(false)
-    // Weakly: a process (and its pipes' descriptors) must not outlive its run by the timeout;
-    // hundreds of runs a minute would otherwise hold over a thousand descriptors open, which
-    // crashes Foundation's Process.run.
-    DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak process] in
-        killed.withLock { killed in
-            guard let process, process.isRunning else { return }
-            kill(process.processIdentifier, SIGKILL)
-            killed = true
+    let stdin = standardInput == nil ? try makePipe() : nil
+    let stdout = standardOutput == nil ? try makePipe() : nil
+    let stderr = standardError == nil ? try makePipe() : nil
+
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, stdin?.read ?? standardInput!.fileDescriptor, 0)
+    posix_spawn_file_actions_adddup2(&actions, stdout?.write ?? standardOutput!.fileDescriptor, 1)
+    posix_spawn_file_actions_adddup2(&actions, stderr?.write ?? standardError!.fileDescriptor, 2)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var mask = sigset_t(), defaults = sigset_t()
+    if inheritingBlockedSignals { sigfillset(&mask) } else { sigemptyset(&mask) }
+    sigfillset(&defaults)
+    posix_spawnattr_setsigmask(&attributes, &mask)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+    let path = Binaries.url(name).path
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
+    var spawned: pid_t = 0
+    let status = posix_spawn(&spawned, path, &actions, &attributes, argv, envp)
+    let pid = spawned
+    // The child has its copies; the parent keeps only its own ends.
+    for fd in [stdin?.read, stdout?.write, stderr?.write].compactMap({ $0 }) { close(fd) }
+    guard status == 0 else {
+        for fd in [stdin?.write, stdout?.read, stderr?.read].compactMap({ $0 }) { close(fd) }
+        throw SpawnFailed(description: "posix_spawn \(path): \(String(cString: strerror(status)))")
+    }
+    let child = SpawnedProcess(processIdentifier: pid)
+
+    // Killed at the deadline unless it has exited (checked under the lock the reaper takes
+    // before the pid can be reused).
+    let state = Mutex((exited: false, killed: false))
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+        state.withLock { state in
+            guard !state.exited else { return }
+            kill(pid, SIGKILL)
+            state.killed = true
         }
     }
     return await withCheckedContinuation { continuation in
         Thread.detachNewThread {
-            if standardInput == nil {
-                stdin.fileHandleForWriting.write(input)
-                try? stdin.fileHandleForWriting.close()
+            if let stdin {
+                input.withUnsafeBytes { bytes in
+                    var offset = 0
+                    while offset < bytes.count {
+                        let written = write(stdin.write, bytes.baseAddress! + offset, bytes.count - offset)
+                        if written < 0 { if errno == EINTR { continue } else { break } }
+                        offset += written
+                    }
+                }
+                close(stdin.write)
             }
-            whileRunning?(process)
+            whileRunning?(child)
             // Drain both pipes before waiting, so a chatty child cannot fill one and stall.
             let group = DispatchGroup()
             nonisolated(unsafe) var out = Data(), err = Data()
-            if standardOutput == nil {
-                DispatchQueue.global().async(group: group) { out = stdout.fileHandleForReading.readDataToEndOfFile() }
-            }
-            if standardError == nil {
-                DispatchQueue.global().async(group: group) { err = stderr.fileHandleForReading.readDataToEndOfFile() }
-            }
+            if let stdout { DispatchQueue.global().async(group: group) { out = readToEnd(stdout.read) } }
+            if let stderr { DispatchQueue.global().async(group: group) { err = readToEnd(stderr.read) } }
             group.wait()
-            if standardOutput == nil { try? stdout.fileHandleForReading.close() }
-            if standardError == nil { try? stderr.fileHandleForReading.close() }
-            process.waitUntilExit()
-            let bySignal = process.terminationReason == .uncaughtSignal
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+            let killed = state.withLock { state in
+                state.exited = true
+                return state.killed
+            }
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+            let signal: Int32? = raw & 0x7f == 0 ? nil : raw & 0x7f
             continuation.resume(returning: RunResult(
-                status: process.terminationStatus, signal: bySignal ? process.terminationStatus : nil,
-                timedOut: killed.withLock { $0 }, stdout: String(decoding: out, as: UTF8.self),
-                stderr: String(decoding: err, as: UTF8.self)))
+                status: signal ?? (raw >> 8) & 0xff, signal: signal, timedOut: killed,
+                stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self)))
         }
     }
+}
+
+/// Everything until end of file from `fd`, which is then closed.
+private func readToEnd(_ fd: Int32) -> Data {
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count > 0 { data.append(contentsOf: buffer[0..<count]); continue }
+        if count < 0 && errno == EINTR { continue }
+        break
+    }
+    close(fd)
+    return data
 }
 
 /// Polls `condition` every millisecond until it holds or `seconds` pass; whether it held.
