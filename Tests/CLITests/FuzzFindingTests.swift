@@ -6,11 +6,26 @@ struct FuzzFindingTests {
     /// its file's path goes is an easy slip, and the error must not print it back (issue 7,
     /// finding 11), as stray arguments holding passphrase words are withheld.
     @Test func aPassphraseGivenAsThePassphraseFileIsNotPrinted() async throws {
-        let passphrase = "wrap track hamster grocery casual talk theory half artist toast art essence"
-        let result = try await run("adm-push", ["keys", "--passphrase-file", passphrase])
+        let result = try await run("adm-push", ["keys", "--passphrase-file", Self.passphrase])
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("Error: cannot read --passphrase-file"))
         #expect(!result.stderr.contains("hamster"), "the passphrase is printed: \(result.stderr)")
         #expect(result.stdout.isEmpty)
     }
+
+    /// Fuzz/Crashes/arguments/node-url-repeated, nethash-repeated, adm-nodes-repeated: the
+    /// node options' errors come from AdamantNodes (`NodeURLError`, `NodeListError`), which put
+    /// the value in double quotes, past the CLI's `quoted`.
+    @Test(arguments: [
+        (["nodes", "--node", passphrase], [String: String]()),
+        (["nodes", "--nethash", passphrase], [:]),
+        (["nodes"], ["ADM_NODES": passphrase]),
+    ])
+    func aPassphraseGivenAsANodeOptionIsNotPrinted(arguments: [String], environment: [String: String]) async throws {
+        let result = try await run("adm-push", arguments, environment: environment)
+        #expect(result.status == 64)
+        #expect(!result.stderr.contains("hamster"), "the passphrase is printed: \(result.stderr)")
+    }
+
+    static let passphrase = "wrap track hamster grocery casual talk theory half artist toast art essence"
 }
