@@ -84,7 +84,7 @@ public struct Tool: Sendable {
     private func command(named commandName: String, in arguments: some Collection<String>, _ output: Output) -> (any Command.Type)? {
         if let command = commands.first(where: { $0.info.name == commandName }) { return command }
         var hint = Spelling.nearest(to: commandName, in: commands.map { $0.info.name }).map { " (did you mean '\($0)'?)" } ?? ""
-        if StrayArguments.mayHoldAPassphrase(arguments) { hint = "" }
+        if BIP39.mayHoldAPassphrase(arguments) { hint = "" }
         output.error("Error: unknown command \(StrayArguments.quotingFirst(of: arguments))\(hint)")
         output.error("  See '\(name) --help' for the commands.")
         return nil

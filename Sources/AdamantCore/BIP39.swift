@@ -17,6 +17,14 @@ public enum BIP39 {
         return nil
     }
 
+    /// Whether `texts` hold two or more words of the list between them, in any case: perhaps a
+    /// passphrase typed in the wrong place, so never to be repeated. One alone is an ordinary
+    /// English word ('extra').
+    public static func mayHoldAPassphrase(_ texts: some Collection<String>) -> Bool {
+        let words = texts.lazy.flatMap { $0.split(whereSeparator: \.isWhitespace) }
+        return words.filter { index(of: $0.lowercased()) != nil }.prefix(2).count == 2
+    }
+
     /// Checks a phrase given as UTF-8 bytes, returning the word indices.
     static func validate(_ phrase: UnsafeRawBufferPointer) throws(PassphraseError) -> [Int] {
         guard !phrase.isEmpty else { throw .empty }

@@ -1,3 +1,4 @@
+import AdamantCore
 import AdamantCLI
 import Testing
 

@@ -1,3 +1,4 @@
+import AdamantCore
 import Foundation
 
 /// The nodes to use and the network to accept, from the first source that is set: `--node`
@@ -75,7 +76,7 @@ public enum NodeListError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidURL(let error, let source): "\(error) (from \(source.phrase))"
-        case .invalidNethash(let text): "\"\(text)\" is not a nethash (64 hex characters)"
+        case .invalidNethash(let text): "\(text.quoted) is not a nethash (64 hex characters)"
         case .noNodes(let source): "\(source.phrase) names no node"
         case .configFile(let path, let reason): "\(path): \(reason)"
         }

@@ -51,11 +51,12 @@ public enum NodeURLError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .malformed(let text): "\"\(text)\" is not a node URL such as https://clown.adamant.im or http://127.0.0.1:36666"
-        case .unsupportedScheme(let text): "\"\(text)\": a node URL starts with http:// or https://"
-        case .missingHost(let text): "\"\(text)\": a node URL needs a host"
-        case .credentials(let text): "\"\(text)\": a node URL cannot carry a user name or password"
-        case .queryOrFragment(let text): "\"\(text)\": a node URL has no query (?…) or fragment (#…)"
+        case .malformed(let text): "\(text.quoted) is not a node URL such as https://clown.adamant.im or http://127.0.0.1:36666"
+        case .unsupportedScheme(let text): "\(text.quoted): a node URL starts with http:// or https://"
+        case .missingHost(let text): "\(text.quoted): a node URL needs a host"
+        // Not repeated: it holds a password.
+        case .credentials: "a node URL cannot carry a user name or password"
+        case .queryOrFragment(let text): "\(text.quoted): a node URL has no query (?…) or fragment (#…)"
         }
     }
 }

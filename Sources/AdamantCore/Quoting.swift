@@ -1,5 +1,3 @@
-import AdamantCore
-
 extension StringProtocol {
     /// The value in single quotes with its control characters escaped: how every message quotes
     /// back what it was given, so input can never start a new line or move the cursor. A value
@@ -7,7 +5,7 @@ extension StringProtocol {
     /// the wrong place (`--passphrase-file "wrap track …"`). The markers hold fewer than two
     /// BIP39 words, so they never look like a passphrase themselves.
     public var quoted: String {
-        StrayArguments.mayHoldAPassphrase([String(self)])
+        BIP39.mayHoldAPassphrase([String(self)])
             ? "(withheld: resembles a passphrase)" : "'" + escapingControlCharacters + "'"
     }
 
@@ -31,22 +29,4 @@ extension StringProtocol {
         }
         return text
     }
-}
-
-/// Quoting back arguments a command did not expect, without ever repeating a passphrase that
-/// was typed in the wrong place (`adm-push wrap track …`).
-public enum StrayArguments {
-    /// The first of `arguments`, quoted; or a note that it is withheld when they hold two or
-    /// more words of the BIP39 list (one alone is an ordinary word, such as 'extra').
-    public static func quotingFirst(of arguments: some Collection<String>) -> String {
-        guard let first = arguments.first else { return "''" }
-        return mayHoldAPassphrase(arguments) ? "(withheld: resembles a passphrase, which is not an argument)" : first.quoted
-    }
-
-    public static func mayHoldAPassphrase(_ arguments: some Collection<String>) -> Bool {
-        let words = arguments.lazy.flatMap { $0.split(whereSeparator: \.isWhitespace) }
-        return words.filter { bip39Words.contains($0.lowercased()) }.prefix(2).count == 2
-    }
-
-    private static let bip39Words = Set(BIP39.wordList)
 }
