@@ -8,7 +8,7 @@ struct StatusCommand: Command {
         name: "status",
         overview: "Show each token's newest intent, its state on chain, and what is in flight.",
         options: [RegisterCommand.token, OutboxOptions.json] + OutboxOptions.options,
-        discussion: "Reads the chain, sends nothing. Exits 69 when no node can be read.\n" + OutboxOptions.help)
+        discussion: "Reads the chain and records what it shows (an intent it already satisfies is applied); signs and sends nothing. Exits 69 when no node can be read.\n" + OutboxOptions.help)
 
     let arguments: ParsedArguments
 

@@ -227,6 +227,27 @@ struct LiveOutboxTests {
         #expect(report.keys.first?.newest.attempts.count == 1)
     }
 
+    /// `status` runs the scheduler too, short of signing: an intent the chain already satisfies
+    /// is recorded applied, one it does not is left pending with nothing sent.
+    @Test func statusBringsStatesUpToDateAndSendsNothing() async throws {
+        let network = try await OutboxNetwork()
+        try await network.registered(Self.token, in: try network.outbox(home: "first"))
+        let confirmed = network.devnet.confirmedTransactions.count
+
+        let fresh = try network.outbox(home: "fresh")
+        _ = try await fresh.register(token: Self.token, provider: .apns)
+        let other = String(repeating: "6b", count: 32)
+        _ = try await fresh.register(token: other, provider: .apns)
+        let report = try await fresh.status()
+        #expect(report.networkProblem == nil)
+        let states = Dictionary(uniqueKeysWithValues: try await fresh.queue().compactMap(\.last).map { ($0.signal.token, $0) })
+        #expect(states[Self.token]?.state == .applied(height: try #require(report.keys.first { $0.token == Self.token }?.chain?.last?.height)))
+        #expect(states[other]?.state == .pending)
+        #expect(states.values.allSatisfy { $0.attempts.isEmpty }, "status signed something")
+        network.devnet.mine()
+        #expect(network.devnet.confirmedTransactions.count == confirmed, "status sent something")
+    }
+
     /// Eight outboxes on one home (as eight processes would be) register one token at once:
     /// one signal goes out.
     @Test func outboxesSharingAHomeSendOneSignal() async throws {

@@ -66,7 +66,9 @@ extension Outbox {
         }
     }
 
-    /// Every key's status from the chain and the store, sending nothing.
+    /// Every key's status from the chain and the store. The scheduler runs as in a flush and
+    /// records what the chain shows (applied, superseded, reopened, failed), but signs and
+    /// sends nothing.
     public func status() async throws(OutboxError) -> FlushReport {
         try await pass(sending: false)
     }
@@ -76,7 +78,8 @@ extension Outbox {
         try await store.intents(scope: scope, includeSettled: true)
     }
 
-    /// One round: read the chain, resolve attempts, plan every key, carry the plan out.
+    /// One round: read the chain, resolve attempts, plan every key, carry the plan out (all of
+    /// it but the sends unless `sending`: what the chain shows is recorded either way).
     func pass(sending: Bool = true) async throws(OutboxError) -> FlushReport {
         var view: ChainView?
         var networkProblem: String?
@@ -100,10 +103,11 @@ extension Outbox {
         let account = fold.account(of: view.signals)
         var activity = account.activity.with(live: groups.joined())
         var balance: ADMAmount?
-        for group in groups where sending {
+        for group in groups {
             guard let newest = group.max(by: { $0.sequence < $1.sequence }) else { continue }
             let chainState = account[newest.signal.token]
             for step in planner.plan(intents: group, chain: chainState, account: activity, height: view.height, now: wallClock.unixMillis()) {
+                if case .send = step, !sending { continue }
                 do {
                     if let shortOf = try await carryOut(step, group: group, chain: chainState, account: activity, height: view.height) {
                         balance = shortOf
