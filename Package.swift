@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "AdamantNodes", targets: ["AdamantNodes"]),
         .library(name: "AdamantDevnet", targets: ["AdamantDevnet"]),
         .library(name: "AdamantPush", targets: ["AdamantPush"]),
+        .library(name: "AdamantFetch", targets: ["AdamantFetch"]),
         .executable(name: "adm-push", targets: ["adm-push"]),
         .executable(name: "adm-fetch", targets: ["adm-fetch"]),
         .executable(name: "adm-devnet", targets: ["adm-devnet"]),
@@ -29,22 +30,25 @@ let package = Package(
         .target(name: "AdamantDevnet", dependencies: ["AdamantCore", "CMicroHTTPD"]),
         // The registration outbox: SQLite store, chain state, scheduler.
         .target(name: "AdamantPush", dependencies: ["AdamantCore", "AdamantNodes", "CSQLite"]),
+        // A push's transaction found, verified, decrypted and rendered; `watch`.
+        .target(name: "AdamantFetch", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush"]),
         // What every command shares: argument parsing, passphrase input, output and exit codes.
         .target(name: "AdamantCLI", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush"]),
 
         .executableTarget(name: "adm-push", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush", "AdamantCLI"]),
-        .executableTarget(name: "adm-fetch", dependencies: ["AdamantCLI"]),
+        .executableTarget(name: "adm-fetch", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush", "AdamantFetch", "AdamantCLI"]),
         // The performance targets of DESIGN.md: `swift run -c release adm-bench`.
         .executableTarget(name: "adm-bench", dependencies: ["AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantPush", "CSQLite"]),
         .executableTarget(name: "adm-devnet", dependencies: ["AdamantDevnet", "AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantPush"]),
         // The fuzz targets: `scripts/fuzz [TARGET] [SECONDS]`; a normal build only replays inputs.
-        .executableTarget(name: "adm-fuzz", dependencies: ["CFuzzer", "AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI"]),
+        .executableTarget(name: "adm-fuzz", dependencies: ["CFuzzer", "AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantFetch"]),
 
         .testTarget(name: "AdamantCoreTests", dependencies: ["AdamantCore"]),
         .testTarget(name: "AdamantNodesTests", dependencies: ["AdamantNodes", "AdamantCore", "AdamantDevnet"]),
         .testTarget(name: "AdamantPushTests", dependencies: ["AdamantPush", "AdamantCore", "AdamantNodes", "AdamantDevnet"]),
+        .testTarget(name: "AdamantFetchTests", dependencies: ["AdamantFetch", "AdamantPush", "AdamantCore", "AdamantNodes", "AdamantDevnet"]),
         .testTarget(name: "AdamantDevnetTests", dependencies: ["AdamantDevnet", "AdamantCore", "adm-devnet"]),
-        .testTarget(name: "CLITests", dependencies: ["AdamantCore", "AdamantCLI", "AdamantDevnet", "adm-push", "adm-fetch", "adm-devnet", "adm-bench"]),
+        .testTarget(name: "CLITests", dependencies: ["AdamantCore", "AdamantCLI", "AdamantDevnet", "AdamantFetch", "adm-push", "adm-fetch", "adm-devnet", "adm-bench"]),
     ],
     swiftLanguageModes: [.v6]
 )
