@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "AdamantPushTests", dependencies: ["AdamantPush", "AdamantCore", "AdamantNodes", "AdamantDevnet"]),
         .testTarget(name: "AdamantFetchTests", dependencies: ["AdamantFetch", "AdamantPush", "AdamantCore", "AdamantNodes", "AdamantDevnet"]),
         .testTarget(name: "AdamantDevnetTests", dependencies: ["AdamantDevnet", "AdamantCore", "adm-devnet"]),
-        .testTarget(name: "CLITests", dependencies: ["AdamantCore", "AdamantCLI", "AdamantDevnet", "AdamantFetch", "adm-push", "adm-fetch", "adm-devnet", "adm-bench"]),
+        .testTarget(name: "CLITests", dependencies: ["AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantDevnet", "AdamantFetch", "adm-push", "adm-fetch", "adm-devnet", "adm-bench"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,19 +1,20 @@
 public import AdamantCore
 import AdamantNodes
+public import AdamantPush
 import Synchronization
 
 /// Where partners' public keys are kept between runs. The key an address signs with never
 /// changes, so an entry never goes stale.
 public protocol PublicKeyCache: Sendable {
-    func publicKey(of address: Address) async -> PublicKey?
-    func remember(_ key: PublicKey, of address: Address) async
+    func knownKey(of address: Address) async -> PublicKey?
+    func keep(_ key: PublicKey, of address: Address) async
 }
 
 public final class MemoryPublicKeyCache: PublicKeyCache {
     private let keys = Mutex<[Address: PublicKey]>([:])
     public init() {}
-    public func publicKey(of address: Address) async -> PublicKey? { keys.withLock { $0[address] } }
-    public func remember(_ key: PublicKey, of address: Address) async { keys.withLock { $0[address] = key } }
+    public func knownKey(of address: Address) async -> PublicKey? { keys.withLock { $0[address] } }
+    public func keep(_ key: PublicKey, of address: Address) async { keys.withLock { $0[address] = key } }
 }
 
 /// One `ChatKey` per partner (computing it is most of a decryption's cost), and the partner's
@@ -42,11 +43,18 @@ final class PartnerKeys: Sendable {
         guard let recipient = transaction.recipientId else { throw FetchFailure.unreadable("the transaction has no recipient") }
         if recipient == keyPair.address { return keyPair.publicKey }
         if let given = transaction.recipientPublicKey, given.address == recipient { return given }
-        if let cached = await cache.publicKey(of: recipient) { return cached }
+        if let cached = await cache.knownKey(of: recipient) { return cached }
         guard let fetched = try await client.publicKey(of: recipient) else {
             throw FetchFailure.unreadable("no node knows the public key of \(recipient)")
         }
-        await cache.remember(fetched, of: recipient)
+        await cache.keep(fetched, of: recipient)
         return fetched
     }
+}
+
+/// The home directory's log keeps partners' keys between runs; a failing store only means
+/// asking a node again.
+extension NotificationLog: PublicKeyCache {
+    public func knownKey(of address: Address) async -> PublicKey? { try? await publicKey(of: address) }
+    public func keep(_ key: PublicKey, of address: Address) async { try? await remember(key, of: address) }
 }
