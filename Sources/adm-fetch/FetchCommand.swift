@@ -63,10 +63,13 @@ struct FetchCommand: Command {
             push.recipient = recipient
         }
         let keyPair = KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context))
+        let home = try? OutboxOptions.homeDirectory(arguments, context)
         let log = openLog(context)
         var configuration = Fetcher.Configuration()
         configuration.deadline = deadline
-        let client = NodeClient(pool: NodePool(nodes: try NodeOptions.nodeList(arguments, context)), deadline: deadline)
+        let pool = HealthCache.pool(for: try NodeOptions.nodeList(arguments, context), home: home)
+        defer { HealthCache.save(pool, home: home) }
+        let client = NodeClient(pool: pool, deadline: deadline)
         let fetcher = Fetcher(
             keyPair: keyPair, client: client, configuration: configuration,
             publicKeys: log.map { $0 as any PublicKeyCache } ?? MemoryPublicKeyCache())

@@ -125,6 +125,24 @@ struct FetchCommandTests {
         #expect(try network.object(result)["fallback"] as? Bool == true)
     }
 
+    /// The health measured by one run is used by the next: a cold fetch asks the node that
+    /// answered before, with no status round first (and never waits on a silent node's status).
+    @Test func theNextRunUsesTheHealthTheLastOneMeasured() async throws {
+        let network = try await FetchDevnet()
+        let sent = try await network.send("fast", from: network.friend, to: network.me)
+        try network.devnet.add(Fault(parsing: "blackhole"), toNode: 0)
+        let first = try await network.fetch([try #require(sent.id).description, "--json"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let cache = try #require(FileManager.default.contents(atPath: network.outbox.home + "/home/node-health.json"))
+        #expect(String(decoding: cache, as: UTF8.self).contains("\"usable\":true"))
+
+        for index in 0..<2 { try network.devnet.clearRequests(toNode: index) }
+        let result = try await network.fetch([try #require(sent.id).description, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try network.devnet.requests(toNode: 1).map(\.path) == ["/api/transactions/get"], "straight to the fetch")
+        #expect(try network.devnet.requests(toNode: 0).isEmpty, "the silent node was not asked")
+    }
+
     @Test(arguments: [
         (["12x"], "is not a transaction id"), (["1", "2"], "unexpected argument"), (["1", "--payload", "-"], "not both"),
         (["1", "--recipient", "U1x"], "is not an address"), (["1", "--deadline", "-3"], "--deadline"), (["--payload", "/nonexistent/p"], "cannot read --payload"),
