@@ -3,7 +3,7 @@
 /// list markers and rules (here), then emphasis, code, links and escapes (`MarkdownInline`).
 /// Anything else stays as written; an unmatched marker is text.
 enum Markdown {
-    static func strip(_ text: some StringProtocol) -> String {
+    static func strip(_ text: String) -> String {
         var output = String.UnicodeScalarView()
         var inFence = false, isFirstLine = true
         for line in lines(of: NotificationText.bounded(text)) {
@@ -24,7 +24,7 @@ enum Markdown {
 
     private typealias Line = ArraySlice<Unicode.Scalar>
 
-    private static func lines(of text: some StringProtocol) -> [Line] {
+    private static func lines(of text: Substring) -> [Line] {
         let scalars = Array(text.unicodeScalars)
         return scalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             line.last == "\r" ? line.dropLast() : line

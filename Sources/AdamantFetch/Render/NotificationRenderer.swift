@@ -47,16 +47,16 @@ public enum NotificationRenderer {
             return notification(.transfer, voice.sent(admAmount, "ADM"))
         case .chat:
             guard let chatType = content.chatType else { break }
-            if chatType == .signal {
+            switch (chatType, content.plaintext) {
+            case (.signal, _):
                 return RenderedNotification(kind: .signal, title: title, body: voice.signal, shown: false)
-            }
-            guard let plaintext = content.plaintext else { break }
-            switch chatType {
-            case .legacy, .message, .signal:
+            case (_, nil):
+                break
+            case (.legacy, let plaintext?), (.message, let plaintext?):
                 let text = cleanText(plaintext)
                 if let admAmount { return notification(.transfer, voice.sent(admAmount, "ADM", comment: text)) }
                 return notification(.message, voice.said(text))
-            case .rich:
+            case (.rich, let plaintext?):
                 let message = RichMessage(plaintext: plaintext)
                 if let admAmount {
                     let comment = if case .textReply(let text) = message { cleanText(text) } else { "" }

@@ -18,7 +18,7 @@ enum NotificationText {
     /// one), runs of white space one space, control and format characters (bidi overrides,
     /// zero-width spaces, byte-order marks) and line separators are dropped, and a longer text
     /// ends in "…". Never cuts inside a character.
-    static func oneLine(_ text: some StringProtocol, limit: Int) -> String {
+    static func oneLine(_ text: String, limit: Int) -> String {
         guard limit > 0 else { return "" }
         var line = "", count = 0, truncated = false
         var pendingBreak = false, pendingSpace = false
@@ -49,8 +49,8 @@ enum NotificationText {
     }
 
     /// The first `readLimit` bytes of `text`, ending on a scalar boundary.
-    static func bounded(_ text: some StringProtocol) -> Substring {
-        let whole = Substring(text)
+    static func bounded(_ text: String) -> Substring {
+        let whole = text[...]
         guard whole.utf8.count > readLimit else { return whole }
         var bytes = 0
         var end = whole.unicodeScalars.startIndex
