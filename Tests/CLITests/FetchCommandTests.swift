@@ -64,6 +64,9 @@ struct FetchCommandTests {
         let object = try network.object(result)
         #expect(object["id"] as? String == sent.id?.description)
         #expect(object["text"] as? String == "see you at **noon**")
+        #expect(object["body"] as? String == "see you at noon", "Markdown stripped")
+        #expect(object["kind"] as? String == "message")
+        #expect(object["title"] as? String == network.friend.address.description)
         #expect(object["thread"] as? String == network.friend.address.description)
         #expect(object["senderId"] as? String == network.friend.address.description)
         #expect(object["verified"] as? Bool == true)
@@ -96,6 +99,15 @@ struct FetchCommandTests {
         #expect(object["fallback"] as? Bool == true)
         #expect(object["text"] == nil)
         #expect((object["reason"] as? String)?.contains("cannot be verified") == true, "\(object)")
+    }
+
+    /// A transfer with a comment, in text mode: the title line, then the body line.
+    @Test func aTransferWithACommentIsShownAsATransfer() async throws {
+        let network = try await FetchDevnet()
+        let sent = try await network.send("for lunch", from: network.friend, to: network.me, amount: 150_000_000)
+        let result = try await network.fetch([try #require(sent.id).description])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "\(network.friend.address)\nSent you 1.5 ADM: for lunch\n")
     }
 
     @Test func aPushForAnotherAccountSaysWhichAccountItWasFor() async throws {
