@@ -23,6 +23,7 @@ struct FuzzTarget: Sendable {
         FuzzTarget("arguments", ArgumentsFuzz.run),
         FuzzTarget("config", ConfigFuzz.run),
         FuzzTarget("devnet", DevnetFuzz.run),
+        FuzzTarget("kvs", KVSFuzz.run),
     ]
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
