@@ -24,6 +24,7 @@ struct FuzzTarget: Sendable {
         FuzzTarget("config", ConfigFuzz.run),
         FuzzTarget("devnet", DevnetFuzz.run),
         FuzzTarget("render", RenderFuzz.run),
+        FuzzTarget("kvs", KVSFuzz.run),
     ]
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
