@@ -70,9 +70,15 @@ struct FetchCommand: Command {
         let pool = HealthCache.pool(for: try NodeOptions.nodeList(arguments, context), home: home)
         defer { HealthCache.save(pool, home: home) }
         let client = NodeClient(pool: pool, deadline: deadline)
+        var names: (@Sendable (Address, ContinuousClock.Instant) async -> String?) = { _, _ in nil }
+        if !arguments.flag(Self.noNames) {
+            let book = AddressBookSource(keyPair: keyPair, client: client, home: log == nil ? nil : home)
+            book.prefetch(until: .now + deadline)
+            names = { address, deadline in await book.name(of: address, until: deadline) }
+        }
         let fetcher = Fetcher(
             keyPair: keyPair, client: client, configuration: configuration,
-            publicKeys: log.map { $0 as any PublicKeyCache } ?? MemoryPublicKeyCache())
+            publicKeys: log.map { $0 as any PublicKeyCache } ?? MemoryPublicKeyCache(), name: names)
         var result = await fetcher.fetch(push)
         if result.failure == nil, let log {
             let now = SystemWallClock().unixMillis()

@@ -110,6 +110,28 @@ struct FetchCommandTests {
         #expect(result.stdout == "\(network.friend.address)\nSent you 1.5 ADM: for lunch\n")
     }
 
+    /// The title is the partner's name from the account's encrypted address book, asked of
+    /// the nodes once and then read from the home for a few minutes; `--no-names` skips it.
+    @Test func theTitleIsThePartnersNameFromTheAddressBook() async throws {
+        let network = try await FetchDevnet()
+        let value = try KVSKey(keyPair: network.me).seal(payload: [network.friend.address.description: ["displayName": "Alice"]])
+        let stored = try await network.client.submitState(key: "contact_list", value: value, signedBy: network.me)
+        guard case .accepted = stored.outcome else { Issue.record("\(stored)"); return }
+        let sent = try await network.send("hi", from: network.friend, to: network.me)
+        let id = try #require(sent.id).description
+
+        let named = try await network.fetch([id, "--json"])
+        #expect(try network.object(named)["title"] as? String == "Alice", "\(named.stderr)")
+        for index in 0..<2 { try network.devnet.clearRequests(toNode: index) }
+        let again = try await network.fetch([id, "--json"])
+        #expect(try network.object(again)["title"] as? String == "Alice")
+        let asked = try (0..<2).flatMap { try network.devnet.requests(toNode: $0).map(\.path) }
+        #expect(!asked.contains("/api/states/get"), "the cached list was used: \(asked)")
+
+        let plain = try await network.fetch([id, "--json", "--no-names"])
+        #expect(try network.object(plain)["title"] as? String == network.friend.address.description)
+    }
+
     @Test func aPushForAnotherAccountSaysWhichAccountItWasFor() async throws {
         let network = try await FetchDevnet()
         let other = KeyPair(passphrase: Passphrase(unvalidated: "another account"))
