@@ -35,7 +35,7 @@ let package = Package(
         // What every command shares: argument parsing, passphrase input, output and exit codes.
         .target(name: "AdamantCLI", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush"]),
 
-        .executableTarget(name: "adm-push", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush", "AdamantCLI"]),
+        .executableTarget(name: "adm-push", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush", "AdamantFetch", "AdamantCLI"]),
         .executableTarget(name: "adm-fetch", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush", "AdamantFetch", "AdamantCLI"]),
         // The performance targets of DESIGN.md: `swift run -c release adm-bench`.
         .executableTarget(name: "adm-bench", dependencies: ["AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantPush", "CSQLite"]),

@@ -82,7 +82,8 @@ struct FetchCommand: Command {
         var result = await fetcher.fetch(push)
         if result.failure == nil, let log {
             let now = SystemWallClock().unixMillis()
-            result.duplicate = (try? await log.recordShown(result.id, account: keyPair.address, pushed: true, at: now)) ?? false
+            result.duplicate = (try? await log.recordShown(
+                result.id, account: keyPair.address, pushed: true, at: now, height: result.transaction?.height)) ?? false
         }
         FetchReport.print(result, json: arguments.flag(Self.json), context)
         return Self.exitCode(for: result.failure)

@@ -132,6 +132,29 @@ struct FetchCommandTests {
         #expect(try network.object(plain)["title"] as? String == network.friend.address.description)
     }
 
+    /// Pushes stopped: a message came without one after a pushed message. `status` says so and
+    /// `repair` sends the registration again although the chain holds it.
+    @Test func statusTellsWhenPushesStoppedAndRepairRegistersAgain() async throws {
+        let network = try await FetchDevnet()
+        let token = String(repeating: "cd", count: 32)
+        #expect(try await network.outbox.push(["register", "--token", token, "--provider", "apns"]).status == 0)
+        let pushed = try await network.send("pushed", from: network.friend, to: network.me)
+        #expect(try await network.fetch([try #require(pushed.id).description]).status == 0)
+        _ = try await network.send("never pushed", from: network.friend, to: network.me)
+        let hook = ["ADM_PUSH_TEST_EVIDENCE_GRACE": "0"]
+
+        let status = try await network.outbox.push(["status"], extra: hook)
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stderr.contains("Warning: pushes are probably not arriving: 1 transaction since "), "\(status.stderr)")
+        let signals = network.devnet.confirmedTransactions.filter { $0.chat?.type == .signal }.count
+
+        let repair = try await network.outbox.push(["repair"], extra: hook)
+        #expect(repair.status == 0, "\(repair.stderr)")
+        #expect(repair.stderr.contains("Evidence: pushes are probably not arriving"), "\(repair.stderr)")
+        #expect(network.devnet.confirmedTransactions.filter { $0.chat?.type == .signal }.count == signals + 1, "one more add")
+        #expect(try await network.outbox.push(["status"]).stderr.contains("Warning") == false, "the default grace: too young to tell")
+    }
+
     @Test func aPushForAnotherAccountSaysWhichAccountItWasFor() async throws {
         let network = try await FetchDevnet()
         let other = KeyPair(passphrase: Passphrase(unvalidated: "another account"))

@@ -28,3 +28,10 @@ extension Outbox {
         return made
     }
 }
+
+extension Outbox {
+    /// Every token this account ever signalled to the service, as the chain leaves it.
+    public func tokensOnChain() async throws -> [String: TokenState] {
+        fold.states(of: try await syncChain().signals)
+    }
+}

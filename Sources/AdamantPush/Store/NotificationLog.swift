@@ -27,27 +27,48 @@ public final class NotificationLog: Sendable {
 
     /// Records that `id` was shown to `account` (`pushed` when a push brought it) and says
     /// whether it had been shown before. A later pushed showing marks an earlier one pushed.
-    public func recordShown(_ id: TransactionID, account: Address, pushed: Bool, at unixMillis: Int64) async throws(OutboxError) -> Bool {
+    /// `height`, the transaction's block, when it was in one.
+    public func recordShown(
+        _ id: TransactionID, account: Address, pushed: Bool, at unixMillis: Int64, height: Int64? = nil
+    ) async throws(OutboxError) -> Bool {
         let (account, number) = (account.description, Int64(bitPattern: id.number))
         return try await write { db in
             let before = try db.query("SELECT 1 FROM shown WHERE account = ?1 AND id = ?2", [.text(account), .integer(number)]).isEmpty == false
             try db.query(
                 """
-                INSERT INTO shown (account, id, shown_at, pushed) VALUES (?1, ?2, ?3, ?4)
-                ON CONFLICT (account, id) DO UPDATE SET pushed = max(pushed, excluded.pushed)
+                INSERT INTO shown (account, id, shown_at, pushed, height) VALUES (?1, ?2, ?3, ?4, ?5)
+                ON CONFLICT (account, id) DO UPDATE SET pushed = max(pushed, excluded.pushed), height = coalesce(height, excluded.height)
                 """,
-                [.text(account), .integer(number), .integer(unixMillis), .integer(pushed ? 1 : 0)])
+                [.text(account), .integer(number), .integer(unixMillis), .integer(pushed ? 1 : 0), height.map(SQLiteValue.integer) ?? .null])
             return before
         }
     }
 
-    /// The transactions shown to `account` that a push brought, since `unixMillis`.
-    public func pushed(to account: Address, since unixMillis: Int64) async throws(OutboxError) -> [TransactionID] {
+    /// A transaction a push brought: when it was shown, and its block.
+    public struct Push: Sendable, Hashable {
+        public var id: TransactionID
+        public var shownAt: Int64
+        public var height: Int64?
+    }
+
+    /// Every transaction a push brought to `account`, oldest first.
+    public func pushes(to account: Address) async throws(OutboxError) -> [Push] {
         let rows = try await read { db in
-            try db.query("SELECT id FROM shown WHERE account = ?1 AND pushed = 1 AND shown_at >= ?2 ORDER BY shown_at",
-                         [.text(account.description), .integer(unixMillis)])
+            try db.query("SELECT id, shown_at, height FROM shown WHERE account = ?1 AND pushed = 1 ORDER BY shown_at",
+                         [.text(account.description)])
         }
-        return rows.compactMap { $0.integer(0).map { TransactionID(number: UInt64(bitPattern: $0)) } }
+        return rows.compactMap { row in
+            guard let id = row.integer(0), let shownAt = row.integer(1) else { return nil }
+            return Push(id: TransactionID(number: UInt64(bitPattern: id)), shownAt: shownAt, height: row.integer(2))
+        }
+    }
+
+    /// Whether `id` was shown to `account` because a push brought it.
+    public func wasPushed(_ id: TransactionID, to account: Address) async throws(OutboxError) -> Bool {
+        let rows = try await read { db in
+            try db.query("SELECT 1 FROM shown WHERE account = ?1 AND id = ?2 AND pushed = 1", [.text(account.description), .integer(Int64(bitPattern: id.number))])
+        }
+        return !rows.isEmpty
     }
 
     public func publicKey(of address: Address) async throws(OutboxError) -> PublicKey? {
@@ -81,6 +102,7 @@ public final class NotificationLog: Sendable {
                 id INTEGER NOT NULL,
                 shown_at INTEGER NOT NULL,
                 pushed INTEGER NOT NULL CHECK (pushed IN (0, 1)),
+                height INTEGER,
                 PRIMARY KEY (account, id)
             ) STRICT, WITHOUT ROWID;
             CREATE INDEX shown_by_time ON shown (account, pushed, shown_at);
