@@ -73,8 +73,12 @@ public struct Watcher: Sendable {
     /// Watches until the calling task is cancelled (then returns), with the pool's health
     /// monitored and the registration outbox flushed alongside. Throws only when no node is
     /// usable at the start or the log fails; network failures later are logged and retried.
-    public func run(from start: WatchStart = .resume, onNotification: @escaping @Sendable (FetchResult) async -> Void) async throws(WatchError) {
-        try await begin(start)
+    /// `onStart` is told the height the watch starts at, once `begin` has settled it.
+    public func run(
+        from start: WatchStart = .resume, onStart: @Sendable (Int64) -> Void = { _ in },
+        onNotification: @escaping @Sendable (FetchResult) async -> Void
+    ) async throws(WatchError) {
+        onStart(try await begin(start))
         enum Ended: Sendable { case polling(WatchError?), chore }
         let failure = await withTaskGroup(of: Ended.self) { group -> WatchError? in
             group.addTask {
