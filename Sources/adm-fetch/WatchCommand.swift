@@ -152,31 +152,54 @@ struct Hook: Sendable {
     }
 }
 
-/// SIGINT and SIGTERM cancel the watch instead of ending the process: they are ignored and
-/// read from dispatch sources, so the current item finishes and the cursor stays consistent.
+/// The write end of the pipe the signal handler writes to (-1 when none): the handler may
+/// only make async-signal-safe calls, so it reads a lock-free atomic and writes one byte.
+private let stopPipe = Atomic<Int32>(-1)
+
+/// SIGINT and SIGTERM cancel the watch instead of ending the process, so the current item
+/// finishes and the cursor stays consistent. A handler that writes to a pipe, read by a thread
+/// of its own, rather than a dispatch signal source: on Linux those read a signalfd, which
+/// sees a signal only if every thread blocks it, and the threads already running do not.
 final class StopOnSignals: Sendable {
     private final class State: Sendable {
         let lock = Mutex<(requested: Bool, cancel: (@Sendable () -> Void)?)>((false, nil))
     }
     private let state = State()
-    // Dispatch sources are thread-safe; kept only to be cancelled at the end.
-    private nonisolated(unsafe) let sources: [any DispatchSourceSignal]
+    private let readEnd: Int32
 
     init() {
-        let state = self.state
-        sources = [SIGINT, SIGTERM].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            readEnd = -1
+            return  // without a pipe the signals keep their default: they end the process
+        }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        readEnd = ends[0]
+        stopPipe.store(ends[1], ordering: .sequentiallyConsistent)
+        let state = self.state, readEnd = self.readEnd
+        Thread.detachNewThread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(readEnd, &byte, 1)
+                if count < 0 && errno == EINTR { continue }
+                guard count == 1 else { break }  // closed: released
                 let cancel = state.lock.withLock { state in
                     state.requested = true
                     return state.cancel
                 }
                 cancel?()
             }
-            source.resume()
-            signal(number, SIG_IGN)
-            return source
+            close(readEnd)
         }
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { number in
+            var byte = UInt8(truncatingIfNeeded: number)
+            let descriptor = stopPipe.load(ordering: .sequentiallyConsistent)
+            if descriptor >= 0 { _ = write(descriptor, &byte, 1) }
+        }
+        action.sa_flags = SA_RESTART
+        sigemptyset(&action.sa_mask)
+        for number in [SIGINT, SIGTERM] { sigaction(number, &action, nil) }
     }
 
     var requested: Bool { state.lock.withLock { $0.requested } }
@@ -190,8 +213,11 @@ final class StopOnSignals: Sendable {
         if already { task.cancel() }
     }
 
+    /// From here on a signal is ignored (the process is stopping anyway).
     func release() {
-        for source in sources { source.cancel() }
+        for number in [SIGINT, SIGTERM] { signal(number, SIG_IGN) }
+        let writeEnd = stopPipe.exchange(-1, ordering: .sequentiallyConsistent)
+        if writeEnd >= 0 { close(writeEnd) }
     }
 }
 
