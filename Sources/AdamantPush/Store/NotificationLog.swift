@@ -85,6 +85,71 @@ public final class NotificationLog: Sendable {
         }
     }
 
+    // MARK: The watch cursor
+
+    /// Where `watch` resumes for `account` on one of its listings (`stream`), if it ran before.
+    public func watchCursor(account: Address, stream: String) async throws(OutboxError) -> WatchCursor? {
+        let rows = try await read { db in
+            try db.query("SELECT height, skip FROM watch_cursors WHERE account = ?1 AND stream = ?2", [.text(account.description), .text(stream)])
+        }
+        guard let row = rows.first, let height = row.integer(0), let skip = row.integer(1), height >= 0, skip >= 0 else { return nil }
+        return WatchCursor(height: height, skip: Int(clamping: skip))
+    }
+
+    public func setWatchCursor(_ cursor: WatchCursor, account: Address, stream: String) async throws(OutboxError) {
+        try await write { db in try Self.storeCursor(cursor, account: account, stream: stream, db) }
+    }
+
+    /// Which of `ids` were shown to `account` before (by `watch` or for a push).
+    public func shown(among ids: [TransactionID], account: Address) async throws(OutboxError) -> Set<TransactionID> {
+        guard !ids.isEmpty else { return [] }
+        let account = account.description
+        return try await read { db in
+            var found = Set<TransactionID>()
+            for id in ids {
+                let number = Int64(bitPattern: id.number)
+                if try !db.query("SELECT 1 FROM shown WHERE account = ?1 AND id = ?2", [.text(account), .integer(number)]).isEmpty {
+                    found.insert(id)
+                }
+            }
+            return found
+        }
+    }
+
+    /// Records a page `watch` is about to deliver, and the cursor past it, in one transaction:
+    /// a crash leaves either the page unrecorded (it is read again) or recorded whole.
+    public func recordWatched(
+        _ ids: [TransactionID], account: Address, at unixMillis: Int64, cursor: WatchCursor, stream: String
+    ) async throws(OutboxError) {
+        let text = account.description
+        try await write { db in
+            for id in ids {
+                try db.query(
+                    "INSERT INTO shown (account, id, shown_at, pushed) VALUES (?1, ?2, ?3, 0) ON CONFLICT (account, id) DO NOTHING",
+                    [.text(text), .integer(Int64(bitPattern: id.number)), .integer(unixMillis)])
+            }
+            try Self.storeCursor(cursor, account: account, stream: stream, db)
+        }
+    }
+
+    /// Undoes `recordWatched` for the ids of a page that were not delivered (the watch was
+    /// stopped mid-page), putting the cursor back where the page started.
+    public func forgetWatched(_ ids: [TransactionID], account: Address, cursor: WatchCursor, stream: String) async throws(OutboxError) {
+        let text = account.description
+        try await write { db in
+            for id in ids {
+                try db.query("DELETE FROM shown WHERE account = ?1 AND id = ?2 AND pushed = 0", [.text(text), .integer(Int64(bitPattern: id.number))])
+            }
+            try Self.storeCursor(cursor, account: account, stream: stream, db)
+        }
+    }
+
+    private static func storeCursor(_ cursor: WatchCursor, account: Address, stream: String, _ db: SQLiteConnection) throws {
+        try db.query(
+            "INSERT OR REPLACE INTO watch_cursors (account, stream, height, skip) VALUES (?1, ?2, ?3, ?4)",
+            [.text(account.description), .text(stream), .integer(max(0, cursor.height)), .integer(Int64(max(0, cursor.skip)))])
+    }
+
     @discardableResult
     private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(OutboxError) -> T {
         do { return try await database.write(body) } catch { throw OutboxError(storeFailure: error) }
@@ -111,6 +176,28 @@ public final class NotificationLog: Sendable {
                 address TEXT PRIMARY KEY,
                 public_key BLOB NOT NULL
             ) STRICT, WITHOUT ROWID;
+
+            -- Where `watch` resumes: blocks at or above `height`, after the first `skip`
+            -- transactions a node lists there (oldest first).
+            CREATE TABLE watch_cursors (
+                account TEXT NOT NULL,
+                stream TEXT NOT NULL,
+                height INTEGER NOT NULL CHECK (height >= 0),
+                skip INTEGER NOT NULL CHECK (skip >= 0),
+                PRIMARY KEY (account, stream)
+            ) STRICT, WITHOUT ROWID;
             """),
     ]
+}
+
+/// Where `watch` resumes one listing: blocks at or above `height`, after skipping the first
+/// `skip` transactions a node lists there, oldest first.
+public struct WatchCursor: Sendable, Hashable {
+    public var height: Int64
+    public var skip: Int
+
+    public init(height: Int64, skip: Int = 0) {
+        self.height = height
+        self.skip = skip
+    }
 }
