@@ -194,7 +194,7 @@ struct FetchCommandTests {
         #expect(String(decoding: cache, as: UTF8.self).contains("\"usable\":true"))
 
         for index in 0..<2 { try network.devnet.clearRequests(toNode: index) }
-        let result = try await network.fetch([try #require(sent.id).description, "--json"])
+        let result = try await network.fetch([try #require(sent.id).description, "--json", "--no-names"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try network.devnet.requests(toNode: 1).map(\.path) == ["/api/transactions/get"], "straight to the fetch")
         #expect(try network.devnet.requests(toNode: 0).isEmpty, "the silent node was not asked")
