@@ -20,7 +20,12 @@ final class FetchDevnet: Sendable {
         friend = KeyPair(passphrase: Passphrase(unvalidated: "fetch friend \(UUID())"))
         _ = try outbox.devnet.fund(friend.address, amount: ADMAmount(units: 10 * ADMAmount.unitsPerADM))
         let list = NodeList(endpoints: try outbox.devnet.nodeURLs.map { NodeEndpoint(url: try NodeURL($0)) }, nethash: .majority, source: .arguments)
-        client = NodeClient(pool: NodePool(nodes: list))
+        // Generous: many of these run at once beside other process tests.
+        var pool = NodePool.Configuration()
+        pool.healthCheckDeadline = .seconds(20)
+        pool.statusTimeout = .seconds(10)
+        pool.requestTimeout = .seconds(20)
+        client = NodeClient(pool: NodePool(nodes: list, configuration: pool), deadline: .seconds(45))
     }
 
     /// `text` from `sender` to `recipient`, in a block; the signed transaction.
