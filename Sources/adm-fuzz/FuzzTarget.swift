@@ -25,6 +25,7 @@ struct FuzzTarget: Sendable {
         FuzzTarget("devnet", DevnetFuzz.run),
         FuzzTarget("render", RenderFuzz.run),
         FuzzTarget("kvs", KVSFuzz.run),
+        FuzzTarget("payload", PayloadFuzz.run),
     ]
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
