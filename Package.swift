@@ -35,7 +35,7 @@ let package = Package(
         // What every command shares: argument parsing, passphrase input, output and exit codes.
         .target(name: "AdamantCLI", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush"]),
 
-        .executableTarget(name: "adm-push", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush", "AdamantCLI"]),
+        .executableTarget(name: "adm-push", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush", "AdamantFetch", "AdamantCLI"]),
         .executableTarget(name: "adm-fetch", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush", "AdamantFetch", "AdamantCLI"]),
         // The performance targets of DESIGN.md: `swift run -c release adm-bench`.
         .executableTarget(name: "adm-bench", dependencies: ["AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantPush", "CSQLite"]),
@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "AdamantPushTests", dependencies: ["AdamantPush", "AdamantCore", "AdamantNodes", "AdamantDevnet"]),
         .testTarget(name: "AdamantFetchTests", dependencies: ["AdamantFetch", "AdamantPush", "AdamantCore", "AdamantNodes", "AdamantDevnet"]),
         .testTarget(name: "AdamantDevnetTests", dependencies: ["AdamantDevnet", "AdamantCore", "adm-devnet"]),
-        .testTarget(name: "CLITests", dependencies: ["AdamantCore", "AdamantCLI", "AdamantDevnet", "AdamantFetch", "adm-push", "adm-fetch", "adm-devnet", "adm-bench"]),
+        .testTarget(name: "CLITests", dependencies: ["AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantDevnet", "AdamantFetch", "adm-push", "adm-fetch", "adm-devnet", "adm-bench"]),
     ],
     swiftLanguageModes: [.v6]
 )

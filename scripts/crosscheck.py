@@ -198,6 +198,18 @@ def decode_chat(asset):
     return {"message": hex_field(chat, "message"), "nonce": bytes.fromhex(nonce or ""), "type": chat["type"]}
 
 
+def decode_state(asset):
+    """asset.state as the Swift decoder reads it: string value, optional string key, int32 type."""
+    if not isinstance(asset, dict) or asset.get("state") is None:
+        return None
+    state = asset["state"]
+    key = state.get("key") if isinstance(state, dict) else None
+    if (not isinstance(state, dict) or not isinstance(state.get("value"), str) or not isinstance(key or "", str)
+            or not is_int(state.get("type")) or not -2**31 <= state["type"] < 2**31):
+        raise Rejected("decoding")
+    return {"key": key or "", "value": state["value"], "type": state["type"]}
+
+
 def decode_transaction(obj):
     """The fields the Swift decoder reads, with its strictness (canonical hex, int32 timestamp)."""
     if not isinstance(obj, dict) or not is_int(obj.get("type")):
@@ -212,6 +224,7 @@ def decode_transaction(obj):
         raise Rejected("decoding")
     tx["timestamp"] = obj["timestamp"]
     tx["chat"] = decode_chat(obj.get("asset"))
+    tx["state"] = decode_state(obj.get("asset"))
     tx["requester"] = hex_field(obj, "requesterPublicKey", 32, optional=True)
     tx["signature"] = hex_field(obj, "signature", 64)
     tx["signSignature"] = hex_field(obj, "signSignature", 64, optional=True)
@@ -242,6 +255,10 @@ def signed_bytes(tx):
     out += tx["amount"].to_bytes(8, "little", signed=True)
     if tx["type"] == 8 and tx["chat"] is not None:
         out += tx["chat"]["message"] + tx["chat"]["nonce"] + tx["chat"]["type"].to_bytes(4, "little")
+    if tx["type"] == 9 and tx["state"] is not None:  # §4.2: the text itself, not hex-decoded
+        state = tx["state"]
+        out += state["value"].encode("utf-8") + state["key"].encode("utf-8")
+        out += state["type"].to_bytes(4, "little", signed=True)
     return bytes(out)
 
 
@@ -251,6 +268,10 @@ def computed_id(tx):
 
 def node_fee(tx):
     """§5.1, in the node's own arithmetic: floor(n * 100 / 150 / 255), at least one unit."""
+    if tx["type"] == 9:
+        # §5.1: Buffer.from(value, 'hex') keeps the leading run of whole hex pairs.
+        n = len(re.match(r"(?:[0-9a-fA-F]{2})*", tx["state"]["value"]).group(0)) // 2
+        return max(1, int(n * 100 / 150 / 255)) * 100_000
     if tx["type"] == 0 or tx["amount"] > 0:
         return 50_000_000
     units = max(1, int(len(tx["chat"]["message"]) * 100 / 150 / 255))
@@ -261,9 +282,11 @@ def validate(tx):
     """The Swift validate() order."""
     if not 0 <= tx["amount"] <= TOTAL:
         raise Rejected("amountOutOfRange")
-    if tx["recipientId"] is None:
+    if tx["recipientId"] is None and tx["type"] != 9:
         raise Rejected("missingRecipient")
-    if tx["type"] == 0:
+    if tx["type"] == 9:
+        validate_state(tx)
+    elif tx["type"] == 0:
         if tx["amount"] <= 0:
             raise Rejected("amountOutOfRange")
     elif tx["type"] == 8:
@@ -281,6 +304,25 @@ def validate(tx):
     ms = tx["timestampMs"]
     if ms is not None and (ms < 0 or ms // 1000 != tx["timestamp"]):
         raise Rejected("timestampMsMismatch")
+
+
+def validate_state(tx):
+    """logic/state.js's checks as the Swift validate() orders them, plus no amount or recipient."""
+    state = tx["state"]
+    if state is None:
+        raise Rejected("missingStateAsset")
+    if tx["amount"] != 0:
+        raise Rejected("amountOutOfRange")
+    if tx["recipientId"] is not None:
+        raise Rejected("unexpectedRecipient")
+    if state["type"] not in (0, 1):
+        raise Rejected("invalidStateType")
+    if not state["value"].strip() or state["value"].strip() != state["value"]:
+        raise Rejected("blankStateValue")
+    if len(state["value"].encode("utf-16-le")) // 2 > 20_480:
+        raise Rejected("stateValueTooLong")
+    if len(state["key"]) > 20:
+        raise Rejected("stateKeyTooLong")
 
 
 def verify(tx):
@@ -421,6 +463,34 @@ def check_transaction(v):
     return p
 
 
+def kvs_secret(secret_key):
+    """§9 by hand: SHA-256 of the 64-byte secret key, then SHA-512 of that digest, clamped."""
+    return x25519_secret(h256(secret_key))
+
+
+def check_kvs(v):
+    p = []
+    k = keys(v["passphrase"])
+    agree(p, "address", v["address"], k.address)
+    key = kvs_secret(k.secret)
+    agree(p, "secretboxKey", v["secretboxKey"], key.hex())
+    stored = json.loads(v["value"])
+    agree(p, "value fields", sorted(stored), ["message", "nonce"])
+    agree(p, "value.message", stored["message"], v["message"])
+    agree(p, "value.nonce", stored["nonce"], v["nonce"])
+    opened = bindings.crypto_secretbox_open(bytes.fromhex(v["message"]), bytes.fromhex(v["nonce"]), key)
+    text = opened.decode("utf-8")
+    agree(p, "plaintext", v["plaintext"], text)
+    for side, padding in (("prefix", v["prefix"]), ("suffix", v["suffix"])):
+        agree(p, side + " is lower-case letters", True, re.fullmatch("[a-z]*", padding) is not None)
+    agree(p, "padding around the JSON", v["prefix"] + "{" + text[len(v["prefix"]) + 1:], text)
+    inner = text[text.index("{"):text.rindex("}") + 1]  # how the clients find the JSON
+    agree(p, "payload", v["payload"], json.loads(inner)["payload"])
+    agree(p, "payloadJSON", json.loads(v["payloadJSON"]), v["payload"])
+    agree(p, "plaintext layout", v["plaintext"], v["prefix"] + '{"payload":' + v["payloadJSON"] + "}" + v["suffix"])
+    return p
+
+
 def check_chat(v):
     p = []
     if "senderPassphrase" in v:
@@ -534,6 +604,10 @@ def anchor_checks(files):
         "§4.1 docs transfer bytes": any(v["bytes"] == docs_bytes for v in txs),
         "§6.3 common vector": any(v["message"] == "09af1ce7e5ed484ddca3c6d1410cbf4f793ea19210e7"
                                   and v["plaintext"] == "common" for v in files["chat.json"]),
+        "KVS docs ids present": {"13920471299012339255", "3888802408802922744"} <= ids,
+        "§9 contact_list stored as a type 9 value": any(
+            v["transaction"].get("asset", {}).get("state", {}).get("value") == k["value"]
+            for v in txs for k in files["kvs.json"]),
         "§7.3 ANS address": address(bytes.fromhex("188b24bd116a556ac8ba905bbbdaa16e237dfb14269f5a4f9a26be77537d977c"))
                             == "U10629337621822775991",
     }
@@ -553,6 +627,8 @@ def coverage_checks(files):
             lambda t: t.get("height") is not None, lambda t: "requesterPublicKey" in t,
             lambda t: "relays" in t, lambda t: "id" not in t)),
         "≥ 21 chat vectors": len(files["chat.json"]) >= 21,
+        "≥ 10 state (type 9) transactions": sum(t["type"] == 9 for t in shapes) >= 10,
+        "≥ 4 kvs vectors": len(files["kvs.json"]) >= 4,
         "≥ 12 signal vectors": len(files["signals.json"]) >= 12,
         "≥ 60 invalid vectors": len(files["invalid.json"]) >= 60,
     }
@@ -561,7 +637,7 @@ def coverage_checks(files):
 # --- runner -----------------------------------------------------------------------------------
 
 CHECKS = {"keys.json": check_key, "transactions.json": check_transaction, "chat.json": check_chat,
-          "signals.json": check_signal, "invalid.json": check_invalid}
+          "signals.json": check_signal, "kvs.json": check_kvs, "invalid.json": check_invalid}
 
 
 def run_one(check, vector):

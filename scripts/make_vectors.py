@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the ADAMANT test vectors in Vectors/: keys, transactions, chat, signals, invalid.
+"""Writes the ADAMANT test vectors in Vectors/: keys, transactions, chat, signals, kvs, invalid.
 
 Everything is deterministic. Passphrases come from fixed BIP39 entropy, nonces from SHA-256 of
 a label, timestamps are constants, and Ed25519 signatures and NaCl boxes are deterministic, so
@@ -134,7 +134,11 @@ def recipient_bytes(recipient_id):
 
 
 def asset_bytes(tx):
-    """Type 8: message ‖ nonce (if any) ‖ chat type int32 LE. Types 0 and 3 (no votes): nothing."""
+    """Type 8: message ‖ nonce (if any) ‖ chat type int32 LE. Type 9: UTF-8 value ‖ UTF-8 key (if any)
+    ‖ state type int32 LE. Types 0 and 3 (no votes): nothing."""
+    if tx["type"] == 9:
+        state = tx["asset"]["state"]
+        return state["value"].encode() + (state.get("key") or "").encode() + struct.pack("<i", state["type"])
     chat = (tx.get("asset") or {}).get("chat")
     if tx["type"] != 8 or chat is None:
         return b""
@@ -156,7 +160,17 @@ def transaction_id(unsigned, signature):
     return str(leading_u64(unsigned + signature))
 
 
+def node_hex_length(text):
+    """len(Buffer.from(text, 'hex')) in Node: whole hex pairs, either case, up to the first bad one."""
+    n = 0
+    while 2 * n + 1 < len(text) and all(c in "0123456789abcdefABCDEF" for c in text[2 * n:2 * n + 2]):
+        n += 1
+    return n
+
+
 def fee_of(tx):
+    if tx["type"] == 9:  # §5.1: the chat formula over the Node-hex-decoded value
+        return max(1, 2 * node_hex_length(tx["asset"]["state"]["value"]) // 765) * 100_000
     if tx["type"] == 0 or tx["amount"] > 0:
         return TRANSFER_FEE
     chat = tx["asset"]["chat"]
@@ -320,12 +334,35 @@ DOCS_CONFIRMED = {
                        "own_message": "a23419efa40a9e340741325d0f5db508959c330af51e37fe", "type": 1}}}
 
 
+# Adamant-im/docs api-endpoints/kvs.md: a /api/states/get answer and a /api/states/store body.
+DOCS_STATE_LISTED = {
+    "id": "13920471299012339255", "height": 6361977, "blockId": "14557933175886918347", "type": 9,
+    "block_timestamp": 39015790, "timestamp": 39015780, "timestampMs": None,
+    "senderPublicKey": "8cd9631f9f634a361ea3b85cbd0df882633e39e7d26d7bc615bbcf75e41524ef",
+    "requesterPublicKey": None, "senderId": "U14236667426471084862", "recipientId": None,
+    "recipientPublicKey": None, "amount": 0, "fee": 100000,
+    "signature": "56ac1fe17631e16197cd76398f300ab331a79469af18403d0b0f22156d03843b"
+                 "f2917f46e368d72dd91962eaacc91736e2f696d41738d6b573f92bdcaf335505",
+    "signSignature": None, "signatures": [], "confirmations": None,
+    "asset": {"state": {"value": "0x84609a38fedbcd02b657233340e6a8cb09db61a8", "key": "eth:address", "type": 0}}}
+DOCS_STATE_STORED = {
+    "type": 9, "amount": 0, "senderId": "U13670390070364760381",
+    "senderPublicKey": "2640b667910a362a0fac4ca3b54b90052086b63e603c4df8758b6713e70e61a2",
+    "asset": {"state": {"key": "eth:address", "value": "0x00777c36204bca77569ce5ed4233d91ea92a170b", "type": 0}},
+    "timestamp": 63410860, "timestampMs": None,
+    "signature": "bce364378b145e79909c31bc3a77cd3b70dff8f0d410f8c791642b826bc193fa"
+                 "59c154e71639d82f5b8f6ef82dc92e8f7fcb9086bb03d0f78a3d50c46b268606"}
+
+
 def docs_vectors():
-    """The three real transactions of §3.1 and §3.3; their ids are known, so check them."""
+    """The five real transactions of §3.1, §3.3 and the KVS docs; their ids are known, so check them."""
     out = []
     for name, tx, expected in (("docs transfer (§3.1)", DOCS_TRANSFER, "6146865104403680934"),
                                ("docs chat (§3.1)", DOCS_CHAT, "2515012750420367858"),
-                               ("docs confirmed chat (§3.3)", DOCS_CONFIRMED, "12154642911137703318")):
+                               ("docs confirmed chat (§3.3)", DOCS_CONFIRMED, "12154642911137703318"),
+                               ("docs KVS state from /api/states/get", DOCS_STATE_LISTED, "13920471299012339255"),
+                               ("docs KVS state posted to /api/states/store", DOCS_STATE_STORED,
+                                "3888802408802922744")):
         assert id_of(tx) == expected, name
         out.append(tx_vector(name, tx))
     return out
@@ -370,6 +407,16 @@ class TxFactory:
         vector.update({"plaintext": plaintext, "recipientPassphrase": recipient.passphrase})
         self.vectors.append(vector)
         return vector
+
+
+    def state(self, name, sender, key, value, shape, state_type=0, timestamp=None, ms=ABSENT):
+        """Type 9: `value` stored under `key`; no recipient, no amount."""
+        ts = self.timestamp(timestamp)
+        core = signed_core(sender, 9, 0, None, ts, {"state": {"key": key, "value": value, "type": state_type}})
+        ms = ms_within(ts, name) if ms is True else ms
+        tx = node_json(core, shape, name, ms, None)
+        self.vectors.append(tx_vector(name, tx, sender))
+        return self.vectors[-1]
 
 
 def _recipient(recipient):
@@ -461,12 +508,58 @@ def signal_in_transactions(f, a, service):
            signal_plaintext(token, "apns", "remove"), "pool", chat_type=3, ms=True)
 
 
+def state_vectors(f, a):
+    f.state("state eth:address (non-hex value, 1 unit)", a[3], "eth:address",
+            "0x" + label_bytes("adm-push eth address", 20).hex(), "chats", ms=None)
+    f.state("state empty key", a[4], "", "value without a key", "submit")
+    f.state("state type 1", a[5], "flag", "on", "confirmed", state_type=1)
+    f.state("state unicode key and value", a[6], "ключ🔑", "значение · 値 · 🚀", "pool", ms=True)
+    f.state("state 764 hex bytes (last 1-unit size)", a[7], "blob", "ab" * 764, "submit")
+    f.state("state 765 hex bytes (fee 2 units)", a[8], "blob", "AB" * 765, "chats")
+    f.state("state hex then junk (fee counts 500 bytes)", a[9], "blob", "cd" * 500 + "zz" + "cd" * 900, "submit")
+    f.state("state 20-character key", a[10], "k" * 20, "x", "confirmed")
+    contact = next(v for v in kvs_vectors(a) if v["name"] == "contact_list of the worked-example account")
+    f.state("state encrypted contact_list", a[0], "contact_list", contact["value"], "chats", ms=None)
+
+
 def transaction_vectors(accounts, service):
     factory = TxFactory()
     for add in (transfer_vectors, message_vectors, rich_vectors, in_chat_transfer_vectors):
         add(factory, accounts)
     signal_in_transactions(factory, accounts, service)
+    state_vectors(factory, accounts)  # last, so the earlier vectors keep their timestamps
     return docs_vectors() + factory.vectors
+
+
+# --- kvs.json: AIP-3 encrypted values (§9) --------------------------------------------------
+
+def kvs_key(account):
+    """ed2curve.convertSecretKey(SHA-256(secretKey)): libsodium hashes the first 32 bytes it is given."""
+    return sodium.crypto_sign_ed25519_sk_to_curve25519(sha256(account.secret_key) + bytes(32))
+
+
+def kvs_vector(name, account, payload, prefix, suffix):
+    payload_json = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    plaintext = prefix + '{"payload":' + payload_json + "}" + suffix
+    nonce = nonce_for("kvs " + name)
+    message = sodium.crypto_secretbox(plaintext.encode(), nonce, kvs_key(account))
+    value = json.dumps({"message": message.hex(), "nonce": nonce.hex()}, separators=(",", ":"))
+    return {"name": name, "passphrase": account.passphrase, "address": account.address,
+            "secretboxKey": kvs_key(account).hex(), "prefix": prefix, "suffix": suffix,
+            "payloadJSON": payload_json, "payload": payload, "plaintext": plaintext,
+            "nonce": nonce.hex(), "message": message.hex(), "value": value}
+
+
+def kvs_vectors(a):
+    contacts = {a[1].address: {"displayName": "Alice"}, a[2].address: {"displayName": "Bob 🚀"},
+                a[3].address: {"displayName": "line\nbreak\u0007bell", "eth": "0x" + label_bytes("kvs eth", 20).hex()},
+                a[4].address: {"avatar": "no name here"}}
+    return [
+        kvs_vector("contact_list of the worked-example account", a[0], contacts, "qzx", "mnbvcxzlkj"),
+        kvs_vector("string payload", a[1], "0x" + label_bytes("kvs string", 20).hex(), "a", "b"),
+        kvs_vector("empty object, no padding", a[2], {}, "", ""),
+        kvs_vector("unicode names", a[3], {a[0].address: {"displayName": "Ёжик 霧 مرحبا"}}, "abcdefghij", "k"),
+    ]
 
 
 # --- chat.json --------------------------------------------------------------------------------
@@ -863,6 +956,7 @@ def main():
     write("transactions.json", transaction_vectors(accounts, service))
     write("chat.json", chat_vectors(accounts))
     write("signals.json", signal_vectors(accounts, service))
+    write("kvs.json", kvs_vectors(accounts))
     write("invalid.json", passphrase_invalids() + simple_invalids() + signal_invalids()
           + service_invalids(service) + chat_invalids(accounts) + tx_invalids(accounts))
 

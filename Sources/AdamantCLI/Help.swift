@@ -5,7 +5,11 @@ enum Help {
     static let width = 80
 
     static func tool(_ tool: Tool) -> String {
-        var lines = ["OVERVIEW: \(tool.overview)", "", "USAGE: \(tool.name) <command> [options]", "", "COMMANDS:"]
+        var lines = ["OVERVIEW: \(tool.overview)", "", "USAGE: \(tool.name) <command> [options]"]
+        if let command = tool.defaultCommand {
+            lines.append("       \(tool.name) <\(command.info.name) arguments> [options]   (the '\(command.info.name)' command, named or not)")
+        }
+        lines += ["", "COMMANDS:"]
         let width = (tool.commands.map { $0.info.name.count }.max() ?? 0) + 2
         for command in tool.commands {
             lines.append("  " + command.info.name.padding(width) + command.info.overview)

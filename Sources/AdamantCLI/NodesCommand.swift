@@ -7,7 +7,7 @@ public struct NodesCommand: Command {
     public static let info = CommandInfo(
         name: "nodes",
         overview: "Check the configured nodes: status, height, version, latency and clock.",
-        options: NodeOptions.options + [json],
+        options: NodeOptions.options + [json, OutboxOptions.home],
         discussion: NodeOptions.help + "\nExits 69 when no node is usable.")
     static let json = Flag("json", help: "Print {\"nodes\": [...]} as JSON.")
 
@@ -23,6 +23,7 @@ public struct NodesCommand: Command {
     public func run(_ context: Context) async throws(CLIError) -> ExitCode {
         let pool = NodePool(nodes: try NodeOptions.nodeList(arguments, context))
         let reports = await pool.checkHealth()
+        HealthCache.save(pool, home: try? OutboxOptions.homeDirectory(arguments, context))
         let rows = reports.map(Row.init)
         if arguments.flag(Self.json) {
             context.output.printJSON(["nodes": rows])

@@ -7,11 +7,15 @@ public struct Tool: Sendable {
     public let name: String
     public let overview: String
     public let commands: [any Command.Type]
+    /// Run when the first argument is an option or a number rather than a command's name
+    /// (`adm-fetch 123…` is `adm-fetch fetch 123…`).
+    public let defaultCommand: (any Command.Type)?
 
-    public init(name: String, overview: String, commands: [any Command.Type]) {
+    public init(name: String, overview: String, commands: [any Command.Type], defaultCommand: (any Command.Type)? = nil) {
         self.name = name
         self.overview = overview
         self.commands = commands
+        self.defaultCommand = defaultCommand
     }
 
     /// Runs with the process's arguments and environment, then exits.
@@ -44,7 +48,11 @@ public struct Tool: Sendable {
         default:
             break
         }
-        guard let command = command(named: first, in: arguments, output) else { return .usage }
+        var arguments = arguments
+        if let defaultCommand, !commands.contains(where: { $0.info.name == first }), first.hasPrefix("-") || first.first?.isASCIIDigit == true {
+            arguments.insert(defaultCommand.info.name, at: 0)
+        }
+        guard let command = command(named: arguments[0], in: arguments, output) else { return .usage }
         do throws(CLIError) {
             let parsed = try ParsedArguments(Array(arguments.dropFirst()), options: command.info.options)
             if parsed.flag(CommandInfo.help) { return printHelp(command, output) }
@@ -99,4 +107,8 @@ public struct Tool: Sendable {
         }
         return code == .success ? .outputFailed : code
     }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 extension Transaction {
-    /// The body of `POST /api/chats/process` or `/api/transactions/process` (§3.1):
+    /// The body of `POST /api/chats/process`, `/api/transactions/process` or `/api/states/store` (§3.1):
     /// `{"transaction": {…}}` with exactly the fields the node reads, integers as integers.
     public func submissionBody() throws -> [UInt8] {
         let encoder = JSONEncoder()
@@ -10,7 +10,13 @@ extension Transaction {
     }
 
     /// The endpoint a node expects this type on.
-    public var submissionPath: String { type == .chat ? "/api/chats/process" : "/api/transactions/process" }
+    public var submissionPath: String {
+        switch type {
+        case .chat: "/api/chats/process"
+        case .state: "/api/states/store"
+        default: "/api/transactions/process"
+        }
+    }
 }
 
 private struct Submitted: Encodable {
@@ -20,7 +26,7 @@ private struct Submitted: Encodable {
     private enum Keys: String, CodingKey {
         case type, amount, senderId, senderPublicKey, recipientId, timestamp, timestampMs, asset, signature
     }
-    private enum AssetKeys: String, CodingKey { case chat }
+    private enum AssetKeys: String, CodingKey { case chat, state }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)
@@ -33,6 +39,7 @@ private struct Submitted: Encodable {
         try c.encodeIfPresent(transaction.timestampMs, forKey: .timestampMs)
         var asset = c.nestedContainer(keyedBy: AssetKeys.self, forKey: .asset)
         try asset.encodeIfPresent(transaction.chat, forKey: .chat)
+        try asset.encodeIfPresent(transaction.state, forKey: .state)
         try c.encode(Hex.encode(transaction.signature), forKey: .signature)
     }
 }

@@ -16,6 +16,13 @@ public enum AdamantTime {
     /// The transaction timestamp for a Unix time: floor((unixMillis − epoch) / 1000).
     public static func timestamp(unixMillis: Int64) -> Int64 { floorDivide(epochMillis(unixMillis: unixMillis), 1000) }
 
+    /// The Unix time of a transaction timestamp, saturating for any integer.
+    public static func unixMillis(timestamp: Int64) -> Int64 {
+        let millis = timestamp.saturatingMultiply(1000)
+        let (sum, overflow) = millis.addingReportingOverflow(epochUnixMillis)
+        return overflow ? (millis > 0 ? .max : .min) : sum
+    }
+
     /// The 5-second forging slot of a timestamp.
     public static func slot(_ timestamp: Int64) -> Int64 { floorDivide(timestamp, slotSeconds) }
 

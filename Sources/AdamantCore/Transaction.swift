@@ -13,6 +13,8 @@ public struct Transaction: Sendable, Hashable {
     public var timestamp: Int32
     /// Type 8 only.
     public var chat: ChatAsset?
+    /// Type 9 only.
+    public var state: StateAsset?
     /// Multisignature only; signed when present and non-empty. Clients never set it.
     public var requesterPublicKey: [UInt8]?
     public var signature: [UInt8]
@@ -36,7 +38,8 @@ public struct Transaction: Sendable, Hashable {
 
     public init(
         type: TransactionType, amount: Int64, senderPublicKey: PublicKey, recipientId: Address?,
-        timestamp: Int32, chat: ChatAsset? = nil, signature: [UInt8] = [], timestampMs: Int64? = nil
+        timestamp: Int32, chat: ChatAsset? = nil, state: StateAsset? = nil, signature: [UInt8] = [],
+        timestampMs: Int64? = nil
     ) {
         self.type = type
         self.amount = amount
@@ -44,6 +47,7 @@ public struct Transaction: Sendable, Hashable {
         self.recipientId = recipientId
         self.timestamp = timestamp
         self.chat = chat
+        self.state = state
         self.signature = signature
         self.senderId = senderPublicKey.address
         self.timestampMs = timestampMs
@@ -63,7 +67,7 @@ extension Transaction: Codable {
         case blockTimestamp = "block_timestamp"
     }
 
-    private enum AssetKeys: String, CodingKey { case chat }
+    private enum AssetKeys: String, CodingKey { case chat, state }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -84,6 +88,7 @@ extension Transaction: Codable {
         if c.contains(.asset), try !c.decodeNil(forKey: .asset) {
             let asset = try c.nestedContainer(keyedBy: AssetKeys.self, forKey: .asset)
             chat = try asset.decodeIfPresent(ChatAsset.self, forKey: .chat)
+            state = try asset.decodeIfPresent(StateAsset.self, forKey: .state)
         }
         requesterPublicKey = try c.decodeHexIfPresent(forKey: .requesterPublicKey, length: PublicKey.length)
         signature = try c.decodeHex(forKey: .signature, length: Ed25519.signatureLength)
@@ -99,7 +104,7 @@ extension Transaction: Codable {
         recipientPublicKey = try c.decodeIfPresent(PublicKey.self, forKey: .recipientPublicKey)
     }
 
-    /// Writes every field that is set, in the node's names; `asset` is `{}` unless a chat.
+    /// Writes every field that is set, in the node's names; `asset` is `{}` unless a chat or state.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(id, forKey: .id)
@@ -121,5 +126,6 @@ extension Transaction: Codable {
         try c.encodeIfPresent(confirmations, forKey: .confirmations)
         var asset = c.nestedContainer(keyedBy: AssetKeys.self, forKey: .asset)
         try asset.encodeIfPresent(chat, forKey: .chat)
+        try asset.encodeIfPresent(state, forKey: .state)
     }
 }

@@ -30,7 +30,7 @@ public struct TransactionType: RawRepresentable, Sendable, Hashable, Codable, Cu
 
     public static let transfer = TransactionType(rawValue: 0)
     public static let chat = TransactionType(rawValue: 8)
-    /// KVS (type 9): not built here, but the node's past-timestamp window applies to it.
+    /// KVS (type 9): a value the sender stores under a key; the past-timestamp window applies.
     public static let state = TransactionType(rawValue: 9)
 
     public var description: String { String(rawValue) }

@@ -16,6 +16,10 @@ public enum Fee {
             guard let chat = transaction.chat else { throw .missingChatAsset }
             if transaction.amount > 0 { return transfer }
             return message(ciphertextLength: chat.message.count, type: chat.type)
+        case .state:
+            // The amount plays no part: the node prices the value alone.
+            guard let state = transaction.state else { throw .missingStateAsset }
+            return message(ciphertextLength: state.nodeHexLength)
         default:
             throw .unsupportedType(transaction.type.rawValue)
         }
@@ -31,16 +35,22 @@ public enum Fee {
 public enum Limits {
     /// `asset.chat.message` is at most 20,480 hex characters.
     public static let maxCiphertextBytes = 10_240
+    /// `asset.state.value`: 1–20,480 characters (JavaScript's UTF-16 length).
+    public static let maxStateValueLength = 20_480
+    /// `asset.state.key`: at most 20 characters (z-schema counts code points).
+    public static let maxStateKeyLength = 20
 }
 
 extension Transaction {
     /// The checks a node makes on the signed content, before it would take the transaction.
     public func validate() throws(TransactionError) {
         guard (0...ADMAmount.totalSupply.units).contains(amount) else { throw .amountOutOfRange }
-        guard recipientId != nil else { throw .missingRecipient }
+        guard recipientId != nil || type == .state else { throw .missingRecipient }
         switch type {
         case .transfer:
             guard amount > 0 else { throw .amountOutOfRange }
+        case .state:
+            try validateState()
         case .chat:
             guard let chat else { throw .missingChatAsset }
             guard !chat.message.isEmpty else { throw .emptyMessage }
@@ -53,10 +63,42 @@ extension Transaction {
     }
 }
 
+extension Transaction {
+    /// The node's state checks (`logic/state.js`), plus two of its own: no amount (the node
+    /// would burn it) and no recipient (the node drops it).
+    private func validateState() throws(TransactionError) {
+        guard let state else { throw .missingStateAsset }
+        guard amount == 0 else { throw .amountOutOfRange }
+        guard recipientId == nil else { throw .unexpectedRecipient }
+        guard (0...1).contains(state.type) else { throw .invalidStateType(state.type) }
+        let trimmed = state.value.trimmingWhitespace
+        guard !trimmed.isEmpty, trimmed.utf8.count == state.value.utf8.count else { throw .blankStateValue }
+        let length = state.value.utf16.count
+        guard length <= Limits.maxStateValueLength else { throw .stateValueTooLong(length) }
+        let keyLength = state.key.unicodeScalars.count
+        guard keyLength <= Limits.maxStateKeyLength else { throw .stateKeyTooLong(keyLength) }
+    }
+}
+
+extension String {
+    /// Without leading and trailing white space, as JavaScript's `trim()` sees it.
+    var trimmingWhitespace: Substring {
+        let isSpace = { (c: Character) in c.isWhitespace || c == "\u{FEFF}" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return self[first...last]
+    }
+}
+
 public enum TransactionError: Error, Sendable, Hashable, CustomStringConvertible {
     case unsupportedType(Int)
     case missingChatAsset
+    case missingStateAsset
     case missingRecipient
+    case unexpectedRecipient
+    case invalidStateType(Int32)
+    case blankStateValue
+    case stateValueTooLong(Int)
+    case stateKeyTooLong(Int)
     case amountOutOfRange
     case emptyMessage
     case messageTooLong(Int)
@@ -71,7 +113,13 @@ public enum TransactionError: Error, Sendable, Hashable, CustomStringConvertible
         switch self {
         case .unsupportedType: "unsupportedType"
         case .missingChatAsset: "missingChatAsset"
+        case .missingStateAsset: "missingStateAsset"
         case .missingRecipient: "missingRecipient"
+        case .unexpectedRecipient: "unexpectedRecipient"
+        case .invalidStateType: "invalidStateType"
+        case .blankStateValue: "blankStateValue"
+        case .stateValueTooLong: "stateValueTooLong"
+        case .stateKeyTooLong: "stateKeyTooLong"
         case .amountOutOfRange: "amountOutOfRange"
         case .emptyMessage: "emptyMessage"
         case .messageTooLong: "messageTooLong"
@@ -85,9 +133,15 @@ public enum TransactionError: Error, Sendable, Hashable, CustomStringConvertible
 
     public var description: String {
         switch self {
-        case .unsupportedType(let type): "transaction type \(type) is not supported (only 0 and 8)"
+        case .unsupportedType(let type): "transaction type \(type) is not supported (only 0, 8 and 9)"
         case .missingChatAsset: "a chat transaction needs asset.chat (ask the node with returnAsset=1)"
+        case .missingStateAsset: "a KVS transaction needs asset.state (ask the node with returnAsset=1)"
         case .missingRecipient: "the transaction has no recipient"
+        case .unexpectedRecipient: "a KVS transaction has no recipient"
+        case .invalidStateType(let type): "the KVS state type must be 0 or 1, got \(type)"
+        case .blankStateValue: "the KVS value is empty or has white space around it"
+        case .stateValueTooLong(let n): "the KVS value is \(n) characters, the node takes at most \(Limits.maxStateValueLength)"
+        case .stateKeyTooLong(let n): "the KVS key is \(n) characters, the node takes at most \(Limits.maxStateKeyLength)"
         case .amountOutOfRange: "the amount must be between 0 and 98000000 ADM, and above 0 for a transfer"
         case .emptyMessage: "the chat message is empty"
         case .messageTooLong(let n): "the chat message is \(n) bytes of ciphertext, the node takes at most \(Limits.maxCiphertextBytes)"

@@ -2,7 +2,7 @@
 
 extension Transaction {
     /// The signed bytes (§4.1–4.2): type, timestamp, sender key, requester key if any,
-    /// recipient (big-endian), amount, asset. 53 bytes plus the chat asset.
+    /// recipient (big-endian), amount, asset. 53 bytes plus the chat or state asset.
     public func unsignedBytes() throws(TransactionError) -> [UInt8] {
         var bytes = [UInt8]()
         bytes.reserveCapacity(53 + (chat.map { $0.message.count + $0.nonce.count + 4 } ?? 0))
@@ -20,6 +20,9 @@ extension Transaction {
             bytes += chat.message
             bytes += chat.nonce
             bytes.appendLittleEndian(UInt32(chat.type.rawValue))
+        case .state:
+            guard let state else { throw .missingStateAsset }
+            bytes += state.signedBytes
         default:
             throw .unsupportedType(type.rawValue)
         }
@@ -84,6 +87,21 @@ extension Transaction {
         var transaction = Transaction(
             type: .chat, amount: amount, senderPublicKey: keyPair.publicKey, recipientId: recipient,
             timestamp: timestamp, chat: asset, timestampMs: timestampMs)
+        try transaction.validate()
+        try transaction.sign(with: keyPair)
+        return transaction
+    }
+}
+
+extension Transaction {
+    /// A signed KVS transaction (type 9): `value` stored under `key` for the sender, with no
+    /// recipient and no amount. Encrypt private values first (`KVSKey.seal`).
+    public static func state(
+        key: String, value: String, type: Int32 = 0, timestamp: Int32, timestampMs: Int64? = nil, signedBy keyPair: KeyPair
+    ) throws(TransactionError) -> Transaction {
+        var transaction = Transaction(
+            type: .state, amount: 0, senderPublicKey: keyPair.publicKey, recipientId: nil, timestamp: timestamp,
+            state: StateAsset(key: key, value: value, type: type), timestampMs: timestampMs)
         try transaction.validate()
         try transaction.sign(with: keyPair)
         return transaction

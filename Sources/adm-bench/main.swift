@@ -125,11 +125,17 @@ func readBenchmark() async throws -> [Report] {
 
 /// `curl -s URL` as a whole process: DESIGN.md's floor for a cold fetch.
 func curlReport(url: String, runs: Int) async throws -> Report {
+    guard let t = try await curlTimings(url: url, runs: runs) else { return Report(variant: "curl process", result: "skipped: curl is not installed") }
+    return Report(variant: "curl process", result: formatted(t) + " (\(runs) runs)")
+}
+
+/// The same timings, nil when curl is not installed.
+func curlTimings(url: String, runs: Int) async throws -> (median: Double, p99: Double)? {
     let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         .map { "\($0)/curl" }
         .first { FileManager.default.isExecutableFile(atPath: $0) }
-    guard let path else { return Report(variant: "curl process", result: "skipped: curl is not installed") }
-    let t = try await timings(iterations: runs) {
+    guard let path else { return nil }
+    return try await timings(iterations: runs) {
         let curl = Process()
         curl.executableURL = URL(fileURLWithPath: path)
         curl.arguments = ["-s", url]
@@ -138,7 +144,6 @@ func curlReport(url: String, runs: Int) async throws -> Report {
         curl.waitUntilExit()
         guard curl.terminationStatus == 0 else { throw BenchmarkError(description: "curl exited with \(curl.terminationStatus)") }
     }
-    return Report(variant: "curl process", result: formatted(t) + " (\(runs) runs)")
 }
 
 extension Duration {
@@ -182,6 +187,9 @@ let benchmarks = [
     Benchmark(
         name: "read", summary: "a confirmed transaction read from a local devnet, healthy and with a silent node, next to curl",
         run: readBenchmark),
+    Benchmark(
+        name: "fetch", summary: "adm-fetch as a cold process on a local devnet, healthy and with the cached best node silent, next to curl",
+        run: fetchBenchmark),
 ]
 
 // MARK: Command line

@@ -4,5 +4,6 @@ enum AdmFetch {
     static let tool = Tool(
         name: "adm-fetch",
         overview: "Find, verify and decrypt the ADAMANT transaction behind a push, through the nodes you choose.",
-        commands: [NodesCommand.self])
+        commands: [FetchCommand.self, WatchCommand.self, NodesCommand.self],
+        defaultCommand: FetchCommand.self)
 }

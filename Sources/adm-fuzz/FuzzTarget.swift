@@ -23,6 +23,9 @@ struct FuzzTarget: Sendable {
         FuzzTarget("arguments", ArgumentsFuzz.run),
         FuzzTarget("config", ConfigFuzz.run),
         FuzzTarget("devnet", DevnetFuzz.run),
+        FuzzTarget("render", RenderFuzz.run),
+        FuzzTarget("kvs", KVSFuzz.run),
+        FuzzTarget("payload", PayloadFuzz.run),
     ]
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

@@ -96,11 +96,14 @@ enum OutboxReport {
         let tokens: [KeyJSON]
         let balance: String?
         let networkProblem: String?
+        var pushes: String? = nil
     }
 
-    static func print(_ report: FlushReport, json: Bool, _ context: Context) {
+    /// `evidence`: what the recorded pushes say (status only), in the JSON as `pushes`.
+    static func print(_ report: FlushReport, json: Bool, evidence: String? = nil, _ context: Context) {
         if json {
-            context.output.printJSON(ReportJSON(tokens: report.keys.map(KeyJSON.init), balance: report.balance?.description, networkProblem: report.networkProblem))
+            context.output.printJSON(ReportJSON(
+                tokens: report.keys.map(KeyJSON.init), balance: report.balance?.description, networkProblem: report.networkProblem, pushes: evidence))
             return
         }
         for key in report.keys { context.output.print(line(key)) }

@@ -1,5 +1,6 @@
 import AdamantCLI
 import AdamantCore
+import AdamantFetch
 import AdamantPush
 
 /// `adm-push status`: per token, the newest intent, the chain's view and what is pending.
@@ -19,13 +20,18 @@ struct StatusCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
-        let outbox = try OutboxOptions.open(arguments, context, keyPair: KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context)))
+        let keyPair = KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context))
+        let outbox = try OutboxOptions.open(arguments, context, keyPair: keyPair)
         let report: FlushReport
         do { report = try await outbox.status() } catch { throw CLIError(outboxError: error) }
+        let evidence = await PushEvidenceReport.assess(outbox, account: keyPair.address, arguments, context)
         let token = arguments.value(RegisterCommand.token)
         let keys = report.keys.filter { token == nil || $0.token == token }
-        OutboxReport.print(FlushReport(keys: keys, balance: report.balance, networkProblem: report.networkProblem), json: arguments.flag(OutboxOptions.json), context)
+        OutboxReport.print(
+            FlushReport(keys: keys, balance: report.balance, networkProblem: report.networkProblem), json: arguments.flag(OutboxOptions.json),
+            evidence: evidence?.description, context)
         if keys.isEmpty && !arguments.flag(OutboxOptions.json) { context.output.print("no intents kept in this home for this account") }
+        PushEvidenceReport.print(evidence, context)
         return report.networkProblem != nil && keys.allSatisfy({ $0.chain == nil }) && !keys.isEmpty ? .unavailable : .success
     }
 }
@@ -132,7 +138,9 @@ struct RepairCommand: Command {
         options: [OutboxOptions.deadline, OutboxOptions.json] + OutboxOptions.options,
         discussion: """
             For every token with no intent here, the last signal on chain becomes the intent; an add
-            at risk is sent once more after the gap; failed intents are tried again.
+            at risk is sent once more after the gap; failed intents are tried again. When the pushes
+            adm-fetch recorded here show that the service lost what the chain says (pushes stopped
+            while registered, or kept coming after a remove), that signal is sent once more.
             """ + "\n" + OutboxOptions.help)
 
     let arguments: ParsedArguments
@@ -145,8 +153,11 @@ struct RepairCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
-        let outbox = try OutboxOptions.open(arguments, context, keyPair: KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context)))
-        do { _ = try await outbox.repair() } catch { throw OutboxCommand.failure(error) }
+        let keyPair = KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context))
+        let outbox = try OutboxOptions.open(arguments, context, keyPair: keyPair)
+        let evidence = await PushEvidenceReport.assess(outbox, account: keyPair.address, arguments, context)
+        if let evidence { context.output.error("Evidence: \(evidence); sending the last signal of each affected token again") }
+        do { _ = try await outbox.repair(resend: evidence?.tokensToResend ?? []) } catch { throw OutboxCommand.failure(error) }
         let wait = try OutboxOptions.deadline(arguments)
         let report: FlushReport
         do { report = try await outbox.flush(until: .now + wait) } catch { throw CLIError(outboxError: error) }

@@ -133,6 +133,13 @@ struct TimeTests {
         #expect(NodeClock(localUnixMillis: .min, nodeTimestampMs: 230_021_386_500, nodeTimestamp: 230_021_386) != nil, "saturates")
     }
 
+    @Test func aTimestampsUnixTimeRoundTripsAndSaturates() {
+        #expect(AdamantTime.unixMillis(timestamp: 0) == AdamantTime.epochUnixMillis)
+        #expect(AdamantTime.timestamp(unixMillis: AdamantTime.unixMillis(timestamp: 23_284_514)) == 23_284_514)
+        #expect(AdamantTime.unixMillis(timestamp: .max) == .max)
+        #expect(AdamantTime.unixMillis(timestamp: .min) <= Int64.min + AdamantTime.epochUnixMillis)
+    }
+
     @Test func stampsSaturateInsteadOfTrapping() {
         for delta in [Int64.min, .max, 0] {
             for local in [Int64.min, .max, 0] {

@@ -69,12 +69,16 @@ struct HostileHTTPTests {
             "limit", "offset", "orderBy", "type", "fromHeight", "senderId", "recipientId", "isIn", "inId",
             "includeDirectTransfers", "withoutDirectTransfers", "returnUnconfirmed",
         ]),
+        ("/api/states/get", [
+            "limit", "offset", "orderBy", "type", "key", "keyIds", "senderId", "senderIds", "fromHeight", "blockId",
+            "senderPublicKeys", "and:senderId", "or:limit",
+        ]),
     ]
 
     /// POST bodies: a node that answers hangs up only on `POST /api/transactions` with a type it
     /// never answers, and that must not hold the test up.
     @Test func garbageBodiesOnEveryNodeEndpoint() async throws {
-        for path in ["/api/transactions/process", "/api/chats/process"] {
+        for path in ["/api/transactions/process", "/api/chats/process", "/api/states/store"] {
             for body in Self.bodies {
                 let reply = try Self.send("POST", network.node + path, body: body)
                 #expect([200, 500].contains(reply.status), "\(path): \(reply.status) \(reply.text.prefix(200))")
@@ -107,10 +111,20 @@ struct HostileHTTPTests {
     @Test func garbageOnEveryControlEndpoint() async throws {
         let routes = [("POST", "/fund"), ("POST", "/mine"), ("PUT", "/ans/mode"), ("POST", "/ans/poll"), ("GET", "/ans/registry"),
                       ("POST", "/nodes/0/faults"), ("DELETE", "/nodes/0/faults"), ("DELETE", "/nodes/0/requests"),
-                      ("POST", "/nodes/-9223372036854775808/faults"), ("GET", "/nodes/99999999999999999999/requests")]
+                      ("POST", "/nodes/-9223372036854775808/faults"), ("GET", "/nodes/99999999999999999999/requests"),
+                      ("POST", "/send"), ("POST", "/contacts")]
         var bodies = Array(Self.bodies.prefix(Self.genericBodyCount))
         for amount in Self.huge + ["\"98000000\"", "\"0.000000001\"", "\"-1\"", "\"99999999\""] {
             bodies.append(Array("{\"address\":\"\(Fixtures.bob.address)\",\"amount\":\(amount)}".utf8))
+        }
+        let alice = Fixtures.alice.address, bob = Fixtures.bob.address
+        for kind in ["\"message\"", "\"transfer\"", "\"rich\"", "\"signal\"", "\"nope\"", "7", "null"] {
+            for amount in Self.huge + ["\"98000000\"", "\"0.000000001\"", "\"-1\"", "\"1\""] {
+                bodies.append(Array(#"{"from":"\#(alice)","to":"\#(bob)","kind":\#(kind),"message":"hi","amount":\#(amount)}"#.utf8))
+            }
+        }
+        for names in ["[]", "7", #"{"x":"y"}"#, #"{"\#(bob)":7}"#, #"{"\#(bob)":"\#(String(repeating: "n", count: 30_000))"}"#] {
+            bodies.append(Array(#"{"account":"\#(alice)","names":\#(names)}"#.utf8))
         }
         for fault in ["delay:99999999999999999999", "lag:-9223372036854775808", "skew:9223372036854775807", "trickle:0",
                       "status:-1", "refuse@/x", "nethash:zz", "version:99999999999999999999.0.0", "@", ":", ""] {

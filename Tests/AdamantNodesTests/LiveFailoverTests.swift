@@ -64,7 +64,7 @@ struct LiveFailoverTests {
 
         let started = ContinuousClock.now
         let error = await #expect(throws: NodeError.self) { try await live.client.transaction(live.id) }
-        #expect(started.duration(to: .now) < live.client.deadline / 4)
+        #expect(started.duration(to: .now) < live.client.deadline / 2, "well before the deadline (a loaded machine takes seconds)")
         guard case .allNodesFailed(let failures)? = error else { Issue.record("unexpected \(String(describing: error))"); return }
         #expect(Set(failures.map(\.node)) == Set(live.network.nodes))
         // Refused, or (for a kept-alive connection the fault closed) cut off: no answer either way.

@@ -248,6 +248,30 @@ struct LiveOutboxTests {
         #expect(network.devnet.confirmedTransactions.count == confirmed, "status sent something")
     }
 
+    /// Evidence says the service lost what the chain shows: `repair(resend:)` sends the last
+    /// signal again although the chain holds it, and applies it once its own signal lands.
+    @Test(arguments: [PushAction.add, .remove])
+    func repairResendsWhatTheChainAlreadyShows(_ action: PushAction) async throws {
+        let network = try await OutboxNetwork(mode: .ordered)
+        let outbox = try network.outbox()
+        try await network.registered(Self.token, in: outbox)
+        if action == .remove {
+            let remove = try await outbox.unregister(token: Self.token)
+            _ = try await outbox.waitUntilSettled(remove, until: .now + .seconds(20))
+        }
+        let before = try await outbox.store.ownSignals(scope: outbox.scope).count
+
+        let made = try await outbox.repair(resend: [Self.token])
+        #expect(made.map(\.action) == [action])
+        #expect(made.first?.mustSend == true)
+        let report = try await outbox.waitUntilSettled(try #require(made.first), until: .now + .seconds(20))
+        let key = try #require(report.keys.first)
+        guard case .applied(let height?) = key.newest.state else { Issue.record("\(key)"); return }
+        #expect(key.newest.attempts.contains { $0.id == key.chain?.last?.id }, "applied through its own signal")
+        #expect(key.chain?.last?.height == height)
+        #expect(try await outbox.store.ownSignals(scope: outbox.scope).count == before + 1)
+    }
+
     /// Eight outboxes on one home (as eight processes would be) register one token at once:
     /// one signal goes out.
     @Test func outboxesSharingAHomeSendOneSignal() async throws {

@@ -19,9 +19,11 @@ enum Build {
 
     static func intent(
         _ id: Int64, _ action: PushAction, _ provider: PushProvider = .apns, state: IntentState = .pending,
-        attempts: [Attempt] = [], createdAt: Int64 = 1_000, notBefore: Int64 = 0
+        attempts: [Attempt] = [], createdAt: Int64 = 1_000, notBefore: Int64 = 0, mustSend: Bool = false
     ) -> Intent {
-        Intent(id: id, sequence: id, signal: signal(action, provider), createdAt: createdAt, state: state, attempts: attempts, notBefore: notBefore)
+        Intent(
+            id: id, sequence: id, signal: signal(action, provider), createdAt: createdAt, state: state, attempts: attempts,
+            notBefore: notBefore, mustSend: mustSend)
     }
 
     static func attempt(_ id: UInt64, _ action: PushAction, _ outcome: AttemptOutcome) -> Attempt {
@@ -102,6 +104,21 @@ struct PlannerTests {
 
     @Test func aRemoveOfATokenNeverRegisteredIsAppliedWithNoSignal() {
         #expect(planner.plan(intents: [Build.intent(1, .remove)], chain: .never, height: 10, now: 2_000) == [.apply(intent: 1, height: nil)])
+    }
+
+    /// `repair` after evidence that the service lost what the chain shows (pushes stopped, or
+    /// kept coming after a remove): the intent is sent although the chain seems to satisfy it,
+    /// and is applied only once its own signal is the token's last.
+    @Test(arguments: [PushAction.add, .remove])
+    func aMustSendIntentIsSentUntilItsOwnSignalLands(_ action: PushAction) {
+        let chain = action == .add ? state(Build.own(.add, at: 4)) : state(Build.own(.add, at: 2), Build.own(.remove, at: 4))
+        let fresh = Build.intent(1, action, mustSend: true)
+        #expect(planner.plan(intents: [fresh], chain: chain, height: 10, now: 2_000) == [.send(intent: 1, action: action)])
+
+        let landed = Build.own(action, at: 11, id: 777)
+        let sent = Build.intent(1, action, state: .inflight, attempts: [Build.attempt(777, action, .confirmed(height: 11))], mustSend: true)
+        let after = action == .add ? state(Build.own(.add, at: 4), landed) : state(Build.own(.add, at: 2), Build.own(.remove, at: 4), landed)
+        #expect(planner.plan(intents: [sent], chain: after, height: 12, now: 2_000) == [.apply(intent: 1, height: 11)])
     }
 
     @Test func anAddOverAnotherProviderRemovesFirst() {

@@ -1,4 +1,5 @@
 import AdamantCore
+import Foundation
 
 extension Ledger {
     /// What happens to an admitted transaction.
@@ -12,15 +13,17 @@ extension Ledger {
     /// Takes a `{"transaction": …}` body through the node's checks in the node's order
     /// (node-api §2, protocol §5.3) and queues it. Returns the transaction with its id and fee
     /// worked out again; throws the first check that fails, with the node's text.
+    /// `/api/states/store` looks no recipient up (`needsRecipient: false`).
     mutating func submit(
-        _ body: JSON, version: NodeVersion, nowUnixMillis: Int64, disposition: Disposition = .enqueue
+        _ body: JSON, version: NodeVersion, nowUnixMillis: Int64, disposition: Disposition = .enqueue,
+        needsRecipient: Bool = true
     ) throws(Rejection) -> Transaction {
         let policy = version.timestampPolicy
         let nowEpochMillis = AdamantTime.epochMillis(unixMillis: nowUnixMillis)
 
         // 1–2. Endpoint schema, then the recipient lookup.
         let object = try TransactionSchema.endpoint(body)
-        guard object["recipientId"].map(isPresent) == true else { throw Rejection("Invalid recipient") }
+        if needsRecipient, object["recipientId"].map(isPresent) != true { throw Rejection("Invalid recipient") }
 
         // 4. publish(): type, sender, and on 0.10 both timestamp windows, before any duplicate check.
         let rawType = object["type"] ?? .null
@@ -39,7 +42,7 @@ extension Ledger {
 
         // The id and fee are worked out from the normalised fields; the client's are ignored.
         var transaction = try TransactionSchema.normalize(object, version: version)
-        // Normalisation vouched for everything these read: a type 0 or 8, with a chat asset if 8.
+        // Normalisation vouched for everything these read: a type 0, 8 or 9, with its asset.
         let id = try! transaction.computedID()
         transaction.id = id
         transaction.fee = try! Fee.of(transaction)
@@ -77,6 +80,15 @@ extension Ledger {
         switch transaction.type {
         case .transfer:
             if transaction.amount <= 0 { throw Rejection("Invalid transaction amount") }
+        case .state:
+            // `State.verify`; normalisation already required the asset.
+            guard let state = transaction.state else { throw Rejection("Invalid transaction asset") }
+            if !(0...1).contains(state.type) { throw Rejection("Invalid state type") }
+            let trimmed = state.value.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.isEmpty || trimmed != state.value { throw Rejection("Value must not be blank") }
+            if state.value.utf16.count > TransactionSchema.maxStateValueLength {
+                throw Rejection("Value is too long. Maximum is 20480 characters")
+            }
         default:
             // A hex message cannot hold whitespace, and the schema already capped its length.
             if transaction.chat?.message.isEmpty == true { throw Rejection("Message must not be blank") }
@@ -91,7 +103,7 @@ extension Ledger {
         case .string(let text): Int(text).flatMap { String($0) == text ? $0 : nil }
         default: nil
         }
-        return number.map(TransactionType.init(rawValue:)).flatMap { [.transfer, .chat].contains($0) ? $0 : nil }
+        return number.map(TransactionType.init(rawValue:)).flatMap { [.transfer, .chat, .state].contains($0) ? $0 : nil }
     }
 
     private func isPresent(_ value: JSON) -> Bool {

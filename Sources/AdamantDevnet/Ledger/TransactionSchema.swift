@@ -77,9 +77,12 @@ struct SchemaReader {
     }
 }
 
-/// The node's transaction and chat schemas (`logic/transaction.js`, `logic/chat.js`).
+/// The node's transaction, chat and state schemas (`logic/transaction.js`, `logic/chat.js`,
+/// `logic/state.js`).
 enum TransactionSchema {
     static let maxMessageLength = 20_480
+    static let maxStateValueLength = 20_480
+    static let maxStateKeyLength = 20
 
     /// Step 1, the endpoint's own schema: a `transaction` object with a signature.
     static func endpoint(_ body: JSON) throws(Rejection) -> JSON {
@@ -112,10 +115,11 @@ enum TransactionSchema {
 
         let transactionType = TransactionType(rawValue: Int(type))
         let chat = transactionType == .chat ? try chatAsset(in: asset) : nil
+        let state = transactionType == .state ? try stateAsset(in: asset) : nil
         // The formats above were checked with these very parsers.
         var transaction = Transaction(
             type: transactionType, amount: amount, senderPublicKey: try! PublicKey(hex: senderPublicKey),
-            recipientId: recipientId.map { try! Address($0) }, timestamp: signedTimestamp, chat: chat,
+            recipientId: recipientId.map { try! Address($0) }, timestamp: signedTimestamp, chat: chat, state: state,
             signature: Hex.decode(signature)!)
         transaction.senderId = senderId.map { try! Address($0) }
         return transaction
@@ -129,5 +133,18 @@ enum TransactionSchema {
         let rawType = try reader.integer("type")
         guard let type = ChatType(rawValue: Int(rawType)) else { throw Rejection("Invalid message type") }
         return ChatAsset(message: Hex.decode(message)!, nonce: Hex.decode(nonce)!, type: type)
+    }
+
+    /// `State.objectNormalize`: key 0–20 characters, value 1–20,480, type an integer ≥ 0. A
+    /// type outside int32 cannot be the 0 or 1 `verify` wants, so it fails as verify would.
+    private static func stateAsset(in asset: JSON?) throws(Rejection) -> StateAsset {
+        guard let state = asset?["state"], case .object = state else { throw Rejection("Invalid transaction asset") }
+        let reader = SchemaReader(object: state, prefix: "Failed to validate state schema: ")
+        let key = try reader.optionalString("key", maxLength: maxStateKeyLength) ?? ""
+        let value = try reader.string("value", maxLength: maxStateValueLength)
+        if value.isEmpty { throw reader.fail("String is too short (0 chars), minimum 1") }
+        let rawType = try reader.integer("type", in: 0...Int64.max)
+        guard let type = Int32(exactly: rawType) else { throw Rejection("Invalid state type") }
+        return StateAsset(key: key, value: value, type: type)
     }
 }

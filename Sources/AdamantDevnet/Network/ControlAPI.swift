@@ -6,6 +6,10 @@ import AdamantCore
 /// - `POST /mine`: forge a block now → `{"height"}`
 /// - `POST /fund` `{"address","amount"}` (ADM) → `{"address","balance"}`; 400 once the devnet
 ///   would hold more than the total supply
+/// - `POST /send` `{"from","to","kind":"message|rich|signal|transfer","message","amount"}` (amount
+///   in ADM, transfers only) → `{"id"}`; signed as a devnet account and admitted as a node would
+///   (400 with the node's error)
+/// - `POST /contacts` `{"account","names":{"U…":"Alice"}}` → `{"id"}`: an encrypted `contact_list`
 /// - `GET|POST|DELETE /nodes/N/faults`: list, add `{"fault":"KIND[:ARG][@/prefix]"}`, clear (`?kind=`)
 /// - `GET|DELETE /nodes/N/requests`: the request log `[{"method","path","status"}]`, or clear it
 /// - `GET|PUT /ans/mode` `{"mode":"csharp|ordered"}`, `POST /ans/poll`, `GET /ans/registry`, `GET /ans/pushes`
@@ -42,6 +46,10 @@ struct ControlAPI {
             } catch {
                 throw ControlFailure.badRequest(error.description)
             }
+        case ("POST", "/send"):
+            return try send(try Self.body(of: request))
+        case ("POST", "/contacts"):
+            return try storeContacts(try Self.body(of: request))
         case ("PUT", "/ans/mode"):
             devnet.ansMode = try Self.parse(try Self.body(of: request)["mode"]?.stringValue, as: "mode (csharp or ordered)") {
                 guard let mode = ANSMode(rawValue: $0) else { throw ControlFailure.badRequest("") }
@@ -85,6 +93,48 @@ struct ControlAPI {
             throw ControlFailure.notFound(request)
         }
         return ["faults": .array(try devnet.faults(ofNode: node).map { .string($0.description) })]
+    }
+
+    private func send(_ body: JSON) throws(ControlFailure) -> JSON {
+        let from = try Self.parse(body["from"]?.stringValue, as: "from (a devnet account's address)") { try Address($0) }
+        let to = try Self.parse(body["to"]?.stringValue, as: "to (an address)") { try Address($0) }
+        let kind = try Self.parse(body["kind"]?.stringValue, as: "kind (message, rich, signal or transfer)") {
+            guard let kind = DevnetMessageKind(rawValue: $0) else { throw ControlFailure.badRequest("") }
+            return kind
+        }
+        let message = try Self.optionalString(body, "message")
+        let amount = try Self.optionalString(body, "amount").map { text throws(ControlFailure) in
+            try Self.parse(text, as: "amount (ADM, as a string)") { try ADMAmount($0) }
+        }
+        do {
+            return ["id": .string(try devnet.send(from: from, to: to, kind: kind, message: message, amount: amount).description)]
+        } catch {
+            throw .badRequest(error.description)
+        }
+    }
+
+    private func storeContacts(_ body: JSON) throws(ControlFailure) -> JSON {
+        let account = try Self.parse(body["account"]?.stringValue, as: "account (a devnet account's address)") { try Address($0) }
+        guard case .object(let members)? = body["names"] else { throw .badRequest(#"missing or invalid names ({"U…": "name"})"#) }
+        var names: [Address: String] = [:]
+        for (key, value) in members {
+            let address = try Self.parse(key, as: "address in names") { try Address($0) }
+            names[address] = try Self.parse(value.stringValue, as: "name of \(key) (a string)") { $0 }
+        }
+        do {
+            return ["id": .string(try devnet.storeContacts(of: account, names: names).description)]
+        } catch {
+            throw .badRequest(error.description)
+        }
+    }
+
+    /// Absent or null is nil; anything but a string is an error.
+    private static func optionalString(_ body: JSON, _ key: String) throws(ControlFailure) -> String? {
+        switch body[key] {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        default: throw .badRequest("\(key) must be a string")
+        }
     }
 
     private var registry: JSON {

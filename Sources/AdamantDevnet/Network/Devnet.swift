@@ -19,7 +19,9 @@ public final class Devnet: Sendable {
     /// The funded accounts, then one with a zero balance.
     public let accounts: [FundedAccount]
 
-    private let chain: SharedChain
+    let chain: SharedChain
+    /// What every node runs unless a fault says otherwise; `send` admits as it does.
+    let nodeVersion: NodeVersion
     private let nodes: [SimulatedNode]
     private let service: ANSService
     private let control: HTTPServer
@@ -44,6 +46,7 @@ public final class Devnet: Sendable {
         self.accounts = accounts
 
         chain = SharedChain(ledger: ledger, clock: clock, log: configuration.log)
+        nodeVersion = configuration.nodeVersion
         nethash = DevnetNethash.value
         ans = .random()
         service = ANSService(ANSEmulator(account: ans, mode: configuration.ansMode))
@@ -220,10 +223,12 @@ public enum DevnetError: Error, Sendable, CustomStringConvertible {
     case fault(FaultError)
     /// Genesis or the faucet would hold more than the network's total supply.
     case pastTotalSupply(String)
+    /// `send` or `storeContacts` could not make the transaction, or the node refused it (its text).
+    case rejected(String)
 
     public var description: String {
         switch self {
-        case .cannotListen(let reason), .pastTotalSupply(let reason): reason
+        case .cannotListen(let reason), .pastTotalSupply(let reason), .rejected(let reason): reason
         case .fault(let error): error.description
         }
     }

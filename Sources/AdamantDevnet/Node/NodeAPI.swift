@@ -21,13 +21,22 @@ struct NodeAPI {
         switch (request.method, request.path) {
         case ("POST", "/api/chats/process"), ("POST", "/api/transactions/process"):
             return submit(request, ledger: &ledger)
+        case ("POST", "/api/states/store"):
+            return submit(request, ledger: &ledger, needsRecipient: false)
         case ("POST", "/api/transactions"):
             // 0.10 hands types 8 and 9 to their handlers; any other type reaches no branch and
             // the request is never answered.
-            guard case .integer(8)? = (try? JSON.parse(request.body))?["transaction"]?["type"] else {
-                return Answer(reply: .never, event: "POST /api/transactions with a type it never answers")
+            switch (try? JSON.parse(request.body))?["transaction"]?["type"] {
+            case .integer(8)?: return submit(request, ledger: &ledger)
+            case .integer(9)?: return submit(request, ledger: &ledger, needsRecipient: false)
+            default: return Answer(reply: .never, event: "POST /api/transactions with a type it never answers")
             }
-            return submit(request, ledger: &ledger)
+        case ("POST", "/api/states/get"):
+            // The router maps POST /get to the same handler, with the filters in the JSON body.
+            let endpoints = NodeEndpoints(profile: profile, nowUnixMillis: nowUnixMillis, ledger: ledger)
+            return Answer(reply: .respond(envelope { () throws(Rejection) in
+                try endpoints.states(HTTPRequest(method: "GET", path: request.path, query: try StateQuery.parameters(inBody: request.body)))
+            }))
         case ("GET", "/api/loader/status/ping"):
             let fresh = nowUnixMillis - ledger.lastBlock.forgedAtUnixMillis < 20_000
             return Answer(reply: .respond(.json(["success": .bool(fresh)], status: fresh ? 200 : 503)))
@@ -40,7 +49,7 @@ struct NodeAPI {
         }
     }
 
-    private func submit(_ request: HTTPRequest, ledger: inout Ledger) -> Answer {
+    private func submit(_ request: HTTPRequest, ledger: inout Ledger, needsRecipient: Bool = true) -> Answer {
         let body: JSON
         do {
             body = request.body.isEmpty ? [:] : try JSON.parse(request.body)
@@ -50,7 +59,7 @@ struct NodeAPI {
         do {
             let transaction = try ledger.submit(
                 body, version: profile.version, nowUnixMillis: nowUnixMillis,
-                disposition: profile.dropsSubmissions ? .discard : .enqueue)
+                disposition: profile.dropsSubmissions ? .discard : .enqueue, needsRecipient: needsRecipient)
             let id = transaction.id!.description
             let event = "accepted \(id) (type \(transaction.type), from \(transaction.senderPublicKey.address))"
                 + (profile.dropsSubmissions ? ", dropped by fault" : "")

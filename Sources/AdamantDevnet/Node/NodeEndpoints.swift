@@ -33,6 +33,7 @@ struct NodeEndpoints {
         case "/api/transactions/count": { _ in counts }
         case "/api/transactions": transactions
         case "/api/chats/get": chats
+        case "/api/states/get": states
         default: nil
         }
     }
@@ -169,6 +170,13 @@ struct NodeEndpoints {
 
     private func chats(_ request: HTTPRequest) throws(Rejection) -> JSON {
         let query = try ChatQuery(request, version: profile.version)
+        let (transactions, count) = query.run(on: ledger, profile: profile)
+        return ["transactions": .array(transactions), "count": .integer(Int64(count))]
+    }
+
+    /// `/api/states/get` (GET, and POST with the filters in the body).
+    func states(_ request: HTTPRequest) throws(Rejection) -> JSON {
+        let query = try StateQuery(request)
         let (transactions, count) = query.run(on: ledger, profile: profile)
         return ["transactions": .array(transactions), "count": .integer(Int64(count))]
     }

@@ -25,7 +25,8 @@ struct TransactionJSON {
         return .object(members)
     }
 
-    /// `/api/chats/get`: the same plus the multisig nulls; the recipient's key is never joined.
+    /// `/api/chats/get` and `/api/states/get`: the same plus the multisig nulls. Their SQL views
+    /// (`full_trs_list`, `full_blocks_list`) join no account, so `recipientPublicKey` is null.
     func chatListed(_ transaction: Transaction) -> JSON {
         let transaction = presented(transaction)
         var members = header(of: transaction)
@@ -96,7 +97,14 @@ struct TransactionJSON {
     }
 
     private func asset(of transaction: Transaction, included: Bool) -> JSON {
-        guard included, let chat = transaction.chat else { return [:] }
+        guard included else { return [:] }
+        if let state = transaction.state {
+            // `State.dbRead`'s order.
+            return ["state": .object([
+                ("value", .string(state.value)), ("key", .string(state.key)), ("type", .integer(Int64(state.type))),
+            ])]
+        }
+        guard let chat = transaction.chat else { return [:] }
         return ["chat": [
             "message": .string(Hex.encode(chat.message)),
             "own_message": .string(Hex.encode(chat.nonce)),

@@ -35,7 +35,7 @@ public final class NodePool: Sendable {
     /// Stamps transactions (through each node's clock delta).
     let wallClock: any WallClock
     let log: any LogSink
-    private let state: Mutex<PoolState>
+    let state: Mutex<PoolState>
     private let healthCheck = SingleFlight()
 
     /// - Parameters:
@@ -81,7 +81,7 @@ public final class NodePool: Sendable {
     /// Nodes that may serve reads (or, `forStamping`, also stamp transactions), best first,
     /// checking health first when that is due.
     func usableNodes(forStamping: Bool = false) async -> Result<[NodeReport], NodeError> {
-        if state.withLock({ $0.needsCheck }) { await checkHealth() }
+        if state.withLock({ $0.needsCheck(forStamping: forStamping) }) { await checkHealth() }
         let (ranked, reports) = state.withLock { ($0.ranked(forStamping: forStamping), $0.reports) }
         return ranked.isEmpty ? .failure(.noUsableNode(reports)) : .success(ranked)
     }
@@ -108,7 +108,10 @@ public final class NodePool: Sendable {
 
     func recordFailure(of url: NodeURL, _ kind: NodeFailure.Kind) {
         log.log(.info, "\(url) failed: \(kind)")
-        state.withLock { $0.addLatency(configuration.failurePenalty, for: url) }
+        state.withLock {
+            $0.addLatency(configuration.failurePenalty, for: url)
+            $0.distrustAdopted()
+        }
     }
 
     /// A request failed on every node: re-check in the background, without making the caller wait.
@@ -146,6 +149,7 @@ public final class NodePool: Sendable {
             clockToleranceMillis: configuration.clockTolerance.wholeMilliseconds)
         let reports = state.withLock { state in
             state.apply(probes, rules: rules)
+            state.recordMeasurement(at: wallClock.unixMillis())
             return state.reports
         }
         for report in reports {

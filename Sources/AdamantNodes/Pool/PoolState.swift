@@ -4,11 +4,43 @@ import AdamantCore
 struct PoolState: Sendable {
     private(set) var reports: [NodeReport]
     private var hasChecked = false
+    /// Ranked from another process's snapshot, not measured here.
+    private var adopted = false
+    private(set) var hasMeasured = false
+    private(set) var measuredAt: Int64 = 0
 
     init(endpoints: [NodeEndpoint]) { reports = endpoints.map(NodeReport.init) }
 
     /// Before the first check, or when nothing is usable, a request should check first.
     var needsCheck: Bool { !hasChecked || !reports.contains { $0.health.isUsable } }
+
+    /// Stamping needs clocks measured here: adopted health is for reads only.
+    func needsCheck(forStamping: Bool) -> Bool { needsCheck || (forStamping && adopted) }
+
+    /// Takes the usable nodes of `snapshot` that this pool has, with their latencies.
+    mutating func adopt(_ snapshot: HealthSnapshot) -> Bool {
+        guard !hasChecked else { return false }
+        var any = false
+        for node in snapshot.nodes where node.usable {
+            guard let index = reports.firstIndex(where: { $0.endpoint.url.description == node.endpoint }),
+                  let url = reports[index].endpoint.urls.first(where: { $0.description == node.url }) else { continue }
+            reports[index].url = url
+            reports[index].health = .usable
+            if let micros = node.latencyMicros, (0...60_000_000).contains(micros) { reports[index].averageLatency.add(.microseconds(micros)) }
+            any = true
+        }
+        if any { (hasChecked, adopted) = (true, true) }
+        return any
+    }
+
+    /// A node failed an answer: adopted health is no longer trusted, and the next request
+    /// checks every node.
+    mutating func distrustAdopted() {
+        guard adopted else { return }
+        adopted = false
+        hasChecked = false
+        for index in reports.indices { reports[index].health = .unchecked }
+    }
 
     /// Nodes that may serve reads (or, `forStamping`, also stamp transactions), fastest
     /// first; unmeasured ones last; list order breaks ties.
@@ -40,6 +72,12 @@ struct PoolState: Sendable {
             }
         }
         hasChecked = true
+        adopted = false
+    }
+
+    mutating func recordMeasurement(at unixMillis: Int64) {
+        hasMeasured = true
+        measuredAt = unixMillis
     }
 
     mutating func addLatency(_ sample: Duration, for url: NodeURL) {

@@ -6,15 +6,18 @@ extension Outbox {
     /// to its last signal (so an at-risk add is sent once more after the gap), and failed
     /// intents are tried again. The caller then flushes.
     ///
-    /// `resendRemoves` names tokens whose last remove is on chain but evidently never reached
-    /// the service (pushes keep arriving for them): each gets a fresh remove.
-    public func repair(resendRemoves: Set<String> = []) async throws -> [Intent] {
+    /// `resend` names tokens whose last signal is on chain but evidently not held by the
+    /// service (pushes stopped while it is registered, or keep arriving after its remove):
+    /// each gets a must-send intent equal to that signal, sent although the chain holds it.
+    public func repair(resend: Set<String> = []) async throws -> [Intent] {
         let view = try await syncChain()
         let known = Set(try await store.intents(scope: scope, includeSettled: true).map { scope.tag($0[0].signal.token) })
         var made: [Intent] = []
         for (token, state) in fold.states(of: view.signals).sorted(by: { $0.key < $1.key }) {
             guard let last = state.last?.signal else { continue }
-            if !known.contains(scope.tag(token)) || resendRemoves.contains(token) {
+            if resend.contains(token) {
+                made.append(try await store.addIntent(last, scope: scope, now: wallClock.unixMillis(), mustSend: true))
+            } else if !known.contains(scope.tag(token)) {
                 made.append(try await store.addIntent(last, scope: scope, now: wallClock.unixMillis()))
             }
         }
@@ -23,5 +26,12 @@ extension Outbox {
             try await store.update(.reopen(intent: newest.id), now: wallClock.unixMillis())
         }
         return made
+    }
+}
+
+extension Outbox {
+    /// Every token this account ever signalled to the service, as the chain leaves it.
+    public func tokensOnChain() async throws -> [String: TokenState] {
+        fold.states(of: try await syncChain().signals)
     }
 }

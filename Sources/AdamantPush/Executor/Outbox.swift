@@ -39,7 +39,7 @@ public final class Outbox: Sendable {
     let scope: StoreScope
     let keyPair: KeyPair
     let service: NotificationService
-    let chain: any SignalChain
+    public let chain: any SignalChain
     let configuration: Configuration
     let planner: Planner
     let fold: ChainFold

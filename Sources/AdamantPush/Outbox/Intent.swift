@@ -18,12 +18,15 @@ public struct Intent: Sendable, Hashable, Identifiable {
     public var retries: Int
     /// Not sent again before this time (Unix ms).
     public var notBefore: Int64
+    /// Sent even when the chain seems to hold it already, and applied only once its own signal
+    /// is the token's last: `repair` after evidence that the service lost what the chain shows.
+    public let mustSend: Bool
 
     public var action: PushAction { signal.action }
 
     public init(
         id: Int64, sequence: Int64, signal: PushSignal, createdAt: Int64, activeSince: Int64? = nil,
-        state: IntentState = .pending, attempts: [Attempt] = [], retries: Int = 0, notBefore: Int64 = 0
+        state: IntentState = .pending, attempts: [Attempt] = [], retries: Int = 0, notBefore: Int64 = 0, mustSend: Bool = false
     ) {
         self.id = id
         self.sequence = sequence
@@ -34,6 +37,7 @@ public struct Intent: Sendable, Hashable, Identifiable {
         self.attempts = attempts
         self.retries = retries
         self.notBefore = notBefore
+        self.mustSend = mustSend
     }
 
     /// Attempts that may still land on chain.

@@ -112,11 +112,13 @@ public struct Planner: Sendable {
         }
     }
 
-    /// The chain already holds what the intent asks for.
+    /// The chain already holds what the intent asks for; for a must-send intent, through a
+    /// signal of its own.
     func satisfied(_ intent: Intent, by chain: TokenState) -> Bool {
+        if intent.mustSend, !intent.attempts.contains(where: { $0.id == chain.last?.id }) { return false }
         switch intent.action {
-        case .add: chain.isRegistered(with: intent.signal.provider)
-        case .remove: chain.isUnregistered
+        case .add: return chain.isRegistered(with: intent.signal.provider)
+        case .remove: return chain.isUnregistered
         }
     }
 

@@ -3,17 +3,17 @@ import AdamantCore
 /// Rows to values and back. Every column is read as optional: a row that does not decode is
 /// reported as damage by the caller.
 extension OutboxStore {
-    /// `id, token_tag, sequence, sealed, created_at, active_since, state, applied_height, failure, retries, not_before`
+    /// `id, token_tag, sequence, sealed, created_at, active_since, state, applied_height, failure, retries, not_before, must_send`
     static func intent(_ row: [SQLiteValue], scope: StoreScope, attempts: [Int64: [Attempt]]) -> Intent? {
         guard let id = row.integer(0), let tag = row.blob(1), let sequence = row.integer(2), let sealed = row.blob(3),
               let createdAt = row.integer(4), let activeSince = row.integer(5), let stateName = row.text(6),
-              let retries = row.integer(9).flatMap({ Int(exactly: $0) }), let notBefore = row.integer(10),
+              let retries = row.integer(9).flatMap({ Int(exactly: $0) }), let notBefore = row.integer(10), let mustSend = row.integer(11),
               let signal = SealedSignal.open(sealed, key: scope.key, context: scope.intentContext(tag: tag)),
               let state = intentState(stateName, height: row.integer(7), failure: row.text(8))
         else { return nil }
         return Intent(
             id: id, sequence: sequence, signal: signal, createdAt: createdAt, activeSince: activeSince, state: state,
-            attempts: attempts[id] ?? [], retries: retries, notBefore: notBefore)
+            attempts: attempts[id] ?? [], retries: retries, notBefore: notBefore, mustSend: mustSend != 0)
     }
 
     static func intentState(_ name: String, height: Int64?, failure: String?) -> IntentState? {

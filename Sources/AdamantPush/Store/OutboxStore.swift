@@ -57,7 +57,7 @@ final class OutboxStore: Sendable {
     // MARK: Intents
 
     /// A new intent for the signal's key, numbered after every earlier one.
-    func addIntent(_ signal: PushSignal, scope: StoreScope, now: Int64) async throws(OutboxError) -> Intent {
+    func addIntent(_ signal: PushSignal, scope: StoreScope, now: Int64, mustSend: Bool = false) async throws(OutboxError) -> Intent {
         let tag = scope.tag(signal.token)
         let sealed = SealedSignal.seal(signal, key: scope.key, context: scope.intentContext(tag: tag))
         let (account, service) = (scope.account.description, scope.service.description)
@@ -67,12 +67,13 @@ final class OutboxStore: Sendable {
                 [.text(account), .text(service), .blob(tag)]).first?.integer(0) ?? 0
             try db.query(
                 """
-                INSERT INTO intents (account, service, token_tag, sequence, action, sealed, created_at, active_since, state)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, 'pending')
+                INSERT INTO intents (account, service, token_tag, sequence, action, sealed, created_at, active_since, state, must_send)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, 'pending', ?8)
                 """,
-                [.text(account), .text(service), .blob(tag), .integer(last + 1), .text(signal.action.rawValue), .blob(sealed), .integer(now)])
+                [.text(account), .text(service), .blob(tag), .integer(last + 1), .text(signal.action.rawValue), .blob(sealed), .integer(now),
+                 .integer(mustSend ? 1 : 0)])
             let id = try db.query("SELECT last_insert_rowid()").first?.integer(0) ?? 0
-            return Intent(id: id, sequence: last + 1, signal: signal, createdAt: now)
+            return Intent(id: id, sequence: last + 1, signal: signal, createdAt: now, mustSend: mustSend)
         }
     }
 
@@ -84,7 +85,7 @@ final class OutboxStore: Sendable {
         let (intentRows, attemptRows) = try await read { db in
             let intents = try db.query(
                 """
-                SELECT id, token_tag, sequence, sealed, created_at, active_since, state, applied_height, failure, retries, not_before
+                SELECT id, token_tag, sequence, sealed, created_at, active_since, state, applied_height, failure, retries, not_before, must_send
                 FROM intents WHERE account = ?1 AND service = ?2 \(filter) ORDER BY token_tag, sequence
                 """, [.text(account), .text(service)])
             let attempts = try db.query(

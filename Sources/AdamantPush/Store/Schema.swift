@@ -69,5 +69,7 @@ enum Schema {
                 PRIMARY KEY (account, service)
             ) STRICT, WITHOUT ROWID;
             """),
+        // Intents `repair` sends although the chain seems to hold them (see Intent.mustSend).
+        Migration(version: 2, sql: "ALTER TABLE intents ADD COLUMN must_send INTEGER NOT NULL DEFAULT 0 CHECK (must_send IN (0, 1))"),
     ]
 }

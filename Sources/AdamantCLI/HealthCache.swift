@@ -1,0 +1,48 @@
+public import AdamantCore
+public import AdamantNodes
+import Foundation
+
+/// The node health the last run measured, kept in the home directory, so a process started
+/// for one push asks the best node at once (see `HealthSnapshot`). Bookkeeping only: a cache
+/// that cannot be read or written is ignored.
+public enum HealthCache {
+    public static let fileName = "node-health.json"
+    /// Older than this, it is measured again.
+    public static let maximumAge: Duration = .seconds(600)
+    static let maximumSize = 256 * 1024
+
+    /// What is written: the snapshot, and the network rule it was measured under.
+    struct File: Codable {
+        var network: String
+        var snapshot: HealthSnapshot
+    }
+
+    /// A pool for `list`, ranked as the last run found it when that is fresh and was measured
+    /// for the same network rule.
+    public static func pool(for list: NodeList, home: String?, wallClock: any WallClock = SystemWallClock()) -> NodePool {
+        let pool = NodePool(nodes: list)
+        guard let home, let data = FileManager.default.contents(atPath: home + "/" + fileName), data.count <= maximumSize,
+              let file = try? JSONDecoder().decode(File.self, from: data), file.network == network(of: list),
+              file.snapshot.isFresh(at: wallClock.unixMillis(), maximumAge: maximumAge)
+        else { return pool }
+        pool.adopt(file.snapshot)
+        return pool
+    }
+
+    /// Keeps what `pool` measured in this process, if it measured anything, in an existing home.
+    public static func save(_ pool: NodePool, home: String?) {
+        guard let home, let snapshot = pool.healthSnapshot() else { return }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: home, isDirectory: &isDirectory), isDirectory.boolValue,
+              let data = try? JSONEncoder().encode(File(network: network(of: pool.nodes), snapshot: snapshot))
+        else { return }
+        try? data.write(to: URL(fileURLWithPath: home + "/" + fileName), options: .atomic)
+    }
+
+    private static func network(of list: NodeList) -> String {
+        switch list.nethash {
+        case .pinned(let nethash): "pinned \(nethash)"
+        case .majority: "majority"
+        }
+    }
+}

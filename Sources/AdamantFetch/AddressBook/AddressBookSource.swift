@@ -1,0 +1,85 @@
+public import AdamantCore
+public import AdamantNodes
+import Foundation
+import Synchronization
+
+/// Partners' display names for notification titles: the newest `contact_list` of the account,
+/// asked of the nodes at most every `maximumAge` and kept in the home directory as the node
+/// gave it, still encrypted (a file per account). A node that cannot be asked in time, or a
+/// list that cannot be read, means the partner's address is the title: a name is never worth
+/// a late notification.
+public final class AddressBookSource: Sendable {
+    public static let maximumAge: Duration = .seconds(300)
+    /// The longest a lookup may take out of the fetch's deadline.
+    public static let lookupBudget: Duration = .seconds(3)
+    static let maximumFileSize = 64 * 1024
+
+    private let keyPair: KeyPair
+    private let client: NodeClient
+    private let file: String?
+    private let wallClock: any WallClock
+    /// One load per process, shared by every lookup (and started early by `prefetch`).
+    private let loading = Mutex<Task<AddressBook, Never>?>(nil)
+
+    public init(keyPair: KeyPair, client: NodeClient, home: String?, wallClock: any WallClock = SystemWallClock()) {
+        self.keyPair = keyPair
+        self.client = client
+        self.file = home.map { $0 + "/contacts-" + keyPair.address.description + ".json" }
+        self.wallClock = wallClock
+    }
+
+    /// The name `address` has in the account's address book, or nil.
+    public func name(of address: Address, until deadline: ContinuousClock.Instant) async -> String? {
+        await load(until: deadline).value.name(of: address)
+    }
+
+    /// Starts loading the address book now, alongside the fetch of the transaction.
+    public func prefetch(until deadline: ContinuousClock.Instant) { _ = load(until: deadline) }
+
+    private func load(until deadline: ContinuousClock.Instant) -> Task<AddressBook, Never> {
+        loading.withLock { task in
+            if let task { return task }
+            let started = Task { await self.addressBook(until: deadline) }
+            task = started
+            return started
+        }
+    }
+
+    private func addressBook(until deadline: ContinuousClock.Instant) async -> AddressBook {
+        let cached = readCache()
+        if let cached, Self.isFresh(cached.fetchedAt, now: wallClock.unixMillis()) { return book(from: cached.transaction) }
+        var nodes = client
+        nodes.deadline = min(Self.lookupBudget, max(.zero, ContinuousClock.now.duration(to: deadline)))
+        guard let newest = try? await nodes.states(of: keyPair.address, key: AddressBook.key, limit: 1) else {
+            return cached.map { book(from: $0.transaction) } ?? AddressBook()
+        }
+        writeCache(Cached(fetchedAt: wallClock.unixMillis(), transaction: newest.first))
+        return book(from: newest.first)
+    }
+
+    private func book(from transaction: Transaction?) -> AddressBook {
+        guard let transaction else { return AddressBook() }
+        return (try? AddressBook(decrypting: transaction, keyPair: keyPair)) ?? AddressBook()
+    }
+
+    static func isFresh(_ fetchedAt: Int64, now: Int64) -> Bool {
+        let age = now &- fetchedAt
+        return age >= 0 && Duration.milliseconds(age) <= maximumAge
+    }
+
+    /// The node's answer as it came (nil: the account has no list), and when.
+    struct Cached: Codable {
+        var fetchedAt: Int64
+        var transaction: Transaction?
+    }
+
+    private func readCache() -> Cached? {
+        guard let file, let data = FileManager.default.contents(atPath: file), data.count <= Self.maximumFileSize else { return nil }
+        return try? JSONDecoder().decode(Cached.self, from: data)
+    }
+
+    private func writeCache(_ cached: Cached) {
+        guard let file, let data = try? JSONEncoder().encode(cached) else { return }
+        try? data.write(to: URL(fileURLWithPath: file), options: .atomic)
+    }
+}

@@ -1,0 +1,47 @@
+public import AdamantCore
+
+/// What one fetch ends with. There is always a notification to show: the real one, or the
+/// generic "New message" / "New transfer" with the reason in `failure`.
+public struct FetchResult: Sendable {
+    public var id: TransactionID
+    /// The transaction, verified; nil when it was not found or failed verification.
+    public var transaction: Transaction?
+    public var notification: RenderedNotification
+    /// The decrypted message, for chats that could be read.
+    public var text: String?
+    /// The other party: the chat a notification belongs to.
+    public var thread: Address?
+    /// Shown before (the same push delivered twice, or seen by `watch`).
+    public var duplicate: Bool = false
+    public var failure: FetchFailure?
+
+    public var isFallback: Bool { failure != nil }
+}
+
+/// Why a fetch shows the generic text instead of the transaction.
+public enum FetchFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The push was for another account of this device.
+    case wrongAccount(pushedFor: Address, account: Address)
+    /// No node had it by the deadline, or no node could be asked.
+    case notFound(String)
+    case noUsableNode(String)
+    /// Nodes answered, but no answer verified; or a carried transaction that does not verify.
+    case unverifiable(String)
+    /// Verified, but this account is neither its sender nor its recipient.
+    case notOurs(sender: Address, recipient: Address?)
+    /// Ours and verified, but its message cannot be read.
+    case unreadable(String)
+
+    public var description: String {
+        switch self {
+        case .wrongAccount(let pushedFor, let account):
+            "the push is for \(pushedFor), not for this passphrase's account \(account): fetch it with that account's passphrase"
+        case .notFound(let detail): "the transaction was not found by the deadline (\(detail))"
+        case .noUsableNode(let detail): detail
+        case .unverifiable(let detail): "the transaction cannot be verified: \(detail)"
+        case .notOurs(let sender, let recipient):
+            "the transaction is between \(sender) and \(recipient.map(\.description) ?? "nobody"), not this account: it is not shown"
+        case .unreadable(let detail): "the message cannot be read: \(detail)"
+        }
+    }
+}

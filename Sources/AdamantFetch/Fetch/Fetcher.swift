@@ -1,0 +1,137 @@
+public import AdamantCore
+public import AdamantNodes
+
+/// Finds the transaction behind a push on the nodes, verifies it, decrypts it and renders it,
+/// all within one deadline. Never trusts a node: every answer is verified (a tampered one sets
+/// that node aside and the next is asked), and a transaction that is not this account's is
+/// never decrypted.
+public struct Fetcher: Sendable {
+    public struct Configuration: Sendable {
+        /// The whole fetch ends by then (the iOS extension's budget is about 30 s).
+        public var deadline: Duration = .seconds(25)
+        /// How long to wait before asking again for a transaction no node has yet: a push can
+        /// arrive before the node has the block. Doubles up to `maximumPollInterval`.
+        public var pollInterval: Duration = .milliseconds(250)
+        public var maximumPollInterval: Duration = .seconds(2)
+        public init() {}
+    }
+
+    public let keyPair: KeyPair
+    public let client: NodeClient
+    public let configuration: Configuration
+    let partners: PartnerKeys
+    /// The title for a partner: a display name, or nil for the address. Must give up by the
+    /// deadline it is handed.
+    let name: @Sendable (Address, ContinuousClock.Instant) async -> String?
+
+    public init(
+        keyPair: KeyPair, client: NodeClient, configuration: Configuration = Configuration(),
+        publicKeys: any PublicKeyCache = MemoryPublicKeyCache(),
+        name: @escaping @Sendable (Address, ContinuousClock.Instant) async -> String? = { _, _ in nil }
+    ) {
+        self.keyPair = keyPair
+        self.client = client
+        self.configuration = configuration
+        self.partners = PartnerKeys(keyPair: keyPair, cache: publicKeys)
+        self.name = name
+    }
+
+    /// The push's transaction as a notification. Ends by `configuration.deadline`.
+    public func fetch(_ push: PushPayload) async -> FetchResult {
+        let deadline = ContinuousClock.now + configuration.deadline
+        if let pushedFor = push.recipient, pushedFor != keyPair.address {
+            return fallback(push.id, .wrongAccount(pushedFor: pushedFor, account: keyPair.address))
+        }
+        let found: Transaction
+        if let carried = push.transaction {
+            do { try Self.check(carried, is: push.id) } catch { return fallback(push.id, .unverifiable("\(error)"), type: carried) }
+            found = carried
+        } else {
+            switch await find(push.id, until: deadline) {
+            case .success(let transaction): found = transaction
+            case .failure(let failure): return fallback(push.id, failure)
+            }
+        }
+        return await show(found, until: deadline)
+    }
+
+    /// A verified transaction, ours, as a notification.
+    public func show(_ transaction: Transaction, until deadline: ContinuousClock.Instant) async -> FetchResult {
+        let id = transaction.id ?? (try? transaction.computedID()) ?? TransactionID(number: 0)
+        let me = keyPair.address
+        let sender = transaction.senderPublicKey.address
+        let incoming = sender != me
+        guard !incoming || transaction.recipientId == me else {
+            return fallback(id, .notOurs(sender: sender, recipient: transaction.recipientId), type: transaction)
+        }
+        let partner = incoming ? sender : (transaction.recipientId ?? me)
+        let title = await name(partner, deadline) ?? partner.description
+        var plaintext: String?
+        if let chat = transaction.chat {
+            do {
+                let key = try await partners.chatKey(for: transaction, incoming: incoming, client: client(until: deadline))
+                plaintext = try key.open(chat)
+            } catch {
+                let failure = error as? FetchFailure ?? .unreadable("\(error)")
+                var result = fallback(id, failure, type: transaction, title: title)
+                result.transaction = transaction
+                result.thread = partner
+                return result
+            }
+        }
+        let content = MessageContent(
+            type: transaction.type, chatType: transaction.chat?.type, amount: transaction.amount, plaintext: plaintext, incoming: incoming)
+        return FetchResult(
+            id: id, transaction: transaction, notification: NotificationRenderer.render(content, title: title),
+            text: plaintext, thread: partner)
+    }
+
+    /// The chain first (where a pushed transaction almost always is), then the pools, asked
+    /// again with backoff until the deadline.
+    func find(_ id: TransactionID, until deadline: ContinuousClock.Instant) async -> Result<Transaction, FetchFailure> {
+        var pause = configuration.pollInterval
+        var lastProblem = "no node has it yet"
+        while true {
+            do {
+                let nodes = client(until: deadline)
+                if let found = try await nodes.transaction(id) { return .success(found) }
+                if let found = try await nodes.unconfirmedTransaction(id) { return .success(found) }
+                if let found = try await nodes.queuedTransaction(id) { return .success(found) }
+            } catch let error {
+                switch error {
+                case .noUsableNode: return .failure(.noUsableNode("\(error)"))
+                case _ where error.everyAnswerFailedVerification: return .failure(.unverifiable("\(error)"))
+                case .cancelled: return .failure(.notFound("cancelled"))
+                default: lastProblem = "\(error)"
+                }
+            }
+            let now = ContinuousClock.now
+            guard now + pause < deadline else {
+                return .failure(.notFound(lastProblem))
+            }
+            try? await Task.sleep(until: now + pause, clock: .continuous)
+            if Task.isCancelled { return .failure(.notFound("cancelled")) }
+            pause = min(pause * 2, configuration.maximumPollInterval)
+        }
+    }
+
+    /// The node client with what is left of the deadline as its own.
+    func client(until deadline: ContinuousClock.Instant) -> NodeClient {
+        var client = self.client
+        client.deadline = max(.zero, ContinuousClock.now.duration(to: deadline))
+        return client
+    }
+
+    /// A carried transaction passes the checks a fetched one does: signature, sender, and the
+    /// id the push names.
+    static func check(_ transaction: Transaction, is id: TransactionID) throws {
+        let computed = try transaction.verify()
+        guard computed == id else { throw FetchFailure.unverifiable("its id is \(computed), the push names \(id)") }
+    }
+
+    func fallback(_ id: TransactionID, _ failure: FetchFailure, type transaction: Transaction? = nil, title: String? = nil) -> FetchResult {
+        let notification = NotificationRenderer.fallback(
+            type: transaction?.type, amount: transaction?.amount ?? 0, title: title ?? "ADAMANT")
+        return FetchResult(id: id, transaction: nil, notification: notification, failure: failure)
+    }
+}

@@ -1,0 +1,60 @@
+public import AdamantCore
+import AdamantNodes
+public import AdamantPush
+import Synchronization
+
+/// Where partners' public keys are kept between runs. The key an address signs with never
+/// changes, so an entry never goes stale.
+public protocol PublicKeyCache: Sendable {
+    func knownKey(of address: Address) async -> PublicKey?
+    func keep(_ key: PublicKey, of address: Address) async
+}
+
+public final class MemoryPublicKeyCache: PublicKeyCache {
+    private let keys = Mutex<[Address: PublicKey]>([:])
+    public init() {}
+    public func knownKey(of address: Address) async -> PublicKey? { keys.withLock { $0[address] } }
+    public func keep(_ key: PublicKey, of address: Address) async { keys.withLock { $0[address] = key } }
+}
+
+/// One `ChatKey` per partner (computing it is most of a decryption's cost), and the partner's
+/// public key found for messages this account sent: list answers carry no
+/// `recipientPublicKey` for confirmed rows, so it is asked for and cached.
+final class PartnerKeys: Sendable {
+    private let keyPair: KeyPair
+    private let cache: any PublicKeyCache
+    private let chatKeys = Mutex<[PublicKey: ChatKey]>([:])
+
+    init(keyPair: KeyPair, cache: any PublicKeyCache) {
+        self.keyPair = keyPair
+        self.cache = cache
+    }
+
+    func chatKey(for transaction: Transaction, incoming: Bool, client: NodeClient) async throws -> ChatKey {
+        let partnerKey = incoming ? transaction.senderPublicKey : try await recipientKey(of: transaction, client: client)
+        if let known = chatKeys.withLock({ $0[partnerKey] }) { return known }
+        let key = try ChatKey(secretKey: keyPair.secretKey, partner: partnerKey)
+        chatKeys.withLock { $0[partnerKey] = key }
+        return key
+    }
+
+    /// The recipient's key, checked to hash to the recipient (a node could send any key).
+    private func recipientKey(of transaction: Transaction, client: NodeClient) async throws -> PublicKey {
+        guard let recipient = transaction.recipientId else { throw FetchFailure.unreadable("the transaction has no recipient") }
+        if recipient == keyPair.address { return keyPair.publicKey }
+        if let given = transaction.recipientPublicKey, given.address == recipient { return given }
+        if let cached = await cache.knownKey(of: recipient) { return cached }
+        guard let fetched = try await client.publicKey(of: recipient) else {
+            throw FetchFailure.unreadable("no node knows the public key of \(recipient)")
+        }
+        await cache.keep(fetched, of: recipient)
+        return fetched
+    }
+}
+
+/// The home directory's log keeps partners' keys between runs; a failing store only means
+/// asking a node again.
+extension NotificationLog: PublicKeyCache {
+    public func knownKey(of address: Address) async -> PublicKey? { try? await publicKey(of: address) }
+    public func keep(_ key: PublicKey, of address: Address) async { try? await remember(key, of: address) }
+}

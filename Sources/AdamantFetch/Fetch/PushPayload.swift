@@ -1,0 +1,131 @@
+public import AdamantCore
+import Foundation
+
+/// A push as the device received it, reduced to what fetch needs: the transaction's id, the
+/// whole transaction when the push carries it, and the address it was pushed for.
+///
+/// Accepted shapes (the keys may sit at the top level, under `data`, or under `message.data`,
+/// the FCM HTTP v1 envelope):
+/// - APNs from the C# ANS: `{"aps": {…}, "txn-id": "…", "push-recipient": "U…"}`
+/// - FCM from the new ANS: `{"data": {"txn": "<the transaction as a JSON string>"}}`, or with
+///   `txn-id` instead of `txn`
+/// - either with `txn` as a JSON object, and both `txn` and `txn-id` (they must then agree)
+///
+/// A carried transaction is still verified exactly like a fetched one; this only reads it.
+public struct PushPayload: Sendable, Hashable {
+    public var id: TransactionID
+    public var transaction: Transaction?
+    public var recipient: Address?
+
+    /// APNs allows 4 KiB and FCM 4 KiB of data; a transaction of the largest message is ~21 KiB.
+    public static let maximumSize = 64 * 1024
+
+    public init(id: TransactionID, transaction: Transaction? = nil, recipient: Address? = nil) {
+        self.id = id
+        self.transaction = transaction
+        self.recipient = recipient
+    }
+
+    public init(json bytes: some Collection<UInt8>) throws(PushPayloadError) {
+        guard bytes.count <= Self.maximumSize else { throw .tooLarge(bytes.count) }
+        let root: Carrier
+        do { root = try JSONDecoder().decode(Carrier.self, from: Data(bytes)) } catch let error as PushPayloadError {
+            throw error
+        } catch {
+            throw .notJSON
+        }
+        guard let carrier = root.firstCarrying else { throw .noTransaction }
+        let transaction = carrier.transaction
+        guard let id = carrier.id ?? transaction?.id else { throw .noTransaction }
+        if let carried = transaction?.id, carried != id { throw .idsDisagree(id: id, carried: carried) }
+        self.init(id: id, transaction: transaction, recipient: carrier.recipient)
+    }
+}
+
+public enum PushPayloadError: Error, Sendable, Hashable, CustomStringConvertible {
+    case tooLarge(Int)
+    case notJSON
+    case noTransaction
+    case invalid(field: String, reason: String)
+    case idsDisagree(id: TransactionID, carried: TransactionID)
+
+    public var description: String {
+        switch self {
+        case .tooLarge(let size): "the payload is \(size) bytes; a push is at most \(PushPayload.maximumSize)"
+        case .notJSON: "the payload is not a JSON object"
+        case .noTransaction: "the payload names no transaction: expected \"txn-id\" or \"txn\" (at the top level, under \"data\" or under \"message.data\")"
+        case .invalid(let field, let reason): "the payload's \"\(field)\" \(reason)"
+        case .idsDisagree(let id, let carried): "the payload's \"txn-id\" \(id) is not the id of the transaction it carries (\(carried))"
+        }
+    }
+}
+
+/// One level of the payload: the keys fetch reads, and the levels that may hold them.
+private final class Carrier: Decodable, Sendable {
+    let id: TransactionID?
+    let transaction: Transaction?
+    let recipient: Address?
+    let data: Carrier?
+    let message: Carrier?
+
+    private enum Keys: String, CodingKey {
+        case id = "txn-id", transaction = "txn", recipient = "push-recipient", data, message
+    }
+
+    /// This level if it names a transaction, else `data`'s, else `message`'s.
+    var firstCarrying: Carrier? {
+        if id != nil || transaction != nil { return self }
+        return data?.firstCarrying ?? message?.firstCarrying
+    }
+
+    init(from decoder: any Decoder) throws {
+        // Levels are only ever two deep (`message.data`); deeper is not a push.
+        guard decoder.codingPath.count <= 2 else { throw PushPayloadError.notJSON }
+        let c = try decoder.container(keyedBy: Keys.self)
+        if c.contains(.id), try !c.decodeNil(forKey: .id) {
+            // A string of digits as the C# ANS sends it, or a number.
+            guard let number = try? c.decodeIntegerOrString(UInt64.self, forKey: .id) else {
+                throw PushPayloadError.invalid(field: "txn-id", reason: "is not a transaction id (digits below 2^64)")
+            }
+            id = TransactionID(number: number)
+        } else {
+            id = nil
+        }
+        transaction = try Self.transaction(in: c)
+        if let text = try? c.decodeIfPresent(String.self, forKey: .recipient) {
+            do { recipient = try Address(text) } catch {
+                throw PushPayloadError.invalid(field: "push-recipient", reason: "is not an ADAMANT address: \(error)")
+            }
+        } else if c.contains(.recipient), try !c.decodeNil(forKey: .recipient) {
+            throw PushPayloadError.invalid(field: "push-recipient", reason: "is not a string")
+        } else {
+            recipient = nil
+        }
+        data = try? c.decodeIfPresent(Carrier.self, forKey: .data)
+        message = try? c.decodeIfPresent(Carrier.self, forKey: .message)
+    }
+
+    /// `txn`: the transaction as a JSON string (FCM data values are strings) or as an object.
+    private static func transaction(in c: KeyedDecodingContainer<Keys>) throws -> Transaction? {
+        guard c.contains(.transaction), try !c.decodeNil(forKey: .transaction) else { return nil }
+        do {
+            if let text = try? c.decode(String.self, forKey: .transaction) {
+                return try JSONDecoder().decode(Transaction.self, from: Data(text.utf8))
+            }
+            return try c.decode(Transaction.self, forKey: .transaction)
+        } catch {
+            throw PushPayloadError.invalid(field: "txn", reason: "is not a transaction: \(Self.reason(error))")
+        }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        switch error {
+        case .keyNotFound(let key, _): return "\"\(key.stringValue)\" is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? context.debugDescription : "\"\(path)\": \(context.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+}

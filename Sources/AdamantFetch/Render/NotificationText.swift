@@ -1,0 +1,96 @@
+/// Text as a notification shows it: one line, nothing invisible, capped. Every string a sender
+/// or an address book controls goes through here before it is shown.
+enum NotificationText {
+    /// Characters (grapheme clusters) in a body, "…" included.
+    static let bodyLimit = 500
+    /// Characters in a title, "…" included.
+    static let titleLimit = 100
+    /// Scalars kept per character: enough for any emoji sequence, not for a tower of combining
+    /// marks ("Zalgo") that would make one character kilobytes long.
+    static let scalarsPerCharacter = 16
+    /// UTF-8 bytes read from any one string; above the node's 10,224-byte plaintext limit, so a
+    /// real message is never cut here, only hostile input.
+    static let readLimit = 16_384
+    /// What a line break becomes, as the iOS extension shows it.
+    static let lineBreak = "↵ "
+
+    /// `text` as one line of at most `limit` characters: line breaks become "↵ " (runs of them
+    /// one), runs of white space one space, control and format characters (bidi overrides,
+    /// zero-width spaces, byte-order marks) and line separators are dropped, and a longer text
+    /// ends in "…". Never cuts inside a character.
+    static func oneLine(_ text: String, limit: Int) -> String {
+        guard limit > 0 else { return "" }
+        var line = "", count = 0, truncated = false
+        var pendingBreak = false, pendingSpace = false
+        for character in bounded(text) {
+            if character.isNewline { pendingBreak = true; continue }
+            if character.isWhitespace { pendingSpace = true; continue }
+            let visible = visibleScalars(of: character)
+            if visible.isEmpty { continue }
+            guard count < limit else { truncated = true; break }
+            if count > 0, pendingBreak {
+                line += lineBreak
+                count += 2
+            } else if count > 0, pendingSpace {
+                line += " "
+                count += 1
+            }
+            pendingBreak = false
+            pendingSpace = false
+            line.unicodeScalars.append(contentsOf: visible)
+            count += 1
+        }
+        // A dropped control character can let a combining mark join its neighbour, so the
+        // count above is an upper bound; the cut below is exact.
+        guard truncated || line.count > limit else { return line }
+        var cut = Substring(line.prefix(limit - 1))
+        while let last = cut.last, last.isWhitespace || last == "↵" { cut.removeLast() }
+        return String(cut) + "…"
+    }
+
+    /// The first `readLimit` bytes of `text`, ending on a scalar boundary.
+    static func bounded(_ text: String) -> Substring {
+        let whole = text[...]
+        guard whole.utf8.count > readLimit else { return whole }
+        var bytes = 0
+        var end = whole.unicodeScalars.startIndex
+        for index in whole.unicodeScalars.indices {
+            bytes += UTF8.width(whole.unicodeScalars[index])
+            guard bytes <= readLimit else { break }
+            end = whole.unicodeScalars.index(after: index)
+        }
+        return Substring(whole.unicodeScalars[..<end])
+    }
+
+    /// True for a scalar never shown: controls, format characters other than the joiners, line
+    /// and paragraph separators.
+    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator, .surrogate: true
+        case .format: !isJoiner(scalar)
+        default: false
+        }
+    }
+
+    /// ZWNJ and ZWJ: emoji sequences and several scripts need them, so they stay, one at a time
+    /// and never first (a run of them could carry hidden text).
+    private static func isJoiner(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "\u{200C}" || scalar == "\u{200D}"
+    }
+
+    private static func visibleScalars(of character: Character) -> String.UnicodeScalarView {
+        var visible = String.UnicodeScalarView()
+        var kept = 0, previous: Unicode.Scalar?
+        for scalar in character.unicodeScalars where kept < scalarsPerCharacter {
+            if isJoiner(scalar) {
+                guard let previous, !isJoiner(previous) else { continue }
+            } else if isInvisible(scalar) {
+                continue
+            }
+            visible.append(scalar)
+            previous = scalar
+            kept += 1
+        }
+        return visible
+    }
+}

@@ -1,0 +1,212 @@
+import AdamantCore
+public import AdamantNodes
+public import AdamantPush
+
+/// Notifications with no push service: polls the account's incoming transactions, verifies,
+/// decrypts and renders each (through `Fetcher.show`), and hands each one over exactly once,
+/// in block order, across restarts. Prints nothing.
+///
+/// Each page is recorded in the home's log (shown ids and the cursor past the page, one
+/// transaction) before it is handed over; stopped mid-page, the undelivered rest is taken out
+/// again, so a restart neither misses nor repeats. Only a process killed outright between the
+/// commit and the handing over loses what that page had left.
+public struct Watcher: Sendable {
+    public struct Configuration: Sendable {
+        /// Between polls once caught up; a backlog is read page after page.
+        public var interval: Duration = .seconds(10)
+        /// Transactions per request (the nodes' cap on chats is 100).
+        public var pageSize = 100
+        /// Blocks read again when a caught-up listing moves its height up: nodes of one pool
+        /// may be this far apart (`NodePool.Configuration.heightTolerance`).
+        public var rereadBlocks: Int64 = 10
+        public var healthInterval: Duration = .seconds(300)
+        public var healthRetryInterval: Duration = .seconds(30)
+        /// How often the registration outbox is given a chance, and how long each time.
+        public var registrationInterval: Duration = .seconds(300)
+        public var registrationBudget: Duration = .seconds(30)
+        public init() {}
+    }
+
+    public let fetcher: Fetcher
+    public let log: NotificationLog
+    public let configuration: Configuration
+    /// Flushed now and then when it has unsettled intents; its failures are only logged.
+    public let registrations: Outbox?
+    let events: any LogSink
+
+    public init(
+        fetcher: Fetcher, log: NotificationLog, configuration: Configuration = Configuration(), registrations: Outbox? = nil,
+        events: any LogSink = SilentLog()
+    ) {
+        self.fetcher = fetcher
+        self.log = log
+        self.configuration = configuration
+        self.registrations = registrations
+        self.events = events
+    }
+
+    var account: Address { fetcher.keyPair.address }
+    var pool: NodePool { fetcher.client.pool }
+
+    /// Checks the nodes and settles where the watch starts, keeping it as the cursor so a
+    /// restart begins there too. Returns that block height.
+    @discardableResult
+    public func begin(_ start: WatchStart) async throws(WatchError) -> Int64 {
+        let reports = await pool.checkHealth()
+        guard reports.contains(where: \.health.isUsable) else { throw .noUsableNode(NodeError.noUsableNode(reports).description) }
+        switch start {
+        case .height(let height):
+            for listing in WatchListing.allCases { try await keep(WatchCursor(height: max(height, 0)), listing) }
+            return max(height, 0)
+        case .resume:
+            if let kept = try await cursor(.chats) {
+                if try await cursor(.transfers) == nil { try await keep(WatchCursor(height: kept.height), .transfers) }
+                return kept.height
+            }
+            let height: Int64
+            do { height = try await fetcher.client.height() } catch { throw .noUsableNode("\(error)") }
+            for listing in WatchListing.allCases { try await keep(WatchCursor(height: height), listing) }
+            return height
+        }
+    }
+
+    /// Watches until the calling task is cancelled (then returns), with the pool's health
+    /// monitored and the registration outbox flushed alongside. Throws only when no node is
+    /// usable at the start or the log fails; network failures later are logged and retried.
+    /// `onStart` is told the height the watch starts at, once `begin` has settled it.
+    public func run(
+        from start: WatchStart = .resume, onStart: @Sendable (Int64) -> Void = { _ in },
+        onNotification: @escaping @Sendable (FetchResult) async -> Void
+    ) async throws(WatchError) {
+        onStart(try await begin(start))
+        enum Ended: Sendable { case polling(WatchError?), chore }
+        let failure = await withTaskGroup(of: Ended.self) { group -> WatchError? in
+            group.addTask {
+                do throws(WatchError) { try await poll(onNotification) } catch { return .polling(error) }
+                return .polling(nil)
+            }
+            group.addTask {
+                try? await Task.sleep(for: configuration.healthInterval)
+                await pool.monitor(every: configuration.healthInterval, retryInterval: configuration.healthRetryInterval)
+                return .chore
+            }
+            if let registrations {
+                group.addTask {
+                    await RegistrationChore(outbox: registrations, configuration: configuration, events: events).run()
+                    return .chore
+                }
+            }
+            var failure: WatchError?
+            for await ended in group {
+                guard case .polling(let error) = ended else { continue }
+                failure = error
+                group.cancelAll()
+            }
+            return failure
+        }
+        if let failure { throw failure }
+    }
+
+    /// Polls every listing until cancelled: each read to its end, then a pause.
+    func poll(_ deliver: @escaping @Sendable (FetchResult) async -> Void) async throws(WatchError) {
+        var scans: [WatchListing: WatchScan] = [:]
+        while !Task.isCancelled {
+            let (listings, withTransfers) = WatchListing.current(in: pool)
+            for listing in listings {
+                var scan: WatchScan
+                if let known = scans[listing] {
+                    scan = known
+                } else {
+                    var kept = try await cursor(listing)
+                    if kept == nil { kept = try await cursor(.chats) }
+                    scan = WatchScan(kept ?? WatchCursor(height: 0))
+                }
+                do throws(WatchFailure) {
+                    let finished = try await catchUp(listing, &scan, chatsWithTransfers: withTransfers, deliver)
+                    scans[listing] = scan
+                    if !finished { return }
+                } catch {
+                    scans[listing] = scan
+                    switch error {
+                    case .store(let failure): throw failure
+                    case .node where Task.isCancelled: return
+                    case .node(let failure):
+                        events.log(.warning, "watch: reading \(listing.rawValue) failed, trying again in \(configuration.interval): \(failure)")
+                    }
+                }
+            }
+            try? await Task.sleep(for: configuration.interval)
+        }
+    }
+
+    /// Reads `listing` page after page until a short one; false when stopped on the way.
+    private func catchUp(
+        _ listing: WatchListing, _ scan: inout WatchScan, chatsWithTransfers: Bool, _ deliver: @Sendable (FetchResult) async -> Void
+    ) async throws(WatchFailure) -> Bool {
+        while !Task.isCancelled {
+            let page: [Transaction]
+            do throws(NodeError) {
+                page = try await listing.page(
+                    at: scan.cursor, for: account, limit: configuration.pageSize, chatsWithTransfers: chatsWithTransfers, client: fetcher.client)
+            } catch {
+                throw .node(error)
+            }
+            let (next, caughtUp) = scan.advanced(past: page, limit: configuration.pageSize, rereadBlocks: configuration.rereadBlocks)
+            let delivered: Bool
+            do { delivered = try await hand(page, listing, from: scan.cursor, to: next.cursor, deliver) } catch { throw .store(error) }
+            guard delivered else { return false }
+            scan = next
+            if caughtUp { return true }
+        }
+        return false
+    }
+
+    /// Records the page's new notifications with the cursor past it, then hands them over in
+    /// block order; stopped before the end, takes the rest out again. False when stopped.
+    private func hand(
+        _ page: [Transaction], _ listing: WatchListing, from cursor: WatchCursor, to next: WatchCursor,
+        _ deliver: @Sendable (FetchResult) async -> Void
+    ) async throws(WatchError) -> Bool {
+        let candidates = WatchFilter.notifiable(page, for: account)
+        let known: Set<TransactionID>
+        do { known = try await log.shown(among: candidates.map(\.id), account: account) } catch { throw .store(error) }
+        let fresh = candidates.filter { !known.contains($0.id) }
+        guard !fresh.isEmpty || next != cursor else { return true }
+        var results: [FetchResult] = []
+        results.reserveCapacity(fresh.count)
+        for candidate in fresh {
+            results.append(await fetcher.show(candidate.transaction, until: .now + fetcher.configuration.deadline))
+        }
+        guard !Task.isCancelled else { return false }
+        let ids = fresh.map(\.id)
+        do {
+            try await log.recordWatched(ids, account: account, at: SystemWallClock().unixMillis(), cursor: next, stream: listing.rawValue)
+        } catch {
+            throw .store(error)
+        }
+        for (index, result) in results.enumerated() {
+            if Task.isCancelled {
+                do { try await log.forgetWatched(Array(ids[index...]), account: account, cursor: cursor, stream: listing.rawValue) } catch {
+                    throw .store(error)
+                }
+                return false
+            }
+            await deliver(result)
+        }
+        return true
+    }
+
+    private func cursor(_ listing: WatchListing) async throws(WatchError) -> WatchCursor? {
+        do { return try await log.watchCursor(account: account, stream: listing.rawValue) } catch { throw .store(error) }
+    }
+
+    private func keep(_ cursor: WatchCursor, _ listing: WatchListing) async throws(WatchError) {
+        do { try await log.setWatchCursor(cursor, account: account, stream: listing.rawValue) } catch { throw .store(error) }
+    }
+}
+
+/// A page could not be read (retried later), or the log failed (the watch ends).
+enum WatchFailure: Error {
+    case node(NodeError)
+    case store(WatchError)
+}

@@ -1,0 +1,203 @@
+public import AdamantCore
+import Foundation
+
+/// What `adm-fetch` keeps in the home directory beside the outbox: the transactions it has
+/// shown (to mark a push delivered twice as a duplicate, and to know which came by push), and
+/// partners' public keys (an address's key never changes). Its own file, so a fetch never
+/// waits on an outbox write.
+public final class NotificationLog: Sendable {
+    public static let fileName = "notifications.sqlite"
+    private let database: SerialDatabase
+
+    /// Opens (creating if needed) the log in `home`, made 0700 with a 0600 file.
+    public init(home: String) throws(OutboxError) {
+        try HomeDirectory.prepare(home)
+        let path = home + "/" + Self.fileName
+        do {
+            database = try HomeDirectory.creatingPrivately(path) { try SerialDatabase(path: path, create: true, migrations: Self.migrations) }
+        } catch let error as MigrationError {
+            guard case .newerSchema(let found, let supported) = error else { throw .store("\(error)") }
+            throw .newerStore(path: path, found: found, supported: supported)
+        } catch let error as SQLiteError where error.isCorrupt {
+            throw .damagedStore(path: path, detail: error.message)
+        } catch {
+            throw .store("\(error)")
+        }
+    }
+
+    /// Records that `id` was shown to `account` (`pushed` when a push brought it) and says
+    /// whether it had been shown before. A later pushed showing marks an earlier one pushed.
+    /// `height`, the transaction's block, when it was in one.
+    public func recordShown(
+        _ id: TransactionID, account: Address, pushed: Bool, at unixMillis: Int64, height: Int64? = nil
+    ) async throws(OutboxError) -> Bool {
+        let (account, number) = (account.description, Int64(bitPattern: id.number))
+        return try await write { db in
+            let before = try db.query("SELECT 1 FROM shown WHERE account = ?1 AND id = ?2", [.text(account), .integer(number)]).isEmpty == false
+            try db.query(
+                """
+                INSERT INTO shown (account, id, shown_at, pushed, height) VALUES (?1, ?2, ?3, ?4, ?5)
+                ON CONFLICT (account, id) DO UPDATE SET pushed = max(pushed, excluded.pushed), height = coalesce(height, excluded.height)
+                """,
+                [.text(account), .integer(number), .integer(unixMillis), .integer(pushed ? 1 : 0), height.map(SQLiteValue.integer) ?? .null])
+            return before
+        }
+    }
+
+    /// A transaction a push brought: when it was shown, and its block.
+    public struct Push: Sendable, Hashable {
+        public var id: TransactionID
+        public var shownAt: Int64
+        public var height: Int64?
+    }
+
+    /// Every transaction a push brought to `account`, oldest first.
+    public func pushes(to account: Address) async throws(OutboxError) -> [Push] {
+        let rows = try await read { db in
+            try db.query("SELECT id, shown_at, height FROM shown WHERE account = ?1 AND pushed = 1 ORDER BY shown_at",
+                         [.text(account.description)])
+        }
+        return rows.compactMap { row in
+            guard let id = row.integer(0), let shownAt = row.integer(1) else { return nil }
+            return Push(id: TransactionID(number: UInt64(bitPattern: id)), shownAt: shownAt, height: row.integer(2))
+        }
+    }
+
+    /// Whether `id` was shown to `account` because a push brought it.
+    public func wasPushed(_ id: TransactionID, to account: Address) async throws(OutboxError) -> Bool {
+        let rows = try await read { db in
+            try db.query("SELECT 1 FROM shown WHERE account = ?1 AND id = ?2 AND pushed = 1", [.text(account.description), .integer(Int64(bitPattern: id.number))])
+        }
+        return !rows.isEmpty
+    }
+
+    public func publicKey(of address: Address) async throws(OutboxError) -> PublicKey? {
+        let rows = try await read { db in try db.query("SELECT public_key FROM public_keys WHERE address = ?1", [.text(address.description)]) }
+        guard case .blob(let bytes)? = rows.first?.first, let key = try? PublicKey(bytes: bytes), key.address == address else { return nil }
+        return key
+    }
+
+    /// Keeps `key` for `address` if it is that address's key (anything else is refused).
+    public func remember(_ key: PublicKey, of address: Address) async throws(OutboxError) {
+        guard key.address == address else { return }
+        try await write { db in
+            try db.query("INSERT OR REPLACE INTO public_keys (address, public_key) VALUES (?1, ?2)", [.text(address.description), .blob(key.bytes)])
+        }
+    }
+
+    // MARK: The watch cursor
+
+    /// Where `watch` resumes for `account` on one of its listings (`stream`), if it ran before.
+    public func watchCursor(account: Address, stream: String) async throws(OutboxError) -> WatchCursor? {
+        let rows = try await read { db in
+            try db.query("SELECT height, skip FROM watch_cursors WHERE account = ?1 AND stream = ?2", [.text(account.description), .text(stream)])
+        }
+        guard let row = rows.first, let height = row.integer(0), let skip = row.integer(1), height >= 0, skip >= 0 else { return nil }
+        return WatchCursor(height: height, skip: Int(clamping: skip))
+    }
+
+    public func setWatchCursor(_ cursor: WatchCursor, account: Address, stream: String) async throws(OutboxError) {
+        try await write { db in try Self.storeCursor(cursor, account: account, stream: stream, db) }
+    }
+
+    /// Which of `ids` were shown to `account` before (by `watch` or for a push).
+    public func shown(among ids: [TransactionID], account: Address) async throws(OutboxError) -> Set<TransactionID> {
+        guard !ids.isEmpty else { return [] }
+        let account = account.description
+        return try await read { db in
+            var found = Set<TransactionID>()
+            for id in ids {
+                let number = Int64(bitPattern: id.number)
+                if try !db.query("SELECT 1 FROM shown WHERE account = ?1 AND id = ?2", [.text(account), .integer(number)]).isEmpty {
+                    found.insert(id)
+                }
+            }
+            return found
+        }
+    }
+
+    /// Records a page `watch` is about to deliver, and the cursor past it, in one transaction:
+    /// a crash leaves either the page unrecorded (it is read again) or recorded whole.
+    public func recordWatched(
+        _ ids: [TransactionID], account: Address, at unixMillis: Int64, cursor: WatchCursor, stream: String
+    ) async throws(OutboxError) {
+        let text = account.description
+        try await write { db in
+            for id in ids {
+                try db.query(
+                    "INSERT INTO shown (account, id, shown_at, pushed) VALUES (?1, ?2, ?3, 0) ON CONFLICT (account, id) DO NOTHING",
+                    [.text(text), .integer(Int64(bitPattern: id.number)), .integer(unixMillis)])
+            }
+            try Self.storeCursor(cursor, account: account, stream: stream, db)
+        }
+    }
+
+    /// Undoes `recordWatched` for the ids of a page that were not delivered (the watch was
+    /// stopped mid-page), putting the cursor back where the page started.
+    public func forgetWatched(_ ids: [TransactionID], account: Address, cursor: WatchCursor, stream: String) async throws(OutboxError) {
+        let text = account.description
+        try await write { db in
+            for id in ids {
+                try db.query("DELETE FROM shown WHERE account = ?1 AND id = ?2 AND pushed = 0", [.text(text), .integer(Int64(bitPattern: id.number))])
+            }
+            try Self.storeCursor(cursor, account: account, stream: stream, db)
+        }
+    }
+
+    private static func storeCursor(_ cursor: WatchCursor, account: Address, stream: String, _ db: SQLiteConnection) throws {
+        try db.query(
+            "INSERT OR REPLACE INTO watch_cursors (account, stream, height, skip) VALUES (?1, ?2, ?3, ?4)",
+            [.text(account.description), .text(stream), .integer(max(0, cursor.height)), .integer(Int64(max(0, cursor.skip)))])
+    }
+
+    @discardableResult
+    private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(OutboxError) -> T {
+        do { return try await database.write(body) } catch { throw OutboxError(storeFailure: error) }
+    }
+
+    private func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(OutboxError) -> T {
+        do { return try await database.read(body) } catch { throw OutboxError(storeFailure: error) }
+    }
+
+    static let migrations = [
+        Migration(version: 1, sql: """
+            -- Transaction ids as their 64 bits; times Unix milliseconds.
+            CREATE TABLE shown (
+                account TEXT NOT NULL,
+                id INTEGER NOT NULL,
+                shown_at INTEGER NOT NULL,
+                pushed INTEGER NOT NULL CHECK (pushed IN (0, 1)),
+                height INTEGER,
+                PRIMARY KEY (account, id)
+            ) STRICT, WITHOUT ROWID;
+            CREATE INDEX shown_by_time ON shown (account, pushed, shown_at);
+
+            CREATE TABLE public_keys (
+                address TEXT PRIMARY KEY,
+                public_key BLOB NOT NULL
+            ) STRICT, WITHOUT ROWID;
+
+            -- Where `watch` resumes: blocks at or above `height`, after the first `skip`
+            -- transactions a node lists there (oldest first).
+            CREATE TABLE watch_cursors (
+                account TEXT NOT NULL,
+                stream TEXT NOT NULL,
+                height INTEGER NOT NULL CHECK (height >= 0),
+                skip INTEGER NOT NULL CHECK (skip >= 0),
+                PRIMARY KEY (account, stream)
+            ) STRICT, WITHOUT ROWID;
+            """),
+    ]
+}
+
+/// Where `watch` resumes one listing: blocks at or above `height`, after skipping the first
+/// `skip` transactions a node lists there, oldest first.
+public struct WatchCursor: Sendable, Hashable {
+    public var height: Int64
+    public var skip: Int
+
+    public init(height: Int64, skip: Int = 0) {
+        self.height = height
+        self.skip = skip
+    }
+}

@@ -1,0 +1,121 @@
+import AdamantCLI
+import AdamantCore
+import AdamantFetch
+import AdamantNodes
+import AdamantPush
+import Foundation
+
+/// `adm-fetch TXN_ID` / `adm-fetch --payload FILE`: the notification extension's job.
+struct FetchCommand: Command {
+    static let recipient = SingleOption("recipient", valueName: "address", help: "The address the push was for (push-recipient); must be this passphrase's.")
+    static let payload = SingleOption("payload", valueName: "file", help: "Read the push as delivered (APNs or FCM JSON) from a file, or - for standard input.")
+    static let noNames = Flag("no-names", help: "Title with the partner's address; skip the address-book lookup.")
+    static let json = Flag("json", help: "Print one JSON object: the transaction, the notification, and on failure fallback and reason.")
+
+    static let info = CommandInfo(
+        name: "fetch",
+        overview: "Find, verify, decrypt and render the transaction behind a push.",
+        options: [recipient, payload, OutboxOptions.deadline, json, noNames, OutboxOptions.home] + NodeOptions.options + [PassphraseInput.option],
+        discussion: """
+            Give the transaction id, or --payload with the push itself; a payload that carries the
+            whole transaction needs no node, and is verified all the same. The transaction is
+            looked for in blocks, then in the nodes' pools, until --deadline (default 25 s).
+            Exits 0 when shown, 65 when it cannot be verified or is not this account's, 69 when
+            no node had it by the deadline or none could be used, 64 for bad input (a push for
+            another account included). On any failure the generic text is still printed.
+            """ + "\n" + NodeOptions.help + "\n" + PassphraseInput.help)
+
+    let arguments: ParsedArguments
+    let id: TransactionID?
+    let recipient: Address?
+    let deadline: Duration
+
+    init(_ arguments: ParsedArguments) throws(CLIError) {
+        switch (arguments.positional.count, arguments.value(Self.payload)) {
+        case (1, nil):
+            let text = arguments.positional[0]
+            guard let id = TransactionID(text) else { throw .usage("\(text.quoted) is not a transaction id (digits, below 2^64)") }
+            self.id = id
+        case (0, _?):
+            id = nil
+        case (0, nil):
+            throw .usage("give a transaction id, or --payload FILE")
+        default:
+            throw .usage(arguments.value(Self.payload) == nil
+                ? "unexpected argument \(StrayArguments.quotingFirst(of: arguments.positional.dropFirst()))"
+                : "give a transaction id or --payload, not both")
+        }
+        if let text = arguments.value(Self.recipient) {
+            do { recipient = try Address(text) } catch { throw .usage("--recipient \(text.quoted) is not an address: \(error)") }
+        } else {
+            recipient = nil
+        }
+        deadline = try OutboxOptions.deadline(arguments, default: 25)
+        self.arguments = arguments
+    }
+
+    func run(_ context: Context) async throws(CLIError) -> ExitCode {
+        var push = try readPush(context)
+        if let recipient {
+            if let pushedFor = push.recipient, pushedFor != recipient {
+                throw .invalidInput("--recipient \(recipient) is not the payload's push-recipient \(pushedFor)")
+            }
+            push.recipient = recipient
+        }
+        let keyPair = KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context))
+        let home = try? OutboxOptions.homeDirectory(arguments, context)
+        let log = openLog(context)
+        var configuration = Fetcher.Configuration()
+        configuration.deadline = deadline
+        let pool = HealthCache.pool(for: try NodeOptions.nodeList(arguments, context), home: home)
+        defer { HealthCache.save(pool, home: home) }
+        let client = NodeClient(pool: pool, deadline: deadline)
+        var names: (@Sendable (Address, ContinuousClock.Instant) async -> String?) = { _, _ in nil }
+        if !arguments.flag(Self.noNames) {
+            let book = AddressBookSource(keyPair: keyPair, client: client, home: log == nil ? nil : home)
+            book.prefetch(until: .now + deadline)
+            names = { address, deadline in await book.name(of: address, until: deadline) }
+        }
+        let fetcher = Fetcher(
+            keyPair: keyPair, client: client, configuration: configuration,
+            publicKeys: log.map { $0 as any PublicKeyCache } ?? MemoryPublicKeyCache(), name: names)
+        var result = await fetcher.fetch(push)
+        if result.failure == nil, let log {
+            let now = SystemWallClock().unixMillis()
+            result.duplicate = (try? await log.recordShown(
+                result.id, account: keyPair.address, pushed: true, at: now, height: result.transaction?.height)) ?? false
+        }
+        FetchReport.print(result, json: arguments.flag(Self.json), context)
+        return Self.exitCode(for: result.failure)
+    }
+
+    static func exitCode(for failure: FetchFailure?) -> ExitCode {
+        switch failure {
+        case nil: .success
+        case .wrongAccount: .usage
+        case .notFound, .noUsableNode: .unavailable
+        case .unverifiable, .notOurs, .unreadable: .invalidData
+        }
+    }
+
+    /// The push from `TXN_ID` or `--payload`.
+    private func readPush(_ context: Context) throws(CLIError) -> PushPayload {
+        if let id { return PushPayload(id: id) }
+        guard let source = arguments.value(Self.payload) else { throw .usage("give a transaction id, or --payload FILE") }
+        let bytes = try PayloadInput.read(source, limit: PushPayload.maximumSize)
+        do { return try PushPayload(json: bytes) } catch { throw .invalidInput("--payload: \(error)") }
+    }
+
+    /// The home's log of shown transactions and partners' keys. A fetch works without it (the
+    /// notification matters more than the bookkeeping), saying why on stderr.
+    private func openLog(_ context: Context) -> NotificationLog? {
+        do {
+            return try NotificationLog(home: try OutboxOptions.homeDirectory(arguments, context))
+        } catch let error as OutboxError {
+            context.output.error("warning: \(error); duplicates are not detected")
+        } catch {
+            context.output.error("warning: \(error); duplicates are not detected")
+        }
+        return nil
+    }
+}

@@ -1,0 +1,63 @@
+import AdamantCLI
+import AdamantCore
+import AdamantFetch
+
+/// How a fetch is printed: the notification's title and body as two lines, or one JSON
+/// object that always has something to show (`fallback` and `reason` on failure).
+enum FetchReport {
+    static func print(_ result: FetchResult, json: Bool, _ context: Context) {
+        if json {
+            context.output.printJSON(Object(result))
+            return
+        }
+        context.output.print(result.notification.title)
+        context.output.print(result.notification.body)
+        if let failure = result.failure { context.output.error("Error: \(failure)") }
+    }
+
+    /// The `--json` object; transaction fields are absent when there is no verified one.
+    struct Object: Encodable {
+        let id: String
+        let type: Int?
+        let chatType: Int?
+        let senderId: String?
+        let recipientId: String?
+        let amount: Int64?
+        let timestamp: Int32?
+        let height: Int64?
+        let confirmations: Int64?
+        let verified: Bool
+        let kind: String
+        let title: String
+        let body: String
+        let shown: Bool
+        let thread: String?
+        let text: String?
+        let duplicate: Bool
+        let fallback: Bool
+        let reason: String?
+
+        init(_ result: FetchResult) {
+            let transaction = result.transaction
+            id = result.id.description
+            type = transaction?.type.rawValue
+            chatType = transaction?.chat?.type.rawValue
+            senderId = transaction.map { $0.senderPublicKey.address.description }
+            recipientId = transaction?.recipientId?.description
+            amount = transaction?.amount
+            timestamp = transaction?.timestamp
+            height = transaction?.height
+            confirmations = transaction?.confirmations
+            verified = transaction != nil
+            kind = result.notification.kind.rawValue
+            title = result.notification.title
+            body = result.notification.body
+            shown = result.notification.shown && result.failure == nil
+            thread = result.thread?.description
+            text = result.text
+            duplicate = result.duplicate
+            fallback = result.failure != nil
+            reason = result.failure?.description
+        }
+    }
+}

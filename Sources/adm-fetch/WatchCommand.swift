@@ -1,0 +1,231 @@
+import AdamantCLI
+import AdamantCore
+import AdamantFetch
+import AdamantNodes
+import AdamantPush
+import Foundation
+import Synchronization
+
+/// `adm-fetch watch`: notifications with no push service, from polling the nodes.
+struct WatchCommand: Command {
+    static let fromHeight = SingleOption("from-height", valueName: "height", help: "Start at this block, whatever the kept cursor says.")
+    static let interval = SingleOption("interval", valueName: "seconds", help: "Between polls once caught up (default 10, 0.5 to 3600).")
+    static let exec = SingleOption(
+        "exec", valueName: "command", help: "Run this with /bin/sh -c for each notification (ADM_TITLE, ADM_BODY, ADM_KIND, ADM_TXN_ID, ADM_THREAD).")
+    static let json = Flag("json", help: "Print one JSON line per notification (the object adm-fetch --json prints).")
+    /// A hook still running after this is killed.
+    static let hookTimeout: Duration = .seconds(60)
+
+    static let info = CommandInfo(
+        name: "watch",
+        overview: "Show the account's incoming messages and transfers as they arrive, with no push service.",
+        options: [fromHeight, interval, exec, json, OutboxOptions.home, OutboxOptions.serviceAddress, OutboxOptions.servicePublicKey]
+            + NodeOptions.options + [PassphraseInput.option],
+        discussion: """
+            Polls the nodes for transactions to this account, verifies and decrypts each, and
+            prints one line per notification: "title: body", or with --json the object
+            adm-fetch --json prints. Where it stopped is kept in --home, so a restart neither
+            misses nor repeats one; the first run starts at the current block. With --exec,
+            the command runs once per notification, one at a time, its output on this one's;
+            for example: --exec 'notify-send "$ADM_TITLE" "$ADM_BODY"'. The passphrase is not
+            passed on to it. While watching, node health is re-checked and a registration
+            outbox in --home is flushed now and then. Stops cleanly on SIGINT or SIGTERM
+            (exit 0); exits 69 when no node can be used at the start, 64 for bad input.
+            """ + "\n" + NodeOptions.help + "\n" + PassphraseInput.help)
+
+    let arguments: ParsedArguments
+    let start: WatchStart
+    let pollInterval: Duration
+    let command: String?
+
+    init(_ arguments: ParsedArguments) throws(CLIError) {
+        if !arguments.positional.isEmpty {
+            throw .usage("unexpected argument \(StrayArguments.quotingFirst(of: arguments.positional))")
+        }
+        if let text = arguments.value(Self.fromHeight) {
+            guard let height = Int64(text), height >= 0, text.allSatisfy({ ("0"..."9").contains($0) }) else {
+                throw .usage("--from-height takes a block height (digits), got \(text.quoted)")
+            }
+            start = .height(height)
+        } else {
+            start = .resume
+        }
+        if let text = arguments.value(Self.interval) {
+            guard let seconds = Double(text), seconds.isFinite, (0.5...3600).contains(seconds) else {
+                throw .usage("--interval takes a number of seconds from 0.5 to 3600, got \(text.quoted)")
+            }
+            pollInterval = .milliseconds(Int64((seconds * 1000).rounded()))
+        } else {
+            pollInterval = .seconds(10)
+        }
+        if let text = arguments.value(Self.exec), text.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw .usage("--exec needs a command")
+        }
+        command = arguments.value(Self.exec)
+        _ = try OutboxOptions.service(arguments)
+        self.arguments = arguments
+    }
+
+    func run(_ context: Context) async throws(CLIError) -> ExitCode {
+        let keyPair = KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context))
+        let home = try OutboxOptions.homeDirectory(arguments, context)
+        let log: NotificationLog
+        do { log = try NotificationLog(home: home) } catch { throw CLIError(outboxError: error) }
+        let pool = HealthCache.pool(for: try NodeOptions.nodeList(arguments, context), home: home)
+        defer { HealthCache.save(pool, home: home) }
+        let fetcher = Fetcher(keyPair: keyPair, client: NodeClient(pool: pool, deadline: .seconds(15)), publicKeys: log)
+        var configuration = Watcher.Configuration()
+        configuration.interval = pollInterval
+        let events = WarningsOnStandardError(output: context.output)
+        let watcher = Watcher(
+            fetcher: fetcher, log: log, configuration: configuration, registrations: openOutbox(home, keyPair, context), events: events)
+
+        let output = context.output, json = arguments.flag(Self.json)
+        let hook = command.map { Hook(command: $0, environment: context.environment, output: output) }
+        let stop = StopOnSignals()
+        let task = Task { () -> Result<Void, WatchError> in
+            do throws(WatchError) {
+                try await watcher.run(from: start) { height in
+                    output.error("Watching \(keyPair.address) from block \(height); stop with Ctrl-C.")
+                } onNotification: { result in
+                    if json {
+                        output.printJSON(FetchReport.Object(result))
+                    } else {
+                        output.print(result.notification.title + ": " + result.notification.body.replacingOccurrences(of: "\n", with: " "))
+                    }
+                    await hook?.run(for: result)
+                }
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        stop.cancelling(task)
+        defer { stop.release() }
+        switch await task.value {
+        case .success:
+            return .success
+        case .failure where stop.requested:
+            return .success
+        case .failure(.noUsableNode(let detail)):
+            throw CLIError(detail, exitCode: .unavailable)
+        case .failure(.store(let error)):
+            throw CLIError(outboxError: error)
+        }
+    }
+
+    /// The registration outbox, when the home has one (never created here); without it, or
+    /// when it cannot be opened, watching goes on alone.
+    private func openOutbox(_ home: String, _ keyPair: KeyPair, _ context: Context) -> Outbox? {
+        guard FileManager.default.fileExists(atPath: home + "/outbox.sqlite") else { return nil }
+        do { return try OutboxOptions.open(arguments, context, keyPair: keyPair) } catch {
+            context.output.error("warning: the registration outbox is not flushed while watching: \(error.message)")
+            return nil
+        }
+    }
+}
+
+/// `--exec`: one run of the command per notification, through /bin/sh, with the
+/// notification in its environment and the passphrase taken out of it.
+struct Hook: Sendable {
+    let command: String
+    let environment: [String: String]
+    let output: Output
+
+    init(command: String, environment: [String: String], output: Output) {
+        self.command = command
+        var inherited = environment
+        inherited["ADM_PASSPHRASE"] = nil
+        self.environment = inherited
+        self.output = output
+    }
+
+    func run(for result: FetchResult) async {
+        var environment = self.environment
+        environment["ADM_TITLE"] = result.notification.title
+        environment["ADM_BODY"] = result.notification.body
+        environment["ADM_KIND"] = result.notification.kind.rawValue
+        environment["ADM_TXN_ID"] = result.id.description
+        environment["ADM_THREAD"] = result.thread?.description ?? ""
+        let outcome = await ChildProcess.run("/bin/sh", ["-c", command], environment: environment, timeout: WatchCommand.hookTimeout)
+        if !outcome.succeeded { output.error("warning: --exec for transaction \(result.id) \(outcome)") }
+    }
+}
+
+/// The write end of the pipe the signal handler writes to (-1 when none): the handler may
+/// only make async-signal-safe calls, so it reads a lock-free atomic and writes one byte.
+private let stopPipe = Atomic<Int32>(-1)
+
+/// SIGINT and SIGTERM cancel the watch instead of ending the process, so the current item
+/// finishes and the cursor stays consistent. A handler that writes to a pipe, read by a thread
+/// of its own, rather than a dispatch signal source: on Linux those read a signalfd, which
+/// sees a signal only if every thread blocks it, and the threads already running do not.
+final class StopOnSignals: Sendable {
+    private final class State: Sendable {
+        let lock = Mutex<(requested: Bool, cancel: (@Sendable () -> Void)?)>((false, nil))
+    }
+    private let state = State()
+    private let readEnd: Int32
+
+    init() {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            readEnd = -1
+            return  // without a pipe the signals keep their default: they end the process
+        }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        readEnd = ends[0]
+        stopPipe.store(ends[1], ordering: .sequentiallyConsistent)
+        let state = self.state, readEnd = self.readEnd
+        Thread.detachNewThread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(readEnd, &byte, 1)
+                if count < 0 && errno == EINTR { continue }
+                guard count == 1 else { break }  // closed: released
+                let cancel = state.lock.withLock { state in
+                    state.requested = true
+                    return state.cancel
+                }
+                cancel?()
+            }
+            close(readEnd)
+        }
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { number in
+            var byte = UInt8(truncatingIfNeeded: number)
+            let descriptor = stopPipe.load(ordering: .sequentiallyConsistent)
+            if descriptor >= 0 { _ = write(descriptor, &byte, 1) }
+        }
+        action.sa_flags = SA_RESTART
+        sigemptyset(&action.sa_mask)
+        for number in [SIGINT, SIGTERM] { sigaction(number, &action, nil) }
+    }
+
+    var requested: Bool { state.lock.withLock { $0.requested } }
+
+    /// Cancels `task` at the first signal (at once, if one came already).
+    func cancelling<Success: Sendable>(_ task: Task<Success, Never>) {
+        let already = state.lock.withLock { state in
+            state.cancel = { task.cancel() }
+            return state.requested
+        }
+        if already { task.cancel() }
+    }
+
+    /// From here on a signal is ignored (the process is stopping anyway).
+    func release() {
+        for number in [SIGINT, SIGTERM] { signal(number, SIG_IGN) }
+        let writeEnd = stopPipe.exchange(-1, ordering: .sequentiallyConsistent)
+        if writeEnd >= 0 { close(writeEnd) }
+    }
+}
+
+/// The library's warnings (a poll that failed, an outbox that could not be flushed), one
+/// line each on standard error.
+struct WarningsOnStandardError: LogSink {
+    let output: Output
+    func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        if level >= .warning { output.error("warning: " + message()) }
+    }
+}

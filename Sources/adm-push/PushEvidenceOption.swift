@@ -1,0 +1,29 @@
+import AdamantCLI
+import AdamantCore
+import AdamantFetch
+import AdamantNodes
+import AdamantPush
+import Foundation
+
+/// What `status` and `repair` learn from the pushes `adm-fetch` recorded in this home.
+enum PushEvidenceReport {
+    /// Nil when this home has no record of pushes, or no node can be read: the evidence is a
+    /// hint, never a reason for a command to fail.
+    static func assess(_ outbox: Outbox, account: Address, _ arguments: ParsedArguments, _ context: Context) async -> PushEvidence? {
+        guard let home = try? OutboxOptions.homeDirectory(arguments, context),
+              FileManager.default.fileExists(atPath: home + "/" + NotificationLog.fileName),
+              let log = try? NotificationLog(home: home), let client = outbox.chain as? NodeClient,
+              let tokens = try? await outbox.tokensOnChain()
+        else { return nil }
+        var check = PushEvidenceCheck(account: account, log: log, client: client)
+        // A test hook, as ADM_PUSH_TEST_KILL_AT: the process tests cannot wait ten minutes.
+        if let seconds = context.environment["ADM_PUSH_TEST_EVIDENCE_GRACE"].flatMap(Int64.init), (0...86_400).contains(seconds) {
+            check.grace = .seconds(seconds)
+        }
+        return try? await check.assess(tokens)
+    }
+
+    static func print(_ evidence: PushEvidence?, _ context: Context) {
+        if let evidence { context.output.error("Warning: \(evidence)") }
+    }
+}

@@ -1,0 +1,79 @@
+import AdamantCore
+import Foundation
+import Testing
+
+@testable import AdamantFetch
+
+@Suite("Push payloads")
+struct PushPayloadTests {
+    static let me = KeyPair(passphrase: Passphrase(unvalidated: "payload tests"))
+    static let friend = KeyPair(passphrase: Passphrase(unvalidated: "payload friend"))
+    static let transaction: Transaction = {
+        let asset = try! ChatKey(secretKey: friend.secretKey, partner: me.publicKey).seal("hi")
+        var transaction = try! Transaction.chat(asset, to: me.address, timestamp: 1_000, signedBy: friend)
+        transaction.id = try! transaction.computedID()
+        return transaction
+    }()
+    static var id: TransactionID { transaction.id! }
+    static var transactionJSON: String { String(decoding: try! JSONEncoder().encode(transaction), as: UTF8.self) }
+
+    static func parse(_ text: String) throws(PushPayloadError) -> PushPayload { try PushPayload(json: Array(text.utf8)) }
+
+    @Test func theCSharpServicesAPNsPush() throws {
+        let payload = try Self.parse("""
+            {"aps":{"alert":{"loc-key":"NotificationsService.NewMessage.BodySingle"},"badge":1,"sound":"notification.mp3","mutable-content":1},
+             "txn-id":"\(Self.id)","push-recipient":"\(Self.me.address)"}
+            """)
+        #expect(payload == PushPayload(id: Self.id, recipient: Self.me.address))
+    }
+
+    @Test(arguments: ["{\"data\":{\"txn\":%@}}", "{\"message\":{\"token\":\"t\",\"data\":{\"txn\":%@}}}", "{\"aps\":{},\"txn\":%@}"])
+    func aCarriedTransactionAsAStringOrAnObject(_ template: String) throws {
+        let asString = String(decoding: try JSONEncoder().encode(Self.transactionJSON), as: UTF8.self)
+        for carried in [asString, Self.transactionJSON] {
+            let payload = try Self.parse(template.replacingOccurrences(of: "%@", with: carried))
+            #expect(payload.id == Self.id)
+            #expect(payload.transaction == Self.transaction)
+        }
+    }
+
+    @Test func fcmWithAnIdOnlyAndANumericId() throws {
+        #expect(try Self.parse("{\"data\":{\"txn-id\":\"\(Self.id)\"}}").id == Self.id)
+        #expect(try Self.parse("{\"txn-id\":12345}").id == TransactionID(number: 12345))
+    }
+
+    @Test func anIdThatDisagreesWithTheCarriedTransactionIsRefused() {
+        #expect(throws: PushPayloadError.idsDisagree(id: TransactionID(number: 7), carried: Self.id)) {
+            try Self.parse("{\"txn-id\":\"7\",\"txn\":\(Self.transactionJSON)}")
+        }
+    }
+
+    @Test(arguments: [
+        ("", PushPayloadError.notJSON), ("[1]", .notJSON), ("\"txn-id\"", .notJSON), ("{}", .noTransaction),
+        ("{\"aps\":{}}", .noTransaction), ("{\"message\":{\"data\":{\"data\":{\"txn-id\":\"1\"}}}}", .noTransaction),
+        ("{\"txn-id\":null}", .noTransaction),
+    ])
+    func notAPush(_ text: String, _ expected: PushPayloadError) {
+        #expect(throws: expected) { try Self.parse(text) }
+    }
+
+    @Test(arguments: [
+        ("{\"txn-id\":\"-1\"}", "txn-id"), ("{\"txn-id\":\"18446744073709551616\"}", "txn-id"), ("{\"txn-id\":1.5}", "txn-id"),
+        ("{\"txn-id\":{}}", "txn-id"), ("{\"txn-id\":\"1\",\"push-recipient\":\"U12x\"}", "push-recipient"),
+        ("{\"txn-id\":\"1\",\"push-recipient\":5}", "push-recipient"), ("{\"txn\":\"{\\\"type\\\":8}\"}", "txn"),
+        ("{\"txn\":\"not json\"}", "txn"), ("{\"txn\":[]}", "txn"),
+    ])
+    func badFieldsAreNamed(_ text: String, _ field: String) {
+        let error = #expect(throws: PushPayloadError.self) { try Self.parse(text) }
+        guard case .invalid(let named, _)? = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(named == field)
+    }
+
+    @Test func hostileSizesAndNestingAreRefusedWithoutATrap() {
+        #expect(throws: PushPayloadError.tooLarge(PushPayload.maximumSize + 1)) {
+            try PushPayload(json: [UInt8](repeating: 0x20, count: PushPayload.maximumSize + 1))
+        }
+        let deep = "{\"aps\":" + String(repeating: "[", count: 30_000) + String(repeating: "]", count: 30_000) + ",\"txn-id\":\"1\"}"
+        #expect(throws: PushPayloadError.self) { try Self.parse(deep) }
+    }
+}

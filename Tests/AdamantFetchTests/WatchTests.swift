@@ -1,0 +1,169 @@
+import AdamantCore
+import AdamantDevnet
+import AdamantNodes
+import AdamantPush
+import Foundation
+import Synchronization
+import Testing
+
+@testable import AdamantFetch
+
+/// A watcher of `network.me` in a fresh home, run as a task and stopped by cancelling it.
+final class WatchRun: Sendable {
+    let network: FetchNetwork
+    let home: String
+    let log: NotificationLog
+    private let delivered = Mutex<[FetchResult]>([])
+    private let started = Mutex<Int64?>(nil)
+    private let task = Mutex<Task<Result<Void, WatchError>, Never>?>(nil)
+
+    init(_ network: FetchNetwork, home: String? = nil) throws {
+        self.network = network
+        self.home = home ?? FileManager.default.temporaryDirectory.appendingPathComponent("adm-watch-\(UUID().uuidString)").path
+        log = try NotificationLog(home: self.home)
+    }
+
+    var results: [FetchResult] { delivered.withLock { $0 } }
+    var startHeight: Int64? { started.withLock { $0 } }
+
+    func start(from start: WatchStart = .resume) async throws {
+        var configuration = Watcher.Configuration()
+        configuration.interval = .milliseconds(100)
+        let watcher = Watcher(fetcher: network.fetcher(), log: log, configuration: configuration)
+        let task = Task { [self] () -> Result<Void, WatchError> in
+            do throws(WatchError) {
+                try await watcher.run(from: start) { height in self.started.withLock { $0 = height } } onNotification: { result in
+                    self.delivered.withLock { $0.append(result) }
+                }
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        self.task.withLock { $0 = task }
+        try await until("the watch started") { self.startHeight != nil }
+    }
+
+    @discardableResult
+    func stop() async -> Result<Void, WatchError>? {
+        guard let task = task.withLock({ $0 }) else { return nil }
+        task.cancel()
+        return await task.value
+    }
+
+    /// Polls `condition` until it holds; generous, for a machine with a busy core.
+    func until(_ what: String, within seconds: Double = 30, _ condition: @Sendable () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw TestFailure("timed out waiting until \(what); got \(results.map(\.id))") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: home) }
+}
+
+extension FetchNetwork {
+    func transfer(_ amount: Int64, from sender: KeyPair, to recipient: KeyPair) async throws -> TransactionID {
+        let result = try await NodeClient(pool: pool).submitTransfer(amount: amount, to: recipient.address, signedBy: sender)
+        guard case .accepted = result.outcome else { throw TestFailure("not accepted: \(result)") }
+        return result.transactionID
+    }
+}
+
+@Suite("Watch, live", .timeLimit(.minutes(2)))
+struct WatchTests {
+    /// Messages and a type 0 transfer to this account, each once, in block order; what this
+    /// account sent and signals are not shown. On 0.10 nodes transfers come with the chats,
+    /// on 0.9 from /api/transactions.
+    @Test(arguments: [NodeVersion.current, NodeVersion(0, 9, 0)])
+    func incomingMessagesAndTransfersAreNotifiedOnceEachInBlockOrder(_ version: NodeVersion) async throws {
+        let network = try await FetchNetwork { $0.nodeVersion = version }
+        let watch = try WatchRun(network)
+        try await watch.start()
+        let first = try await network.send("one", from: network.friend, to: network.me).computedID()
+        let transfer = try await network.transfer(12_345, from: network.friend, to: network.me)
+        try await network.send("mine, not shown", from: network.me, to: network.friend)
+        try await network.send("{\"token\":\"x\"}", type: .signal, from: network.friend, to: network.me)
+        network.devnet.mine()
+        let last = try await network.send("two", from: network.friend, to: network.me).computedID()
+        try await watch.until("the last one is shown") { watch.results.contains { $0.id == last } }
+        // What was not shown came before `last` in block order: it was passed over by now.
+        await watch.stop()
+
+        let results = watch.results
+        #expect(Set(results.map(\.id)) == [first, transfer, last], "\(results.map { ($0.id, $0.text ?? "-") })")
+        #expect(results.count == 3, "each once")
+        let heights = results.compactMap { $0.transaction?.height }
+        #expect(heights == heights.sorted() && heights.count == 3)
+        #expect(results.allSatisfy { $0.failure == nil && $0.thread == network.friend.address })
+        #expect(results.first { $0.id == first }?.text == "one")
+        #expect(results.first { $0.id == transfer }?.text == nil)
+        #expect(results.first { $0.id == transfer }?.transaction?.amount == 12_345)
+    }
+
+    /// Two of three nodes alter what they serve: only verified rows are shown, each once.
+    @Test func aTamperingNodesRowsAreNotShown() async throws {
+        let network = try await FetchNetwork(nodes: 3)
+        for index in 0..<2 { try network.devnet.add(Fault(parsing: "tamper"), toNode: index) }
+        let watch = try WatchRun(network)
+        try await watch.start()
+        var sent: [TransactionID] = []
+        for text in ["a", "b", "c"] { sent.append(try await network.send(text, from: network.friend, to: network.me).computedID()) }
+        network.devnet.mine()
+        try await watch.until("all three are shown") { watch.results.count >= 3 }
+        await watch.stop()
+        #expect(watch.results.map(\.id) == sent)
+        #expect(watch.results.map(\.text) == ["a", "b", "c"])
+        #expect(watch.results.allSatisfy { (try? $0.transaction?.verify()) != nil })
+    }
+
+    /// Every node tampers: nothing is shown, and the cursor stays where it was.
+    @Test func nothingIsShownWhenNoAnswerVerifies() async throws {
+        let network = try await FetchNetwork()
+        let watch = try WatchRun(network)
+        try await watch.start()
+        let before = try await watch.log.watchCursor(account: network.me.address, stream: "chats")
+        for index in 0..<2 { try network.devnet.add(Fault(parsing: "tamper"), toNode: index) }
+        let id = try network.confirmed(try await network.send("hidden", from: network.friend, to: network.me))
+        let requests: @Sendable () -> Int = { (try? network.devnet.requests(toNode: 0).count(where: { $0.path == "/api/chats/get" })) ?? 0 }
+        let asked = requests()
+        try await watch.until("the nodes were polled again") { requests() >= asked + 3 }
+        await watch.stop()
+        #expect(watch.results.isEmpty, "\(id) was shown from a tampered answer")
+        #expect(try await watch.log.watchCursor(account: network.me.address, stream: "chats") == before)
+    }
+
+    /// Stopped and started again: what came meanwhile is shown, nothing twice.
+    @Test func aRestartResumesAtTheCursor() async throws {
+        let network = try await FetchNetwork()
+        let first = try WatchRun(network)
+        try await first.start()
+        let early = try network.confirmed(try await network.send("early", from: network.friend, to: network.me))
+        try await first.until("the first is shown") { first.results.count == 1 }
+        await first.stop()
+
+        let meanwhile = try network.confirmed(try await network.send("meanwhile", from: network.friend, to: network.me))
+        network.devnet.mine()
+        let second = try WatchRun(network, home: first.home)
+        try await second.start()
+        let late = try network.confirmed(try await network.send("late", from: network.friend, to: network.me))
+        try await second.until("the late one is shown") { second.results.contains { $0.id == late } }
+        await second.stop()
+        #expect(first.results.map(\.id) == [early])
+        #expect(second.results.map(\.id) == [meanwhile, late])
+    }
+
+    /// The first watch of an account starts at the current block: history is not replayed.
+    @Test func theFirstWatchStartsAtTheCurrentBlock() async throws {
+        let network = try await FetchNetwork()
+        _ = try network.confirmed(try await network.send("old", from: network.friend, to: network.me))
+        network.devnet.mine()
+        let watch = try WatchRun(network)
+        try await watch.start()
+        let new = try network.confirmed(try await network.send("new", from: network.friend, to: network.me))
+        try await watch.until("the new one is shown") { watch.results.contains { $0.id == new } }
+        await watch.stop()
+        #expect(watch.results.map(\.id) == [new])
+    }
+}

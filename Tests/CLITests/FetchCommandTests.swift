@@ -1,0 +1,220 @@
+import AdamantCore
+import AdamantDevnet
+import AdamantNodes
+import Foundation
+import Synchronization
+import Testing
+
+/// `adm-fetch` as a process against an in-process devnet: pushes made by the ANS emulator
+/// for messages between two funded accounts.
+final class FetchDevnet: Sendable {
+    let outbox: OutboxDevnet
+    let friend: KeyPair
+    let client: NodeClient
+
+    var devnet: Devnet { outbox.devnet }
+    var me: KeyPair { outbox.account }
+
+    init() async throws {
+        outbox = try OutboxDevnet()
+        friend = KeyPair(passphrase: Passphrase(unvalidated: "fetch friend \(UUID())"))
+        _ = try outbox.devnet.fund(friend.address, amount: ADMAmount(units: 10 * ADMAmount.unitsPerADM))
+        let list = NodeList(endpoints: try outbox.devnet.nodeURLs.map { NodeEndpoint(url: try NodeURL($0)) }, nethash: .majority, source: .arguments)
+        // Generous: many of these run at once beside other process tests.
+        var pool = NodePool.Configuration()
+        pool.healthCheckDeadline = .seconds(20)
+        pool.statusTimeout = .seconds(10)
+        pool.requestTimeout = .seconds(20)
+        client = NodeClient(pool: NodePool(nodes: list, configuration: pool), deadline: .seconds(45))
+    }
+
+    /// `text` from `sender` to `recipient`, in a block; the signed transaction.
+    func send(_ text: String, from sender: KeyPair, to recipient: KeyPair, amount: Int64 = 0) async throws -> Transaction {
+        let asset = try ChatKey(secretKey: sender.secretKey, partner: recipient.publicKey).seal(text)
+        let captured = Mutex<Transaction?>(nil)
+        let result = try await client.submitChat(asset, amount: amount, to: recipient.address, signedBy: sender) { sent in captured.withLock { $0 = sent } }
+        guard case .accepted = result.outcome else { throw CancellationError() }
+        _ = devnet.mine()
+        var transaction = try #require(captured.withLock { $0 })
+        transaction.id = try transaction.computedID()
+        return transaction
+    }
+
+    func fetch(_ arguments: [String], passphrase: String? = nil, input: Data = Data()) async throws -> RunResult {
+        let environment = ["ADM_NODES": devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": passphrase ?? outbox.passphrase]
+        return try await run("adm-fetch", arguments + ["--home", outbox.home + "/home"], environment: environment, input: input, timeout: 60)
+    }
+
+    func object(_ result: RunResult) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout) \(result.stderr)")
+    }
+}
+
+@Suite("adm-fetch", .timeLimit(.minutes(2)))
+struct FetchCommandTests {
+    /// The whole path: registered through adm-push, a message from a friend, the emulated
+    /// service's APNs push, and adm-fetch reading that payload from standard input.
+    @Test func thePushOfARegisteredAccountIsFetchedAndShown() async throws {
+        let network = try await FetchDevnet()
+        let register = try await network.outbox.push(["register", "--token", String(repeating: "ab", count: 32), "--provider", "apns"])
+        #expect(register.status == 0, "\(register.stderr)")
+        network.outbox.settle()
+        let sent = try await network.send("see you at **noon**", from: network.friend, to: network.me)
+        network.devnet.pollANS()
+        let push = try #require(network.devnet.ansPushes.first { $0.transactionID == sent.id })
+        let payload = "{\"aps\":{\"alert\":{\"loc-key\":\"NotificationsService.NewMessage.BodySingle\"},\"mutable-content\":1},\"txn-id\":\"\(push.transactionID)\",\"push-recipient\":\"\(push.recipient)\"}"
+
+        let result = try await network.fetch(["--payload", "-", "--json"], input: Data(payload.utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try network.object(result)
+        #expect(object["id"] as? String == sent.id?.description)
+        #expect(object["text"] as? String == "see you at **noon**")
+        #expect(object["body"] as? String == "see you at noon", "Markdown stripped")
+        #expect(object["kind"] as? String == "message")
+        #expect(object["title"] as? String == network.friend.address.description)
+        #expect(object["thread"] as? String == network.friend.address.description)
+        #expect(object["senderId"] as? String == network.friend.address.description)
+        #expect(object["verified"] as? Bool == true)
+        #expect(object["fallback"] as? Bool == false)
+        #expect(object["duplicate"] as? Bool == false)
+        #expect((object["height"] as? Int ?? 0) > 0)
+
+        // The same push again (APNs may deliver twice): shown, marked a duplicate.
+        let again = try await network.fetch([push.transactionID.description, "--json"])
+        #expect(try network.object(again)["duplicate"] as? Bool == true)
+    }
+
+    /// FCM style: the whole transaction in `data.txn`, no node needed; altered, refused (65).
+    @Test func anFCMPayloadIsVerifiedAndAnAlteredOneRefused() async throws {
+        let network = try await FetchDevnet()
+        let sent = try await network.send("carried", from: network.friend, to: network.me)
+        let json = String(decoding: try JSONEncoder().encode(sent), as: UTF8.self)
+        func payload(_ transaction: String) throws -> Data {
+            Data("{\"data\":{\"txn\":\(String(decoding: try JSONEncoder().encode(transaction), as: UTF8.self))}}".utf8)
+        }
+        let intact = try await network.fetch(["--payload", "-", "--json", "--node", "http://127.0.0.1:9"], input: try payload(json))
+        #expect(intact.status == 0, "\(intact.stderr)")
+        #expect(try network.object(intact)["text"] as? String == "carried")
+
+        let altered = json.replacingOccurrences(of: "\"amount\":0", with: "\"amount\":1")
+        #expect(altered != json)
+        let refused = try await network.fetch(["--payload", "-", "--json"], input: try payload(altered))
+        #expect(refused.status == 65, "\(refused.stderr)")
+        let object = try network.object(refused)
+        #expect(object["fallback"] as? Bool == true)
+        #expect(object["text"] == nil)
+        #expect((object["reason"] as? String)?.contains("cannot be verified") == true, "\(object)")
+    }
+
+    /// A transfer with a comment, in text mode: the title line, then the body line.
+    @Test func aTransferWithACommentIsShownAsATransfer() async throws {
+        let network = try await FetchDevnet()
+        let sent = try await network.send("for lunch", from: network.friend, to: network.me, amount: 150_000_000)
+        let result = try await network.fetch([try #require(sent.id).description])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "\(network.friend.address)\nSent you 1.5 ADM: for lunch\n")
+    }
+
+    /// The title is the partner's name from the account's encrypted address book, asked of
+    /// the nodes once and then read from the home for a few minutes; `--no-names` skips it.
+    @Test func theTitleIsThePartnersNameFromTheAddressBook() async throws {
+        let network = try await FetchDevnet()
+        let value = try KVSKey(keyPair: network.me).seal(payload: [network.friend.address.description: ["displayName": "Alice"]])
+        let stored = try await network.client.submitState(key: "contact_list", value: value, signedBy: network.me)
+        guard case .accepted = stored.outcome else { Issue.record("\(stored)"); return }
+        let sent = try await network.send("hi", from: network.friend, to: network.me)
+        let id = try #require(sent.id).description
+
+        let named = try await network.fetch([id, "--json"])
+        #expect(try network.object(named)["title"] as? String == "Alice", "\(named.stderr)")
+        for index in 0..<2 { try network.devnet.clearRequests(toNode: index) }
+        let again = try await network.fetch([id, "--json"])
+        #expect(try network.object(again)["title"] as? String == "Alice")
+        let asked = try (0..<2).flatMap { try network.devnet.requests(toNode: $0).map(\.path) }
+        #expect(!asked.contains("/api/states/get"), "the cached list was used: \(asked)")
+
+        let plain = try await network.fetch([id, "--json", "--no-names"])
+        #expect(try network.object(plain)["title"] as? String == network.friend.address.description)
+    }
+
+    /// Pushes stopped: a message came without one after a pushed message. `status` says so and
+    /// `repair` sends the registration again although the chain holds it.
+    @Test func statusTellsWhenPushesStoppedAndRepairRegistersAgain() async throws {
+        let network = try await FetchDevnet()
+        let token = String(repeating: "cd", count: 32)
+        #expect(try await network.outbox.push(["register", "--token", token, "--provider", "apns"]).status == 0)
+        let pushed = try await network.send("pushed", from: network.friend, to: network.me)
+        #expect(try await network.fetch([try #require(pushed.id).description]).status == 0)
+        _ = try await network.send("never pushed", from: network.friend, to: network.me)
+        let hook = ["ADM_PUSH_TEST_EVIDENCE_GRACE": "0"]
+
+        let status = try await network.outbox.push(["status"], extra: hook)
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stderr.contains("Warning: pushes are probably not arriving: 1 transaction since "), "\(status.stderr)")
+        let signals = network.devnet.confirmedTransactions.filter { $0.chat?.type == .signal }.count
+
+        let repair = try await network.outbox.push(["repair"], extra: hook)
+        #expect(repair.status == 0, "\(repair.stderr)")
+        #expect(repair.stderr.contains("Evidence: pushes are probably not arriving"), "\(repair.stderr)")
+        #expect(network.devnet.confirmedTransactions.filter { $0.chat?.type == .signal }.count == signals + 1, "one more add")
+        #expect(try await network.outbox.push(["status"]).stderr.contains("Warning") == false, "the default grace: too young to tell")
+    }
+
+    @Test func aPushForAnotherAccountSaysWhichAccountItWasFor() async throws {
+        let network = try await FetchDevnet()
+        let other = KeyPair(passphrase: Passphrase(unvalidated: "another account"))
+        let result = try await network.fetch(["123", "--recipient", other.address.description])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("the push is for \(other.address), not for this passphrase's account \(network.me.address)"), "\(result.stderr)")
+    }
+
+    @Test func aTransactionBetweenOthersIsNotShown() async throws {
+        let network = try await FetchDevnet()
+        let stranger = KeyPair(passphrase: Passphrase(unvalidated: "a stranger \(UUID())"))
+        let sent = try await network.send("not yours", from: network.friend, to: stranger)
+        let result = try await network.fetch([try #require(sent.id).description])
+        #expect(result.status == 65)
+        #expect(!result.stdout.contains("not yours"))
+        #expect(result.stdout.split(separator: "\n").count == 2, "the generic title and body: \(result.stdout)")
+    }
+
+    @Test func aMissingTransactionIsUnavailableByTheDeadline() async throws {
+        let network = try await FetchDevnet()
+        let started = ContinuousClock.now
+        let result = try await network.fetch(["4242", "--deadline", "1", "--json"])
+        #expect(result.status == 69, "\(result.stderr)")
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(try network.object(result)["fallback"] as? Bool == true)
+    }
+
+    /// The health measured by one run is used by the next: a cold fetch asks the node that
+    /// answered before, with no status round first (and never waits on a silent node's status).
+    @Test func theNextRunUsesTheHealthTheLastOneMeasured() async throws {
+        let network = try await FetchDevnet()
+        let sent = try await network.send("fast", from: network.friend, to: network.me)
+        try network.devnet.add(Fault(parsing: "blackhole"), toNode: 0)
+        let first = try await network.fetch([try #require(sent.id).description, "--json"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let cache = try #require(FileManager.default.contents(atPath: network.outbox.home + "/home/node-health.json"))
+        #expect(String(decoding: cache, as: UTF8.self).contains("\"usable\":true"))
+
+        for index in 0..<2 { try network.devnet.clearRequests(toNode: index) }
+        let result = try await network.fetch([try #require(sent.id).description, "--json", "--no-names"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try network.devnet.requests(toNode: 1).map(\.path) == ["/api/transactions/get"], "straight to the fetch")
+        #expect(try network.devnet.requests(toNode: 0).isEmpty, "the silent node was not asked")
+    }
+
+    @Test(arguments: [
+        (["12x"], "is not a transaction id"), (["1", "2"], "unexpected argument"), (["1", "--payload", "-"], "not both"),
+        (["1", "--recipient", "U1x"], "is not an address"), (["1", "--deadline", "-3"], "--deadline"), (["--payload", "/nonexistent/p"], "cannot read --payload"),
+        (["--payload", "/dev/null"], "not a regular file"),
+    ])
+    func badInputIsAUsageError(_ arguments: [String], _ message: String) async throws {
+        let network = try await FetchDevnet()
+        let result = try await network.fetch(arguments)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+}

@@ -1,0 +1,202 @@
+import AdamantCore
+import AdamantDevnet
+import AdamantNodes
+import AdamantPush
+import Foundation
+import Synchronization
+import Testing
+
+/// One `adm-fetch watch` process, its output in files so it can be read while it runs.
+final class WatchProcess: Sendable {
+    let stdoutPath: String
+    let stderrPath: String
+    private let pid = ChildID()
+    private let finished: Task<RunResult, any Error>
+
+    init(_ network: FetchDevnet, _ arguments: [String] = [], name: String) async throws {
+        let folder = network.outbox.home + "/runs"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        stdoutPath = folder + "/\(name).out"
+        stderrPath = folder + "/\(name).err"
+        for path in [stdoutPath, stderrPath] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        let out = try #require(FileHandle(forWritingAtPath: stdoutPath)), err = try #require(FileHandle(forWritingAtPath: stderrPath))
+        let environment = ["ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.outbox.passphrase, "PATH": "/usr/bin:/bin"]
+        let all = ["watch", "--json", "--interval", "0.5", "--home", network.outbox.home + "/home"] + arguments
+        let pid = self.pid
+        finished = Task {
+            defer { try? out.close(); try? err.close() }
+            return try await run("adm-fetch", all, environment: environment, standardOutput: out, standardError: err, timeout: 240) { child in
+                pid.value.withLock { $0 = child.processIdentifier }
+            }
+        }
+        try await until("it is watching") { self.stderr.contains("Watching ") }
+    }
+
+    var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    /// The ids of the complete JSON lines printed so far.
+    var ids: [String] {
+        stdout.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
+        }
+    }
+
+    func send(_ signal: Int32) {
+        if let pid = pid.value.withLock({ $0 }) { kill(pid, signal) }
+    }
+
+    func stop(_ signal: Int32 = SIGTERM) async throws -> RunResult {
+        send(signal)
+        return try await finished.value
+    }
+
+    func until(_ what: String, within seconds: Double = 60, _ condition: @Sendable () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw WatchTestFailure("timed out waiting until \(what)\n\(stderr)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Never leaves a process behind, whatever the test did.
+    deinit { if let pid = pid.value.withLock({ $0 }) { kill(pid, SIGKILL) } }
+}
+
+/// The child's pid, once `run` has started it.
+final class ChildID: Sendable {
+    let value = Mutex<pid_t?>(nil)
+}
+
+struct WatchTestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension FetchDevnet {
+    /// Submits `text` without mining (blocks come on the devnet's timer); its id.
+    func submit(_ text: String, from sender: KeyPair, to recipient: KeyPair) async throws -> TransactionID {
+        let asset = try ChatKey(secretKey: sender.secretKey, partner: recipient.publicKey).seal(text)
+        let result = try await client.submitChat(asset, to: recipient.address, signedBy: sender)
+        guard case .accepted = result.outcome else { throw WatchTestFailure("not accepted: \(result)") }
+        return result.transactionID
+    }
+}
+
+@Suite("adm-fetch watch", .timeLimit(.minutes(4)))
+struct WatchCommandTests {
+    @Test func eachIncomingMessageIsOneJSONLine() async throws {
+        let network = try await FetchDevnet()
+        let watch = try await WatchProcess(network, name: "json")
+        var sent: [String] = []
+        for text in ["first", "second **bold**"] { sent.append(try #require(try await network.send(text, from: network.friend, to: network.me).id).description) }
+        _ = try await network.send("from me", from: network.me, to: network.friend)
+        try await watch.until("both are printed") { watch.ids.count >= 2 }
+        let result = try await watch.stop()
+        #expect(result.status == 0 && result.signal == nil, "\(watch.stderr)")
+        #expect(watch.ids == sent)
+        let objects = watch.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.map { $0["text"] as? String } == ["first", "second **bold**"])
+        #expect(objects.allSatisfy { $0["thread"] as? String == network.friend.address.description && $0["verified"] as? Bool == true })
+    }
+
+    /// The hook gets the notification in its environment, and never the passphrase.
+    @Test func theHookGetsTheNotificationInItsEnvironment() async throws {
+        let network = try await FetchDevnet()
+        let folder = network.outbox.home + "/hooks"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let watch = try await WatchProcess(network, ["--exec", "env > '\(folder)'/\"$ADM_TXN_ID\".tmp && mv '\(folder)'/\"$ADM_TXN_ID\".tmp '\(folder)'/\"$ADM_TXN_ID\".env"], name: "exec")
+        let id = try #require(try await network.send("hook me", from: network.friend, to: network.me).id).description
+        let file = folder + "/\(id).env"
+        try await watch.until("the hook ran") { FileManager.default.fileExists(atPath: file) }
+        let result = try await watch.stop()
+        #expect(result.status == 0, "\(watch.stderr)")
+        let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.contains("ADM_TXN_ID=\(id)"))
+        #expect(lines.contains("ADM_THREAD=\(network.friend.address)"))
+        #expect(lines.contains("ADM_KIND=message"))
+        #expect(lines.contains { $0.hasPrefix("ADM_TITLE=") && $0.count > "ADM_TITLE=".count })
+        #expect(lines.contains { $0.hasPrefix("ADM_BODY=") })
+        #expect(lines.contains("PATH=/usr/bin:/bin"), "the rest of the environment is passed on")
+        #expect(!lines.contains { $0.hasPrefix("ADM_PASSPHRASE") })
+        #expect(!lines.joined().contains(network.outbox.passphrase))
+    }
+
+    @Test func aFailingHookIsLoggedAndWatchingGoesOn() async throws {
+        let network = try await FetchDevnet()
+        let watch = try await WatchProcess(network, ["--exec", "exit 3"], name: "failing")
+        for text in ["one", "two"] { _ = try await network.send(text, from: network.friend, to: network.me) }
+        try await watch.until("both are printed and hooked") { watch.ids.count == 2 && watch.stderr.components(separatedBy: "exited with status 3").count == 3 }
+        #expect(try await watch.stop().status == 0)
+    }
+
+    /// SIGTERM ends it with 0 and a cursor in the home; started again, nothing is repeated.
+    @Test func sigtermEndsItCleanlyWithACursor() async throws {
+        let network = try await FetchDevnet()
+        let watch = try await WatchProcess(network, name: "term")
+        _ = try await network.send("before the signal", from: network.friend, to: network.me)
+        try await watch.until("it is printed") { watch.ids.count == 1 }
+        let line = try #require(watch.stdout.split(separator: "\n").first)
+        let height = try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["height"] as? Int)
+        let result = try await watch.stop(SIGTERM)
+        #expect(result.status == 0 && result.signal == nil && !result.timedOut, "\(watch.stderr)")
+        let log = try NotificationLog(home: network.outbox.home + "/home")
+        let cursor = try #require(try await log.watchCursor(account: network.me.address, stream: "chats"))
+        #expect(cursor.height > 0 && cursor.height <= Int64(height), "the cursor never passes what was shown")
+
+        let again = try await WatchProcess(network, name: "term-again")
+        let later = try await network.send("after", from: network.friend, to: network.me)
+        try await again.until("the later one is printed") { again.ids.contains(later.id!.description) }
+        #expect(try await again.stop(SIGINT).status == 0)
+        #expect(again.ids == [later.id!.description])
+    }
+
+    @Test(arguments: [["--interval", "0.1"], ["--from-height", "x"], ["--exec", " "], ["extra"], ["--service-address", "U1"]])
+    func badInputIsAUsageError(_ arguments: [String]) async throws {
+        let network = try await FetchDevnet()
+        let result = try await network.fetch(["watch"] + arguments)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func noUsableNodeAtTheStartIs69() async throws {
+        let network = try await FetchDevnet()
+        let result = try await network.fetch(["watch", "--node", "http://127.0.0.1:9"])
+        #expect(result.status == 69, "\(result.stderr)")
+    }
+
+    /// The proof of the issue: a burst of 200 messages, the watcher stopped by SIGTERM and
+    /// later killed with SIGKILL in the middle of it, restarted each time. Together the runs
+    /// print every message exactly once.
+    @Test func aRestartInTheMiddleOfABurstLosesAndRepeatsNone() async throws {
+        let network = try await FetchDevnet()
+        let first = try await WatchProcess(network, name: "burst-1")
+        let sender = Task { () -> [String] in
+            var ids: [String] = []
+            for index in 0..<200 { ids.append(try await network.submit("burst \(index)", from: network.friend, to: network.me).description) }
+            return ids
+        }
+        try await first.until("a first part is printed", within: 120) { first.ids.count >= 40 }
+        let stopped = try await first.stop(SIGTERM)
+        #expect(stopped.status == 0 && stopped.signal == nil, "\(first.stderr)")
+
+        let second = try await WatchProcess(network, name: "burst-2")
+        let firstCount = first.ids.count
+        #expect(firstCount < 200, "stopped before the end of the burst")
+        let secondPart = max(1, (200 - firstCount) / 2)
+        try await second.until("a second part is printed", within: 120) { second.ids.count >= secondPart }
+        let killed = try await second.stop(SIGKILL)
+        #expect(killed.signal == SIGKILL)
+
+        let sent = try await sender.value
+        let third = try await WatchProcess(network, name: "burst-3")
+        let secondCount = second.ids.count
+        try await third.until("the rest is printed", within: 120) { firstCount + secondCount + third.ids.count >= 200 }
+        #expect(try await third.stop(SIGTERM).status == 0)
+
+        let printed = first.ids + second.ids + third.ids
+        print("burst: \(first.ids.count) + \(second.ids.count) + \(third.ids.count) = \(printed.count) lines, \(Set(printed).count) distinct")
+        #expect(printed.count == 200, "no repeats: \(printed.count) lines")
+        #expect(Set(printed) == Set(sent), "none lost, none foreign")
+    }
+}
