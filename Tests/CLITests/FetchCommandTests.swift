@@ -29,8 +29,8 @@ final class FetchDevnet: Sendable {
     }
 
     /// `text` from `sender` to `recipient`, in a block; the signed transaction.
-    func send(_ text: String, from sender: KeyPair, to recipient: KeyPair, amount: Int64 = 0) async throws -> Transaction {
-        let asset = try ChatKey(secretKey: sender.secretKey, partner: recipient.publicKey).seal(text)
+    func send(_ text: String, type: ChatType = .message, from sender: KeyPair, to recipient: KeyPair, amount: Int64 = 0) async throws -> Transaction {
+        let asset = try ChatKey(secretKey: sender.secretKey, partner: recipient.publicKey).seal(text, type: type)
         let captured = Mutex<Transaction?>(nil)
         let result = try await client.submitChat(asset, amount: amount, to: recipient.address, signedBy: sender) { sent in captured.withLock { $0 = sent } }
         guard case .accepted = result.outcome else { throw CancellationError() }
@@ -104,6 +104,31 @@ struct FetchCommandTests {
         #expect(object["fallback"] as? Bool == true)
         #expect(object["text"] == nil)
         #expect((object["reason"] as? String)?.contains("cannot be verified") == true, "\(object)")
+    }
+
+    /// Rich messages made on the devnet, received and sent (from another device), as the
+    /// process shows them: the kind and the one-line body.
+    @Test(arguments: [
+        (#"{"type":"eth_transaction","amount":"0.002","hash":"0xfa46","comments":"gas"}"#, "cryptoTransfer", "Sent you 0.002 ETH: gas", "You sent 0.002 ETH: gas"),
+        (#"{"replyto_id":"1","reply_message":"sure"}"#, "reply", "sure", "You: sure"),
+        (#"{"reactto_id":"1","react_message":"👍"}"#, "reaction", "Reacted 👍", "You reacted 👍"),
+        (#"{"reactto_id":"1","react_message":""}"#, "reaction", "Removed a reaction", "You removed a reaction"),
+        (#"{"files":[{"id":"Qm","mimeType":"image/jpeg"}],"storage":{"id":"ipfs"},"comment":"look"}"#, "file", "📸 look", "You: 📸 look"),
+        (#"{"type":"poll","text_fallback":"Vote: yes or no"}"#, "unknown", "Vote: yes or no", "You: Vote: yes or no"),
+    ])
+    func richMessagesInBothDirections(_ json: String, _ kind: String, _ incoming: String, _ outgoing: String) async throws {
+        let network = try await FetchDevnet()
+        let received = try await network.send(json, type: .rich, from: network.friend, to: network.me)
+        let sent = try await network.send(json, type: .rich, from: network.me, to: network.friend)
+        for (transaction, body) in [(received, incoming), (sent, outgoing)] {
+            let result = try await network.fetch([try #require(transaction.id).description, "--json", "--no-names"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let object = try network.object(result)
+            #expect(object["kind"] as? String == kind)
+            #expect(object["body"] as? String == body)
+            #expect(object["text"] as? String == json)
+            #expect(object["thread"] as? String == network.friend.address.description)
+        }
     }
 
     /// A transfer with a comment, in text mode: the title line, then the body line.

@@ -36,3 +36,25 @@ enum HomeDirectory {
         return try create()
     }
 }
+
+extension SerialDatabase {
+    /// The database `fileName` in `home` (0700, the file 0600), created and migrated if
+    /// needed, with its failures said as a user can act on them: a newer schema, a damaged
+    /// file, or any other storage failure.
+    static func openPrivately(_ fileName: String, in home: String, migrations: [Migration]) throws(OutboxError) -> SerialDatabase {
+        try HomeDirectory.prepare(home)
+        let path = home + "/" + fileName
+        do {
+            return try HomeDirectory.creatingPrivately(path) { try SerialDatabase(path: path, create: true, migrations: migrations) }
+        } catch let error as MigrationError {
+            guard case .newerSchema(let found, let supported) = error else { throw .store("\(error)") }
+            throw .newerStore(path: path, found: found, supported: supported)
+        } catch let error as SQLiteError where error.isCorrupt {
+            throw .damagedStore(path: path, detail: error.message)
+        } catch let error as OutboxError {
+            throw error
+        } catch {
+            throw .store("\(error)")
+        }
+    }
+}

@@ -11,18 +11,7 @@ public final class NotificationLog: Sendable {
 
     /// Opens (creating if needed) the log in `home`, made 0700 with a 0600 file.
     public init(home: String) throws(OutboxError) {
-        try HomeDirectory.prepare(home)
-        let path = home + "/" + Self.fileName
-        do {
-            database = try HomeDirectory.creatingPrivately(path) { try SerialDatabase(path: path, create: true, migrations: Self.migrations) }
-        } catch let error as MigrationError {
-            guard case .newerSchema(let found, let supported) = error else { throw .store("\(error)") }
-            throw .newerStore(path: path, found: found, supported: supported)
-        } catch let error as SQLiteError where error.isCorrupt {
-            throw .damagedStore(path: path, detail: error.message)
-        } catch {
-            throw .store("\(error)")
-        }
+        database = try SerialDatabase.openPrivately(Self.fileName, in: home, migrations: Self.migrations)
     }
 
     /// Records that `id` was shown to `account` (`pushed` when a push brought it) and says

@@ -38,20 +38,7 @@ final class OutboxStore: Sendable {
 
     /// Opens (creating if needed) the store in `directory`, which is made 0700 with a 0600 file.
     init(directory: String) throws(OutboxError) {
-        try HomeDirectory.prepare(directory)
-        let path = directory + "/" + Self.fileName
-        do {
-            database = try HomeDirectory.creatingPrivately(path) { try SerialDatabase(path: path, create: true, migrations: Schema.migrations) }
-        } catch let error as MigrationError {
-            guard case .newerSchema(let found, let supported) = error else { throw .store("\(error)") }
-            throw .newerStore(path: path, found: found, supported: supported)
-        } catch let error as SQLiteError where error.isCorrupt {
-            throw .damagedStore(path: path, detail: error.message)
-        } catch let error as OutboxError {
-            throw error
-        } catch {
-            throw .store("\(error)")
-        }
+        database = try SerialDatabase.openPrivately(Self.fileName, in: directory, migrations: Schema.migrations)
     }
 
     // MARK: Intents
