@@ -40,4 +40,26 @@ struct CurlShutdownTests {
             exit(0)
         }
     }
+
+    /// Transfers held by a silent peer end as soon as shutdown begins, not at curl's next
+    /// progress tick (about a second apart while nothing arrives): exit does not wait on them.
+    @Test func shutdownDoesNotWaitForStalledTransfers() async {
+        await #expect(processExitsWith: .exitCode(0)) {
+            let server = LoopbackServer(.silent)
+            let transport = CurlTransport()
+            let request = HTTPRequest(url: "http://127.0.0.1:\(server.port)/", timeout: .seconds(30), connectTimeout: .seconds(5))
+            let inFlight = (0..<3).map { _ in Task { try await transport.send(request) } }
+            let started = ContinuousClock.now
+            while CurlThreads.shared.unjoinedThreads < 3 || started.duration(to: .now) < .milliseconds(300) {
+                guard started.duration(to: .now) < .seconds(10) else { exit(10) }
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            let stopping = ContinuousClock.now
+            CurlTransport.shutdown()
+            // Three transfers at random phases of a 1 s tick: waiting for the ticks takes ~750 ms.
+            guard stopping.duration(to: .now) < .milliseconds(250) else { exit(11) }
+            for task in inFlight { _ = try? await task.value }
+            exit(0)
+        }
+    }
 }

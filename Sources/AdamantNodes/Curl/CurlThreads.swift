@@ -81,6 +81,7 @@ final class CurlThreads: Sendable {
             return (Array(state.queues.values), Array(state.running) + (state.lastReturned.map { [$0] } ?? []))
         }
         for queue in queues { queue.close() }
+        CurlSockets.shutDownAll()  // a transfer held by a silent node ends now, not at its next progress tick
         for thread in threads { pthread_join(thread, nil) }
     }
 
