@@ -17,11 +17,11 @@ public enum BIP39 {
         return nil
     }
 
-    /// Whether `texts` hold two or more words of the list between them, in any case: perhaps a
-    /// passphrase typed in the wrong place, so never to be repeated. One alone is an ordinary
-    /// English word ('extra').
+    /// Whether `texts` hold two or more words of the list between them, in any case and
+    /// whatever separates them (`--x=wrap track`): perhaps a passphrase typed in the wrong
+    /// place, so never to be repeated. One alone is an ordinary English word ('extra').
     public static func mayHoldAPassphrase(_ texts: some Collection<String>) -> Bool {
-        let words = texts.lazy.flatMap { $0.split(whereSeparator: \.isWhitespace) }
+        let words = texts.lazy.flatMap { $0.split(whereSeparator: { !$0.isLetter }) }
         return words.filter { index(of: $0.lowercased()) != nil }.prefix(2).count == 2
     }
 
