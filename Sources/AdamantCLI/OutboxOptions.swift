@@ -67,10 +67,11 @@ public enum OutboxOptions {
     }
 
     /// The outbox for the passphrase's account, on the configured nodes.
-    public static func open(_ arguments: ParsedArguments, _ context: Context, keyPair: KeyPair) throws(CLIError) -> Outbox {
+    /// `nodes`: a client the caller already has (its pool's health is then shared).
+    public static func open(_ arguments: ParsedArguments, _ context: Context, keyPair: KeyPair, nodes: NodeClient? = nil) throws(CLIError) -> Outbox {
         let service = try service(arguments)
         let home = try homeDirectory(arguments, context)
-        let nodes = NodeClient(pool: NodePool(nodes: try NodeOptions.nodeList(arguments, context)))
+        let nodes = if let nodes { nodes } else { NodeClient(pool: NodePool(nodes: try NodeOptions.nodeList(arguments, context))) }
         var configuration = Outbox.Configuration()
         // A test hook: the crash tests make the process die at one moment of a send.
         if let point = context.environment["ADM_PUSH_TEST_KILL_AT"].flatMap(Outbox.SendCheckpoint.init(rawValue:)) {

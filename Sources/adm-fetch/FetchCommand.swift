@@ -63,8 +63,7 @@ struct FetchCommand: Command {
             push.recipient = recipient
         }
         let keyPair = KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context))
-        let home = try? OutboxOptions.homeDirectory(arguments, context)
-        let log = openLog(context)
+        let (home, log) = openLog(context)
         var configuration = Fetcher.Configuration()
         configuration.deadline = deadline
         let pool = HealthCache.pool(for: try NodeOptions.nodeList(arguments, context), home: home)
@@ -108,14 +107,14 @@ struct FetchCommand: Command {
 
     /// The home's log of shown transactions and partners' keys. A fetch works without it (the
     /// notification matters more than the bookkeeping), saying why on stderr.
-    private func openLog(_ context: Context) -> NotificationLog? {
+    private func openLog(_ context: Context) -> (home: String?, log: NotificationLog?) {
+        var home: String?
         do {
-            return try NotificationLog(home: try OutboxOptions.homeDirectory(arguments, context))
-        } catch let error as OutboxError {
-            context.output.error("warning: \(error); duplicates are not detected")
+            home = try OutboxOptions.homeDirectory(arguments, context)
+            return (home, try NotificationLog(home: home ?? ""))
         } catch {
             context.output.error("warning: \(error); duplicates are not detected")
+            return (home, nil)
         }
-        return nil
     }
 }

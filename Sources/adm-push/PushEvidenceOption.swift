@@ -9,11 +9,14 @@ import Foundation
 enum PushEvidenceReport {
     /// Nil when this home has no record of pushes, or no node can be read: the evidence is a
     /// hint, never a reason for a command to fail.
-    static func assess(_ outbox: Outbox, account: Address, _ arguments: ParsedArguments, _ context: Context) async -> PushEvidence? {
+    /// `refresh` false: the chain was just read (by a `status` pass).
+    static func assess(
+        _ outbox: Outbox, account: Address, refresh: Bool = true, _ arguments: ParsedArguments, _ context: Context
+    ) async -> PushEvidence? {
         guard let home = try? OutboxOptions.homeDirectory(arguments, context),
               FileManager.default.fileExists(atPath: home + "/" + NotificationLog.fileName),
               let log = try? NotificationLog(home: home), let client = outbox.chain as? NodeClient,
-              let tokens = try? await outbox.tokensOnChain()
+              let tokens = try? await outbox.tokensOnChain(refresh: refresh)
         else { return nil }
         var check = PushEvidenceCheck(account: account, log: log, client: client)
         // A test hook, as ADM_PUSH_TEST_KILL_AT: the process tests cannot wait ten minutes.

@@ -24,7 +24,7 @@ struct StatusCommand: Command {
         let outbox = try OutboxOptions.open(arguments, context, keyPair: keyPair)
         let report: FlushReport
         do { report = try await outbox.status() } catch { throw CLIError(outboxError: error) }
-        let evidence = await PushEvidenceReport.assess(outbox, account: keyPair.address, arguments, context)
+        let evidence = await PushEvidenceReport.assess(outbox, account: keyPair.address, refresh: false, arguments, context)
         let token = arguments.value(RegisterCommand.token)
         let keys = report.keys.filter { token == nil || $0.token == token }
         OutboxReport.print(

@@ -63,7 +63,8 @@ public struct PushEvidenceCheck: Sendable {
         let registered = tokens.filter { $0.value.standing == .registered }
         if !registered.isEmpty {
             let since = max(lastPush.height ?? 0, registered.values.compactMap(\.lastAddHeight).max() ?? 0)
-            let missing = try await unpushedIncoming(afterHeight: since, before: now - Int64(graceMillis))
+            let missing = try await unpushedIncoming(
+                afterHeight: since, before: now - Int64(graceMillis), pushed: Set(pushes.map(\.id)))
             guard missing > 0 else { return nil }
             return .pushesMissing(count: missing, sinceUnixMillis: lastPush.shownAt, tokens: Set(registered.keys))
         }
@@ -77,7 +78,7 @@ public struct PushEvidenceCheck: Sendable {
 
     /// Incoming transactions (messages and transfers, not signals) above `afterHeight`, sent
     /// before `before` (Unix ms), that no push brought. One page: enough to say so.
-    private func unpushedIncoming(afterHeight: Int64, before: Int64) async throws -> Int {
+    private func unpushedIncoming(afterHeight: Int64, before: Int64, pushed: Set<TransactionID>) async throws -> Int {
         let query = ChatQuery(
             party: .recipient(account), afterHeight: afterHeight >= 1 ? afterHeight : nil, limit: 100, order: .oldestFirst,
             includeDirectTransfers: true)
@@ -87,7 +88,7 @@ public struct PushEvidenceCheck: Sendable {
                   transaction.chat?.type != .signal, let id = transaction.id,
                   AdamantTime.unixMillis(timestamp: Int64(transaction.timestamp)) < before
             else { continue }
-            if try await !log.wasPushed(id, to: account) { count += 1 }
+            if !pushed.contains(id) { count += 1 }
         }
         return count
     }

@@ -44,7 +44,9 @@ public struct Fetcher: Sendable {
         }
         let found: Transaction
         if let carried = push.transaction {
-            do { try Self.check(carried, is: push.id) } catch { return fallback(push.id, .unverifiable("\(error)"), type: carried) }
+            do { try Self.check(carried, is: push.id) } catch {
+                return fallback(push.id, error as? FetchFailure ?? .unverifiable("\(error)"), type: carried)
+            }
             found = carried
         } else {
             switch await find(push.id, until: deadline) {

@@ -30,8 +30,12 @@ extension Outbox {
 }
 
 extension Outbox {
-    /// Every token this account ever signalled to the service, as the chain leaves it.
-    public func tokensOnChain() async throws -> [String: TokenState] {
-        fold.states(of: try await syncChain().signals)
+    /// Every token this account ever signalled to the service, as the chain leaves it: read
+    /// from the nodes first, unless `refresh` is false (a `status` pass has just done so).
+    public func tokensOnChain(refresh: Bool = true) async throws -> [String: TokenState] {
+        fold.states(of: refresh ? try await syncChain().signals : try await store.ownSignals(scope: scope))
     }
+
+    /// The store's file in a home, to tell whether a home has an outbox without making one.
+    public static let storeFileName = OutboxStore.fileName
 }

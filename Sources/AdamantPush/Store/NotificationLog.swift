@@ -52,14 +52,6 @@ public final class NotificationLog: Sendable {
         }
     }
 
-    /// Whether `id` was shown to `account` because a push brought it.
-    public func wasPushed(_ id: TransactionID, to account: Address) async throws(OutboxError) -> Bool {
-        let rows = try await read { db in
-            try db.query("SELECT 1 FROM shown WHERE account = ?1 AND id = ?2 AND pushed = 1", [.text(account.description), .integer(Int64(bitPattern: id.number))])
-        }
-        return !rows.isEmpty
-    }
-
     public func publicKey(of address: Address) async throws(OutboxError) -> PublicKey? {
         let rows = try await read { db in try db.query("SELECT public_key FROM public_keys WHERE address = ?1", [.text(address.description)]) }
         guard case .blob(let bytes)? = rows.first?.first, let key = try? PublicKey(bytes: bytes), key.address == address else { return nil }
