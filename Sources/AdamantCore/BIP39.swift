@@ -5,14 +5,17 @@ public enum BIP39 {
     static let rounds = 2048
     static let salt = Array("mnemonic".utf8)
 
-    /// The index of `word` in the list, by binary search (the list is sorted).
-    static func index(of word: some StringProtocol) -> Int? {
-        var low = 0, high = wordList.count - 1
+    /// The index of the word spelt by `utf8` in the list, by binary search (the list is
+    /// sorted, and all ASCII, so byte order is its order).
+    static func index(of utf8: some Collection<UInt8>) -> Int? {
+        var low = 0, high = wordStarts.count - 2
         while low <= high {
             let middle = (low + high) / 2
-            let candidate = wordList[middle]
-            if candidate == word { return middle }
-            if candidate < word { low = middle + 1 } else { high = middle - 1 }
+            let order = withWord(at: middle) { candidate in
+                candidate.lexicographicallyPrecedes(utf8) ? -1 : candidate.elementsEqual(utf8) ? 0 : 1
+            }
+            if order == 0 { return middle }
+            if order < 0 { low = middle + 1 } else { high = middle - 1 }
         }
         return nil
     }
@@ -22,7 +25,7 @@ public enum BIP39 {
     /// place, so never to be repeated. One alone is an ordinary English word ('extra').
     public static func mayHoldAPassphrase(_ texts: some Collection<String>) -> Bool {
         let words = texts.lazy.flatMap { $0.split(whereSeparator: { !$0.isLetter }) }
-        return words.filter { index(of: $0.lowercased()) != nil }.prefix(2).count == 2
+        return words.filter { index(of: $0.lowercased().utf8) != nil }.prefix(2).count == 2
     }
 
     /// Checks a phrase given as UTF-8 bytes, returning the word indices.
@@ -37,8 +40,7 @@ public enum BIP39 {
 
         var indices = [Int]()
         for (position, part) in parts.enumerated() {
-            let word = String(decoding: part, as: UTF8.self)
-            guard let index = index(of: word) else {
+            guard let index = index(of: part) else {
                 throw .unknownWord(position: position + 1)
             }
             indices.append(index)

@@ -1,7 +1,14 @@
 // The BIP39 English word list (2048 words, sorted), from data/bip39-english.txt.
 // Its SHA-256 (one word a line, "\n" after each) is checked by the tests.
 extension BIP39 {
-    public static let wordList: [String] = """
+    /// The words as strings, built on first use; lookups read `packedWords` instead.
+    public static let wordList: [String] = (0..<wordStarts.count - 1).map { index in
+        withWord(at: index) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The list as static bytes, one space between words. A process that only checks a
+    /// passphrase reads it in place and never builds 2048 strings.
+    static let packedWords: StaticString = """
     abandon ability able about above absent absorb abstract absurd abuse access accident account \
     accuse achieve acid acoustic acquire across act action actor actress actual adapt add addict \
     address adjust admit adult advance advice aerobic affair afford afraid again age agent agree \
@@ -142,5 +149,17 @@ extension BIP39 {
     window wine wing wink winner winter wire wisdom wise wish witness wolf woman wonder wood wool \
     word work world worry worth wrap wreck wrestle wrist write wrong yard year yellow you young \
     youth zebra zero zone zoo
-    """.split(separator: " ").map(String.init)
+    """
+
+    /// Where each word starts in `packedWords`, and one past the end: found in one pass.
+    static let wordStarts: [Int] = packedWords.withUTF8Buffer { bytes in
+        [0] + bytes.indices.filter { bytes[$0] == UInt8(ascii: " ") }.map { $0 + 1 } + [bytes.count + 1]
+    }
+
+    /// The bytes of word `index`, without the space after it.
+    static func withWord<R>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        packedWords.withUTF8Buffer { bytes in
+            body(UnsafeBufferPointer(rebasing: bytes[wordStarts[index]..<wordStarts[index + 1] - 1]))
+        }
+    }
 }
