@@ -19,11 +19,14 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // NFKD for passphrases that are not BIP39 (Linux; Foundation does it elsewhere). Already
+        // in every process through libcurl's libidn2, so linking it costs no start time.
+        .systemLibrary(name: "CUnistring", providers: [.apt(["libunistring-dev"])]),
         // libFuzzer's driver entry, linked only by scripts/fuzz.
         .systemLibrary(name: "CFuzzer"),
 
         // Pure protocol logic: keys, transactions, chat crypto, signals. No I/O.
-        .target(name: "AdamantCore", dependencies: ["CSodium"]),
+        .target(name: "AdamantCore", dependencies: ["CSodium", .target(name: "CUnistring", condition: .when(platforms: [.linux]))]),
         // Node access: libcurl transport, node pool, hedged reads, classified writes.
         .target(name: "AdamantNodes", dependencies: ["AdamantCore", "CCurl"]),
         // A simulated ADAMANT network with an ANS emulator, served by libmicrohttpd.
@@ -59,5 +62,15 @@ for target in package.targets where target.type != .system {
         .enableUpcomingFeature("ExistentialAny"),
         .enableUpcomingFeature("MemberImportVisibility"),
         .enableUpcomingFeature("InternalImportsByDefault"),
+    ]
+}
+
+// Release builds on Linux link the Swift runtime and Foundation statically: a command's cost is
+// mostly process start, and resolving the shared runtime's symbols was most of it.
+let staticRuntime = BuildSettingCondition.when(platforms: [.linux], configuration: .release)
+for target in package.targets where target.type != .system && target.type != .test {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-static-stdlib"], staticRuntime)]
+    target.linkerSettings = (target.linkerSettings ?? []) + [
+        .unsafeFlags(["-static-stdlib", "-use-ld=bfd", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], staticRuntime),
     ]
 }

@@ -9,5 +9,5 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq \
-    libsodium-dev libcurl4-openssl-dev libsqlite3-dev libmicrohttpd-dev pkg-config \
+    libsodium-dev libcurl4-openssl-dev libsqlite3-dev libmicrohttpd-dev libunistring-dev pkg-config \
     python3 python3-nacl openssl strace >/dev/null

@@ -1,5 +1,17 @@
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Runs a program the way a shell would: no signal blocked and every signal at its default
 /// in the child, whatever this thread blocks or ignores. `Foundation.Process` passes on the
@@ -46,7 +58,7 @@ public enum ChildProcess {
             }
         }
         return await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
+            DetachedThread.start {
                 var info = siginfo_t()
                 while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
                 let killed = state.withLock { state in

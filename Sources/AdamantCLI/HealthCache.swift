@@ -1,6 +1,10 @@
 public import AdamantCore
 public import AdamantNodes
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The node health the last run measured, kept in the home directory, so a process started
 /// for one push asks the best node at once (see `HealthSnapshot`). Bookkeeping only: a cache
@@ -32,8 +36,7 @@ public enum HealthCache {
     /// Keeps what `pool` measured in this process, if it measured anything, in an existing home.
     public static func save(_ pool: NodePool, home: String?) {
         guard let home, let snapshot = pool.healthSnapshot() else { return }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: home, isDirectory: &isDirectory), isDirectory.boolValue,
+        guard FileManager.default.fileExists(atPath: home),  // not a home made just for this
               let data = try? JSONEncoder().encode(File(network: network(of: pool.nodes), snapshot: snapshot))
         else { return }
         try? data.write(to: URL(fileURLWithPath: home + "/" + fileName), options: .atomic)

@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Echo off on a terminal for the length of one prompt, restored however the prompt ends:
 /// normally, or by SIGINT, SIGQUIT, SIGTERM or SIGTSTP, which then take their default action as

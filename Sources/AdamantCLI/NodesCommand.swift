@@ -1,6 +1,10 @@
 import AdamantCore
 import AdamantNodes
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `nodes`: checks every configured node and says which can be used, and why not.
 public struct NodesCommand: Command {
@@ -55,19 +59,25 @@ struct Row: Encodable {
         clockDeltaMs = report.clock?.deltaMillis
     }
 
+    /// A clock offset as `+1.2 s` / `-0.4 s`, to the tenth.
+    static func signedSeconds(_ milliseconds: Int64) -> String {
+        let tenths = (Double(milliseconds.magnitude) / 100).rounded()
+        return (milliseconds < 0 ? "-" : "+") + "\(Int(tenths) / 10).\(Int(tenths) % 10) s"
+    }
+
     static func table(_ rows: [Row]) -> [String] {
         let header = ["URL", "STATUS", "HEIGHT", "VERSION", "LATENCY", "CLOCK", "WHY"]
         let cells = rows.map { row in
             [
                 row.url, row.status, row.height.map(String.init) ?? "-", row.version ?? "-",
                 row.latencyMs.map { "\($0) ms" } ?? "-",
-                row.clockDeltaMs.map { String(format: "%+.1f s", Double($0) / 1000) } ?? "-",
+                row.clockDeltaMs.map(Self.signedSeconds) ?? "-",
                 row.reason ?? "",
             ]
         }
         let widths = header.indices.map { column in ([header] + cells).map { $0[column].count }.max() ?? 0 }
         return ([header] + cells).map { line in
-            zip(line, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+            zip(line, widths).map { $0 + String(repeating: " ", count: max(0, $1 - $0.count)) }
                 .joined(separator: "  ").trimmingTrailingSpaces()
         }
     }

@@ -1,7 +1,18 @@
 public import AdamantCore
 public import AdamantNodes
 public import AdamantPush
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What every outbox command shares: the home directory, the push service's identity, the
 /// nodes, the passphrase, and how long to wait.

@@ -1,6 +1,17 @@
 import AdamantCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Writes whole lines to file descriptors 1 and 2, unbuffered, so nothing is lost at exit and
 /// output never interleaves mid-line. A failed write is remembered: `Tool` turns it into exit 74,

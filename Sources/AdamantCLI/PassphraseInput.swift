@@ -1,5 +1,16 @@
 public import AdamantCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where a passphrase may come from: a private file, the environment, or a no-echo prompt.
 /// Never argv, which every user of the machine can read in /proc.

@@ -1,5 +1,16 @@
 import AdamantCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A command-line tool made of subcommands: dispatch, help, and the one place where errors
 /// become printed lines and exit codes.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The key of an account's private KVS values (AIP-3), as the iOS and web clients derive it
 /// from the secret key. A value is `{"message":hex,"nonce":hex}`: a NaCl secretbox of

@@ -1,5 +1,3 @@
-import Foundation
-
 /// An account passphrase. Its bytes live in zeroed-on-release memory, it prints as a
 /// redaction marker, and it can only be made by validating (or explicitly not validating) it.
 public final class Passphrase: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
@@ -24,7 +22,7 @@ public final class Passphrase: Sendable, CustomStringConvertible, CustomDebugStr
     /// Takes any text as it is, for accounts made by tools that never checked BIP39 (the
     /// jsclient derives keys from any string). NFKD is applied, as every implementation does.
     public init(unvalidated text: String) {
-        var bytes = Array(text.decomposedStringWithCompatibilityMapping.utf8)
+        var bytes = CompatibilityDecomposition.utf8(of: text)
         utf8 = SecureBytes(consuming: &bytes)
     }
 

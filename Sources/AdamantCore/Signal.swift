@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Push providers ANS understands (§7.2).
 public enum PushProvider: String, Sendable, Hashable, Codable, CaseIterable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Transaction {
     /// The body of `POST /api/chats/process`, `/api/transactions/process` or `/api/states/store` (§3.1):

@@ -1,6 +1,17 @@
 import AdamantCLI
 import AdamantCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads `--payload`: a regular file or standard input, refused past `limit` bytes without
 /// reading further, never blocking on a FIFO given as a file.
@@ -22,7 +33,7 @@ enum PayloadInput {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while bytes.count <= limit {
-            let count = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { readDescriptor(descriptor, into: $0) }
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }
@@ -33,4 +44,9 @@ enum PayloadInput {
         guard bytes.count <= limit else { throw .invalidInput("--payload is larger than a push can be (\(limit) bytes)") }
         return bytes
     }
+}
+
+/// The system call, which `PayloadInput.read` would shadow inside the enum.
+private func readDescriptor(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    read(descriptor, buffer.baseAddress, buffer.count)
 }

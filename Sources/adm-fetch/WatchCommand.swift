@@ -3,8 +3,19 @@ import AdamantCore
 import AdamantFetch
 import AdamantNodes
 import AdamantPush
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `adm-fetch watch`: notifications with no push service, from polling the nodes.
 struct WatchCommand: Command {
@@ -58,7 +69,7 @@ struct WatchCommand: Command {
         } else {
             pollInterval = .seconds(10)
         }
-        if let text = arguments.value(Self.exec), text.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let text = arguments.value(Self.exec), text.trimmingSpaces.isEmpty {
             throw .usage("--exec needs a command")
         }
         command = arguments.value(Self.exec)
@@ -92,7 +103,7 @@ struct WatchCommand: Command {
                     if json {
                         output.printJSON(FetchReport.Object(result))
                     } else {
-                        output.print(result.notification.title + ": " + result.notification.body.replacingOccurrences(of: "\n", with: " "))
+                        output.print(result.notification.title + ": " + result.notification.body.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " "))
                     }
                     await hook?.run(for: result)
                 }
@@ -178,7 +189,7 @@ final class StopOnSignals: Sendable {
         readEnd = ends[0]
         stopPipe.store(ends[1], ordering: .sequentiallyConsistent)
         let state = self.state, readEnd = self.readEnd
-        Thread.detachNewThread {
+        DetachedThread.start {
             var byte: UInt8 = 0
             while true {
                 let count = read(readEnd, &byte, 1)

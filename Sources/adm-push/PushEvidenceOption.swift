@@ -3,7 +3,11 @@ import AdamantCore
 import AdamantFetch
 import AdamantNodes
 import AdamantPush
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What `status` and `repair` learn from the pushes `adm-fetch` recorded in this home.
 enum PushEvidenceReport {

@@ -58,6 +58,11 @@ struct PassphraseTests {
         let composed = KeyPair(passphrase: Passphrase(unvalidated: "caf\u{e9} au lait"))
         let decomposed = KeyPair(passphrase: Passphrase(unvalidated: "cafe\u{301} au lait"))
         #expect(composed.publicKey == decomposed.publicKey)
+        // Compatibility forms too (the K of NFKD): a ligature and full-width letters.
+        let compatible = KeyPair(passphrase: Passphrase(unvalidated: "\u{FB01}x \u{FF21}\u{FF22}"))
+        let plain = KeyPair(passphrase: Passphrase(unvalidated: "fix AB"))
+        #expect(compatible.publicKey == plain.publicKey)
+        #expect(composed.publicKey != KeyPair(passphrase: Passphrase(unvalidated: "cafe au lait")).publicKey)
     }
 }
 

@@ -1,5 +1,9 @@
 public import AdamantCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A push as the device received it, reduced to what fetch needs: the transaction's id, the
 /// whole transaction when the push carries it, and the address it was pushed for.

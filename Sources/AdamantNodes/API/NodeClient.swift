@@ -1,5 +1,9 @@
 public import AdamantCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Typed calls on the ADAMANT node API over a `NodePool`. Reads are hedged and every answer
 /// is checked; writes are classified, never blindly repeated. Each call ends within `deadline`.

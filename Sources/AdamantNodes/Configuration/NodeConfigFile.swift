@@ -3,7 +3,11 @@
 #elseif canImport(Musl)
 @preconcurrency import Musl
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The user's node settings, `$XDG_CONFIG_HOME/adm-push/config.json` (or
 /// `~/.config/adm-push/config.json`). Both keys are optional:

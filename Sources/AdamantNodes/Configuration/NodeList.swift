@@ -1,5 +1,9 @@
 import AdamantCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The nodes to use and the network to accept, from the first source that is set: `--node`
 /// arguments, then `ADM_NODES`, then the config file's `nodes`, then the built-in mainnet
@@ -57,7 +61,7 @@ public struct NodeList: Sendable, Hashable {
 
     private static func userList(_ texts: [String], source: Source, pinned: Nethash?) throws(NodeListError) -> NodeList {
         var endpoints: [NodeEndpoint] = []
-        for text in texts.map({ $0.trimmingCharacters(in: .whitespaces) }) where !text.isEmpty {
+        for text in texts.map(\.trimmingSpaces) where !text.isEmpty {
             let url: NodeURL
             do { url = try NodeURL(text) } catch { throw .invalidURL(error, source: source) }
             if !endpoints.contains(where: { $0.url == url }) { endpoints.append(NodeEndpoint(url: url)) }

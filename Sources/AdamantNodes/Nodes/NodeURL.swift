@@ -1,5 +1,9 @@
 public import AdamantCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A node's base URL: `http` or `https`, a host, an optional port and path prefix; no
 /// credentials, query or fragment. Normalised so equal nodes compare equal.
@@ -10,7 +14,7 @@ public struct NodeURL: Sendable, Hashable, Comparable, StringCodable {
     public init(parsing text: String) throws { try self.init(text) }
 
     public init(_ text: String) throws(NodeURLError) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces
         guard let parts = URLComponents(string: trimmed), parts.scheme != nil else { throw .malformed(text) }
         let scheme = parts.scheme!.lowercased()
         guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(text) }
@@ -33,11 +37,21 @@ public struct NodeURL: Sendable, Hashable, Comparable, StringCodable {
         return description + path + "?" + pairs.joined(separator: "&")
     }
 
-    private static let queryAllowed = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+?#"))
-
-    private static func encode(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? text
+    /// A query name or value with every byte percent-encoded but RFC 3986's unreserved
+    /// characters and the sub-delimiters that cannot end or split a query item.
+    static func encode(_ text: String) -> String {
+        var encoded = ""
+        for byte in text.utf8 {
+            if queryAllowed.contains(byte) {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                encoded += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xf, radix: 16, uppercase: true)
+            }
+        }
+        return encoded
     }
+
+    private static let queryAllowed = Set(Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$'()*,;:@/".utf8))
 
     public static func < (lhs: NodeURL, rhs: NodeURL) -> Bool { lhs.description < rhs.description }
 }

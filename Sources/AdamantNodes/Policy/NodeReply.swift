@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An HTTP answer read as the node API defines it (node-api.md §1.1): HTTP status is not a
 /// success signal, the JSON `success` field is.

@@ -1,5 +1,9 @@
 public import AdamantCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The fate of one submission: how the node that answered classified it, and where the bytes went.
 public struct SubmitResult: Sendable, Hashable {

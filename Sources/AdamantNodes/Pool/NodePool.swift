@@ -1,5 +1,9 @@
 public import AdamantCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// The configured nodes, their health, speed and clocks, and the policies that use them:

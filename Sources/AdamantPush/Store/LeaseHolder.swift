@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Who holds a lease: `host pid nonce`, one per outbox (several may share a process). A holder
 /// on this host whose process is gone has crashed, and its lease is free at once instead of at

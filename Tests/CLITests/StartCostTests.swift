@@ -1,0 +1,25 @@
+import Foundation
+import Testing
+
+/// A command's cost is mostly its process start (issue 10). This keeps what made it cheap:
+/// the commands load no Foundation beyond FoundationEssentials (Foundation brings ICU and
+/// CoreFoundation, the largest libraries of a cold start).
+@Suite("start cost")
+struct StartCostTests {
+    /// The shared libraries a built product loads, as `ldd` lists them.
+    static func sharedLibraries(of product: String) async throws -> [String] {
+        let result = try await run("/usr/bin/ldd", [Binaries.url(product).path])
+        try #require(result.status == 0, "ldd: \(result.stderr)")
+        return result.stdout.split(separator: "\n").compactMap { $0.split(whereSeparator: \.isWhitespace).first.map(String.init) }
+    }
+
+    #if os(Linux)
+    @Test(arguments: ["adm-push", "adm-fetch"])
+    func theCommandsLoadNoFoundationButItsEssentials(_ product: String) async throws {
+        let libraries = try await Self.sharedLibraries(of: product)
+        #expect(libraries.contains { $0.hasPrefix("libcurl") }, "ldd's listing was not read: \(libraries)")
+        let foundation = libraries.filter { $0.contains("Foundation") && !$0.hasPrefix("libFoundationEssentials") }
+        #expect(foundation.isEmpty, "\(product) loads \(foundation)")
+    }
+    #endif
+}
