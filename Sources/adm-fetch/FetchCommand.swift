@@ -3,7 +3,11 @@ import AdamantCore
 import AdamantFetch
 import AdamantNodes
 import AdamantPush
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `adm-fetch TXN_ID` / `adm-fetch --payload FILE`: the notification extension's job.
 struct FetchCommand: Command {
@@ -62,7 +66,8 @@ struct FetchCommand: Command {
             }
             push.recipient = recipient
         }
-        let keyPair = KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context))
+        // Derived while the store opens and the transaction is found.
+        let keys = AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context))
         let (home, log) = openLog(context)
         var configuration = Fetcher.Configuration()
         configuration.deadline = deadline
@@ -71,18 +76,18 @@ struct FetchCommand: Command {
         let client = NodeClient(pool: pool, deadline: deadline)
         var names: (@Sendable (Address, ContinuousClock.Instant) async -> String?) = { _, _ in nil }
         if !arguments.flag(Self.noNames) {
-            let book = AddressBookSource(keyPair: keyPair, client: client, home: log == nil ? nil : home)
+            let book = AddressBookSource(keys: keys, client: client, home: log == nil ? nil : home)
             book.prefetch(until: .now + deadline)
             names = { address, deadline in await book.name(of: address, until: deadline) }
         }
         let fetcher = Fetcher(
-            keyPair: keyPair, client: client, configuration: configuration,
+            keys: keys, client: client, configuration: configuration,
             publicKeys: log.map { $0 as any PublicKeyCache } ?? MemoryPublicKeyCache(), name: names)
         var result = await fetcher.fetch(push)
         if result.failure == nil, let log {
             let now = SystemWallClock().unixMillis()
             result.duplicate = (try? await log.recordShown(
-                result.id, account: keyPair.address, pushed: true, at: now, height: result.transaction?.height)) ?? false
+                result.id, account: await keys.keyPair.address, pushed: true, at: now, height: result.transaction?.height)) ?? false
         }
         FetchReport.print(result, json: arguments.flag(Self.json), context)
         return Self.exitCode(for: result.failure)

@@ -1,6 +1,10 @@
 public import AdamantCore
 public import AdamantNodes
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// Partners' display names for notification titles: the newest `contact_list` of the account,
@@ -14,18 +18,22 @@ public final class AddressBookSource: Sendable {
     public static let lookupBudget: Duration = .seconds(3)
     static let maximumFileSize = 64 * 1024
 
-    private let keyPair: KeyPair
+    private let keys: AccountKeys
     private let client: NodeClient
-    private let file: String?
+    private let home: String?
     private let wallClock: any WallClock
     /// One load per process, shared by every lookup (and started early by `prefetch`).
     private let loading = Mutex<Task<AddressBook, Never>?>(nil)
 
-    public init(keyPair: KeyPair, client: NodeClient, home: String?, wallClock: any WallClock = SystemWallClock()) {
-        self.keyPair = keyPair
+    public init(keys: AccountKeys, client: NodeClient, home: String?, wallClock: any WallClock = SystemWallClock()) {
+        self.keys = keys
         self.client = client
-        self.file = home.map { $0 + "/contacts-" + keyPair.address.description + ".json" }
+        self.home = home
         self.wallClock = wallClock
+    }
+
+    public convenience init(keyPair: KeyPair, client: NodeClient, home: String?, wallClock: any WallClock = SystemWallClock()) {
+        self.init(keys: AccountKeys(keyPair), client: client, home: home, wallClock: wallClock)
     }
 
     /// The name `address` has in the account's address book, or nil.
@@ -46,18 +54,20 @@ public final class AddressBookSource: Sendable {
     }
 
     private func addressBook(until deadline: ContinuousClock.Instant) async -> AddressBook {
-        let cached = readCache()
-        if let cached, Self.isFresh(cached.fetchedAt, now: wallClock.unixMillis()) { return book(from: cached.transaction) }
+        let keyPair = await keys.keyPair
+        let file = home.map { $0 + "/contacts-" + keyPair.address.description + ".json" }
+        let cached = readCache(file)
+        if let cached, Self.isFresh(cached.fetchedAt, now: wallClock.unixMillis()) { return book(from: cached.transaction, keyPair) }
         var nodes = client
         nodes.deadline = min(Self.lookupBudget, max(.zero, ContinuousClock.now.duration(to: deadline)))
         guard let newest = try? await nodes.states(of: keyPair.address, key: AddressBook.key, limit: 1) else {
-            return cached.map { book(from: $0.transaction) } ?? AddressBook()
+            return cached.map { book(from: $0.transaction, keyPair) } ?? AddressBook()
         }
-        writeCache(Cached(fetchedAt: wallClock.unixMillis(), transaction: newest.first))
-        return book(from: newest.first)
+        writeCache(Cached(fetchedAt: wallClock.unixMillis(), transaction: newest.first), to: file)
+        return book(from: newest.first, keyPair)
     }
 
-    private func book(from transaction: Transaction?) -> AddressBook {
+    private func book(from transaction: Transaction?, _ keyPair: KeyPair) -> AddressBook {
         guard let transaction else { return AddressBook() }
         return (try? AddressBook(decrypting: transaction, keyPair: keyPair)) ?? AddressBook()
     }
@@ -73,12 +83,12 @@ public final class AddressBookSource: Sendable {
         var transaction: Transaction?
     }
 
-    private func readCache() -> Cached? {
+    private func readCache(_ file: String?) -> Cached? {
         guard let file, let data = FileManager.default.contents(atPath: file), data.count <= Self.maximumFileSize else { return nil }
         return try? JSONDecoder().decode(Cached.self, from: data)
     }
 
-    private func writeCache(_ cached: Cached) {
+    private func writeCache(_ cached: Cached, to file: String?) {
         guard let file, let data = try? JSONEncoder().encode(cached) else { return }
         try? data.write(to: URL(fileURLWithPath: file), options: .atomic)
     }

@@ -16,7 +16,8 @@ public struct Fetcher: Sendable {
         public init() {}
     }
 
-    public let keyPair: KeyPair
+    /// The account's keys, perhaps still being derived when a fetch starts.
+    public let keys: AccountKeys
     public let client: NodeClient
     public let configuration: Configuration
     let partners: PartnerKeys
@@ -25,42 +26,61 @@ public struct Fetcher: Sendable {
     let name: @Sendable (Address, ContinuousClock.Instant) async -> String?
 
     public init(
+        keys: AccountKeys, client: NodeClient, configuration: Configuration = Configuration(),
+        publicKeys: any PublicKeyCache = MemoryPublicKeyCache(),
+        name: @escaping @Sendable (Address, ContinuousClock.Instant) async -> String? = { _, _ in nil }
+    ) {
+        self.keys = keys
+        self.client = client
+        self.configuration = configuration
+        self.partners = PartnerKeys(keys: keys, cache: publicKeys)
+        self.name = name
+    }
+
+    public init(
         keyPair: KeyPair, client: NodeClient, configuration: Configuration = Configuration(),
         publicKeys: any PublicKeyCache = MemoryPublicKeyCache(),
         name: @escaping @Sendable (Address, ContinuousClock.Instant) async -> String? = { _, _ in nil }
     ) {
-        self.keyPair = keyPair
-        self.client = client
-        self.configuration = configuration
-        self.partners = PartnerKeys(keyPair: keyPair, cache: publicKeys)
-        self.name = name
+        self.init(keys: AccountKeys(keyPair), client: client, configuration: configuration, publicKeys: publicKeys, name: name)
     }
 
     /// The push's transaction as a notification. Ends by `configuration.deadline`.
     public func fetch(_ push: PushPayload) async -> FetchResult {
         let deadline = ContinuousClock.now + configuration.deadline
-        if let pushedFor = push.recipient, pushedFor != keyPair.address {
-            return fallback(push.id, .wrongAccount(pushedFor: pushedFor, account: keyPair.address))
+        // Looked for while the keys may still be being derived; a push for another account
+        // ends the search (leaving this scope cancels it).
+        async let located = locate(push, until: deadline)
+        let account = await keys.keyPair.address
+        if let pushedFor = push.recipient, pushedFor != account {
+            return fallback(push.id, .wrongAccount(pushedFor: pushedFor, account: account))
         }
-        let found: Transaction
+        switch await located {
+        case .success(let transaction): return await show(transaction, until: deadline)
+        case .failure(let fallback): return fallback.result
+        }
+    }
+
+    /// The push's transaction, carried and checked, or found on the nodes; or the fallback.
+    private func locate(_ push: PushPayload, until deadline: ContinuousClock.Instant) async -> Result<Transaction, Fallback> {
         if let carried = push.transaction {
             do { try Self.check(carried, is: push.id) } catch {
-                return fallback(push.id, error as? FetchFailure ?? .unverifiable("\(error)"), type: carried)
+                return .failure(Fallback(result: fallback(push.id, error as? FetchFailure ?? .unverifiable("\(error)"), type: carried)))
             }
-            found = carried
-        } else {
-            switch await find(push.id, until: deadline) {
-            case .success(let transaction): found = transaction
-            case .failure(let failure): return fallback(push.id, failure)
-            }
+            return .success(carried)
         }
-        return await show(found, until: deadline)
+        return await find(push.id, until: deadline).mapError { Fallback(result: fallback(push.id, $0)) }
+    }
+
+    /// A fetch that ended in its fallback notification, as a `Result`'s failure.
+    private struct Fallback: Error {
+        let result: FetchResult
     }
 
     /// A verified transaction, ours, as a notification.
     public func show(_ transaction: Transaction, until deadline: ContinuousClock.Instant) async -> FetchResult {
         let id = transaction.id ?? (try? transaction.computedID()) ?? TransactionID(number: 0)
-        let me = keyPair.address
+        let me = await keys.keyPair.address
         let sender = transaction.senderPublicKey.address
         let incoming = sender != me
         guard !incoming || transaction.recipientId == me else {

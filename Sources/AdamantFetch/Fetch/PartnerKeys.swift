@@ -21,17 +21,18 @@ public final class MemoryPublicKeyCache: PublicKeyCache {
 /// public key found for messages this account sent: list answers carry no
 /// `recipientPublicKey` for confirmed rows, so it is asked for and cached.
 final class PartnerKeys: Sendable {
-    private let keyPair: KeyPair
+    private let keys: AccountKeys
     private let cache: any PublicKeyCache
     private let chatKeys = Mutex<[PublicKey: ChatKey]>([:])
 
-    init(keyPair: KeyPair, cache: any PublicKeyCache) {
-        self.keyPair = keyPair
+    init(keys: AccountKeys, cache: any PublicKeyCache) {
+        self.keys = keys
         self.cache = cache
     }
 
     func chatKey(for transaction: Transaction, incoming: Bool, client: NodeClient) async throws -> ChatKey {
-        let partnerKey = incoming ? transaction.senderPublicKey : try await recipientKey(of: transaction, client: client)
+        let keyPair = await keys.keyPair
+        let partnerKey = incoming ? transaction.senderPublicKey : try await recipientKey(of: transaction, as: keyPair, client: client)
         if let known = chatKeys.withLock({ $0[partnerKey] }) { return known }
         let key = try ChatKey(secretKey: keyPair.secretKey, partner: partnerKey)
         chatKeys.withLock { $0[partnerKey] = key }
@@ -39,7 +40,7 @@ final class PartnerKeys: Sendable {
     }
 
     /// The recipient's key, checked to hash to the recipient (a node could send any key).
-    private func recipientKey(of transaction: Transaction, client: NodeClient) async throws -> PublicKey {
+    private func recipientKey(of transaction: Transaction, as keyPair: KeyPair, client: NodeClient) async throws -> PublicKey {
         guard let recipient = transaction.recipientId else { throw FetchFailure.unreadable("the transaction has no recipient") }
         if recipient == keyPair.address { return keyPair.publicKey }
         if let given = transaction.recipientPublicKey, given.address == recipient { return given }

@@ -45,7 +45,7 @@ public struct Watcher: Sendable {
         self.events = events
     }
 
-    var account: Address { fetcher.keyPair.address }
+    var account: Address { get async { await fetcher.keys.keyPair.address } }
     var pool: NodePool { fetcher.client.pool }
 
     /// Checks the nodes and settles where the watch starts, keeping it as the cursor so a
@@ -167,7 +167,7 @@ public struct Watcher: Sendable {
         _ page: [Transaction], _ listing: WatchListing, from cursor: WatchCursor, to next: WatchCursor,
         _ deliver: @Sendable (FetchResult) async -> Void
     ) async throws(WatchError) -> Bool {
-        let candidates = WatchFilter.notifiable(page, for: account)
+        let candidates = WatchFilter.notifiable(page, for: await account)
         let known: Set<TransactionID>
         do { known = try await log.shown(among: candidates.map(\.id), account: account) } catch { throw .store(error) }
         let fresh = candidates.filter { !known.contains($0.id) }
