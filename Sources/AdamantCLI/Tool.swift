@@ -29,13 +29,20 @@ public struct Tool: Sendable {
         self.defaultCommand = defaultCommand
     }
 
-    /// Runs with the process's arguments and environment, then exits.
-    public func main() async -> Never {
+    /// Runs with the process's arguments and environment, then exits. Called from synchronous
+    /// top-level code: an `await` there parks the main thread in `dispatch_main`, whose
+    /// `pthread_exit` unwinds the stack through the binary's unwind tables, a cost every
+    /// command paid at start. The main thread waits in `pause` instead, and the command exits
+    /// from the task.
+    public func main() -> Never {
         signal(SIGPIPE, SIG_IGN)  // a closed pipe becomes EPIPE, not a silent death
-        let context = Context(environment: ProcessInfo.processInfo.environment, output: Output(), terminal: Terminal())
-        let code = await run(Array(CommandLine.arguments.dropFirst()), context)
-        for action in BeforeExit.actions { action() }
-        exit(code.rawValue)
+        Task.detached {
+            let context = Context(environment: ProcessInfo.processInfo.environment, output: Output(), terminal: Terminal())
+            let code = await run(Array(CommandLine.arguments.dropFirst()), context)
+            for action in BeforeExit.actions { action() }
+            exit(code.rawValue)
+        }
+        while true { pause() }
     }
 
     public func run(_ arguments: [String], _ context: Context) async -> ExitCode {

@@ -7,4 +7,4 @@ var noSignals = sigset_t()
 sigemptyset(&noSignals)
 pthread_sigmask(SIG_SETMASK, &noSignals, nil)
 
-await AdmDevnet.tool.main()
+AdmDevnet.tool.main()

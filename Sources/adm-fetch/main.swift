@@ -1,3 +1,3 @@
 import AdamantCLI
 
-await AdmFetch.tool.main()
+AdmFetch.tool.main()

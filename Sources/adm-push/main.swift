@@ -1,3 +1,3 @@
 import AdamantCLI
 
-await AdmPush.tool.main()
+AdmPush.tool.main()
