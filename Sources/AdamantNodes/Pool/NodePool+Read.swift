@@ -43,7 +43,9 @@ extension NodePool {
                         }
                     case .armHedgeTimer(let generation):
                         group.addTask { [clock] in
-                            try? await clock.sleep(until: clock.now + hedgeDelay)
+                            // No tolerance: the default lets the timer fire up to a tenth of
+                            // the delay late, and the hedge is what a silent node costs.
+                            try? await clock.sleep(until: clock.now + hedgeDelay, tolerance: .zero)
                             return .hedgeTimer(generation)
                         }
                     case .finish:
