@@ -12,6 +12,8 @@ import Testing
 final class FetchNetwork: Sendable {
     let devnet: Devnet
     let me: KeyPair
+    /// What `me` is derived from.
+    let myPassphrase: String
     let friend: KeyPair
     let pool: NodePool
 
@@ -21,7 +23,8 @@ final class FetchNetwork: Sendable {
         configuration.blockTime = .milliseconds(200)
         configure(&configuration)
         devnet = try Devnet(configuration)
-        me = KeyPair(passphrase: Passphrase(unvalidated: "fetch test me \(UUID())"))
+        myPassphrase = "fetch test me \(UUID())"
+        me = KeyPair(passphrase: Passphrase(unvalidated: myPassphrase))
         friend = KeyPair(passphrase: Passphrase(unvalidated: "fetch test friend \(UUID())"))
         for account in [me, friend] { _ = try devnet.fund(account.address, amount: ADMAmount(units: 100 * ADMAmount.unitsPerADM)) }
         var pool = NodePool.Configuration()
@@ -35,10 +38,14 @@ final class FetchNetwork: Sendable {
     deinit { devnet.stop() }
 
     func fetcher(_ keyPair: KeyPair? = nil, deadline: Duration = .seconds(10)) -> Fetcher {
+        fetcher(keys: AccountKeys(keyPair ?? me), deadline: deadline)
+    }
+
+    func fetcher(keys: AccountKeys, deadline: Duration = .seconds(10)) -> Fetcher {
         var configuration = Fetcher.Configuration()
         configuration.deadline = deadline
         configuration.pollInterval = .milliseconds(50)
-        return Fetcher(keyPair: keyPair ?? me, client: NodeClient(pool: pool, deadline: .seconds(3)), configuration: configuration)
+        return Fetcher(keys: keys, client: NodeClient(pool: pool, deadline: .seconds(3)), configuration: configuration)
     }
 
     /// Sends `text` from `sender` to `recipient` and returns the signed transaction once a
@@ -125,6 +132,21 @@ struct LiveFetchTests {
         guard case .notFound = result.failure else { Issue.record("\(String(describing: result.failure))"); return }
         #expect(elapsed < .seconds(8), "well before the 25 s default: \(elapsed)")
         #expect(result.notification.body.isEmpty == false)
+    }
+
+    /// As `adm-fetch` runs it: the keys are still being derived when the fetch starts looking.
+    @Test func keysStillBeingDerivedGiveTheSameNotification() async throws {
+        let network = try await FetchNetwork()
+        let id = try network.confirmed(try await network.send("while deriving", from: network.friend, to: network.me))
+        let result = await network.fetcher(keys: AccountKeys(deriving: Passphrase(unvalidated: network.myPassphrase))).fetch(PushPayload(id: id))
+        #expect(result.failure == nil)
+        #expect(result.text == "while deriving")
+
+        let other = KeyPair(passphrase: Passphrase(unvalidated: "someone else"))
+        let refused = await network.fetcher(keys: AccountKeys(deriving: Passphrase(unvalidated: network.myPassphrase)))
+            .fetch(PushPayload(id: id, recipient: other.address))
+        #expect(refused.failure == .wrongAccount(pushedFor: other.address, account: network.me.address))
+        #expect(refused.text == nil)
     }
 
     @Test func aPushForAnotherAccountIsNotFetched() async throws {
