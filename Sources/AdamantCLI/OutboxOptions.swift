@@ -77,9 +77,10 @@ public enum OutboxOptions {
         return .milliseconds(Int64((value * 1000).rounded()))
     }
 
-    /// The outbox for the passphrase's account, on the configured nodes.
-    /// `nodes`: a client the caller already has (its pool's health is then shared).
-    public static func open(_ arguments: ParsedArguments, _ context: Context, keyPair: KeyPair, nodes: NodeClient? = nil) throws(CLIError) -> Outbox {
+    /// The outbox for the account of `keys`, on the configured nodes; its store opens while
+    /// the keys are still being derived. `nodes`: a client the caller already has (its pool's
+    /// health is then shared).
+    public static func open(_ arguments: ParsedArguments, _ context: Context, keys: AccountKeys, nodes: NodeClient? = nil) async throws(CLIError) -> Outbox {
         let service = try service(arguments)
         let home = try homeDirectory(arguments, context)
         let nodes = if let nodes { nodes } else { NodeClient(pool: NodePool(nodes: try NodeOptions.nodeList(arguments, context))) }
@@ -89,7 +90,7 @@ public enum OutboxOptions {
             configuration.checkpoint = { reached in if reached == point { kill(getpid(), SIGKILL) } }
         }
         do {
-            return try Outbox(home: home, keyPair: keyPair, service: service, chain: nodes, configuration: configuration)
+            return try await Outbox(home: home, keys: keys, service: service, chain: nodes, configuration: configuration)
         } catch {
             throw CLIError(outboxError: error)
         }

@@ -88,9 +88,8 @@ struct WatchCommand: Command {
         var configuration = Watcher.Configuration()
         configuration.interval = pollInterval
         let events = WarningsOnStandardError(output: context.output)
-        let watcher = Watcher(
-            fetcher: fetcher, log: log, configuration: configuration, registrations: openOutbox(home, keyPair, fetcher.client, context),
-            events: events)
+        let registrations = await openOutbox(home, keyPair, fetcher.client, context)
+        let watcher = Watcher(fetcher: fetcher, log: log, configuration: configuration, registrations: registrations, events: events)
 
         let output = context.output, json = arguments.flag(Self.json)
         let hook = command.map { Hook(command: $0, environment: context.environment, output: output) }
@@ -128,9 +127,9 @@ struct WatchCommand: Command {
 
     /// The registration outbox, when the home has one (never created here); without it, or
     /// when it cannot be opened, watching goes on alone.
-    private func openOutbox(_ home: String, _ keyPair: KeyPair, _ nodes: NodeClient, _ context: Context) -> Outbox? {
+    private func openOutbox(_ home: String, _ keyPair: KeyPair, _ nodes: NodeClient, _ context: Context) async -> Outbox? {
         guard FileManager.default.fileExists(atPath: home + "/" + Outbox.storeFileName) else { return nil }
-        do { return try OutboxOptions.open(arguments, context, keyPair: keyPair, nodes: nodes) } catch {
+        do { return try await OutboxOptions.open(arguments, context, keys: AccountKeys(keyPair), nodes: nodes) } catch {
             context.output.error("warning: the registration outbox is not flushed while watching: \(error.message)")
             return nil
         }

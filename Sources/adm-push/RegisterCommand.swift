@@ -44,8 +44,8 @@ struct RegisterCommand: Command {
         if signal.provider == .apnsSandbox && service == .adamantIOS {
             context.output.error("Warning: the iOS notification service always pushes to production APNs and deletes a sandbox token after its first push.")
         }
-        let keyPair = KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context))
-        let outbox = try OutboxOptions.open(arguments, context, keyPair: keyPair)
+        let keys = AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context))
+        let outbox = try await OutboxOptions.open(arguments, context, keys: keys)
         let intent: Intent
         do {
             intent = try await outbox.register(token: signal.token, provider: signal.provider, deviceId: signal.deviceId)

@@ -20,11 +20,10 @@ struct StatusCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
-        let keyPair = KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context))
-        let outbox = try OutboxOptions.open(arguments, context, keyPair: keyPair)
+        let outbox = try await OutboxOptions.open(arguments, context, keys: AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context)))
         let report: FlushReport
         do { report = try await outbox.status() } catch { throw CLIError(outboxError: error) }
-        let evidence = await PushEvidenceReport.assess(outbox, account: keyPair.address, refresh: false, arguments, context)
+        let evidence = await PushEvidenceReport.assess(outbox, account: outbox.account, refresh: false, arguments, context)
         let token = arguments.value(RegisterCommand.token)
         let keys = report.keys.filter { token == nil || $0.token == token }
         OutboxReport.print(
@@ -68,7 +67,7 @@ struct QueueCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
-        let outbox = try OutboxOptions.open(arguments, context, keyPair: KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context)))
+        let outbox = try await OutboxOptions.open(arguments, context, keys: AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context)))
         let groups: [[Intent]]
         do { groups = try await outbox.queue() } catch { throw CLIError(outboxError: error) }
         let intents = groups.joined().sorted { $0.createdAt < $1.createdAt }
@@ -114,7 +113,7 @@ struct FlushCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
-        let outbox = try OutboxOptions.open(arguments, context, keyPair: KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context)))
+        let outbox = try await OutboxOptions.open(arguments, context, keys: AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context)))
         let interval = Duration.seconds(arguments.value(Self.interval).flatMap(Int.init) ?? 60)
         let wait = try OutboxOptions.deadline(arguments)
         while true {
@@ -153,9 +152,9 @@ struct RepairCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
-        let keyPair = KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context))
-        let outbox = try OutboxOptions.open(arguments, context, keyPair: keyPair)
-        let evidence = await PushEvidenceReport.assess(outbox, account: keyPair.address, arguments, context)
+        let keys = AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context))
+        let outbox = try await OutboxOptions.open(arguments, context, keys: keys)
+        let evidence = await PushEvidenceReport.assess(outbox, account: outbox.account, arguments, context)
         if let evidence { context.output.error("Evidence: \(evidence); sending the last signal of each affected token again") }
         do { _ = try await outbox.repair(resend: evidence?.tokensToResend ?? []) } catch { throw OutboxCommand.failure(error) }
         let wait = try OutboxOptions.deadline(arguments)

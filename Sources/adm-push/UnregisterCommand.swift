@@ -35,8 +35,8 @@ struct UnregisterCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
-        let keyPair = KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context))
-        let outbox = try OutboxOptions.open(arguments, context, keyPair: keyPair)
+        let keys = AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context))
+        let outbox = try await OutboxOptions.open(arguments, context, keys: keys)
         let intents: [Intent]
         do {
             if let token = arguments.value(RegisterCommand.token) {

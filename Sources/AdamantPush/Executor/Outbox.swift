@@ -53,13 +53,38 @@ public final class Outbox: Sendable {
     /// This process's name in leases.
     let holder = LeaseHolder.make()
 
+    /// The account whose signals this outbox sends.
+    public var account: Address { keyPair.address }
+
     /// Opens the outbox in `home` (created 0700 if missing) for `keyPair` and `service`.
-    public init(
+    public convenience init(
         home: String, keyPair: KeyPair, service: NotificationService, chain: any SignalChain,
         configuration: Configuration = Configuration(), wallClock: any WallClock = SystemWallClock(),
         log: any LogSink = SilentLog()
     ) throws(OutboxError) {
-        store = try OutboxStore(directory: home)
+        try self.init(
+            store: OutboxStore(directory: home), keyPair: keyPair, service: service, chain: chain,
+            configuration: configuration, wallClock: wallClock, log: log)
+    }
+
+    /// The same for keys perhaps still being derived: the store opens meanwhile.
+    public convenience init(
+        home: String, keys: AccountKeys, service: NotificationService, chain: any SignalChain,
+        configuration: Configuration = Configuration(), wallClock: any WallClock = SystemWallClock(),
+        log: any LogSink = SilentLog()
+    ) async throws(OutboxError) {
+        async let opened = Result { () throws(OutboxError) in try OutboxStore(directory: home) }
+        let keyPair = await keys.keyPair
+        try self.init(
+            store: await opened.get(), keyPair: keyPair, service: service, chain: chain,
+            configuration: configuration, wallClock: wallClock, log: log)
+    }
+
+    private init(
+        store: OutboxStore, keyPair: KeyPair, service: NotificationService, chain: any SignalChain,
+        configuration: Configuration, wallClock: any WallClock, log: any LogSink
+    ) throws(OutboxError) {
+        self.store = store
         scope = StoreScope(account: keyPair.address, service: service.address, key: LocalSealingKey(keyPair: keyPair, purpose: "outbox v1"))
         do { chatKey = try ChatKey(secretKey: keyPair.secretKey, partner: service.publicKey) } catch {
             throw .store("the service's public key cannot be used for encryption")
