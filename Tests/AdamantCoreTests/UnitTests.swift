@@ -66,6 +66,15 @@ struct PassphraseTests {
     }
 }
 
+@Suite("Trimming")
+struct TrimmingTests {
+    /// Spaces and tabs go, including Unicode space separators; line breaks stay.
+    @Test(arguments: [("  node  ", "node"), ("\t\u{A0}a b\u{2003} ", "a b"), ("\nx\n", "\nx\n"), (" \t ", ""), ("", "")])
+    func trimsSpacesAndTabsOnly(_ text: String, _ trimmed: String) {
+        #expect(text.trimmingSpaces == trimmed)
+    }
+}
+
 @Suite("Addresses, ids and hex")
 struct EncodingTests {
     @Test(arguments: [("U1", UInt64(1)), ("U18446744073709551615", .max), ("U10629337621822775991", 10_629_337_621_822_775_991)])

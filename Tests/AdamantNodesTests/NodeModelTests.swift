@@ -23,6 +23,12 @@ import Testing
         let url = try NodeURL("http://127.0.0.1:36666").endpoint("/api/transactions", query: [("and:fromHeight", "5"), ("types", "0,8")])
         #expect(url == "http://127.0.0.1:36666/api/transactions?and:fromHeight=5&types=0,8")
     }
+
+    /// What could end or split a query item is escaped, UTF-8 byte by byte; the rest is kept.
+    @Test func endpointEscapesWhatWouldSplitAQueryItem() throws {
+        let url = try NodeURL("http://127.0.0.1:36666").endpoint("/api/states/get", query: [("key", "a b&c=d+e?f#g%h\u{e9}"), ("x", "~_.-!$'()*,;:@/")])
+        #expect(url == "http://127.0.0.1:36666/api/states/get?key=a%20b%26c%3Dd%2Be%3Ff%23g%25h%C3%A9&x=~_.-!$'()*,;:@/")
+    }
 }
 
 @Suite struct NodeStatusTests {
