@@ -19,6 +19,8 @@ let benchmarks = [
     Benchmark(name: "fetch", summary: "cold adm-fetch next to curl; with the cached best node silent", run: coldFetchBenchmark),
     Benchmark(name: "nodes", summary: "cold adm-push nodes next to curl asking the same 3 URLs", run: coldNodesBenchmark),
     Benchmark(name: "register", summary: "cold adm-push register --no-wait next to curl POST + a bare commit", run: coldRegisterBenchmark),
+    Benchmark(name: "watch-scale", summary: "watch over a 100,000-transaction backlog: throughput and memory", run: watchScaleBenchmark),
+    Benchmark(name: "outbox-scale", summary: "flush and status with up to 10,000 tokens and 100,000 own signals", run: outboxScaleBenchmark),
 ]
 
 let output = Output()
@@ -35,7 +37,7 @@ let help = """
     BENCHMARKS:
     \(benchmarks.map { "  " + $0.name + String(repeating: " ", count: 16 - $0.name.count) + $0.summary }.joined(separator: "\n"))
 
-      With no name, every benchmark runs. The cold ones need
+      With no name, every benchmark runs (the scale ones take minutes). The cold ones need
       adm-fetch and adm-push built beside adm-bench, and curl; without them they are skipped.
 
     OPTIONS:
