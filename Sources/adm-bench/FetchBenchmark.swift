@@ -32,7 +32,8 @@ func coldFetchBenchmark() async throws -> [Figure] {
     _ = try Spawn.run(fetch, ours.arguments, environment: environment)  // measures health; leaves the cache later runs start from
     let cache = URL(fileURLWithPath: home + "/" + HealthCache.fileName)
     let healthyCache = try Data(contentsOf: cache)
-    let (fetches, curls, fetchPeak, curlPeak) = try Spawn.paired(Budget(iterations: 50, seconds: 10), ours: ours, peer: Spawn.Command(path: curl, arguments: ["-s", url]))
+    let (fetches, curls, fetchPeak, curlPeak) = try Spawn.paired(
+        Budget(iterations: 50, seconds: 10), ours: ours, peer: Spawn.Command(path: curl, arguments: ["-s", url]))
 
     // The cache's best node goes silent; each run starts from the healthy cache again.
     let snapshot = try JSONDecoder().decode(HealthFile.self, from: healthyCache).snapshot

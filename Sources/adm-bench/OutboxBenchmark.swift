@@ -11,7 +11,8 @@ func outboxBenchmark() async throws -> [Figure] {
     defer { try? FileManager.default.removeItem(atPath: directory) }
 
     let bare = try BareSQLite(path: directory + "/bare.sqlite")
-    let nowhere = NodeClient(pool: NodePool(nodes: NodeList(endpoints: [NodeEndpoint(url: try NodeURL("http://127.0.0.1:9"))], nethash: .majority, source: .arguments)))
+    let discard = [NodeEndpoint(url: try NodeURL("http://127.0.0.1:9"))]  // never asked: register sends nothing
+    let nowhere = NodeClient(pool: NodePool(nodes: NodeList(endpoints: discard, nethash: .majority, source: .arguments)))
     let outbox = try Outbox(home: directory + "/home", keyPair: KeyPair.random(), service: .adamantIOS, chain: nowhere)
     var index = 0
     let (ours, floor) = try await pairedTimings(Budget(iterations: 300)) {

@@ -32,7 +32,8 @@ func verifyDecryptBenchmark() async throws -> [Figure] {
         Figure(
             "verify + decrypt, key per partner", .perSecond, value: rate(oursTime), floor: Figure.Floor(name: "libsodium", value: rate(floorTime)),
             goal: .ratio(.atLeast, 0.9),
-            note: "median of \(oursTime.runs) passes over 5,000; floor: SHA-256 ×3, crypto_sign_verify_detached, crypto_box_beforenm once per partner, crypto_box_open_easy_afternm"),
+            note: "median of \(oursTime.runs) passes over 5,000; floor: SHA-256 ×3, crypto_sign_verify_detached, "
+                + "crypto_box_beforenm once per partner, crypto_box_open_easy_afternm"),
         Figure("verify + decrypt, absolute", .perSecond, value: rate(oursTime), goal: .value(.atLeast, 15_000)),
     ]
 }
