@@ -76,11 +76,11 @@ private func coldFigures(
     ]
 }
 
-/// Peak RSS against the 20 MiB goal, curl's alongside; skipped without GNU time.
+/// Peak RSS (the largest of 3 runs, each a child of GNU time: see `Spawn`) against the 20 MiB
+/// goal, curl's alongside; skipped without GNU time.
 func peakFigure(_ name: String, ours: Double?, curl: Double?) -> Figure {
     guard let ours, let curl else {
         return .skipped(name, .mebibytes, goal: .value(.atMost, 20), because: "needs GNU time (\(Spawn.time)) to read a child's own peak")
     }
-    return Figure(name, .mebibytes, value: ours, floor: Figure.Floor(name: "curl", value: curl), goal: .value(.atMost, 20),
-                  note: "the largest ru_maxrss of 3 runs, each a child of GNU time")
+    return Figure(name, .mebibytes, value: ours, floor: Figure.Floor(name: "curl", value: curl), goal: .value(.atMost, 20))
 }

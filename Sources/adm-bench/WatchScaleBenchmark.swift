@@ -54,7 +54,7 @@ func watchScaleBenchmark() async throws -> [Figure] {
                floor: Figure.Floor(name: "at 10%", value: run.residentAtTenth), goal: .ratio(.atMost, 1.2),
                note: String(format: "flat: within 1.2× of the resident size at 10%% (%.1f MiB before the scan)", run.residentBefore)),
         Figure("peak during the scan", .mebibytes, value: run.peak, floor: Figure.Floor(name: "before", value: run.residentBefore),
-               note: "VmHWM, reset before the scan; the devnet's own 100,000 transactions are resident throughout"),
+               note: "VmHWM; the devnet's own 100,000 transactions are resident throughout"),
     ]
 }
 
