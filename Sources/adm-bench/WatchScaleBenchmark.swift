@@ -1,0 +1,144 @@
+import AdamantCore
+import AdamantDevnet
+import AdamantFetch
+import AdamantNodes
+import AdamantPush
+import Foundation
+import Synchronization
+
+/// `watch` (AdamantFetch's `Watcher`) over a backlog of 100,000 chats from 20 partners to one
+/// account: every one listed, verified, decrypted, rendered and recorded once, from the
+/// devnet's own listing rows served off a tape (see `BacklogTape`), so time and memory are
+/// the watch's own.
+func watchScaleBenchmark() async throws -> [Figure] {
+    let total = 100_000
+    let devnet = try benchDevnet(freshAccounts: 21)
+    defer { devnet.stop() }
+    let keys = devnet.accounts[0].account.keyPair
+    // Each partner's key pair and shared key, made once.
+    let partners = try devnet.accounts[1...20].map { funded in
+        let partner = funded.account.keyPair
+        return (keys: partner, chat: try ChatKey(secretKey: partner.secretKey, partner: keys.publicKey))
+    }
+    let directory = try temporaryDirectory("watch")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let tape = try BacklogTape(path: directory + "/tape")
+    let curl = CurlTransport()
+
+    // One lane, so the stamps rise along the chain and the listing's order is chain order.
+    let filling = now()
+    let me = keys.address.description
+    try await DevnetFill(devnet: devnet, lanes: 1).submit(total, mined: { above in
+        let batch = devnet.confirmedTransactions[tape.count(of: me)...]
+        try await tape.record(batch, above: above, filter: "isIn=\(me)&includeDirectTransfers=1", from: devnet.nodeURLs[0], curl) { _ in me }
+    }) { [address = keys.address] i, timestamp, timestampMs in
+        let partner = partners[i % partners.count]
+        return try Transaction.chat(
+            partner.chat.seal("backlog message \(i)"), to: address, timestamp: timestamp, timestampMs: timestampMs, signedBy: partner.keys)
+    }
+    let fillSeconds = milliseconds(since: filling) / 1e3
+    let chain = devnet.confirmedTransactions
+    guard chain.count == total, tape.count(of: me) == total else {
+        throw BenchmarkError(description: "\(chain.count) of \(total) transactions reached a block, \(tape.count(of: me)) the tape")
+    }
+    guard zip(chain, chain.dropFirst()).allSatisfy({ $0.timestamp <= $1.timestamp }) else {
+        throw BenchmarkError(description: "the backlog's timestamps go down along the chain (the clock stepped back?): run it again")
+    }
+
+    let endpoints = try devnet.nodeURLs.map { NodeEndpoint(url: try NodeURL($0)) }
+    let run = try await watch(total, keys, endpoints, BacklogNode(tape: tape, live: curl), home: directory + "/home")
+    return [
+        Figure("watch scan of 100,000", .perSecond, value: run.rate, goal: .value(.atLeast, 15_000),
+               note: String(format: "%.1f s, %.0f tx per CPU-second (backlog made in %.0f s)", run.seconds, Double(total) / run.cpuSeconds, fillSeconds)),
+        Figure("resident at the end of the scan", .mebibytes, value: run.residentAtEnd,
+               floor: Figure.Floor(name: "at 10%", value: run.residentAtTenth), goal: .ratio(.atMost, 1.2),
+               note: String(format: "flat: within 1.2× of the resident size at 10%% (%.1f MiB before the scan)", run.residentBefore)),
+        Figure("peak during the scan", .mebibytes, value: run.peak, floor: Figure.Floor(name: "before", value: run.residentBefore),
+               note: "VmHWM; the devnet's own 100,000 transactions are resident throughout"),
+    ]
+}
+
+private struct WatchRun {
+    let seconds: Double
+    let cpuSeconds: Double
+    let residentBefore: Double
+    let residentAtTenth: Double
+    let residentAtEnd: Double
+    let peak: Double
+    var rate: Double { Double(count) / seconds }
+    let count: Int
+}
+
+/// Watches from block 1 until `total` notifications have been handed over, sampling memory.
+private func watch(_ total: Int, _ keys: KeyPair, _ endpoints: [NodeEndpoint], _ transport: any HTTPTransport, home: String) async throws -> WatchRun {
+    let pool = NodePool(nodes: NodeList(endpoints: endpoints, nethash: .majority, source: .arguments), transport: transport)
+    let log = try NotificationLog(home: home)
+    let fetcher = Fetcher(keyPair: keys, client: NodeClient(pool: pool, deadline: .seconds(15)), publicKeys: log)
+    var configuration = Watcher.Configuration()
+    configuration.interval = .milliseconds(200)
+    let watcher = Watcher(fetcher: fetcher, log: log, configuration: configuration)
+
+    Memory.resetPeak()
+    let before = Memory.sample().resident
+    let cpuBefore = cpuSeconds()
+    let progress = WatchProgress(total: total)
+    let (done, finished) = AsyncStream<Void>.makeStream()
+    let start = now()
+    let task = Task {
+        try await watcher.run(from: .height(1)) { result in
+            if progress.delivered(result) { finished.finish() }
+        }
+    }
+    // A watch that stalls (a failure it retries forever) ends the benchmark, not the machine.
+    let watchdog = Task {
+        try? await Task.sleep(for: .seconds(900))
+        finished.finish()
+    }
+    for await _ in done {}
+    task.cancel()
+    watchdog.cancel()
+    if case .failure(let error) = await task.result { throw error }
+    let cpu = cpuSeconds() - cpuBefore
+    let state = progress.state.withLock { $0 }
+    guard state.count >= total else { throw BenchmarkError(description: "the watch handed over \(state.count) of \(total) before its deadline") }
+    guard state.fallbacks == 0 else { throw BenchmarkError(description: "\(state.fallbacks) notifications fell back to the generic text") }
+    return WatchRun(
+        seconds: Double(state.lastAt - start) / 1e9, cpuSeconds: cpu, residentBefore: before, residentAtTenth: state.residentAtTenth ?? .nan,
+        residentAtEnd: state.residentAtEnd ?? .nan, peak: Memory.sample().peak, count: state.count)
+}
+
+/// What the watch has handed over so far.
+private final class WatchProgress: Sendable {
+    struct State {
+        var count = 0
+        var fallbacks = 0
+        var lastAt: UInt64 = 0
+        var residentAtTenth: Double?
+        var residentAtEnd: Double?
+    }
+
+    let total: Int
+    let state = Mutex(State())
+
+    init(total: Int) { self.total = total }
+
+    /// True once the last one is in.
+    func delivered(_ result: FetchResult) -> Bool {
+        state.withLock { state in
+            state.count += 1
+            if result.isFallback { state.fallbacks += 1 }
+            state.lastAt = now()
+            if state.count == total / 10 { state.residentAtTenth = Memory.sample().resident }
+            if state.count == total { state.residentAtEnd = Memory.sample().resident }
+            return state.count == total
+        }
+    }
+}
+
+/// User and system time of this process so far.
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
