@@ -108,3 +108,26 @@ struct RenderTextTests {
         #expect(NotificationText.bounded("a" + text).utf8.count == NotificationText.readLimit - 1)
     }
 }
+
+@Suite("Render: the ASCII fast path")
+struct RenderASCIITests {
+    /// The byte-by-byte path gives exactly what the character-by-character one gives, over
+    /// random ASCII (controls, "\r\n", runs of spaces and breaks) and every kind of limit.
+    @Test func asciiTextRendersAsTheUnicodePathRendersIt() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "Z", "7", " ", "  ", "\t", "\n", "\r\n", "\r", "\u{0B}", "\u{0C}", "\u{00}", "\u{1B}", "\u{7F}", "\u{1F}", "word", "!", "~"]
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 0...40, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let limit = Int.random(in: 1...30, using: &generator)
+            let fast = NotificationText.asciiLine(text, limit: limit)
+            #expect(fast == NotificationText.unicodeLine(text, limit: limit), "\(text.debugDescription) at \(limit)")
+            if fast == nil { Issue.record("ASCII text not taken by the fast path: \(text.debugDescription)") }
+        }
+    }
+
+    @Test func textBeyondASCIIIsLeftToTheUnicodePath() {
+        #expect(NotificationText.asciiLine("caf\u{e9}", limit: 10) == nil)
+        #expect(NotificationText.asciiLine(String(repeating: "a", count: NotificationText.readLimit + 1), limit: 10) == nil)
+        #expect(NotificationText.oneLine("caf\u{e9}\u{202E}", limit: 10) == "caf\u{e9}")
+    }
+}

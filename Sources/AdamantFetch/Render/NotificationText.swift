@@ -20,6 +20,50 @@ enum NotificationText {
     /// ends in "…". Never cuts inside a character.
     static func oneLine(_ text: String, limit: Int) -> String {
         guard limit > 0 else { return "" }
+        return asciiLine(text, limit: limit) ?? unicodeLine(text, limit: limit)
+    }
+
+    /// `oneLine` for text that is all ASCII, as most messages are: byte by byte, with no
+    /// grapheme breaking or Unicode property lookups (they were most of a watch's own work).
+    /// Nil for any other text.
+    static func asciiLine(_ text: String, limit: Int) -> String? {
+        let utf8 = text.utf8
+        guard utf8.count <= readLimit, utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var line: [UInt8] = []
+        line.reserveCapacity(min(utf8.count, limit) + 2)
+        var count = 0, truncated = false
+        var pendingBreak = false, pendingSpace = false
+        for byte in utf8 {
+            switch byte {
+            case 0x0A...0x0D: pendingBreak = true  // the ASCII newlines ("\r\n" included)
+            case 0x09, 0x20: pendingSpace = true
+            case 0x00...0x1F, 0x7F: continue  // controls are dropped
+            default:
+                guard count < limit else {
+                    truncated = true
+                    break
+                }
+                if count > 0, pendingBreak {
+                    line.append(contentsOf: lineBreak.utf8)
+                    count += 2
+                } else if count > 0, pendingSpace {
+                    line.append(0x20)
+                    count += 1
+                }
+                pendingBreak = false
+                pendingSpace = false
+                line.append(byte)
+                count += 1
+            }
+            if truncated { break }
+        }
+        // A line break added before the last character can take the count past the limit.
+        let shown = String(decoding: line, as: UTF8.self)
+        return truncated || count > limit ? ellipsized(shown, limit: limit) : shown
+    }
+
+    /// `oneLine` for any text, character by character.
+    static func unicodeLine(_ text: String, limit: Int) -> String {
         var line = "", count = 0, truncated = false
         var pendingBreak = false, pendingSpace = false
         for character in bounded(text) {
@@ -43,6 +87,12 @@ enum NotificationText {
         // A dropped control character can let a combining mark join its neighbour, so the
         // count above is an upper bound; the cut below is exact.
         guard truncated || line.count > limit else { return line }
+        return ellipsized(line, limit: limit)
+    }
+
+    /// The first `limit - 1` characters of `line`, without the space or line break they may
+    /// end in, and "…".
+    private static func ellipsized(_ line: String, limit: Int) -> String {
         var cut = Substring(line.prefix(limit - 1))
         while let last = cut.last, last.isWhitespace || last == "↵" { cut.removeLast() }
         return String(cut) + "…"
