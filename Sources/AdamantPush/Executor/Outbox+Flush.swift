@@ -103,22 +103,34 @@ extension Outbox {
         let account = fold.account(of: view.signals)
         var activity = account.activity.with(live: groups.joined())
         var balance: ADMAmount?
+        // What the chain shows is recorded in one commit, not one per intent (a pass over
+        // 10,000 settled keys was 10,000 fsyncs); written before any send, so every read of
+        // the store sees it. A crash before the commit loses nothing: the next pass concludes
+        // the same from the chain.
+        var recorded: [IntentUpdate] = []
         for group in groups {
             guard let newest = group.max(by: { $0.sequence < $1.sequence }) else { continue }
             let chainState = account[newest.signal.token]
             for step in planner.plan(intents: group, chain: chainState, account: activity, height: view.height, now: wallClock.unixMillis()) {
-                if case .send = step, !sending { continue }
+                guard case .send(let id, let action) = step else {
+                    recorded += update(recording: step).map { [$0] } ?? []
+                    continue
+                }
+                guard sending, let intent = group.first(where: { $0.id == id }) else { continue }
+                try await store.update(recorded, now: wallClock.unixMillis())
+                recorded = []
                 do {
-                    if let shortOf = try await carryOut(step, group: group, chain: chainState, account: activity, height: view.height) {
+                    if let shortOf = try await send(intent, action: action, chain: chainState, account: activity, height: view.height) {
                         balance = shortOf
                     }
                 } catch let error as OutboxError { throw error } catch {
                     networkProblem = "\(error)"
                 }
                 // What was just sent is in flight for the keys planned after this one.
-                if case .send = step { activity = account.activity.with(live: try await store.intents(scope: scope, includeSettled: false).joined()) }
+                activity = account.activity.with(live: try await store.intents(scope: scope, includeSettled: false).joined())
             }
         }
+        try await store.update(recorded, now: wallClock.unixMillis())
         let after = try await store.intents(scope: scope, includeSettled: false)
         let finalActivity = account.activity.with(live: after.joined())
         let keys = after.compactMap { group -> KeyStatus? in
@@ -143,28 +155,21 @@ extension Outbox {
         return KeyStatus(newest: newest, chain: chain, waiting: waiting, lastError: failure ?? refusal)
     }
 
-    /// Does one planner step. Returns the balance when a send was held back for lack of funds.
-    private func carryOut(
-        _ step: Planner.Step, group: [Intent], chain chainState: TokenState, account: AccountActivity, height: Int64
-    ) async throws -> ADMAmount? {
-        let now = wallClock.unixMillis()
+    /// The store update that records a planner step other than a send; nil for a wait.
+    private func update(recording step: Planner.Step) -> IntentUpdate? {
         switch step {
         case .supersede(let id):
-            try await store.update(.state(intent: id, .superseded), now: now)
+            return .state(intent: id, .superseded)
         case .apply(let id, let height):
             log.log(.info, "intent \(id) is applied\(height.map { " (block \($0))" } ?? " (nothing to send)")")
-            try await store.update(.state(intent: id, .applied(height: height)), now: now)
+            return .state(intent: id, .applied(height: height))
         case .reopen(let id):
             log.log(.warning, "intent \(id) no longer matches the chain (a late signal landed): sending again")
-            try await store.update(.reopen(intent: id), now: now)
+            return .reopen(intent: id)
         case .fail(let id, let reason):
-            try await store.update(.state(intent: id, .failed(reason)), now: now)
-        case .wait:
-            break
-        case .send(let id, let action):
-            guard let intent = group.first(where: { $0.id == id }) else { return nil }
-            return try await send(intent, action: action, chain: chainState, account: account, height: height)
+            return .state(intent: id, .failed(reason))
+        case .wait, .send:
+            return nil
         }
-        return nil
     }
 }

@@ -108,6 +108,12 @@ final class OutboxStore: Sendable {
         try await write { db in try step.run(on: db, now: now) }
     }
 
+    /// Several updates in one durable commit.
+    func update(_ steps: [IntentUpdate], now: Int64) async throws(OutboxError) {
+        guard !steps.isEmpty else { return }
+        try await write { db in for step in steps { try step.run(on: db, now: now) } }
+    }
+
     // MARK: Attempts
 
     /// The write-ahead record: called with the signed transaction's id before it is sent.
