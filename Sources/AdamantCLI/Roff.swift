@@ -24,7 +24,12 @@ struct Roff {
 
     /// Running text (filled: roff joins and wraps it).
     mutating func text(_ text: String) {
-        let line = Self.escaped(text.trimmingSpaces)
+        let words = Self.escaped(text.trimmingSpaces).split(separator: " ", omittingEmptySubsequences: false).map { word in
+            // A word longer than a narrow terminal's line (inline JSON) may break after a comma
+            // or a slash (`\:`, which prints nothing), or roff cannot fit it.
+            word.utf8.count <= 40 ? String(word) : String(word).replacing(",", with: ",\\:").replacing("/", with: "/\\:")
+        }
+        let line = words.joined(separator: " ")
         if !line.isEmpty { markup(line) }
     }
 
@@ -64,13 +69,16 @@ struct Roff {
     static func italic(_ text: String) -> String { "\\fI" + escaped(text) + "\\fR" }
 
     /// Backslashes as `\e`, hyphens as `\-` (what one types, not a typographer's hyphen),
-    /// anything beyond ASCII as `\[uXXXX]`, so the page reads the same in any locale.
+    /// anything beyond ASCII as `\[uXXXX]`, so the page reads the same in any locale; but an
+    /// ellipsis is three periods and a middle dot a bullet, which groff can show in ASCII too.
     static func escaped(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\\": result += "\\e"
             case "-": result += "\\-"
+            case "\u{2026}": result += "..."
+            case "\u{B7}": result += "\\[bu]"
             case "\t", "\n", "\r": result += " "
             case _ where scalar.isASCII && scalar.value >= 0x20 && scalar.value != 0x7f: result.unicodeScalars.append(scalar)
             case _ where scalar.isASCII: break  // other control characters have no place in a page
