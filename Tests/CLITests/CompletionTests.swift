@@ -113,6 +113,41 @@ final class CompletionTests {
         }
     }
 
+    /// What the zsh function hands `_arguments`, `_describe` and `compadd` (stubs that print
+    /// their arguments) for `words`: zsh's own matching needs a terminal, the dispatch does not.
+    func zsh(_ words: String...) async throws -> [String] {
+        let driver = """
+            _arguments() { print -r -- "words: $words[1] at $CURRENT"; print -rl -- "$@"; }
+            _describe() { print -rl -- "${(@P)4}"; }
+            compadd() { print -rl -- "$@"; }
+            source "$1" || exit 3
+            function=$2
+            shift 2
+            words=("$@"); CURRENT=$#
+            $function
+            """
+        let path = try await script(words[0], "zsh")
+        let function = "_" + words[0].replacingOccurrences(of: "-", with: "_")
+        let result = try await run("/usr/bin/zsh", ["-f", "-c", driver, "driver", path, function] + words)
+        try #require(result.status == 0 && result.stderr.isEmpty, "zsh exited \(result.status): \(result.stderr)")
+        return result.stdout.split(separator: "\n").map(String.init)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh")))
+    func zshHandsTheRightSpecsOn() async throws {
+        let commands = try await HelpTests.commands(of: "adm-push")
+        #expect(try await zsh("adm-push", "reg").map { String($0.prefix { $0 != ":" }) } == commands + ["help"])
+        let register = try await zsh("adm-push", "register", "--provider", "")
+        #expect(register.first == "words: register at 3")  // the command's words alone, as _arguments expects
+        #expect(register.contains("--provider=[Which push service the token belongs to.]:provider:(apns apns-sandbox fcm)"))
+        #expect(register.contains { $0.hasPrefix("--home=[") && $0.hasSuffix("]:dir:_directories") })
+        #expect(register.contains { $0.hasPrefix("--passphrase-file=[") && $0.hasSuffix("]:path:_files") })
+        #expect(try await zsh("adm-push", "--generate-completion-script", "") == ["--", "bash", "zsh", "fish"])
+        let fetch = try await zsh("adm-fetch", "12345", "--pay")
+        #expect(fetch.first == "words: adm-fetch at 3")  // the default command: nothing to shift
+        #expect(fetch.contains { $0.hasPrefix("--payload=[") && $0.hasSuffix("]:file:_files") })
+    }
+
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/fish")), arguments: HelpTests.tools)
     func theFishScriptParses(_ tool: String) async throws {
         let path = try await script(tool, "fish")
