@@ -14,7 +14,12 @@ enum Help {
         for command in tool.commands {
             lines.append("  " + command.info.name.padding(width) + command.info.overview)
         }
-        lines += ["", "  See '\(tool.name) help <command>' or '\(tool.name) <command> --help' for detailed help.", ""]
+        lines += [
+            "", "  See '\(tool.name) help <command>' or '\(tool.name) <command> --help' for detailed help.",
+            "  '\(tool.name) \(Tool.completionOption) bash|zsh|fish' prints a shell completion script,",
+            "  '\(tool.name) \(Tool.manualOption)' the man page.",
+            "",
+        ]
         return (lines + exitCodes()).joined(separator: "\n")
     }
 

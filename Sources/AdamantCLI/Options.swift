@@ -1,5 +1,5 @@
-/// An option as declared once: parsing, the usage line, help and (later) shell completions and
-/// man pages are all generated from it.
+/// An option as declared once: parsing, the usage line, help, shell completions and man pages
+/// are all generated from it.
 public struct OptionSpec: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         /// `--name`, present or not.
@@ -17,7 +17,16 @@ public struct OptionSpec: Sendable, Hashable {
     public let valueName: String?
     /// The only values accepted, when there is a fixed list.
     public let allowedValues: [String]?
+    /// What the value names, where a shell can offer candidates for it; a fixed list is
+    /// `allowedValues` instead.
+    public let valueKind: ValueKind?
     public let help: String
+
+    /// Only what a completion can list; any other value is typed by hand.
+    public enum ValueKind: Sendable, Hashable {
+        case file
+        case directory
+    }
 
     public var takesValue: Bool { kind != .flag }
 }
@@ -32,22 +41,23 @@ public struct Flag: DeclaredOption {
     public let spec: OptionSpec
 
     public init(_ name: String, short: Character? = nil, help: String) {
-        spec = OptionSpec(name: name, short: short, kind: .flag, valueName: nil, allowedValues: nil, help: help)
+        spec = OptionSpec(name: name, short: short, kind: .flag, valueName: nil, allowedValues: nil, valueKind: nil, help: help)
     }
 }
 
 public struct SingleOption: DeclaredOption {
     public let spec: OptionSpec
 
-    public init(_ name: String, valueName: String, allowedValues: [String]? = nil, help: String) {
-        spec = OptionSpec(name: name, short: nil, kind: .single, valueName: valueName, allowedValues: allowedValues, help: help)
+    public init(_ name: String, valueName: String, allowedValues: [String]? = nil, valueKind: OptionSpec.ValueKind? = nil, help: String) {
+        spec = OptionSpec(
+            name: name, short: nil, kind: .single, valueName: valueName, allowedValues: allowedValues, valueKind: valueKind, help: help)
     }
 }
 
 public struct RepeatableOption: DeclaredOption {
     public let spec: OptionSpec
 
-    public init(_ name: String, valueName: String, help: String) {
-        spec = OptionSpec(name: name, short: nil, kind: .repeatable, valueName: valueName, allowedValues: nil, help: help)
+    public init(_ name: String, valueName: String, valueKind: OptionSpec.ValueKind? = nil, help: String) {
+        spec = OptionSpec(name: name, short: nil, kind: .repeatable, valueName: valueName, allowedValues: nil, valueKind: valueKind, help: help)
     }
 }

@@ -18,7 +18,7 @@ import Darwin
 /// nodes, the passphrase, and how long to wait.
 public enum OutboxOptions {
     public static let home = SingleOption(
-        "home", valueName: "dir", help: "Where the outbox is kept (else ADM_PUSH_HOME, else $XDG_STATE_HOME/adm-push).")
+        "home", valueName: "dir", valueKind: .directory, help: "Where the outbox is kept (else ADM_PUSH_HOME, else $XDG_STATE_HOME/adm-push).")
     public static let serviceAddress = SingleOption(
         "service-address", valueName: "U…", help: "The push service's ADAMANT address (default: the iOS ANS, U10629337621822775991).")
     public static let servicePublicKey = SingleOption(

@@ -16,7 +16,7 @@ import Darwin
 /// Never argv, which every user of the machine can read in /proc.
 public enum PassphraseInput {
     public static let option = SingleOption(
-        "passphrase-file", valueName: "path", help: "Read the passphrase from this file (mode 600 or stricter).")
+        "passphrase-file", valueName: "path", valueKind: .file, help: "Read the passphrase from this file (mode 600 or stricter).")
 
     public static let help = """
         The passphrase is read from --passphrase-file PATH (a file only you can read), else from

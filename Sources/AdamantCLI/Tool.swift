@@ -21,12 +21,29 @@ public struct Tool: Sendable {
     /// Run when the first argument is an option or a number rather than a command's name
     /// (`adm-fetch 123…` is `adm-fetch fetch 123…`).
     public let defaultCommand: (any Command.Type)?
+    /// The man page's EXAMPLES, built only when the page is.
+    public let examples: @Sendable () -> [Example]
 
-    public init(name: String, overview: String, commands: [any Command.Type], defaultCommand: (any Command.Type)? = nil) {
+    /// A command line and what it does.
+    public struct Example: Sendable {
+        public let commandLine: String
+        public let effect: String
+
+        public init(_ commandLine: String, _ effect: String) {
+            self.commandLine = commandLine
+            self.effect = effect
+        }
+    }
+
+    public init(
+        name: String, overview: String, commands: [any Command.Type], defaultCommand: (any Command.Type)? = nil,
+        examples: @escaping @Sendable () -> [Example] = { [] }
+    ) {
         self.name = name
         self.overview = overview
         self.commands = commands
         self.defaultCommand = defaultCommand
+        self.examples = examples
     }
 
     /// Runs with the process's arguments and environment, then exits. Called from synchronous
@@ -64,7 +81,7 @@ public struct Tool: Sendable {
         case "help":
             return help(arguments.dropFirst(), output)
         default:
-            break
+            if let code = generate(arguments, context) { return code }
         }
         var arguments = arguments
         if let defaultCommand, !commands.contains(where: { $0.info.name == first }), first.hasPrefix("-") || first.first?.isASCIIDigit == true {

@@ -12,7 +12,7 @@ import Foundation
 /// `adm-fetch TXN_ID` / `adm-fetch --payload FILE`: the notification extension's job.
 struct FetchCommand: Command {
     static let recipient = SingleOption("recipient", valueName: "address", help: "The address the push was for (push-recipient); must be this passphrase's.")
-    static let payload = SingleOption("payload", valueName: "file", help: "Read the push as delivered (APNs or FCM JSON) from a file, or - for standard input.")
+    static let payload = SingleOption("payload", valueName: "file", valueKind: .file, help: "Read the push as delivered (APNs or FCM JSON) from a file, or - for standard input.")
     static let noNames = Flag("no-names", help: "Title with the partner's address; skip the address-book lookup.")
     static let json = Flag("json", help: "Print one JSON object: the transaction, the notification, and on failure fallback and reason.")
 

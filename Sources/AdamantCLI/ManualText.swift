@@ -1,0 +1,87 @@
+import AdamantPush
+
+/// What the man pages say beyond the declarations: the environment variables and files that
+/// stand behind the shared options, listed for a tool only when it declares that option.
+/// Each says what the code does (`OutboxOptions.homeDirectory`, `NodeList.resolve`,
+/// `NodeConfigFile.defaultPath`, `PassphraseInput.passphrase`).
+enum ManualText {
+    struct Entry {
+        let name: String
+        let text: String
+    }
+
+    /// The tools of this package, for SEE ALSO.
+    static let tools = ["adm-push", "adm-fetch", "adm-devnet"]
+
+    static func environment(_ declared: Set<OptionSpec>) -> [Entry] {
+        let passphrase = declared.contains(PassphraseInput.option.spec)
+        let nodes = declared.contains(NodeOptions.node.spec)
+        let home = declared.contains(OutboxOptions.home.spec)
+        var entries: [Entry] = []
+        if passphrase {
+            entries.append(Entry(name: "ADM_PASSPHRASE", text: """
+                The passphrase, when --passphrase-file is not given; without either, it is asked for \
+                on the terminal with echo off. It is never taken from the command line.
+                """))
+        }
+        if nodes {
+            entries.append(Entry(name: "ADM_NODES", text: """
+                Comma-separated node URLs, used when no --node is given. Set but empty (or holding no \
+                URL) is an error, never a fallback to the config file or the built-in list.
+                """))
+        }
+        if home {
+            entries.append(Entry(name: "ADM_PUSH_HOME", text: "The home directory when --home is not given (ignored when empty)."))
+            entries.append(Entry(name: "XDG_STATE_HOME", text: """
+                Without --home and ADM_PUSH_HOME, the home is $XDG_STATE_HOME/adm-push when this is an \
+                absolute path, else ~/.local/state/adm-push.
+                """))
+        }
+        if nodes {
+            entries.append(Entry(name: "XDG_CONFIG_HOME", text: """
+                The config file is $XDG_CONFIG_HOME/adm-push/config.json when this is an absolute path, \
+                else ~/.config/adm-push/config.json.
+                """))
+        }
+        if home || nodes {
+            entries.append(Entry(name: "HOME", text: "Where ~ is, for the defaults above; neither is used unless it is an absolute path."))
+        }
+        if nodes {
+            entries.append(Entry(name: "http_proxy, HTTPS_PROXY, ALL_PROXY, NO_PROXY", text: """
+                Read by libcurl: a proxy named there carries the connections to the nodes.
+                """))
+        }
+        return entries
+    }
+
+    static func files(_ declared: Set<OptionSpec>) -> [Entry] {
+        var entries: [Entry] = []
+        if declared.contains(NodeOptions.node.spec) {
+            entries.append(Entry(name: "$XDG_CONFIG_HOME/adm-push/config.json", text: """
+                The nodes, read only when neither --node nor ADM_NODES names them: \
+                {"nodes": ["https://..."], "nethash": "..."}, at most 1 MiB; other keys are ignored.
+                """))
+        }
+        if declared.contains(OutboxOptions.home.spec) {
+            let home = "$XDG_STATE_HOME/adm-push/"
+            entries.append(Entry(name: home, text: "The home (--home, ADM_PUSH_HOME): a directory of mode 700 that adm-push and adm-fetch share."))
+            entries.append(Entry(name: home + Outbox.storeFileName, text: """
+                The registration outbox (SQLite): the intents for each account's tokens, sealed with a \
+                key derived from the passphrase, and the attempts made to send them.
+                """))
+            entries.append(Entry(name: home + NotificationLog.fileName, text: """
+                What adm-fetch showed (the pushes among them are the evidence adm-push status and repair \
+                read), partners' public keys, and where adm-fetch watch stopped.
+                """))
+            entries.append(Entry(name: home + HealthCache.fileName, text: """
+                The node health the last run measured, so the next process asks the best node at once; \
+                older than \(HealthCache.maximumAge.components.seconds / 60) minutes, it is measured again.
+                """))
+            entries.append(Entry(name: home + "contacts-ADDRESS.json", text: """
+                The account's address book (its KVS contact_list, still encrypted, as a node gave it), \
+                for adm-fetch's titles; asked of the nodes again after 5 minutes.
+                """))
+        }
+        return entries
+    }
+}
