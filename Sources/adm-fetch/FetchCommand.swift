@@ -14,12 +14,14 @@ struct FetchCommand: Command {
     static let recipient = SingleOption("recipient", valueName: "address", help: "The address the push was for (push-recipient); must be this passphrase's.")
     static let payload = SingleOption("payload", valueName: "file", valueKind: .file, help: "Read the push as delivered (APNs or FCM JSON) from a file, or - for standard input.")
     static let noNames = Flag("no-names", help: "Title with the partner's address; skip the address-book lookup.")
+    /// The shared option's name and parsing, with fetch's own default.
+    static let deadline = SingleOption("deadline", valueName: "seconds", help: "End by then, whatever the nodes do (default 25).")
     static let json = Flag("json", help: "Print one JSON object: the transaction, the notification, and on failure fallback and reason.")
 
     static let info = CommandInfo(
         name: "fetch",
         overview: "Find, verify, decrypt and render the transaction behind a push.",
-        options: [recipient, payload, OutboxOptions.deadline, json, noNames, OutboxOptions.home] + NodeOptions.options + [PassphraseInput.option],
+        options: [recipient, payload, deadline, json, noNames, OutboxOptions.home] + NodeOptions.options + [PassphraseInput.option],
         discussion: """
             Give the transaction id, or --payload with the push itself; a payload that carries the
             whole transaction needs no node, and is verified all the same. The transaction is
