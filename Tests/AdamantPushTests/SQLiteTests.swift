@@ -76,6 +76,26 @@ struct SQLiteTests {
         }
     }
 
+    /// A command's last connection closing leaves the WAL and shm files for the next process
+    /// and checkpoints nothing (the database file keeps its size); a new connection reads
+    /// every commit from the WAL.
+    @Test func closingTheLastConnectionKeepsTheWALAndCheckpointsNothing() throws {
+        do {
+            let connection = try SQLiteConnection(path: path, create: true)
+            try connection.migrate(Self.schema)
+        }
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        do {
+            let connection = try SQLiteConnection(path: path, create: false)
+            for note in 0..<50 { try connection.query("INSERT INTO notes (body) VALUES (?1)", [.text(String(repeating: "n\(note)", count: 100))]) }
+        }
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(FileManager.default.fileExists(atPath: path + "-shm"))
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == size)
+        let reader = try SQLiteConnection(path: path, create: false)
+        #expect(try reader.query("SELECT count(*) FROM notes") == [[.integer(50)]])
+    }
+
     /// Refused before anything is written: not even the switch to WAL touches the file.
     @Test func aDatabaseFromANewerSchemaIsRefusedAndLeftAsItIs() throws {
         do {
