@@ -1,10 +1,5 @@
 import AdamantCore
 import AdamantNodes
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// `nodes`: checks every configured node and says which can be used, and why not.
 public struct NodesCommand: Command {

@@ -1,11 +1,6 @@
 public import AdamantCore
 public import AdamantNodes
 public import AdamantPush
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #elseif canImport(Musl)

@@ -3,11 +3,6 @@ import AdamantCore
 import AdamantFetch
 import AdamantNodes
 import AdamantPush
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// `adm-fetch TXN_ID` / `adm-fetch --payload FILE`: the notification extension's job.
 struct FetchCommand: Command {

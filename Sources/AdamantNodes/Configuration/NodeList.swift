@@ -1,9 +1,4 @@
 import AdamantCore
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The nodes to use and the network to accept, from the first source that is set: `--node`
 /// arguments, then `ADM_NODES`, then the config file's `nodes`, then the built-in mainnet

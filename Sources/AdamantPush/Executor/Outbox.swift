@@ -1,10 +1,5 @@
 public import AdamantCore
 public import AdamantNodes
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The registration outbox of one account with one push service: the user's intents, kept
 /// durably, and the work that makes the chain match the newest of each.

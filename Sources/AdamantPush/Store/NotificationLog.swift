@@ -1,9 +1,4 @@
 public import AdamantCore
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// What `adm-fetch` keeps in the home directory beside the outbox: the transactions it has
 /// shown (to mark a push delivered twice as a duplicate, and to know which came by push), and

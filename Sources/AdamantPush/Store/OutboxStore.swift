@@ -1,9 +1,4 @@
 import AdamantCore
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// Which account's records, for which service, opened with which local key. Every query is
 /// scoped by it, so several accounts can share one home.
