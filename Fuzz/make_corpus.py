@@ -5,9 +5,10 @@ Sources/adm-fuzz/. The seeds are committed; run this again after the vectors cha
 
     python3 Fuzz/make_corpus.py
 
-The seeds of own-signals need the project's own signing, so adm-fuzz writes them:
+The seeds of own-signals and outbox-store need the project's own signing and stores, so adm-fuzz
+writes them:
 
-    swift run adm-fuzz --write-seeds own-signals Fuzz/Corpus/own-signals
+    swift run adm-fuzz --write-seeds TARGET Fuzz/Corpus/TARGET
 """
 import ctypes
 import ctypes.util

@@ -33,6 +33,7 @@ struct FuzzTarget: Sendable {
         FuzzTarget("kvs", KVSFuzz.run),
         FuzzTarget("payload", PayloadFuzz.run),
         FuzzTarget("own-signals", OwnSignalsFuzz.run, seeds: OwnSignalsFuzz.seeds),
+        FuzzTarget("outbox-store", OutboxStoreFuzz.run, seeds: OutboxStoreFuzz.seeds),
     ]
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
