@@ -25,9 +25,51 @@ struct DamagedStoreTests {
         #expect(!advice.contains(OutboxStore.fileName) && !advice.contains("repair"), "\(advice)")
     }
 
-    /// Makes a store with `migrations` and `fill`, folds its WAL in, then turns the first page of
-    /// `table` into no kind of b-tree page: the file opens, and reading the table meets the damage.
-    private func damageRootPage(of table: String, in path: String, migrations: [Migration], fill: (SQLiteConnection) throws -> Void) throws {
+    /// Fuzz/Crashes/outbox-store/intent-index-damaged: SQLite reads through a damaged index
+    /// without a word, so one query of the intents saw two of them and another, planned through
+    /// a different index, all of them: `queue` and `status` disagreed, and a pass could take an
+    /// older intent for a token's newest and send it. The store is checked before it is used.
+    @Test func aDamagedIndexOfTheIntentsIsDamageWhenTheStoreOpens() async throws {
+        let home = try TemporaryDirectory()
+        chmod(home.path, 0o700)
+        let keyPair = KeyPair(passphrase: Passphrase(unvalidated: "damaged index"))
+        let scope = StoreScope(account: keyPair.address, service: NotificationService.adamantIOS.address, key: LocalSealingKey(keyPair: keyPair, purpose: "outbox v1"))
+        try damageRootPage(of: "sqlite_autoindex_intents_1", in: home.file(OutboxStore.fileName), migrations: Schema.migrations, at: Self.firstKeyByte) { connection in
+            for (sequence, action) in [(1, PushAction.add), (2, .remove)] {
+                let signal = try PushSignal(token: String(repeating: "ab", count: 32), provider: .apns, action: action)
+                let tag = scope.tag(signal.token)
+                try connection.query(
+                    """
+                    INSERT INTO intents (account, service, token_tag, sequence, action, sealed, created_at, active_since, state)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, 5, 5, 'pending')
+                    """,
+                    [.text(scope.account.description), .text(scope.service.description), .blob(tag), .integer(Int64(sequence)),
+                     .text(action.rawValue), .blob(SealedSignal.seal(signal, key: scope.key, context: scope.intentContext(tag: tag)))])
+            }
+        }
+        let error = #expect(throws: OutboxError.self) { _ = try OutboxStore(directory: home.path) }
+        guard case .damagedStore(let path, let detail)? = error else { return }
+        #expect(path.hasSuffix(OutboxStore.fileName))
+        #expect(detail.contains("sqlite_autoindex_intents_1"), "\(detail)")
+    }
+
+    /// The type byte of a b-tree page.
+    static func pageType(_ page: ArraySlice<UInt8>) -> Int { page.startIndex }
+
+    /// A digit of the account, the first column of the first key of an index's leaf page: the
+    /// entry no longer matches its row. (Its cell: a 1-byte payload size, a 6-byte record header.)
+    static func firstKeyByte(_ page: ArraySlice<UInt8>) -> Int {
+        let cell = Int(page[page.startIndex + 8]) << 8 | Int(page[page.startIndex + 9])
+        return page.startIndex + cell + 7 + 3
+    }
+
+    /// Makes a store with `migrations` and `fill`, folds its WAL in, then flips the lowest bit of
+    /// the byte `at` picks in the first page of `table` (by default its type: no kind of b-tree
+    /// page). The file opens; reading the table meets the damage.
+    private func damageRootPage(
+        of table: String, in path: String, migrations: [Migration], at offset: (ArraySlice<UInt8>) -> Int = pageType,
+        fill: (SQLiteConnection) throws -> Void
+    ) throws {
         var (root, pageSize): (Int64, Int64) = (0, 0)
         do {
             let connection = try SQLiteConnection(path: path, create: true)
@@ -39,7 +81,8 @@ struct DamagedStoreTests {
         }
         let url = URL(fileURLWithPath: path)
         var bytes = [UInt8](try Data(contentsOf: url))
-        bytes[Int((root - 1) * pageSize)] ^= 0x01
+        let start = Int((root - 1) * pageSize)
+        bytes[offset(bytes[start..<start + Int(pageSize)])] ^= 0x01
         try Data(bytes).write(to: url)
     }
 }
