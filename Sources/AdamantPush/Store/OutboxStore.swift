@@ -37,8 +37,10 @@ final class OutboxStore: Sendable {
     private let database: SerialDatabase
 
     /// Opens (creating if needed) the store in `directory`, which is made 0700 with a 0600 file.
+    /// The tables that decide what is sent are checked whole first (they stay small: a row per
+    /// wish and per send); the cache of own signals, which can hold 10,000, is not.
     init(directory: String) throws(OutboxError) {
-        database = try SerialDatabase.openPrivately(Self.fileName, in: directory, migrations: Schema.migrations)
+        database = try SerialDatabase.openPrivately(Self.fileName, in: directory, migrations: Schema.migrations, checked: ["intents", "attempts"])
     }
 
     // MARK: Intents
