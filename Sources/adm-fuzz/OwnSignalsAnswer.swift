@@ -8,7 +8,9 @@ import Foundation
 /// flags: bit 0 the stranger sends it; bit 1 to the stranger instead of the service; bit 2 an
 /// ordinary message (chat type 1); bit 3 encrypted for the stranger's key; bits 4–5 its block:
 /// `1 + height`, none (in a pool), 0, or `Int64.max − height`; bit 6 listed twice, the second
-/// time a block higher (pages overlap, and a node may have moved it). The timestamp is
+/// time a block higher (pages overlap, and a node may have moved it); bit 7 a transfer of one
+/// unit (type 0) instead, carrying the chat asset outside its signed bytes, as any node can
+/// attach one (a signal copied from the chain, say). The timestamp is
 /// `baseTimestamp + timestamp`; the nonce is the record's index, so an input means one answer.
 enum SignalRecords {
     struct Record {
@@ -55,9 +57,12 @@ enum SignalRecords {
             let asset = chatKeys[Int(flags & 1) * 2 + Int(flags >> 3 & 1)]
                 .seal(String(decoding: record.plaintext, as: UTF8.self), type: flags & 4 == 0 ? .signal : .message, nonce: nonce)
             let recipient = flags & 2 == 0 ? OwnSignalsFuzz.service.address : OwnSignalsFuzz.stranger.address
-            guard var transaction = try? Transaction.chat(
-                asset, to: recipient, timestamp: baseTimestamp + Int32(record.timestamp), signedBy: sender)
+            let timestamp = baseTimestamp + Int32(record.timestamp)
+            guard var transaction = flags & 0x80 == 0
+                ? try? Transaction.chat(asset, to: recipient, timestamp: timestamp, signedBy: sender)
+                : try? Transaction.transfer(amount: 1, to: recipient, timestamp: timestamp, signedBy: sender)
             else { return [] }
+            transaction.chat = asset
             transaction.id = try? transaction.computedID()
             transaction.height = [1 + Int64(record.height), nil, 0, .max - Int64(record.height)][Int(flags >> 4 & 3)]
             guard flags & 0x40 != 0 else { return [transaction] }

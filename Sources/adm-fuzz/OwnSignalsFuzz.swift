@@ -12,9 +12,9 @@ import Foundation
 /// `SignalRecords`, made into correctly signed and encrypted transactions here, so mutations
 /// of plaintexts, heights and order reach decryption and the fold.
 ///
-/// Invariants: no trap and no store failure; what is kept is exactly the listed signals from
-/// the account's key to the service, in a block, that the service decrypts into a signal, as
-/// the service reads them; each token's state is its last signal in (height, timestamp, id)
+/// Invariants: no trap and no store failure; what is kept is exactly the listed signals (type
+/// 8, chat type 3) from the account's key to the service, in a block, that the service
+/// decrypts into a signal, as the service reads them; each token's state is its last signal in (height, timestamp, id)
 /// order, standing as the spec's rules say; reading the same answer again changes nothing.
 enum OwnSignalsFuzz {
     static let account = keyPair(1)
@@ -72,12 +72,14 @@ enum OwnSignalsFuzz {
         }
     }
 
-    /// Kept: the own signals of the listing, read from the service's side.
+    /// Kept: the own signals of the listing, read from the service's side. The service reads
+    /// signals from chat transactions only (a transfer's asset is not signed).
     private static func check(kept: [OwnSignal], listed: [Transaction]) {
         var expected: [TransactionID: (signal: PushSignal, timestamp: Int32, heights: Set<Int64>)] = [:]
         for transaction in listed {
             guard transaction.senderPublicKey == account.publicKey, transaction.recipientId == service.address,
-                  let height = transaction.height, height > 0, transaction.chat?.type == .signal, let id = try? transaction.verify(),
+                  let height = transaction.height, height > 0, transaction.type == .chat, transaction.chat?.type == .signal,
+                  let id = try? transaction.verify(),
                   let text = try? transaction.decryptMessage(with: serviceKeys, partner: account.publicKey),
                   let signal = try? PushSignal(plaintext: text)
             else { continue }
