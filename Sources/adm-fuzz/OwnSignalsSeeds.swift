@@ -26,6 +26,7 @@ extension OwnSignalsFuzz {
             ("several tokens and providers", [add(5, second, .apnsSandbox), add(6, fcm, .fcm, deviceId: "pixel.7"), remove(9, second, .apnsSandbox), add(30)]),
             ("others' transactions", [add(10, flags: 1), add(11, flags: 2), add(12, flags: 4), add(13, flags: 8), add(14, flags: 16), add(15, flags: 32), remove(16)]),
             ("highest block", [add(0, flags: 0x30), remove(3, flags: 0x30), add(9)]),
+            ("a signal hung on a transfer", [add(10), remove(20), add(30, flags: 0x80)]),
             ("listed twice", [add(10, flags: 0x40), remove(11), add(12, flags: 0x40)]),
             ("lenient plaintexts", [text(10, #"{ "action" : "ADD", "provider": "APNS", "token": "\#(first)" }"#),
                                     text(11, #"{"token":"\#(fcm)","provider":"Fcm","action":"Remove","deviceId":"d.1","extra":[1]}"#)]),
