@@ -53,6 +53,36 @@ struct DamagedStoreTests {
         #expect(detail.contains("sqlite_autoindex_intents_1"), "\(detail)")
     }
 
+    /// Fuzz/Crashes/outbox-store/kept-height-damaged-in-the-index: a byte of the index that
+    /// orders kept signals by height made one hugely negative, and folding it with its token's
+    /// next signal (at a height near 2^62, which a node may report) overflowed: a trap. A kept
+    /// signal is only ever in a block (height 1 or more), so any other height is damage.
+    @Test func aKeptSignalOutsideAnyBlockIsDamage() async throws {
+        let home = try TemporaryDirectory()
+        chmod(home.path, 0o700)
+        let keyPair = KeyPair(passphrase: Passphrase(unvalidated: "damaged height"))
+        let service = NotificationService.adamantIOS
+        let scope = StoreScope(account: keyPair.address, service: service.address, key: LocalSealingKey(keyPair: keyPair, purpose: "outbox v1"))
+        let token = String(repeating: "ef", count: 32)
+        do {
+            let connection = try SQLiteConnection(path: home.file(OutboxStore.fileName), create: true)
+            try connection.migrate(Schema.migrations)
+            for (number, action, height) in [(UInt64(1005), PushAction.add, Int64(bitPattern: 0x9B00_0000_0000_0005)), (1006, .remove, (1 << 62) + 100)] {
+                let id = TransactionID(number: number), signal = try PushSignal(token: token, provider: .apns, action: action)
+                try connection.query(
+                    "INSERT INTO own_signals (id, account, service, token_tag, height, timestamp, sealed) VALUES (?1, ?2, ?3, ?4, ?5, 1000, ?6)",
+                    [.integer(Int64(number)), .text(scope.account.description), .text(scope.service.description), .blob(scope.tag(token)),
+                     .integer(height), .blob(SealedSignal.seal(signal, key: scope.key, context: scope.signalContext(id: id)))])
+            }
+        }
+        let error = try await #require(throws: OutboxError.self) { try await OutboxStore(directory: home.path).ownSignals(scope: scope) }
+        guard case .damagedStore(let path, _) = error else { Issue.record("\(error)"); return }
+        #expect(path.hasSuffix(OutboxStore.fileName))
+        // Where it trapped: the fold of the kept signals, as every outbox pass makes it.
+        let outbox = try Outbox(home: home.path, keyPair: keyPair, service: service, chain: ListedChain(transactions: []))
+        await #expect(throws: OutboxError.self) { try await outbox.keptChainState() }
+    }
+
     /// The type byte of a b-tree page.
     static func pageType(_ page: ArraySlice<UInt8>) -> Int { page.startIndex }
 

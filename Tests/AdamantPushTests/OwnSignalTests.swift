@@ -41,7 +41,7 @@ struct OwnSignalTests {
 }
 
 /// A chain whose only news is `transactions`, listed as the account's signals.
-private struct ListedChain: SignalChain {
+struct ListedChain: SignalChain {
     let transactions: [Transaction]
 
     func height() async throws(NodeError) -> Int64 { 100 }
