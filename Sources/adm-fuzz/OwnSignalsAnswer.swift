@@ -62,7 +62,7 @@ enum SignalRecords {
                 ? try? Transaction.chat(asset, to: recipient, timestamp: timestamp, signedBy: sender)
                 : try? Transaction.transfer(amount: 1, to: recipient, timestamp: timestamp, signedBy: sender)
             else { return [] }
-            transaction.chat = asset
+            transaction.chat = asset  // a transfer's is not signed: hung on after, as a node can
             transaction.id = try? transaction.computedID()
             transaction.height = [1 + Int64(record.height), nil, 0, .max - Int64(record.height)][Int(flags >> 4 & 3)]
             guard flags & 0x40 != 0 else { return [transaction] }
