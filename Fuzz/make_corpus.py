@@ -4,6 +4,11 @@ the node answers of shared/spec/node-api.md (§1.1–§1.6), in the input format
 Sources/adm-fuzz/. The seeds are committed; run this again after the vectors change:
 
     python3 Fuzz/make_corpus.py
+
+The seeds of own-signals and outbox-store need the project's own signing and stores, so adm-fuzz
+writes them:
+
+    swift run adm-fuzz --write-seeds TARGET Fuzz/Corpus/TARGET
 """
 import ctypes
 import ctypes.util

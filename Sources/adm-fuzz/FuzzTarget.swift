@@ -1,14 +1,20 @@
 import Foundation
+import Synchronization
 
 /// One fuzzed entry point: bytes in, and any trap, sanitizer report or broken invariant is a
-/// finding. Targets never touch the network or the file system.
+/// finding. Targets never touch the network; only the store targets touch the file system, in
+/// homes of their own (`ScratchHome`).
 struct FuzzTarget: Sendable {
     let name: String
     let run: @Sendable ([UInt8]) -> Void
+    /// Seeds made by the project's own code (signed, encrypted, or fitted to a file built at
+    /// run time), for `adm-fuzz --write-seeds`; nil when they are written otherwise (Fuzz/make_corpus.py, or by hand).
+    let seeds: (@Sendable () -> [Seed])?
 
-    init(_ name: String, _ run: @escaping @Sendable ([UInt8]) -> Void) {
+    init(_ name: String, _ run: @escaping @Sendable ([UInt8]) -> Void, seeds: (@Sendable () -> [Seed])? = nil) {
         self.name = name
         self.run = run
+        self.seeds = seeds
     }
 
     /// Every target. Adding one takes its file and one line here (and, best, a seed corpus in
@@ -26,6 +32,8 @@ struct FuzzTarget: Sendable {
         FuzzTarget("render", RenderFuzz.run),
         FuzzTarget("kvs", KVSFuzz.run),
         FuzzTarget("payload", PayloadFuzz.run),
+        FuzzTarget("own-signals", OwnSignalsFuzz.run, seeds: OwnSignalsFuzz.seeds),
+        FuzzTarget("outbox-store", OutboxStoreFuzz.run, seeds: OutboxStoreFuzz.seeds),
     ]
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
@@ -34,6 +42,12 @@ struct FuzzTarget: Sendable {
 
     /// The target this process runs, from the environment `main` sets before any input arrives.
     static let active: FuzzTarget? = getenv(environmentKey).flatMap { named(String(cString: $0)) }
+}
+
+/// A seed input and the name of its file in Fuzz/Corpus/<target>/.
+struct Seed: Sendable {
+    let name: String
+    let bytes: [UInt8]
 }
 
 /// A property every input must keep; breaking it is a finding like a crash.
@@ -49,6 +63,21 @@ func runBlocking(_ body: @escaping @Sendable () async -> Void) {
         done.signal()
     }
     done.wait()
+}
+
+/// The same, for code with a result.
+func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+    let result = ResultBox<T>()
+    runBlocking {
+        let value = await body()
+        result.value.withLock { $0 = value }
+    }
+    guard let value = result.value.withLock({ $0 }) else { fatalError("runBlocking returned before its body") }
+    return value
+}
+
+private final class ResultBox<T: Sendable>: Sendable {
+    let value = Mutex<T?>(nil)
 }
 
 extension Array where Element == UInt8 {

@@ -2,6 +2,7 @@ import CFuzzer
 import Foundation
 
 // adm-fuzz TARGET [ARGS…]   (adm-fuzz --list prints the targets)
+// adm-fuzz --write-seeds TARGET DIRECTORY   (a target's own seeds, replacing DIRECTORY's files)
 //
 // Built by scripts/fuzz (-D FUZZING, libFuzzer linked), ARGS are libFuzzer's options and corpus
 // directories. A normal build replays instead: each file (or each file of a directory) in ARGS
@@ -12,6 +13,15 @@ let first = arguments.count > 1 ? arguments[1].map { String(cString: $0) } : nil
 
 if first == "--list" {
     print(FuzzTarget.all.map(\.name).joined(separator: "\n"))
+    exit(0)
+}
+if first == "--write-seeds" {
+    let rest = Array(CommandLine.arguments.dropFirst(2))
+    guard rest.count == 2, let seeds = FuzzTarget.named(rest[0])?.seeds else {
+        FileHandle.standardError.write(Data("usage: adm-fuzz --write-seeds TARGET DIRECTORY, TARGET one of: \(FuzzTarget.all.filter { $0.seeds != nil }.map(\.name).joined(separator: ", "))\n".utf8))
+        exit(64)
+    }
+    writeSeeds(seeds(), to: rest[1])
     exit(0)
 }
 // libFuzzer re-runs this binary without the name (to minimise a crash, to merge corpora), so

@@ -1,3 +1,4 @@
+internal import CSQLite
 import Dispatch
 
 /// The single owner of one SQLite connection (GRDB's rule: one serial owner per connection).
@@ -9,12 +10,14 @@ final class SerialDatabase: @unchecked Sendable {
     private let queue: DispatchQueue
 
     /// Opens and migrates `path`. A file that is not a database, or one from a newer schema, is
-    /// refused before anything is written to it.
-    init(path: String, create: Bool, migrations: [Migration]) throws {
+    /// refused before anything is written to it; one where `checked` tables are damaged, before
+    /// anything is read from them.
+    init(path: String, create: Bool, migrations: [Migration], checked: [String] = []) throws {
         let connection = try SQLiteConnection(path: path, create: create, configure: false)
         try connection.refuseNewer(than: migrations)
         try connection.enableWAL()
         try connection.migrate(migrations)
+        try connection.checkIntegrity(of: checked)
         self.connection = connection
         self.queue = DispatchQueue(label: "adm-push.sqlite")
     }
@@ -32,6 +35,20 @@ final class SerialDatabase: @unchecked Sendable {
     private func run<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try body(self.connection) }) }
+        }
+    }
+}
+
+extension SQLiteConnection {
+    /// Throws `SQLITE_CORRUPT` with SQLite's first complaint unless each of `tables`, with its
+    /// indexes, is whole: SQLite reads through a damaged index without a word, so two queries
+    /// planned through different indexes can see different rows.
+    func checkIntegrity(of tables: [String]) throws(SQLiteError) {
+        for table in tables {
+            let verdict = try query("PRAGMA integrity_check(\(table))")  // a pragma takes no bound parameter
+            guard verdict != [[.text("ok")]] else { continue }
+            guard case .text(let complaint)? = verdict.first?.first else { throw SQLiteError(extendedCode: SQLITE_CORRUPT, message: "\(table) is damaged") }
+            throw SQLiteError(extendedCode: SQLITE_CORRUPT, message: complaint)
         }
     }
 }

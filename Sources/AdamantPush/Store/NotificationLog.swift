@@ -132,11 +132,11 @@ public final class NotificationLog: Sendable {
 
     @discardableResult
     private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(OutboxError) -> T {
-        do { return try await database.write(body) } catch { throw OutboxError(storeFailure: error) }
+        do { return try await database.write(body) } catch { throw OutboxError(storeFailure: error, file: Self.fileName) }
     }
 
     private func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(OutboxError) -> T {
-        do { return try await database.read(body) } catch { throw OutboxError(storeFailure: error) }
+        do { return try await database.read(body) } catch { throw OutboxError(storeFailure: error, file: Self.fileName) }
     }
 
     static let migrations = [

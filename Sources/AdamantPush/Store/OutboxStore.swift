@@ -36,8 +36,10 @@ final class OutboxStore: Sendable {
     private let database: SerialDatabase
 
     /// Opens (creating if needed) the store in `directory`, which is made 0700 with a 0600 file.
+    /// The tables that decide what is sent are checked whole first (they stay small: a row per
+    /// wish and per send); the cache of own signals, which can hold 10,000, is not.
     init(directory: String) throws(OutboxError) {
-        database = try SerialDatabase.openPrivately(Self.fileName, in: directory, migrations: Schema.migrations)
+        database = try SerialDatabase.openPrivately(Self.fileName, in: directory, migrations: Schema.migrations, checked: ["intents", "attempts"])
     }
 
     // MARK: Intents
@@ -203,14 +205,15 @@ final class OutboxStore: Sendable {
         }
     }
 
-    /// Every kept signal of the scope, opened. A row that does not open is damage. Read row by
-    /// row in place: 10,000 of them are folded on every run.
+    /// Every kept signal of the scope, opened. A row that does not open is damage, and so is one
+    /// outside any block (only signals in one are kept), whose height the fold cannot take. Read
+    /// row by row in place: 10,000 of them are folded on every run.
     func ownSignals(scope: StoreScope) async throws(OutboxError) -> [OwnSignal] {
         try await read { db in
             var signals: [OwnSignal] = []
             try db.forEachRow("SELECT id, height, timestamp, sealed FROM own_signals WHERE account = ?1 AND service = ?2 ORDER BY height",
                               [.text(scope.account.description), .text(scope.service.description)]) { row in
-                guard let number = row.integer(0), let height = row.integer(1),
+                guard let number = row.integer(0), let height = row.integer(1), height > 0,
                       let timestamp = row.integer(2).flatMap({ Int32(exactly: $0) }), let sealed = row.blob(3)
                 else { throw OutboxError.damagedStore(path: Self.fileName, detail: "a kept signal cannot be read") }
                 let id = TransactionID(number: UInt64(bitPattern: number))
