@@ -31,6 +31,13 @@ struct SQLiteTests {
         path = directory.file("store.sqlite")
     }
 
+    /// The notification log's kind: committed without waiting for an fsync.
+    @Test func aStoreThatNeedNotBeDurableCommitsWithNormalSynchronous() async throws {
+        let database = try SerialDatabase(path: path, create: true, migrations: Self.schema, durable: false)
+        #expect(try await database.read { try $0.query("PRAGMA synchronous") } == [[.integer(1)]], "1 is NORMAL")
+        #expect(try await database.read { try $0.query("PRAGMA journal_mode") } == [[.text("wal")]])
+    }
+
     @Test func opensInWALWithFullSynchronousCommits() throws {
         let connection = try SQLiteConnection(path: path, create: true)
         #expect(try connection.query("PRAGMA journal_mode") == [[.text("wal")]])

@@ -26,13 +26,15 @@ final class SQLiteConnection {
         if configure { try enableWAL() }
     }
 
-    /// WAL, `synchronous=FULL`, foreign keys on, and no trust in functions named by the schema.
-    func enableWAL() throws(SQLiteError) {
+    /// WAL, `synchronous=FULL` (`NORMAL` unless `durable`: a commit then survives a crash of
+    /// the process but perhaps not of the machine), foreign keys on, and no trust in functions
+    /// named by the schema.
+    func enableWAL(durable: Bool = true) throws(SQLiteError) {
         // journal_mode answers the mode it ended in; anything but WAL is a file we cannot use.
         guard try retryingWhileBusy({ () throws(SQLiteError) in try query("PRAGMA journal_mode=WAL") }).first == [.text("wal")] else {
             throw SQLiteError(extendedCode: SQLITE_CANTOPEN, message: "the database cannot be put in WAL mode")
         }
-        try execute("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA trusted_schema=OFF")
+        try execute("PRAGMA synchronous=\(durable ? "FULL" : "NORMAL"); PRAGMA foreign_keys=ON; PRAGMA trusted_schema=OFF")
         // Every command is a short process: its last connection closing would checkpoint the
         // WAL (two more fsyncs) and delete the WAL and shm files, which the next process then
         // makes again (with a sync of the directory). Both stay; SQLite's automatic checkpoint

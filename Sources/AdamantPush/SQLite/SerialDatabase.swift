@@ -11,11 +11,11 @@ final class SerialDatabase: @unchecked Sendable {
 
     /// Opens and migrates `path`. A file that is not a database, or one from a newer schema, is
     /// refused before anything is written to it; one where `checked` tables are damaged, before
-    /// anything is read from them.
-    init(path: String, create: Bool, migrations: [Migration], checked: [String] = []) throws {
+    /// anything is read from them. `durable`: see `SQLiteConnection.enableWAL`.
+    init(path: String, create: Bool, migrations: [Migration], checked: [String] = [], durable: Bool = true) throws {
         let connection = try SQLiteConnection(path: path, create: create, configure: false)
         try connection.refuseNewer(than: migrations)
-        try connection.enableWAL()
+        try connection.enableWAL(durable: durable)
         try connection.migrate(migrations)
         try connection.checkIntegrity(of: checked)
         self.connection = connection

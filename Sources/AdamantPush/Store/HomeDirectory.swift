@@ -47,11 +47,13 @@ extension SerialDatabase {
     /// The database `fileName` in `home` (0700, the file 0600), created and migrated if
     /// needed, `checked` tables checked whole, with its failures said as a user can act on
     /// them: a newer schema, a damaged file, or any other storage failure.
-    static func openPrivately(_ fileName: String, in home: String, migrations: [Migration], checked: [String] = []) throws(OutboxError) -> SerialDatabase {
+    static func openPrivately(
+        _ fileName: String, in home: String, migrations: [Migration], checked: [String] = [], durable: Bool = true
+    ) throws(OutboxError) -> SerialDatabase {
         try HomeDirectory.prepare(home)
         let path = home + "/" + fileName
         do {
-            return try HomeDirectory.creatingPrivately(path) { try SerialDatabase(path: path, create: true, migrations: migrations, checked: checked) }
+            return try HomeDirectory.creatingPrivately(path) { try SerialDatabase(path: path, create: true, migrations: migrations, checked: checked, durable: durable) }
         } catch let error as MigrationError {
             guard case .newerSchema(let found, let supported) = error else { throw .store("\(error)") }
             throw .newerStore(path: path, found: found, supported: supported)

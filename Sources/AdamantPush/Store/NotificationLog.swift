@@ -8,9 +8,12 @@ public final class NotificationLog: Sendable {
     public static let fileName = "notifications.sqlite"
     private let database: SerialDatabase
 
-    /// Opens (creating if needed) the log in `home`, made 0700 with a 0600 file.
+    /// Opens (creating if needed) the log in `home`, made 0700 with a 0600 file. Its commits
+    /// wait for no fsync, since `adm-fetch` records a transaction before it prints the
+    /// notification: a power loss can forget the last one shown (it may be shown again), never
+    /// damage the file.
     public init(home: String) throws(OutboxError) {
-        database = try SerialDatabase.openPrivately(Self.fileName, in: home, migrations: Self.migrations)
+        database = try SerialDatabase.openPrivately(Self.fileName, in: home, migrations: Self.migrations, durable: false)
     }
 
     /// Records that `id` was shown to `account` (`pushed` when a push brought it) and says
