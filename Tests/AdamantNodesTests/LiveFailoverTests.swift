@@ -7,15 +7,18 @@ import Testing
 /// in a block still comes back, from another node, without waiting out any timeout.
 @Suite(.timeLimit(.minutes(1)))
 struct LiveFailoverTests {
+    /// Past anything hedging or failing over costs, even on a loaded machine.
+    static let longRequestTimeout = Duration.seconds(8)
+
     /// Every fault that spoils a read. `delay` is past the request timeout; `trickle`
     /// sends a byte every 200 ms; `tamper` fails the signature check. (`drop` and
     /// `timeout-after-accept` touch only submissions: see `LiveWriteTests`.)
     @Test(arguments: [
-        "refuse", "blackhole", "delay:5000", "status:500", "status:403", "status:429", "status:503", "html404", "garbage",
+        "refuse", "blackhole", "delay:10000", "status:500", "status:403", "status:429", "status:503", "html404", "garbage",
         "truncate", "trickle", "tamper",
     ])
     func aReadOutlivesAFaultOnTheBestNode(fault: String) async throws {
-        let live = try await ChatOnChain()
+        let live = try await ChatOnChain(requestTimeout: Self.longRequestTimeout)
         let best = try await live.ranked()[0]
         try live.network.add(fault, to: best)
 
@@ -46,7 +49,7 @@ struct LiveFailoverTests {
     }
 
     @Test func aSilentBestNodeAndAGarbledSecondLeaveTheThird() async throws {
-        let live = try await ChatOnChain()
+        let live = try await ChatOnChain(requestTimeout: Self.longRequestTimeout)
         let ranked = try await live.ranked()
         try live.network.add("blackhole", to: ranked[0])
         try live.network.add("garbage", to: ranked[1])
@@ -82,7 +85,7 @@ struct LiveFailoverTests {
     }
 
     @Test func cancellingAReadStuckOnSilentNodesReturnsAtOnce() async throws {
-        let live = try await ChatOnChain(deadline: .seconds(10))
+        let live = try await ChatOnChain(deadline: .seconds(10), requestTimeout: Self.longRequestTimeout)
         let best = try await live.ranked()[0]
         for node in live.network.nodes { try live.network.add("blackhole", to: node) }
 
