@@ -208,7 +208,8 @@ struct FetchCommandTests {
         let started = ContinuousClock.now
         let result = try await network.fetch(["4242", "--deadline", "1", "--json"])
         #expect(result.status == 69, "\(result.stderr)")
-        #expect(ContinuousClock.now - started < .seconds(10))
+        // Far from the 25 s default, with room for a loaded machine's process starts.
+        #expect(ContinuousClock.now - started < .seconds(20))
         #expect(try network.object(result)["fallback"] as? Bool == true)
     }
 
