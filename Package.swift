@@ -44,7 +44,7 @@ let package = Package(
         .executableTarget(name: "adm-bench", dependencies: ["AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantPush", "AdamantFetch", "CSQLite", "CSodium"]),
         .executableTarget(name: "adm-devnet", dependencies: ["AdamantDevnet", "AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantPush"]),
         // The fuzz targets: `scripts/fuzz [TARGET] [SECONDS]`; a normal build only replays inputs.
-        .executableTarget(name: "adm-fuzz", dependencies: ["CFuzzer", "AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantFetch"]),
+        .executableTarget(name: "adm-fuzz", dependencies: ["CFuzzer", "AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantFetch", "CSQLite"]),
 
         .testTarget(name: "AdamantCoreTests", dependencies: ["AdamantCore"]),
         .testTarget(name: "AdamantNodesTests", dependencies: ["AdamantNodes", "AdamantCore", "AdamantDevnet"]),

@@ -1,6 +1,7 @@
 import AdamantCore
 import AdamantNodes
 import AdamantPush
+import CSQLite
 import Foundation
 
 /// The files outbox-store damages, written once per process by the real `Outbox` and
@@ -21,20 +22,24 @@ struct StoreBaseline: Sendable {
         let (intents, kept) = runBlocking { () -> ([String: Set<PushSignal>], [TransactionID: PushSignal]) in
             do { return try await fill(home) } catch { fatalError("the baseline stores cannot be written: \(error)") }
         }
-        // The last connection to close folds the WAL into the file and removes it: only then is
-        // the file whole. Their queues may still be releasing them as `fill` returns.
-        for name in [Outbox.storeFileName, NotificationLog.fileName] {
-            var waited = 0
-            while FileManager.default.fileExists(atPath: "\(home)/\(name)-wal") {
-                waited += 1
-                if waited > 10_000 { fatalError("\(name) was never closed") }
-                usleep(1_000)
-            }
-        }
+        // The stores leave their commits in the WAL (a command does not checkpoint as it
+        // closes): folded into the file here, the file alone is whole.
+        for name in [Outbox.storeFileName, NotificationLog.fileName] { checkpoint("\(home)/\(name)") }
         guard let outbox = FileManager.default.contents(atPath: "\(home)/\(Outbox.storeFileName)"),
               let log = FileManager.default.contents(atPath: "\(home)/\(NotificationLog.fileName)")
         else { fatalError("the baseline stores cannot be read") }
         return StoreBaseline(outbox: Array(outbox), log: Array(log), intentSignals: intents, keptSignals: kept)
+    }
+
+    /// Copies every commit in the WAL of `path` into the file and empties the WAL.
+    private static func checkpoint(_ path: String) {
+        var db: OpaquePointer?
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let db else { fatalError("\(path) cannot be opened") }
+        defer { sqlite3_close_v2(db) }
+        sqlite3_busy_timeout(db, 10_000)  // the stores' queues may still be releasing them
+        guard sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil) == SQLITE_OK else {
+            fatalError("\(path) cannot be checkpointed: \(String(cString: sqlite3_errmsg(db)))")
+        }
     }
 
     /// An outbox with intents in every state, attempts, kept signals and another account's
