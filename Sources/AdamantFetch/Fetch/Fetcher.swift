@@ -88,8 +88,10 @@ public struct Fetcher: Sendable {
         }
         let partner = incoming ? sender : (transaction.recipientId ?? me)
         let title = await name(partner, deadline) ?? partner.description
+        // Only a chat's asset is signed: one a node hangs on a transfer is no message.
+        let chat = transaction.type == .chat ? transaction.chat : nil
         var plaintext: String?
-        if let chat = transaction.chat {
+        if let chat {
             do {
                 let key = try await partners.chatKey(for: transaction, incoming: incoming, client: client(until: deadline))
                 plaintext = try key.open(chat)
@@ -102,7 +104,7 @@ public struct Fetcher: Sendable {
             }
         }
         let content = MessageContent(
-            type: transaction.type, chatType: transaction.chat?.type, amount: transaction.amount, plaintext: plaintext, incoming: incoming)
+            type: transaction.type, chatType: chat?.type, amount: transaction.amount, plaintext: plaintext, incoming: incoming)
         return FetchResult(
             id: id, transaction: transaction, notification: NotificationRenderer.render(content, title: title),
             text: plaintext, thread: partner)

@@ -24,7 +24,9 @@ enum WatchFilter {
     private static func notifies(_ transaction: Transaction, _ account: Address) -> Bool {
         guard transaction.height != nil, transaction.recipientId == account, transaction.senderPublicKey.address != account else { return false }
         switch transaction.type {
-        case .transfer: return transaction.chat == nil
+        // A transfer's signed bytes hold no asset, so one a node hangs on it means nothing and
+        // must not hide the transfer.
+        case .transfer: return true
         case .chat: return transaction.chat.map { $0.type != .signal } ?? false
         default: return false
         }
