@@ -3,13 +3,11 @@
 /// option or a number), and an option's value follows it or an `=`.
 struct BashCompletion {
     let tool: Tool
-    /// `_adm_push`: the function `complete -F` names.
-    let function: String
 
-    init(_ tool: Tool) {
-        self.tool = tool
-        function = "_" + tool.name.replacing("-", with: "_")
-    }
+    init(_ tool: Tool) { self.tool = tool }
+
+    /// `_adm_push`: the completion function's name, the same in every shell.
+    var function: String { "_" + tool.name.replacing("-", with: "_") }
 
     func script() -> String {
         let names = tool.commands.map { $0.info.name }

@@ -36,7 +36,7 @@ public enum HealthCache {
     /// Keeps what `pool` measured in this process, if it measured anything, in an existing home.
     public static func save(_ pool: NodePool, home: String?) {
         guard let home, let snapshot = pool.healthSnapshot() else { return }
-        guard FileManager.default.fileExists(atPath: home),  // not a home made just for this
+        guard FileManager.default.fileExists(atPath: home),  // never creates the home
               let data = try? JSONEncoder().encode(File(network: network(of: pool.nodes), snapshot: snapshot))
         else { return }
         try? data.write(to: URL(fileURLWithPath: home + "/" + fileName), options: .atomic)

@@ -2,12 +2,11 @@
 /// commands, `_arguments` for each command's options with their help.
 struct ZshCompletion {
     let tool: Tool
-    let function: String
 
-    init(_ tool: Tool) {
-        self.tool = tool
-        function = "_" + tool.name.replacing("-", with: "_")
-    }
+    init(_ tool: Tool) { self.tool = tool }
+
+    /// `_adm_push`: the completion function's name, the same in every shell.
+    var function: String { "_" + tool.name.replacing("-", with: "_") }
 
     func script() -> String {
         let names = tool.commands.map { $0.info.name }

@@ -102,7 +102,7 @@ final class OutboxStore: Sendable {
     }
 
     func update(_ step: IntentUpdate, now: Int64) async throws(OutboxError) {
-        try await write { db in try step.run(on: db, now: now) }
+        try await update([step], now: now)
     }
 
     /// Several updates in one durable commit.
