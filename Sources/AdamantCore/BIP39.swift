@@ -20,12 +20,19 @@ public enum BIP39 {
         return nil
     }
 
-    /// Whether `texts` hold two or more words of the list between them, in any case and
-    /// whatever separates them (`--x=wrap track`): perhaps a passphrase typed in the wrong
-    /// place, so never to be repeated. One alone is an ordinary English word ('extra').
+    /// Whether `texts` hold two or more words of the list between them, in any case, each
+    /// standing apart as a typed word does (`--x=wrap track`, `"wrap", "track"`): perhaps a
+    /// passphrase typed in the wrong place, so never to be repeated. One alone is an ordinary
+    /// English word ('extra'), and words run into a path or a name by `/`, `-`, `_`, `.` or
+    /// digits are not typed apart ('/tmp/adm-push-2FEE5CE5' spells 'push' and 'fee').
     public static func mayHoldAPassphrase(_ texts: some Collection<String>) -> Bool {
-        let words = texts.lazy.flatMap { $0.split(whereSeparator: { !$0.isLetter }) }
-        return words.filter { index(of: $0.lowercased().utf8) != nil }.prefix(2).count == 2
+        let separates: (Character) -> Bool = { $0.isWhitespace || "=,;:\"'`".contains($0) }
+        let words = texts.lazy.flatMap { $0.split(whereSeparator: separates) }.map { piece in
+            var word = piece.drop(while: { !$0.isLetter })
+            while let last = word.last, !last.isLetter { word = word.dropLast() }
+            return word.lowercased()
+        }
+        return words.filter { index(of: $0.utf8) != nil }.prefix(2).count == 2
     }
 
     /// Checks a phrase given as UTF-8 bytes, returning the word indices.

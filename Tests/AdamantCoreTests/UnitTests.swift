@@ -64,6 +64,21 @@ struct PassphraseTests {
         #expect(compatible.publicKey == plain.publicKey)
         #expect(composed.publicKey != KeyPair(passphrase: Passphrase(unvalidated: "cafe au lait")).publicKey)
     }
+
+    /// Words typed apart, as a passphrase is, are withheld wherever they stand; words run into
+    /// a path or an identifier are not. A UUID's hex often spells one ('2FEE5CE5' holds
+    /// 'fee'), and 'adm-push' holds 'push': a CI run once withheld such a path from an error.
+    @Test(arguments: [
+        (["wrap track"], true), (["wrap", "track"], true), (["--passphrase-file=wrap track"], true),
+        (["wrap,track"], true), (["Wrap\nTrack."], true), (["\"wrap\" \"track\""], true),
+        (["extra"], false), (["extra", "nodes"], false),
+        (["/tmp/adm-push-cli-2FEE5CE5-0D2B/80ACE579-0E0E"], false), (["/home/alice/wallet/secret"], false),
+        (["push-fee"], false), (["push_fee.txt"], false),
+    ])
+    func wordsThatMayBeAPassphraseAreTheOnesTypedApart(texts: [String], withheld: Bool) {
+        #expect(BIP39.mayHoldAPassphrase(texts) == withheld)
+        #expect((texts[0].quoted == "(withheld: resembles a passphrase)") == (withheld && texts.count == 1))
+    }
 }
 
 @Suite("Trimming")
