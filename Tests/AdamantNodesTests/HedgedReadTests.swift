@@ -9,9 +9,12 @@ import Testing
 
     /// Three healthy nodes; the k-th transaction read to arrive, whichever node gets it,
     /// meets `faults[k]` (a healthy answer after 10 ms once they run out). Tests that count
-    /// reads pass a `hedge` no busy machine reaches, so only failures move a read on.
+    /// reads pass a `hedge` no busy machine reaches, so only failures move a read on. The
+    /// deadline is one no busy machine reaches either: a full run on a loaded machine once
+    /// took 3 s for a read that fails over, and a read cut short by its deadline proves nothing
+    /// these tests are about (its timing is `theDeadlineHoldsWhateverTheNodesDo`'s).
     func client(
-        _ faults: [Behavior] = [], deadline: Duration = .seconds(3), hedge: ClosedRange<Duration> = .milliseconds(50) ... .milliseconds(200),
+        _ faults: [Behavior] = [], deadline: Duration = .seconds(20), hedge: ClosedRange<Duration> = .milliseconds(50) ... .milliseconds(200),
         requestTimeout: Duration = .seconds(2)
     ) async -> NodeClient {
         let order = ArrivalOrder()
@@ -146,8 +149,10 @@ import Testing
         #expect(started.duration(to: .now) < client.deadline / 6)
     }
 
+    /// A request timeout far past the bound, so only the deadline can end the read in time;
+    /// the bound leaves room for a loaded machine (2.2 s seen for a 400 ms deadline).
     @Test(.timeLimit(.minutes(1))) func theDeadlineHoldsWhateverTheNodesDo() async {
-        let client = await client([.blackhole, .blackhole, .blackhole], deadline: .milliseconds(400))
+        let client = await client([.blackhole, .blackhole, .blackhole], deadline: .milliseconds(400), requestTimeout: .seconds(30))
         let started = ContinuousClock.now
         do {
             _ = try await client.transaction(id)
@@ -155,7 +160,7 @@ import Testing
         } catch {
             guard case .deadlineExceeded = error else { Issue.record("unexpected \(error)"); return }
         }
-        #expect(started.duration(to: .now) < .milliseconds(400) + .milliseconds(1_500))  // exact on a manual clock: PoolTimingTests
+        #expect(started.duration(to: .now) < .milliseconds(400) + .seconds(10))  // exact on a manual clock: PoolTimingTests
     }
 
     @Test(.timeLimit(.minutes(1))) func cancellationStopsARead() async {
