@@ -75,12 +75,14 @@ struct LiveFailoverTests {
     }
 
     @Test func everyNodeSilentEndsAtTheDeadline() async throws {
-        let live = try await ChatOnChain(deadline: .milliseconds(600))
+        // Only the deadline can end the read before the long request timeout; the bound between
+        // them leaves room for a loaded machine (1.65 s seen for a 600 ms deadline).
+        let live = try await ChatOnChain(deadline: .milliseconds(600), requestTimeout: Self.longRequestTimeout)
         for node in live.network.nodes { try live.network.add("blackhole", to: node) }
 
         let started = ContinuousClock.now
         let error = await #expect(throws: NodeError.self) { try await live.client.transaction(live.id) }
-        #expect(started.duration(to: .now) < live.client.deadline + .seconds(1))  // exact on a manual clock: PoolTimingTests
+        #expect(started.duration(to: .now) < live.client.deadline + .seconds(4))  // exact on a manual clock: PoolTimingTests
         guard case .deadlineExceeded? = error else { Issue.record("unexpected \(String(describing: error))"); return }
     }
 
