@@ -72,12 +72,16 @@ for target in package.targets where target.type != .system {
 // unsafe flags (the devnet, the benchmark and the fuzzer use all of Foundation and stay as
 // they were). The modules are compiled against the shared runtime's interfaces, whose
 // autolinking does not name the static runtime's own dependencies; those are given here.
+// The static runtime needs libstdc++, whose 3,000 symbol relocations the loader resolved at
+// every start (2M instructions): the driver names `-lstdc++` itself, so Linker/ holds a
+// `libstdc++.so` that is a linker script pointing at the static archive, found first.
 let staticRuntime = BuildSettingCondition.when(platforms: [.linux], configuration: .release)
+let staticLibstdcxx = Context.packageDirectory + "/Linker/static-libstdc++"
 for target in package.targets where ["adm-push", "adm-fetch"].contains(target.name) {
     target.linkerSettings = (target.linkerSettings ?? []) + [
         .unsafeFlags([
             "-static-stdlib", "-use-ld=bfd", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-            "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization",
+            "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization", "-L", staticLibstdcxx,
         ], staticRuntime),
     ]
 }

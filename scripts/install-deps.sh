@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The system packages adm-push builds, tests and cross-checks with, on Debian 12
 # (openssl serves a self-signed TLS peer in the transport tests; strace proves which hosts the
-# commands connect to; groff and mandoc check the man pages, zsh and fish the completion scripts).
+# commands connect to; groff and mandoc check the man pages, zsh and fish the completion scripts;
+# libstdc++'s static archive goes into the release commands).
 # The Swift 6 toolchain itself is assumed to be installed already.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -9,5 +10,5 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq \
-    libsodium-dev libcurl4-openssl-dev libsqlite3-dev libmicrohttpd-dev libunistring-dev pkg-config \
+    libsodium-dev libcurl4-openssl-dev libsqlite3-dev libmicrohttpd-dev libunistring-dev libstdc++-12-dev pkg-config \
     python3 python3-nacl openssl strace groff-base mandoc zsh fish >/dev/null
