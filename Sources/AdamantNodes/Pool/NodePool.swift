@@ -7,7 +7,7 @@ import Foundation
 import Synchronization
 
 /// The configured nodes, their health, speed and clocks, and the policies that use them:
-/// hedged reads (`NodePool+Read`) and classified writes (`NodePool+Write`).
+/// hedged reads and classified writes, which every `NodeClient` call goes through.
 public final class NodePool: Sendable {
     /// The pool's timeouts, bounds and tolerances. The defaults are those of `adm-push`.
     public struct Configuration: Sendable {
