@@ -82,7 +82,7 @@ public struct Attempt: Sendable, Hashable {
     /// What the transaction does; usually the intent's action, but an add whose token is
     /// registered under another provider sends a remove first.
     public let action: PushAction
-    /// The node it was stamped for and sent to first.
+    /// The node whose answer was classified; empty until one answered.
     public let node: String
     /// Its signed timestamp (ADAMANT seconds, by that node's clock).
     public let timestamp: Int32
