@@ -29,7 +29,8 @@ public struct PushSignal: Sendable, Hashable {
     public let provider: PushProvider
     /// Register or unregister.
     public let action: PushAction
-    /// An identifier of the device, for services that keep one per device; most signals have none.
+    /// The device's Firebase Installation ID, which the PWA sends for the new ANS; nil in the
+    /// signals of the other clients.
     public let deviceId: String?
 
     /// A signal whose token fits its provider (`validate(token:provider:)`) and whose device id, if
