@@ -4,7 +4,7 @@ public import AdamantCore
 public struct Account: Sendable, Hashable, Decodable {
     /// The account's address, checked to be the one asked for.
     public var address: Address
-    /// Its balance in blocks.
+    /// Its confirmed balance: what the blocks give it.
     public var balance: ADMAmount
     /// The balance with the node's pool applied.
     public var unconfirmedBalance: ADMAmount
@@ -27,7 +27,7 @@ public struct Account: Sendable, Hashable, Decodable {
 
 /// An account's balances as a node reports them.
 public struct Balance: Sendable, Hashable, Decodable {
-    /// The balance in blocks.
+    /// The confirmed balance: what the blocks give the account.
     public var balance: ADMAmount
     /// The balance with the node's pool applied: what a new transaction may spend.
     public var unconfirmedBalance: ADMAmount

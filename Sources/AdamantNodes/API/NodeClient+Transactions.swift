@@ -14,7 +14,7 @@ public enum TransactionLocation: Sendable, Hashable {
 
 /// A page of a transaction list.
 public struct TransactionPage: Sendable, Hashable {
-    /// The transactions, each verified.
+    /// The transactions, each passed through the client's `verify`.
     public var transactions: [Transaction]
     /// The total the node reports for the query, when it does.
     public var count: Int?
