@@ -41,6 +41,7 @@ public struct SentSignal: Sendable, Hashable {
     }
 }
 
+/// The user's nodes as the outbox's chain: the seam's real implementation.
 extension NodeClient: SignalChain {
     /// The account's signals from `/api/chats/get` (chat type 3), oldest first, 100 a page.
     public func signals(sentBy sender: Address, afterHeight: Int64, offset: Int) async throws(NodeError) -> [Transaction] {
