@@ -9,6 +9,7 @@ public struct AccountKeys: Sendable {
 
     private let source: Source
 
+    /// Keys already derived.
     public init(_ keyPair: KeyPair) {
         source = .ready(keyPair)
     }

@@ -1,7 +1,9 @@
 /// An ADAMANT account address: `U` followed by the decimal of a 64-bit number.
 public struct Address: Sendable, Hashable, Comparable, StringCodable {
+    /// The 64-bit number the address spells.
     public let number: UInt64
 
+    /// The address of this number.
     public init(number: UInt64) { self.number = number }
 
     /// The address of a public key: SHA-256 of its 32 bytes, first 8 bytes little-endian.
@@ -23,19 +25,26 @@ public struct Address: Sendable, Hashable, Comparable, StringCodable {
         self.number = number
     }
 
+    /// `U` and the number, as nodes and clients write it.
     public var description: String { "U\(number)" }
 
+    /// The same, for `StringCodable`.
     public init(parsing text: String) throws { try self.init(text) }
 
+    /// Orders by number.
     public static func < (lhs: Address, rhs: Address) -> Bool { lhs.number < rhs.number }
 
     /// The 8 bytes a transaction signs for its recipient: the number, big-endian.
     var signedBytes: [UInt8] { (0..<8).reversed().map { UInt8(truncatingIfNeeded: number >> (8 * $0)) } }
 }
 
+/// Why text is not an address.
 public enum AddressError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `format`: not `U` and 1 to 20 digits. `leadingZero`: a zero right after the `U`.
+    /// `outOfRange`: a number of 2^64 or more.
     case format, leadingZero, outOfRange
 
+    /// A stable name for each case, used by the vectors and in JSON output.
     public var kind: String {
         switch self {
         case .format: "addressFormat"
@@ -44,6 +53,7 @@ public enum AddressError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// What a valid address looks like.
     public var description: String {
         switch self {
         case .format: "an ADAMANT address is U followed by 1 to 20 digits, like U6687642817984673870"

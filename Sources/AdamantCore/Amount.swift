@@ -1,12 +1,15 @@
 /// An amount of ADM in its smallest unit, 1e-8 ADM. Parsed and printed as exact decimals,
 /// never through floating point.
 public struct ADMAmount: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
+    /// 1 ADM in units: 10^8.
     public static let unitsPerADM: Int64 = 100_000_000
     /// The total supply, the node's upper bound for any amount.
     public static let totalSupply = ADMAmount(units: 9_800_000_000_000_000)
 
+    /// The amount in 1e-8 ADM, the unit of every amount and fee on chain.
     public let units: Int64
 
+    /// An amount of this many units.
     public init(units: Int64) { self.units = units }
 
     /// Parses a decimal such as `"1"`, `"0.5"` or `"0.00000001"`: digits, at most one point and
@@ -41,6 +44,7 @@ public struct ADMAmount: Sendable, Hashable, Comparable, CustomStringConvertible
         return "\(sign)\(whole).\(digits)"
     }
 
+    /// Orders by units.
     public static func < (lhs: ADMAmount, rhs: ADMAmount) -> Bool { lhs.units < rhs.units }
 
     /// Decodes an integer of units given as a JSON number or a string of digits (balances
@@ -49,15 +53,20 @@ public struct ADMAmount: Sendable, Hashable, Comparable, CustomStringConvertible
         units = try IntegerOrString<Int64>(from: decoder).value
     }
 
+    /// Encodes the units as a JSON number.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(units)
     }
 }
 
+/// Why text is not an ADM amount.
 public enum AmountError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `format`: not a plain decimal. `tooPrecise`: more than 8 decimals. `outOfRange`: more than
+    /// the total supply.
     case format, tooPrecise, outOfRange
 
+    /// A stable name for each case, used by the vectors and in JSON output.
     public var kind: String {
         switch self {
         case .format: "amountFormat"
@@ -66,6 +75,7 @@ public enum AmountError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// What a valid amount looks like.
     public var description: String {
         switch self {
         case .format: "an ADM amount is a plain decimal such as 1 or 0.5 (no sign, exponent or thousands separator)"

@@ -1,6 +1,7 @@
 /// BIP39 mnemonics as ADAMANT uses them: 12 English words, 128 bits of entropy and a 4-bit
 /// checksum, turned into a 64-byte seed by PBKDF2-HMAC-SHA512 (2048 rounds, salt "mnemonic").
 public enum BIP39 {
+    /// Words in an ADAMANT passphrase.
     public static let wordCount = 12
     static let rounds = 2048
     static let salt = Array("mnemonic".utf8)
@@ -89,13 +90,18 @@ public enum BIP39 {
 
 }
 
+/// Why a passphrase is not 12 valid BIP39 words. No case quotes the passphrase or any word of it.
 public enum PassphraseError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Nothing given.
     case empty
+    /// Whitespace before, after, or more than one space between words.
     case strayWhitespace
+    /// Not 12 words (the count given).
     case wrongWordCount(Int)
     /// `position` counts from 1. No word is ever repeated back, not even a corrected one: a
     /// suggestion for a mistyped word is the real secret word, and errors reach logs.
     case unknownWord(position: Int)
+    /// Every word is in the list, but the checksum fails: a word is wrong or out of order.
     case badChecksum
 
     /// A stable name for each case, used by the vectors and in JSON output.
@@ -109,6 +115,7 @@ public enum PassphraseError: Error, Sendable, Hashable, CustomStringConvertible 
         }
     }
 
+    /// What is wrong and how to put it right, without a word of the passphrase.
     public var description: String {
         switch self {
         case .empty:

@@ -5,6 +5,8 @@
 public final class ChatKey: Sendable {
     private let shared: SecureBytes
 
+    /// The key `secretKey`'s account shares with `partner`.
+    ///
     /// - Throws: `ChatCryptoError.invalidPartnerKey` for a key that is not a usable point.
     public init(secretKey: SecretKey, partner: PublicKey) throws(ChatCryptoError) {
         guard let curvePartner = Ed25519.curve25519PublicKey(partner.bytes) else { throw .invalidPartnerKey }
@@ -35,9 +37,12 @@ public final class ChatKey: Sendable {
 
 /// A 24-byte chat nonce: a wrong length is a thrown error at the boundary, never a trap later.
 public struct ChatNonce: Sendable, Hashable {
+    /// 24 bytes.
     public static let length = Box.nonceLength
+    /// The nonce's bytes.
     public let bytes: [UInt8]
 
+    /// A nonce of exactly `length` bytes.
     public init(bytes: [UInt8]) throws(ChatCryptoError) {
         guard bytes.count == Self.length else { throw .nonceLength(bytes.count) }
         self.bytes = bytes
@@ -58,9 +63,15 @@ extension Transaction {
     }
 }
 
+/// Why a chat message cannot be sealed or opened.
 public enum ChatCryptoError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `invalidPartnerKey`: the partner's key is not a usable point. `nonceLength`: the nonce is
+    /// not 24 bytes (its length). `authenticationFailed`: the box does not open with these keys
+    /// (the wrong account, or altered). `invalidUTF8`: the plaintext is not UTF-8. `notAChat`: the
+    /// transaction carries no chat.
     case invalidPartnerKey, nonceLength(Int), authenticationFailed, invalidUTF8, notAChat
 
+    /// A stable name for each case, used by the vectors and in JSON output.
     public var kind: String {
         switch self {
         case .invalidPartnerKey: "invalidPartnerKey"
@@ -71,6 +82,7 @@ public enum ChatCryptoError: Error, Sendable, Hashable, CustomStringConvertible 
         }
     }
 
+    /// The reason in a sentence.
     public var description: String {
         switch self {
         case .invalidPartnerKey: "the partner's public key cannot be used for encryption"

@@ -18,8 +18,10 @@ public protocol WallClock: Sendable {
 
 /// The system's real-time clock.
 public struct SystemWallClock: WallClock {
+    /// The system clock.
     public init() {}
 
+    /// `CLOCK_REALTIME`, to the millisecond.
     public func unixMillis() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
@@ -31,10 +33,13 @@ public struct SystemWallClock: WallClock {
 public final class ManualWallClock: WallClock {
     private let millis: Mutex<Int64>
 
+    /// A clock stopped at `unixMillis`.
     public init(unixMillis: Int64) { millis = Mutex(unixMillis) }
 
+    /// The time it was set to, moved by every `advance(byMillis:)` since.
     public func unixMillis() -> Int64 { millis.withLock { $0 } }
 
+    /// Moves the clock by `delta` milliseconds, backwards too.
     public func advance(byMillis delta: Int64) { millis.withLock { $0 &+= delta } }
 }
 
@@ -42,25 +47,34 @@ public final class ManualWallClock: WallClock {
 
 /// An instant of `AnyClock` or `ManualClock`: the time since the clock was made.
 public struct OffsetInstant: InstantProtocol {
+    /// The time since the clock's start.
     public var offset: Duration
 
+    /// The instant `offset` after the clock's start.
     public init(offset: Duration) { self.offset = offset }
 
+    /// The instant `duration` later.
     public func advanced(by duration: Duration) -> OffsetInstant { OffsetInstant(offset: offset + duration) }
+    /// How long from this instant to `other`.
     public func duration(to other: OffsetInstant) -> Duration { other.offset - offset }
+    /// Earlier first.
     public static func < (lhs: OffsetInstant, rhs: OffsetInstant) -> Bool { lhs.offset < rhs.offset }
+    /// The instant `rhs` after `lhs`.
     public static func + (lhs: OffsetInstant, rhs: Duration) -> OffsetInstant { lhs.advanced(by: rhs) }
 }
 
 /// Any `Clock` measured in `Duration`, behind one concrete type, so a component can take a
 /// test clock without becoming generic. Its instants count from the moment it was made.
 public struct AnyClock: Clock {
+    /// Offsets from the moment the clock was wrapped.
     public typealias Instant = OffsetInstant
 
     private let elapsed: @Sendable () -> Duration
     private let sleepFor: @Sendable (_ offset: Duration, _ tolerance: Duration?) async throws -> Void
+    /// The wrapped clock's resolution.
     public let minimumResolution: Duration
 
+    /// Wraps `clock`; its instants count from now.
     public init<C: Clock>(_ clock: C) where C.Duration == Duration {
         let origin = clock.now
         elapsed = { origin.duration(to: clock.now) }
@@ -71,8 +85,10 @@ public struct AnyClock: Clock {
     /// The system's monotonic clock, which keeps counting while the machine sleeps.
     public static var continuous: AnyClock { AnyClock(ContinuousClock()) }
 
+    /// The time since the clock was wrapped, by the wrapped clock.
     public var now: Instant { Instant(offset: elapsed()) }
 
+    /// Sleeps on the wrapped clock until `deadline`; throws when the task is cancelled.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try await sleepFor(deadline.offset, tolerance)
     }
@@ -81,6 +97,7 @@ public struct AnyClock: Clock {
 /// A monotonic clock that moves only when a test calls `advance`. Sleepers wake, in deadline
 /// order, when time reaches their deadline; a cancelled sleeper throws `CancellationError`.
 public final class ManualClock: Clock {
+    /// Offsets from the clock's start, which `advance` moves.
     public typealias Instant = OffsetInstant
 
     private struct Sleeper {
@@ -99,9 +116,12 @@ public final class ManualClock: Clock {
 
     private let state = Mutex(State())
 
+    /// A clock at zero with nobody sleeping.
     public init() {}
 
+    /// Where the tests have moved it to.
     public var now: Instant { state.withLock { $0.now } }
+    /// Zero: time moves only in the steps given.
     public var minimumResolution: Duration { .zero }
 
     /// How many tasks are sleeping on this clock now.
@@ -110,6 +130,8 @@ public final class ManualClock: Clock {
     /// When the sleeping tasks will wake, earliest first.
     public var pendingDeadlines: [Instant] { state.withLock { $0.sleepers.map(\.deadline).sorted() } }
 
+    /// Returns once `advance` reaches `deadline` (at once if it has), or throws `CancellationError`
+    /// when the task is cancelled first.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = state.withLock { state in
             defer { state.nextID += 1 }

@@ -3,6 +3,7 @@
 public enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
+    /// Lowercase hex of `bytes`, two characters a byte.
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         var out = [UInt8]()
         out.reserveCapacity(bytes.underestimatedCount * 2)

@@ -10,8 +10,10 @@ import Foundation
 public final class KVSKey: Sendable {
     private let key: SecureBytes
 
+    /// The KVS key of the account `secretKey` belongs to.
     public init(secretKey: SecretKey) { key = SecretBox.kvsKey(secretKey: secretKey.storage) }
 
+    /// The KVS key of the account `keyPair` belongs to.
     public convenience init(keyPair: KeyPair) { self.init(secretKey: keyPair.secretKey) }
 
     // MARK: Sealing
@@ -73,7 +75,9 @@ private struct KVSWrapped<Payload: Decodable>: Decodable { let payload: Payload 
 
 /// The letters around an AIP-3 plaintext, which hide the payload's exact length a little.
 public struct KVSPadding: Sendable, Hashable {
+    /// The letters before the payload.
     public let prefix: String
+    /// The letters after the payload.
     public let suffix: String
 
     /// Lower-case ASCII letters only, at most 64 each: the clients find the payload by its braces.
@@ -143,13 +147,22 @@ enum JSONNesting {
     }
 }
 
+/// Why a KVS value cannot be sealed or opened.
 public enum KVSCryptoError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Payloads nest a few levels (an address book is three); anything deeper is refused.
     static let maxNesting = 32
 
+    /// `tooLarge`: larger than a node stores (the size). `notEncrypted`: not an encrypted
+    /// `{"message","nonce"}` object. `nonceLength`: a nonce that is not 24 bytes.
+    /// `authenticationFailed`: a box that does not open with this key (another owner, or altered).
+    /// `invalidUTF8`: plaintext that is not UTF-8. `noPayload`: no JSON object inside. `tooDeep`:
+    /// nesting deeper than 32 levels.
     case tooLarge(Int), notEncrypted, nonceLength(Int), authenticationFailed, invalidUTF8, noPayload, tooDeep
+    /// `payloadMismatch`: a payload not of the shape asked for. `invalidPadding`: padding that is
+    /// not lower-case letters, at most 64 a side.
     case payloadMismatch, invalidPadding
 
+    /// A stable name for each case, used by the vectors and in JSON output.
     public var kind: String {
         switch self {
         case .tooLarge: "tooLarge"
@@ -164,6 +177,7 @@ public enum KVSCryptoError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The reason in a sentence.
     public var description: String {
         switch self {
         case .tooLarge(let n): "the KVS value is \(n) bytes, more than a node stores (\(Limits.maxStateValueLength))"

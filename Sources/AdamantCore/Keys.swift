@@ -1,8 +1,12 @@
 /// An Ed25519 public key (32 bytes).
 public struct PublicKey: Sendable, Hashable, StringCodable {
+    /// 32 bytes.
     public static let length = 32
+    /// The key's bytes.
     public let bytes: [UInt8]
 
+    /// A key of exactly 32 bytes. Any 32 bytes are accepted here; `ChatKey` refuses a point that
+    /// cannot encrypt.
     public init(bytes: [UInt8]) throws(KeyError) {
         guard bytes.count == Self.length else { throw .publicKeyLength(bytes.count) }
         self.bytes = bytes
@@ -14,10 +18,14 @@ public struct PublicKey: Sendable, Hashable, StringCodable {
         self.bytes = bytes
     }
 
+    /// 64 lowercase hex characters, as nodes write it.
     public var hex: String { Hex.encode(bytes) }
+    /// The account this key belongs to.
     public var address: Address { Address(publicKey: self) }
+    /// The hex form.
     public var description: String { hex }
 
+    /// The same as `init(hex:)`, for `StringCodable`.
     public init(parsing text: String) throws { try self.init(hex: text) }
 }
 
@@ -32,15 +40,20 @@ public final class SecretKey: Sendable, CustomStringConvertible, CustomDebugStri
         try storage.withUnsafeBytes(body)
     }
 
+    /// A redaction marker, never the key.
     public var description: String { "<secret key redacted>" }
+    /// The same redaction marker.
     public var debugDescription: String { description }
 }
 
 /// An account's keys.
 public struct KeyPair: Sendable {
+    /// The account's public key, which nodes and partners know it by.
     public let publicKey: PublicKey
+    /// Signs, and opens messages; prints as a redaction marker.
     public let secretKey: SecretKey
 
+    /// The account's address.
     public var address: Address { publicKey.address }
 
     /// Passphrase → BIP39 seed → SHA-256 → Ed25519 seed → keys (protocol §1).
@@ -83,9 +96,14 @@ public struct KeyPair: Sendable {
     }
 }
 
+/// Why bytes or text are not a key of the right shape.
 public enum KeyError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `publicKeyLength`: a public key that is not 32 bytes. `publicKeyHex`: not 64 lowercase hex
+    /// characters. `seedLength`: a seed that is not 32 bytes. `secretKeyLength`: a secret key that
+    /// is not 64 bytes. `secretKeyMismatch`: its halves do not belong together.
     case publicKeyLength(Int), publicKeyHex, seedLength(Int), secretKeyLength(Int), secretKeyMismatch
 
+    /// A stable name for each case, used by the vectors and in JSON output.
     public var kind: String {
         switch self {
         case .publicKeyLength: "publicKeyLength"
@@ -96,6 +114,7 @@ public enum KeyError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The reason in a sentence.
     public var description: String {
         switch self {
         case .publicKeyLength(let n): "a public key is 32 bytes, got \(n)"

@@ -22,6 +22,8 @@ public final class LocalSealingKey: Sendable {
         AEAD.seal(plaintext, associatedData: context, key: sealing)
     }
 
+    /// The plaintext `seal(_:context:)` was given, if `sealed` was sealed by this key for this
+    /// `context` and not altered since.
     public func open(_ sealed: [UInt8], context: [UInt8]) throws(LocalSealingError) -> [UInt8] {
         guard let plaintext = AEAD.open(sealed, associatedData: context, key: sealing) else { throw .unreadable }
         return plaintext
@@ -33,9 +35,11 @@ public final class LocalSealingKey: Sendable {
     }
 }
 
+/// Why sealed bytes do not open.
 public enum LocalSealingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Sealed by another account or key, or altered on disk.
     case unreadable
 
+    /// What happened, and that it is this account's key that does not fit.
     public var description: String { "stored data cannot be opened with this account's key (another account's, or altered on disk)" }
 }

@@ -14,6 +14,8 @@ public final class Passphrase: Sendable, CustomStringConvertible, CustomDebugStr
         utf8 = SecureBytes(consuming: &bytes)
     }
 
+    /// Validates `text`. The `inout [UInt8]` form is better where it can be used: it zeroes the
+    /// caller's bytes, and a `String` cannot be wiped.
     public convenience init(validating text: String) throws(PassphraseError) {
         var bytes = Array(text.utf8)
         try self.init(validating: &bytes)
@@ -35,6 +37,8 @@ public final class Passphrase: Sendable, CustomStringConvertible, CustomDebugStr
         utf8.withUnsafeBytes { PBKDF2.sha512(password: $0, salt: BIP39.salt, rounds: BIP39.rounds) }
     }
 
+    /// A redaction marker, never the words.
     public var description: String { "<passphrase redacted>" }
+    /// The same redaction marker.
     public var debugDescription: String { description }
 }

@@ -1,3 +1,4 @@
+/// Quoting input back safely: for messages that repeat what a user or a node wrote.
 extension StringProtocol {
     /// The value in single quotes with its control characters escaped: how every message quotes
     /// back what it was given, so input can never start a new line or move the cursor. A value

@@ -6,23 +6,35 @@ import Foundation
 
 /// Push providers ANS understands (§7.2).
 public enum PushProvider: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Apple's production push service.
     case apns
+    /// Apple's development push service, for builds signed for development.
     case apnsSandbox = "apns-sandbox"
+    /// Firebase Cloud Messaging.
     case fcm
 }
 
+/// What a signal asks of the service.
 public enum PushAction: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Register the token, or unregister it.
     case add, remove
 }
 
 /// The plaintext of a push registration signal: `{"token","provider","action"}` and an
 /// optional `deviceId`, validated field by field.
 public struct PushSignal: Sendable, Hashable {
+    /// The device's push token, as the provider gave it.
     public let token: String
+    /// Which push service the token belongs to.
     public let provider: PushProvider
+    /// Register or unregister.
     public let action: PushAction
+    /// The device's Firebase Installation ID, which the PWA sends for the new ANS; nil in the
+    /// signals of the other clients.
     public let deviceId: String?
 
+    /// A signal whose token fits its provider (`validate(token:provider:)`) and whose device id, if
+    /// any, is 1 to 128 characters of letters, digits, `.`, `:`, `_` and `-`.
     public init(token: String, provider: PushProvider, action: PushAction, deviceId: String? = nil) throws(SignalError) {
         try Self.validate(token: token, provider: provider)
         if let deviceId {
@@ -90,9 +102,12 @@ public struct PushSignal: Sendable, Hashable {
 /// A push service's ADAMANT identity. Its public key must hash to its address: a signal
 /// encrypted to any other key would be readable by someone else.
 public struct NotificationService: Sendable, Hashable {
+    /// The service's account, which signals are sent to.
     public let address: Address
+    /// The key signals are encrypted to.
     public let publicKey: PublicKey
 
+    /// A service whose `publicKey` hashes to `address`; anything else is refused.
     public init(address: Address, publicKey: PublicKey) throws(SignalError) {
         guard publicKey.address == address else { throw .serviceKeyMismatch(expected: address, derived: publicKey.address) }
         self.address = address
@@ -117,10 +132,16 @@ extension Transaction {
     }
 }
 
+/// Why a signal cannot be made or read, or a service's key is not the service's.
 public enum SignalError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `invalidAPNsToken`, `invalidFCMToken`: a token that does not fit its provider.
+    /// `invalidDeviceID`: a device id of other characters, or too long. `notASignal`: a message
+    /// that is not signal JSON. `unknownProvider`, `unknownAction`: a value not in the lists.
     case invalidAPNsToken, invalidFCMToken, invalidDeviceID, notASignal, unknownProvider, unknownAction
+    /// The public key given for the service hashes to `derived`, not to its address `expected`.
     case serviceKeyMismatch(expected: Address, derived: Address)
 
+    /// A stable name for each case, used by the vectors and in JSON output.
     public var kind: String {
         switch self {
         case .invalidAPNsToken: "invalidAPNsToken"
@@ -133,6 +154,7 @@ public enum SignalError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// What a valid value looks like.
     public var description: String {
         switch self {
         case .invalidAPNsToken: "an APNs token is lowercase hex, 32 to 200 characters (an even number)"

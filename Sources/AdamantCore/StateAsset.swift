@@ -8,6 +8,7 @@ public struct StateAsset: Sendable, Hashable, Codable {
     /// The node takes 0 and 1; every client writes 0.
     public var type: Int32
 
+    /// A value to store; `validate()` on its transaction checks the limits.
     public init(key: String, value: String, type: Int32 = 0) {
         self.key = key
         self.value = value
@@ -54,6 +55,7 @@ public struct StateAsset: Sendable, Hashable, Codable {
         self.type = type
     }
 
+    /// Encodes `key`, `value` and `type` as nodes expect them.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(key, forKey: .key)

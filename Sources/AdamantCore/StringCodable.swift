@@ -6,6 +6,7 @@ public protocol StringCodable: Codable, CustomStringConvertible {
 }
 
 extension StringCodable {
+    /// Decodes a JSON string through `init(parsing:)`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
@@ -14,6 +15,7 @@ extension StringCodable {
         }
     }
 
+    /// Encodes `description` as a JSON string.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
@@ -22,6 +24,8 @@ extension StringCodable {
 
 /// Why a string is not a value, for types whose parser only says yes or no.
 public struct NotAValue: Error, Sendable, CustomStringConvertible {
+    /// Why, in a few words.
     public let description: String
+    /// An error saying `description`.
     public init(_ description: String) { self.description = description }
 }

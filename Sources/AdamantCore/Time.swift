@@ -1,6 +1,8 @@
 /// ADAMANT time: whole seconds since 2017-09-02 17:00:00 UTC (protocol §2).
 public enum AdamantTime {
+    /// The epoch, 2017-09-02T17:00:00Z, in Unix milliseconds.
     public static let epochUnixMillis: Int64 = 1_504_371_600_000
+    /// The length of a forging slot: a block every 5 seconds at most.
     public static let slotSeconds: Int64 = 5
 
     /// The timestamps a node can report or a transaction can carry: the node's schema makes them
@@ -35,8 +37,10 @@ public enum AdamantTime {
 /// A node's clock as seen from here: `delta = local − node`, in milliseconds. Transactions are
 /// stamped with the node's time, so a device clock minutes off is still accepted (§2.2).
 public struct NodeClock: Sendable, Hashable {
+    /// This device's clock minus the node's, in milliseconds.
     public var deltaMillis: Int64
 
+    /// A node clock this far from the device's (zero: the same).
     public init(deltaMillis: Int64 = 0) { self.deltaMillis = deltaMillis }
 
     /// From a node reply received at `localUnixMillis`. `nodeTimestampMs` (0.10+) is preferred;
@@ -78,7 +82,10 @@ public enum TimestampPolicy: Sendable, Hashable {
     /// about 5–10 s old.
     case v0_10
 
+    /// Why a node refuses a timestamp.
     public enum Rejection: Sendable, Hashable {
+        /// `inFuture`: ahead of the node's clock. `tooOld`: too far behind it (0.10 nodes, chats
+        /// and KVS values).
         case inFuture, tooOld
 
         /// The node's error text for this rejection under `policy`.

@@ -5,11 +5,15 @@
 /// what matters from the signed bytes.
 public struct Transaction: Sendable, Hashable {
     // MARK: Signed fields (§4.1)
+    /// Transfer, chat or KVS value.
     public var type: TransactionType
     /// In 1e-8 ADM.
     public var amount: Int64
+    /// The signer's key, which the signature is checked against.
     public var senderPublicKey: PublicKey
+    /// The recipient; nil for KVS values, which have none.
     public var recipientId: Address?
+    /// When it was signed, in ADAMANT seconds by the target node's clock.
     public var timestamp: Int32
     /// Type 8 only.
     public var chat: ChatAsset?
@@ -17,6 +21,7 @@ public struct Transaction: Sendable, Hashable {
     public var state: StateAsset?
     /// Multisignature only; signed when present and non-empty. Clients never set it.
     public var requesterPublicKey: [UInt8]?
+    /// The Ed25519 signature of `signingHash()`, 64 bytes; empty until signed.
     public var signature: [UInt8]
     /// Second-passphrase accounts only; covered by the id.
     public var signSignature: [UInt8]?
@@ -28,14 +33,24 @@ public struct Transaction: Sendable, Hashable {
     public var timestampMs: Int64?
 
     // MARK: Reported by a node
+    /// The id, as a node reported it or as signing computed it; `verify()` checks a reported one.
     public var id: TransactionID?
+    /// The fee charged, in 1e-8 ADM.
     public var fee: Int64?
+    /// The block it is in; nil while it is in a pool.
     public var height: Int64?
+    /// The id of that block.
     public var blockId: String?
+    /// When that block was forged, in ADAMANT seconds.
     public var blockTimestamp: Int64?
+    /// How many blocks confirm it, as the node counted them.
     public var confirmations: Int64?
+    /// The recipient's key, when the node reports it (a pool's rows do, a list of confirmed chats
+    /// does not); unchecked.
     public var recipientPublicKey: PublicKey?
 
+    /// An unsigned transaction; `sign(with:)` fills in the signature, id and fee. The factories
+    /// (`transfer`, `chat`, `signal`, `state`) validate and sign in one step.
     public init(
         type: TransactionType, amount: Int64, senderPublicKey: PublicKey, recipientId: Address?,
         timestamp: Int32, chat: ChatAsset? = nil, state: StateAsset? = nil, signature: [UInt8] = [],
@@ -69,6 +84,7 @@ extension Transaction: Codable {
 
     private enum AssetKeys: String, CodingKey { case chat, state }
 
+    /// Decodes a transaction as any node version writes it, strict on the signed fields.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         type = try c.decode(TransactionType.self, forKey: .type)

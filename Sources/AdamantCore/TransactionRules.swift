@@ -2,8 +2,11 @@
 
 /// The fee the node charges, in 1e-8 ADM (§5.1).
 public enum Fee {
+    /// A transfer's fee: 0.5 ADM.
     public static let transfer: Int64 = 50_000_000
+    /// A message's fee per unit of ciphertext: 0.001 ADM.
     public static let messageUnit: Int64 = 100_000
+    /// The same for legacy messages (chat type 0): 0.005 ADM.
     public static let legacyMessageUnit: Int64 = 500_000
 
     /// Type 0 and in-chat transfers: 0.5 ADM. Messages: 0.001 ADM per started 382.5 bytes
@@ -25,6 +28,7 @@ public enum Fee {
         }
     }
 
+    /// The fee of a message with `ciphertextLength` bytes of ciphertext.
     public static func message(ciphertextLength: Int, type: ChatType = .message) -> Int64 {
         let units = max(1, Int64(ciphertextLength) * 2 / 765)
         return units * (type == .legacy ? legacyMessageUnit : messageUnit)
@@ -89,23 +93,41 @@ extension String {
     }
 }
 
+/// Why a transaction cannot be encoded, signed, accepted or trusted.
 public enum TransactionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Not a transfer, chat or KVS value (the type number).
     case unsupportedType(Int)
+    /// A chat without `asset.chat`.
     case missingChatAsset
+    /// A KVS value without `asset.state`.
     case missingStateAsset
+    /// A transfer or chat without a recipient.
     case missingRecipient
+    /// A KVS value with a recipient.
     case unexpectedRecipient
+    /// A KVS type other than 0 and 1.
     case invalidStateType(Int32)
+    /// A KVS value that is empty or has white space around it.
     case blankStateValue
+    /// A KVS value longer than the node takes (its length).
     case stateValueTooLong(Int)
+    /// A KVS key longer than the node takes (its length).
     case stateKeyTooLong(Int)
+    /// A negative amount, one above the total supply, or a transfer of nothing.
     case amountOutOfRange
+    /// A chat with no ciphertext.
     case emptyMessage
+    /// More ciphertext than the node takes (its length).
     case messageTooLong(Int)
+    /// A chat nonce that is not 24 bytes (its length).
     case nonceLength(Int)
+    /// `timestampMs` is not within the second of `timestamp`.
     case timestampMsMismatch
+    /// The signature does not verify against the sender's key.
     case invalidSignature
+    /// `senderId` is not the address of the sender's key.
     case senderMismatch
+    /// The id a node reported is not the id of the signed bytes.
     case idMismatch(reported: TransactionID, computed: TransactionID)
 
     /// A stable name for each case, used by the vectors and in JSON output.
@@ -131,6 +153,7 @@ public enum TransactionError: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
+    /// The reason in a sentence.
     public var description: String {
         switch self {
         case .unsupportedType(let type): "transaction type \(type) is not supported (only 0, 8 and 9)"

@@ -1,3 +1,4 @@
+/// Trimming as the protocol's inputs need it, without Foundation.
 extension StringProtocol {
     /// Without the spaces and tabs at either end (what Foundation calls `.whitespaces`:
     /// tab and the Unicode space separators; line breaks stay).

@@ -16,6 +16,7 @@ public enum OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
         self = .store("\(error)")
     }
 
+    /// What went wrong and what to do, naming the file.
     public var description: String {
         switch self {
         case .home(let path, let problem):

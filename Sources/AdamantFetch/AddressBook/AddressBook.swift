@@ -11,6 +11,7 @@ public struct AddressBook: Sendable, Hashable {
 
     private let names: [Address: String]
 
+    /// A book of the given names; empty names are dropped, as if the partner had none.
     public init(names: [Address: String] = [:]) { self.names = names.filter { !$0.value.isEmpty } }
 
     /// Reads the newest `contact_list` transaction of the account `keyPair` belongs to.
@@ -49,6 +50,7 @@ public struct AddressBook: Sendable, Hashable {
     /// The display name given to `address`, if any.
     public func name(of address: Address) -> String? { names[address] }
 
+    /// How many partners have a name.
     public var count: Int { names.count }
 }
 
@@ -65,15 +67,18 @@ private struct ContactEntry: Decodable {
     }
 }
 
+/// Why a `contact_list` transaction gives no address book.
 public enum AddressBookError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Not a type 9 transaction under the key `contact_list`.
     case notAContactList
     /// Signed by another account: only the owner's own list is read.
     case notTheOwner
+    /// Its signature, sender or id does not verify.
     case invalidTransaction(TransactionError)
     /// Not encrypted, not decryptable with the owner's key, or not an object once decrypted.
     case unreadable(KVSCryptoError)
 
+    /// The reason in a sentence, for logs.
     public var description: String {
         switch self {
         case .notAContactList: "the transaction is not a contact_list KVS value"

@@ -13,6 +13,7 @@ import Synchronization
 /// list that cannot be read, means the partner's address is the title: a name is never worth
 /// a late notification.
 public final class AddressBookSource: Sendable {
+    /// How old the kept list may be before the nodes are asked for a newer one.
     public static let maximumAge: Duration = .seconds(300)
     /// The longest a lookup may take out of the fetch's deadline.
     public static let lookupBudget: Duration = .seconds(3)
@@ -25,6 +26,8 @@ public final class AddressBookSource: Sendable {
     /// One load per process, shared by every lookup (and started early by `prefetch`).
     private let loading = Mutex<Task<AddressBook, Never>?>(nil)
 
+    /// The book of the account `keys` will give, read through `client` and kept in `home` (nil:
+    /// nothing kept, the nodes are asked every time). `wallClock` ages the kept copy.
     public init(keys: AccountKeys, client: NodeClient, home: String?, wallClock: any WallClock = SystemWallClock()) {
         self.keys = keys
         self.client = client
@@ -32,6 +35,7 @@ public final class AddressBookSource: Sendable {
         self.wallClock = wallClock
     }
 
+    /// The same for keys already derived.
     public convenience init(keyPair: KeyPair, client: NodeClient, home: String?, wallClock: any WallClock = SystemWallClock()) {
         self.init(keys: AccountKeys(keyPair), client: client, home: home, wallClock: wallClock)
     }

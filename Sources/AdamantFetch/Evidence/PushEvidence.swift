@@ -20,6 +20,7 @@ public enum PushEvidence: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// What the user should know, and the command that fixes it.
     public var description: String {
         switch self {
         case .pushesMissing(let count, let since, _):
@@ -41,11 +42,16 @@ public enum PushEvidence: Sendable, Hashable, CustomStringConvertible {
 public struct PushEvidenceCheck: Sendable {
     /// A transaction younger than this may still be on its way as a push.
     public var grace: Duration = .seconds(600)
+    /// The account whose pushes are judged.
     public let account: Address
+    /// The home's record of what was shown, and which of it came by push.
     public let log: NotificationLog
+    /// Lists the account's incoming transactions, to set against the pushes.
     public let client: NodeClient
+    /// Dates the grace period.
     public let wallClock: any WallClock
 
+    /// A check of `account`'s pushes in `log` against the chain as `client` reads it.
     public init(account: Address, log: NotificationLog, client: NodeClient, wallClock: any WallClock = SystemWallClock()) {
         self.account = account
         self.log = log

@@ -3,9 +3,11 @@ public import AdamantCore
 /// What one fetch ends with. There is always a notification to show: the real one, or the
 /// generic "New message" / "New transfer" with the reason in `failure`.
 public struct FetchResult: Sendable {
+    /// The transaction the push named, whether or not it was found.
     public var id: TransactionID
     /// The transaction, verified; nil when it was not found or failed verification.
     public var transaction: Transaction?
+    /// What to show: the transaction rendered, or the generic text when `failure` is set.
     public var notification: RenderedNotification
     /// The decrypted message, for chats that could be read.
     public var text: String?
@@ -13,8 +15,10 @@ public struct FetchResult: Sendable {
     public var thread: Address?
     /// Shown before (the same push delivered twice, or seen by `watch`).
     public var duplicate: Bool = false
+    /// Why the generic text is shown; nil when the notification is the transaction's own.
     public var failure: FetchFailure?
 
+    /// The notification is the generic one.
     public var isFallback: Bool { failure != nil }
 }
 
@@ -24,6 +28,7 @@ public enum FetchFailure: Error, Sendable, Hashable, CustomStringConvertible {
     case wrongAccount(pushedFor: Address, account: Address)
     /// No node had it by the deadline, or no node could be asked.
     case notFound(String)
+    /// No node was usable (offline, wrong network, out of sync): nobody could be asked.
     case noUsableNode(String)
     /// Nodes answered, but no answer verified; or a carried transaction that does not verify.
     case unverifiable(String)
@@ -32,6 +37,7 @@ public enum FetchFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// Ours and verified, but its message cannot be read.
     case unreadable(String)
 
+    /// The reason in a sentence, with what to do where there is something to do.
     public var description: String {
         switch self {
         case .wrongAccount(let pushedFor, let account):

@@ -6,25 +6,33 @@ public import AdamantNodes
 /// that node aside and the next is asked), and a transaction that is not this account's is
 /// never decrypted.
 public struct Fetcher: Sendable {
+    /// The time a fetch may take, and how often it asks again for a transaction not there yet.
     public struct Configuration: Sendable {
         /// The whole fetch ends by then (the iOS extension's budget is about 30 s).
         public var deadline: Duration = .seconds(25)
         /// How long to wait before asking again for a transaction no node has yet: a push can
         /// arrive before the node has the block. Doubles up to `maximumPollInterval`.
         public var pollInterval: Duration = .milliseconds(250)
+        /// The longest pause between two rounds of asking.
         public var maximumPollInterval: Duration = .seconds(2)
+        /// The defaults: 25 s, asking again after 250 ms, then less often, up to every 2 s.
         public init() {}
     }
 
     /// The account's keys, perhaps still being derived when a fetch starts.
     public let keys: AccountKeys
+    /// The user's nodes. Each request is bounded by what is left of the fetch's deadline.
     public let client: NodeClient
+    /// The deadline and polling of every fetch.
     public let configuration: Configuration
     let partners: PartnerKeys
     /// The title for a partner: a display name, or nil for the address. Must give up by the
     /// deadline it is handed.
     let name: @Sendable (Address, ContinuousClock.Instant) async -> String?
 
+    /// A fetcher for the account `keys` gives. `publicKeys` keeps partners' keys between runs (for
+    /// messages this account sent, whose recipient's key a node may not report); `name` titles a
+    /// notification with the partner's name, and must give up by the deadline it is handed.
     public init(
         keys: AccountKeys, client: NodeClient, configuration: Configuration = Configuration(),
         publicKeys: any PublicKeyCache = MemoryPublicKeyCache(),
@@ -37,6 +45,7 @@ public struct Fetcher: Sendable {
         self.name = name
     }
 
+    /// The same for keys already derived.
     public init(
         keyPair: KeyPair, client: NodeClient, configuration: Configuration = Configuration(),
         publicKeys: any PublicKeyCache = MemoryPublicKeyCache(),

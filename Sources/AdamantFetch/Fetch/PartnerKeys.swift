@@ -6,14 +6,20 @@ import Synchronization
 /// Where partners' public keys are kept between runs. The key an address signs with never
 /// changes, so an entry never goes stale.
 public protocol PublicKeyCache: Sendable {
+    /// The public key kept for `address`, if any.
     func knownKey(of address: Address) async -> PublicKey?
+    /// Keeps `key` as `address`'s; it has been checked to hash to that address.
     func keep(_ key: PublicKey, of address: Address) async
 }
 
+/// Partners' keys for as long as the process lives: the default, for a single fetch.
 public final class MemoryPublicKeyCache: PublicKeyCache {
     private let keys = Mutex<[Address: PublicKey]>([:])
+    /// An empty cache.
     public init() {}
+    /// The key kept for `address`, if any.
     public func knownKey(of address: Address) async -> PublicKey? { keys.withLock { $0[address] } }
+    /// Keeps `key` as `address`'s.
     public func keep(_ key: PublicKey, of address: Address) async { keys.withLock { $0[address] = key } }
 }
 
@@ -56,6 +62,8 @@ final class PartnerKeys: Sendable {
 /// The home directory's log keeps partners' keys between runs; a failing store only means
 /// asking a node again.
 extension NotificationLog: PublicKeyCache {
+    /// The key the log keeps for `address`; nil too when the log cannot be read.
     public func knownKey(of address: Address) async -> PublicKey? { try? await publicKey(of: address) }
+    /// Keeps `key` as `address`'s in the log; a failed write is ignored.
     public func keep(_ key: PublicKey, of address: Address) async { try? await remember(key, of: address) }
 }

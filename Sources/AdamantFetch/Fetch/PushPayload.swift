@@ -17,19 +17,24 @@ import Foundation
 ///
 /// A carried transaction is still verified exactly like a fetched one; this only reads it.
 public struct PushPayload: Sendable, Hashable {
+    /// The transaction the push is about.
     public var id: TransactionID
+    /// The whole transaction, when the push carries it (FCM's `txn`); not verified yet.
     public var transaction: Transaction?
+    /// The account the push was sent for (`push-recipient`), when the push says.
     public var recipient: Address?
 
     /// APNs allows 4 KiB and FCM 4 KiB of data; a transaction of the largest message is ~21 KiB.
     public static let maximumSize = 64 * 1024
 
+    /// A push known only by its id, or made from parts already read.
     public init(id: TransactionID, transaction: Transaction? = nil, recipient: Address? = nil) {
         self.id = id
         self.transaction = transaction
         self.recipient = recipient
     }
 
+    /// Reads a push as delivered, in any of the shapes above; at most `maximumSize` bytes.
     public init(json bytes: some Collection<UInt8>) throws(PushPayloadError) {
         guard bytes.count <= Self.maximumSize else { throw .tooLarge(bytes.count) }
         let root: Carrier
@@ -46,13 +51,20 @@ public struct PushPayload: Sendable, Hashable {
     }
 }
 
+/// Why a payload is not a push fetch can use.
 public enum PushPayloadError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Larger than `PushPayload.maximumSize` bytes (the size given).
     case tooLarge(Int)
+    /// Not a JSON object.
     case notJSON
+    /// Names no transaction: neither `txn-id` nor `txn` where they are looked for.
     case noTransaction
+    /// A field is there but wrong: its name, and why.
     case invalid(field: String, reason: String)
+    /// `txn-id` and the carried transaction's id differ.
     case idsDisagree(id: TransactionID, carried: TransactionID)
 
+    /// The reason in a sentence, naming the field.
     public var description: String {
         switch self {
         case .tooLarge(let size): "the payload is \(size) bytes; a push is at most \(PushPayload.maximumSize)"

@@ -28,8 +28,11 @@ public import AdamantCore
 /// is only what the sender wrote), and `adm_transaction` is never a crypto transfer, for the
 /// same reason. A reaction shows at most `reactionLimit` characters.
 public enum NotificationRenderer {
+    /// The longest body, in characters, "…" included.
     public static let bodyLimit = NotificationText.bodyLimit
+    /// The longest title, in characters, "…" included.
     public static let titleLimit = NotificationText.titleLimit
+    /// The longest reaction shown, in characters.
     public static let reactionLimit = 8
 
     /// `title` is the partner's display name (from the address book) or address; it is hostile input too.

@@ -7,6 +7,7 @@ public enum WatchError: Error, Sendable, CustomStringConvertible {
     /// The home's log, which keeps the cursor and what was shown, failed.
     case store(OutboxError)
 
+    /// The reason in a sentence.
     public var description: String {
         switch self {
         case .noUsableNode(let detail): detail

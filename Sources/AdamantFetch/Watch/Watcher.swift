@@ -11,6 +11,7 @@ public import AdamantPush
 /// again, so a restart neither misses nor repeats. Only a process killed outright between the
 /// commit and the handing over loses what that page had left.
 public struct Watcher: Sendable {
+    /// How often a watch polls, checks the nodes and gives the outbox a turn.
     public struct Configuration: Sendable {
         /// Between polls once caught up; a backlog is read page after page.
         public var interval: Duration = .seconds(10)
@@ -19,21 +20,31 @@ public struct Watcher: Sendable {
         /// Blocks read again when a caught-up listing moves its height up: nodes of one pool
         /// may be this far apart (`NodePool.Configuration.heightTolerance`).
         public var rereadBlocks: Int64 = 10
+        /// Between health checks of the nodes while some node is usable.
         public var healthInterval: Duration = .seconds(300)
+        /// Between health checks while no node is usable.
         public var healthRetryInterval: Duration = .seconds(30)
         /// How often the registration outbox is given a chance, and how long each time.
         public var registrationInterval: Duration = .seconds(300)
+        /// The longest one turn of the outbox may take.
         public var registrationBudget: Duration = .seconds(30)
+        /// The defaults: a poll every 10 s, health every 5 minutes, the outbox every 5 minutes for
+        /// up to 30 s.
         public init() {}
     }
 
+    /// Verifies, decrypts and renders each transaction, with its account, nodes and names.
     public let fetcher: Fetcher
+    /// Keeps the cursor and what was shown, so a restart neither misses nor repeats.
     public let log: NotificationLog
+    /// The intervals and page size of this watch.
     public let configuration: Configuration
     /// Flushed now and then when it has unsettled intents; its failures are only logged.
     public let registrations: Outbox?
     let events: any LogSink
 
+    /// A watch of the account `fetcher` reads for, recorded in `log`; `registrations`, when given,
+    /// is flushed now and then, and `events` hears what happens (nodes failing, outbox turns).
     public init(
         fetcher: Fetcher, log: NotificationLog, configuration: Configuration = Configuration(), registrations: Outbox? = nil,
         events: any LogSink = SilentLog()

@@ -4,13 +4,17 @@ public import AdamantCore
 /// are silently ignored), and sender and recipient share one SQL placeholder, so a query
 /// names at most one party (node-api.md §1.5).
 public struct ChatQuery: Sendable, Hashable {
+    /// The one party a query can name.
     public enum Party: Sendable, Hashable {
+        /// Sent by this address (`senderId`).
         case sender(Address)
+        /// Sent to this address (`recipientId`).
         case recipient(Address)
         /// Sender or recipient (`isIn`).
         case either(Address)
     }
 
+    /// Whose chats; nil lists everyone's.
     public var party: Party?
     /// The chat asset type; nil returns every type except signals (the node's default).
     public var chatType: ChatType?
@@ -18,11 +22,14 @@ public struct ChatQuery: Sendable, Hashable {
     public var afterHeight: Int64?
     /// At most 100 (the node's cap); larger values are lowered to 100.
     public var limit: Int
+    /// Rows to skip, for paging.
     public var offset: Int
+    /// By timestamp, oldest or newest first.
     public var order: ListOrder
     /// Also return type 0 transfers (0.10+ nodes only).
     public var includeDirectTransfers: Bool
 
+    /// A query with every filter off but those given: the first 100 rows, oldest first.
     public init(
         party: Party? = nil, chatType: ChatType? = nil, afterHeight: Int64? = nil, limit: Int = 100, offset: Int = 0,
         order: ListOrder = .oldestFirst, includeDirectTransfers: Bool = false

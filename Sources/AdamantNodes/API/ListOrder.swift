@@ -1,5 +1,6 @@
 /// The order of a transaction list, by timestamp, for `ChatQuery` and `TransactionQuery`.
 public enum ListOrder: Sendable, Hashable {
+    /// Ascending or descending timestamps.
     case oldestFirst, newestFirst
 
     /// The `orderBy` parameter both list endpoints take.

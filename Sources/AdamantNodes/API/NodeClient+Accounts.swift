@@ -2,7 +2,9 @@ public import AdamantCore
 
 /// An account as a node reports it, its public key checked against its address.
 public struct Account: Sendable, Hashable, Decodable {
+    /// The account's address, checked to be the one asked for.
     public var address: Address
+    /// Its confirmed balance: what the blocks give it.
     public var balance: ADMAmount
     /// The balance with the node's pool applied.
     public var unconfirmedBalance: ADMAmount
@@ -11,6 +13,8 @@ public struct Account: Sendable, Hashable, Decodable {
 
     private enum Keys: String, CodingKey { case address, balance, unconfirmedBalance, publicKey }
 
+    /// Decodes the node's `account` object, refusing a public key that does not hash to the
+    /// address.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
         address = try container.decode(Address.self, forKey: .address)
@@ -21,7 +25,9 @@ public struct Account: Sendable, Hashable, Decodable {
     }
 }
 
+/// An account's balances as a node reports them.
 public struct Balance: Sendable, Hashable, Decodable {
+    /// The confirmed balance: what the blocks give the account.
     public var balance: ADMAmount
     /// The balance with the node's pool applied: what a new transaction may spend.
     public var unconfirmedBalance: ADMAmount

@@ -3,7 +3,9 @@ public import AdamantCore
 /// The node a new transaction is meant for, and its clock, so the transaction is stamped
 /// with the time that node will judge it by.
 public struct SubmissionTarget: Sendable, Hashable {
+    /// The node to send to first.
     public var node: NodeURL
+    /// That node's clock, measured at its last status check.
     public var clock: NodeClock
     /// 0.10+ nodes read `timestampMs`; older ones might trip on an unknown field.
     public var acceptsTimestampMs: Bool
@@ -26,6 +28,7 @@ extension NodeClient {
     /// when nothing was sent; otherwise the result says what the nodes made of it.
     ///
     /// - Parameters:
+    ///   - transaction: signed, by `Transaction.sign(with:)` or one of its factories.
     ///   - target: the node it was stamped for, asked first.
     ///   - avoiding: nodes not to send to, e.g. after one answered `.tryElsewhere`.
     ///   - isResend: an earlier attempt for the same intent may have landed.

@@ -8,11 +8,13 @@ public enum TransactionLocation: Sendable, Hashable {
     case unconfirmed(Transaction)
     /// In the node's pool, just received.
     case queued(Transaction)
+    /// Neither in a block nor in the pool.
     case notFound
 }
 
 /// A page of a transaction list.
 public struct TransactionPage: Sendable, Hashable {
+    /// The transactions, each passed through the client's `verify`.
     public var transactions: [Transaction]
     /// The total the node reports for the query, when it does.
     public var count: Int?

@@ -8,6 +8,7 @@ import Foundation
 /// Typed calls on the ADAMANT node API over a `NodePool`. Reads are hedged and every answer
 /// is checked; writes are classified, never blindly repeated. Each call ends within `deadline`.
 public struct NodeClient: Sendable {
+    /// The nodes, their health and the request policies every call goes through.
     public let pool: NodePool
     /// The longest one call may take, whatever the nodes do.
     public var deadline: Duration
@@ -15,6 +16,8 @@ public struct NodeClient: Sendable {
     /// and another node is asked. The default checks the signature, sender and reported id.
     public var verify: @Sendable (Transaction) throws -> Void
 
+    /// A client over `pool`, each call within `deadline` (10 s), every returned transaction passed
+    /// through `verify`.
     public init(
         pool: NodePool, deadline: Duration = .seconds(10),
         verify: @escaping @Sendable (Transaction) throws -> Void = { try $0.verify() }

@@ -6,7 +6,9 @@ public import AdamantCore
 public struct TransactionQuery: Sendable, Hashable {
     /// Any of these types; empty means every type.
     public var types: [TransactionType]
+    /// Sent by this address.
     public var sender: Address?
+    /// Sent to this address.
     public var recipient: Address?
     /// Heights at or above this (inclusive, unlike `ChatQuery.afterHeight`).
     public var fromHeight: Int64?
@@ -14,9 +16,12 @@ public struct TransactionQuery: Sendable, Hashable {
     public var toHeight: Int64?
     /// At most 1000 (the node's cap); larger values are lowered to 1000.
     public var limit: Int
+    /// Rows to skip, for paging.
     public var offset: Int
+    /// By timestamp, oldest or newest first.
     public var order: ListOrder
 
+    /// A query with every filter off but those given: the first 100 rows, oldest first.
     public init(
         types: [TransactionType] = [], sender: Address? = nil, recipient: Address? = nil, fromHeight: Int64? = nil,
         toHeight: Int64? = nil, limit: Int = 100, offset: Int = 0, order: ListOrder = .oldestFirst

@@ -26,9 +26,11 @@ public struct NodeConfigFile: Sendable, Hashable {
     /// Far more than a list of nodes needs; a larger file is refused unread.
     public static let maxBytes = 1 << 20
 
+    /// Where the file was read from, for error messages.
     public var path: String
     /// nil when the file has no `nodes` key; an empty list is an error when the list is resolved.
     public var nodes: [String]?
+    /// The network the nodes must be on, as written; checked when the list is resolved.
     public var nethash: String?
 
     /// Parses the file's bytes. Unknown keys are ignored, so the file can hold other settings.

@@ -1,9 +1,12 @@
 /// A configured node: its URL and, for some built-in nodes, a raw-IP URL to try when the
 /// main one fails (DNS or certificate trouble), as the iOS app does.
 public struct NodeEndpoint: Sendable, Hashable {
+    /// The node's URL.
     public var url: NodeURL
+    /// A raw-IP URL tried when the main one fails; nil for nodes the user gave.
     public var alternate: NodeURL?
 
+    /// A node at `url`, with `alternate` to fall back on.
     public init(url: NodeURL, alternate: NodeURL? = nil) {
         self.url = url
         self.alternate = alternate

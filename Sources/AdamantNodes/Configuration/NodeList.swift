@@ -4,17 +4,26 @@ import AdamantCore
 /// arguments, then `ADM_NODES`, then the config file's `nodes`, then the built-in mainnet
 /// list. A source that is set but names no node is an error, never a reason to try the next.
 public struct NodeList: Sendable, Hashable {
+    /// Where the list came from, for messages such as "ADM_NODES names no node".
     public enum Source: Sendable, Hashable {
+        /// `--node` arguments.
         case arguments
+        /// The `ADM_NODES` environment variable.
         case environment
+        /// The config file at `path`.
         case configFile(path: String)
+        /// The built-in mainnet list.
         case builtIn
     }
 
+    /// The nodes, in the order given; duplicates dropped.
     public var endpoints: [NodeEndpoint]
+    /// The network whose nodes are accepted.
     public var nethash: NethashRule
+    /// Where the list came from.
     public var source: Source
 
+    /// A list as given, with nothing resolved or checked.
     public init(endpoints: [NodeEndpoint], nethash: NethashRule, source: Source) {
         self.endpoints = endpoints
         self.nethash = nethash
@@ -29,6 +38,7 @@ public struct NodeList: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - arguments: each `--node URL`, in order.
+    ///   - nethash: `--nethash`, if given: the only network accepted.
     ///   - environment: the process environment; `ADM_NODES` is comma-separated.
     ///   - configFile: reads the config file (`NodeConfigFile.load`); called only when neither
     ///     `arguments` nor `ADM_NODES` names the nodes.
@@ -66,12 +76,18 @@ public struct NodeList: Sendable, Hashable {
     }
 }
 
+/// Why no node list could be made.
 public enum NodeListError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A URL that is not a node URL, and where it came from.
     case invalidURL(NodeURLError, source: NodeList.Source)
+    /// `--nethash` or the file's `nethash` is not 64 hex characters.
     case invalidNethash(String)
+    /// A source that is set but names no node.
     case noNodes(source: NodeList.Source)
+    /// The config file cannot be read or parsed.
     case configFile(path: String, reason: String)
 
+    /// The reason, naming the source.
     public var description: String {
         switch self {
         case .invalidURL(let error, let source): "\(error) (from \(source.phrase))"

@@ -1,11 +1,13 @@
 /// `HTTPTransport` on libcurl easy handles, one per worker thread (see `CurlWorkerPool`).
 public final class CurlTransport: HTTPTransport {
+    /// Bounds on what one transport takes in and runs at once.
     public struct Configuration: Sendable {
         /// Answers larger than this (after decompression) are cut off with `.responseTooLarge`.
         public var maxResponseBytes: Int
         /// Transfers that may run at once, one thread and one keep-alive handle each.
         public var maxConcurrentRequests: Int
 
+        /// At most 16 MiB an answer and 24 transfers at once.
         public init(maxResponseBytes: Int = 16 << 20, maxConcurrentRequests: Int = 24) {
             self.maxResponseBytes = maxResponseBytes
             self.maxConcurrentRequests = maxConcurrentRequests
@@ -23,6 +25,7 @@ public final class CurlTransport: HTTPTransport {
     private let workers: CurlWorkerPool
     private let maxResponseBytes: Int
 
+    /// A transport with its own worker threads, started as transfers need them.
     public init(configuration: Configuration = .init()) {
         workers = CurlWorkerPool(maxWorkers: configuration.maxConcurrentRequests)
         maxResponseBytes = configuration.maxResponseBytes

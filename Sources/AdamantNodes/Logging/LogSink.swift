@@ -5,14 +5,20 @@ public protocol LogSink: Sendable {
     func log(_ level: LogLevel, _ message: @autoclosure () -> String)
 }
 
+/// How much a line matters.
 public enum LogLevel: Int, Sendable, Hashable, Comparable {
+    /// `debug`: detail for debugging. `info`: what happened (a node failed, a pass ran).
+    /// `warning`: something the user may want to act on.
     case debug, info, warning
 
+    /// `debug` below `info` below `warning`.
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// The default: drops everything, building nothing.
 public struct SilentLog: LogSink {
+    /// The silent sink.
     public init() {}
+    /// Drops the line without building it.
     public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {}
 }

@@ -4,10 +4,13 @@ public struct LatencyAverage: Sendable, Hashable {
     /// How much a new sample counts.
     static let weight = 0.3
 
+    /// The average so far; nil before the first sample.
     public private(set) var value: Duration?
 
+    /// An average with no samples.
     public init() {}
 
+    /// Counts one response time.
     public mutating func add(_ sample: Duration) {
         value = value.map { $0 * (1 - Self.weight) + sample * Self.weight } ?? sample
     }

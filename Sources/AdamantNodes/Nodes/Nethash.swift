@@ -2,6 +2,7 @@ public import AdamantCore
 
 /// A network's identity: the hash of its genesis block, reported by `/api/node/status`.
 public struct Nethash: Sendable, Hashable, StringCodable {
+    /// The ADAMANT mainnet.
     public static let mainnet = Nethash(validated: "bd330166898377fb28743ceef5e43a5d9d0a3efd9b3451fb7bc53530bb0a6d64")
 
     /// 64 lowercase hex characters.
@@ -16,8 +17,10 @@ public struct Nethash: Sendable, Hashable, StringCodable {
 
     private init(validated hex: String) { self.hex = hex }
 
+    /// The 64 hex characters.
     public var description: String { hex }
 
+    /// The same, throwing for text that is not a nethash (for `StringCodable`).
     public init(parsing text: String) throws {
         guard let nethash = Nethash(text) else { throw NotAValue("not a nethash") }
         self = nethash

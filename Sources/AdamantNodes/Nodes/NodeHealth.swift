@@ -4,6 +4,8 @@ public import AdamantCore
 public enum NodeHealth: Sendable, Hashable, CustomStringConvertible {
     /// Not checked yet.
     case unchecked
+    /// Answers sensibly, on the expected network, in sync, recent enough, its clock agreeing: reads
+    /// and stamps transactions.
     case usable
     /// Usable for reads, but its clock disagrees with the reference by `offsetMillis` (positive:
     /// the node is ahead), so it does not stamp transactions.

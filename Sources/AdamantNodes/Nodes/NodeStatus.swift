@@ -2,14 +2,18 @@ public import AdamantCore
 
 /// What `GET /api/node/status` says, across the 0.8, 0.9 and 0.10 shapes (node-api.md §1.6).
 public struct NodeStatus: Sendable, Hashable, Decodable {
+    /// The node's chain height.
     public var height: Int64
+    /// The network it is on.
     public var nethash: Nethash
+    /// The node software's version.
     public var version: NodeVersion
     /// Whole seconds since the ADAMANT epoch, on the node's clock (every version).
     public var nodeTimestamp: Int64
     /// Milliseconds since the ADAMANT epoch (0.10+).
     public var nodeTimestampMs: Int64?
 
+    /// A status from its parts (for tests and the devnet).
     public init(height: Int64, nethash: Nethash, version: NodeVersion, nodeTimestamp: Int64, nodeTimestampMs: Int64? = nil) {
         self.height = height
         self.nethash = nethash

@@ -11,8 +11,10 @@ public struct NodeURL: Sendable, Hashable, Comparable, StringCodable {
     /// `scheme://host[:port][/prefix]`, lowercase scheme and host, no trailing slash.
     public let description: String
 
+    /// The same, for `StringCodable`.
     public init(parsing text: String) throws { try self.init(text) }
 
+    /// Parses and normalises a node's URL; anything but a bare base URL is refused with the reason.
     public init(_ text: String) throws(NodeURLError) {
         let trimmed = text.trimmingSpaces
         guard let parts = URLComponents(string: trimmed), parts.scheme != nil else { throw .malformed(text) }
@@ -53,16 +55,24 @@ public struct NodeURL: Sendable, Hashable, Comparable, StringCodable {
 
     private static let queryAllowed = Set(Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$'()*,;:@/".utf8))
 
+    /// Orders by the normalised text.
     public static func < (lhs: NodeURL, rhs: NodeURL) -> Bool { lhs.description < rhs.description }
 }
 
+/// Why text is not a node URL; each case carries the text given.
 public enum NodeURLError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Not a URL at all.
     case malformed(String)
+    /// Not `http` or `https`.
     case unsupportedScheme(String)
+    /// No host.
     case missingHost(String)
+    /// A user name or password in the URL.
     case credentials(String)
+    /// A query or a fragment, which a base URL has no use for.
     case queryOrFragment(String)
 
+    /// The reason, quoting the text.
     public var description: String {
         switch self {
         case .malformed(let text): "\(text.quoted) is not a node URL such as https://clown.adamant.im or http://127.0.0.1:36666"

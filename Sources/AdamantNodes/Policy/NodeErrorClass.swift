@@ -22,6 +22,8 @@ public enum NodeErrorClass: Sendable, Hashable {
         "API endpoint not found", "API access denied", "API access disabled",
     ]
 
+    /// Classifies a node's error for a submitted transaction.
+    ///
     /// - Parameters:
     ///   - message: the node's `error` text.
     ///   - status: the HTTP status it came with.

@@ -42,6 +42,7 @@ public enum WriteOutcome: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The outcome in words, with the node's message.
     public var description: String {
         switch self {
         case .accepted(let id): "accepted \(id)"

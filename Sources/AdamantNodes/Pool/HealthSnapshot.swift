@@ -4,16 +4,21 @@ import Synchronization
 /// ask the best node at once, instead of first waiting for every node's status (a node that
 /// accepts connections and never answers makes that wait last the whole status timeout).
 public struct HealthSnapshot: Sendable, Hashable, Codable {
+    /// One node as the check found it.
     public struct Node: Sendable, Hashable, Codable {
         /// The configured endpoint, and the URL that answered (the alternate, perhaps).
         public var endpoint: String
+        /// The URL that answered.
         public var url: String
+        /// Whether it could serve reads.
         public var usable: Bool
+        /// Its average latency in microseconds, when it answered.
         public var latencyMicros: Int64?
     }
 
     /// When it was measured, Unix milliseconds.
     public var measuredAt: Int64
+    /// Every configured node, in list order.
     public var nodes: [Node]
 
     /// Whether it is younger than `maximumAge` at `now` (a snapshot from the future, after the

@@ -8,6 +8,7 @@ public enum NodeError: Error, Sendable, Hashable, CustomStringConvertible {
     case deadlineExceeded([NodeFailure])
     /// A node answered with an error any other node would repeat (for example a bad filter).
     case refused(message: String, node: NodeURL)
+    /// The calling task was cancelled.
     case cancelled
 
     /// True when nodes did answer and every answer failed verification (a bad signature, id
@@ -23,6 +24,7 @@ public enum NodeError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// What went wrong, node by node.
     public var description: String {
         switch self {
         case .noUsableNode(let reports):
@@ -42,6 +44,7 @@ public enum NodeError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// One node's failed attempt: what the node did, typed, and in words.
 public struct NodeFailure: Sendable, Hashable, CustomStringConvertible {
+    /// What a node did instead of giving an acceptable answer.
     public enum Kind: Sendable, Hashable, CustomStringConvertible {
         /// No HTTP answer: refused, timed out, unreachable, or not a whole HTTP answer.
         case noAnswer(TransportError)
@@ -64,6 +67,7 @@ public struct NodeFailure: Sendable, Hashable, CustomStringConvertible {
             }
         }
 
+        /// The failure in words.
         public var description: String {
             switch self {
             case .noAnswer(let error): "\(error)"
@@ -77,9 +81,12 @@ public struct NodeFailure: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The node asked.
     public var node: NodeURL
+    /// What it did.
     public var kind: Kind
 
+    /// A failure of `node`.
     public init(node: NodeURL, kind: Kind) {
         self.node = node
         self.kind = kind
@@ -88,5 +95,6 @@ public struct NodeFailure: Sendable, Hashable, CustomStringConvertible {
     /// What the node did, in words.
     public var reason: String { kind.description }
 
+    /// The node and what it did.
     public var description: String { "\(node): \(reason)" }
 }

@@ -7,7 +7,9 @@ import Foundation
 
 /// The fate of one submission: how the node that answered classified it, and where the bytes went.
 public struct SubmitResult: Sendable, Hashable {
+    /// The id computed from the signed bytes.
     public var transactionID: TransactionID
+    /// What the node that answered made of it.
     public var outcome: WriteOutcome
     /// The node whose answer was classified; nil when no node answered.
     public var node: NodeURL?

@@ -7,14 +7,16 @@ import Foundation
 import Synchronization
 
 /// The configured nodes, their health, speed and clocks, and the policies that use them:
-/// hedged reads (`NodePool+Read`) and classified writes (`NodePool+Write`).
+/// hedged reads and classified writes, which every `NodeClient` call goes through.
 public final class NodePool: Sendable {
+    /// The pool's timeouts, bounds and tolerances. The defaults are those of `adm-push`.
     public struct Configuration: Sendable {
         /// For each `/api/node/status` probe; a node slower than this is offline.
         public var statusTimeout: Duration = .seconds(3)
         /// For a whole health check, queueing for a connection slot included: a node not
         /// checked by then is offline for this check.
         public var healthCheckDeadline: Duration = .seconds(5)
+        /// For opening a connection to a node.
         public var connectTimeout: Duration = .seconds(2)
         /// For one API request; an operation's deadline may cut it shorter.
         public var requestTimeout: Duration = .seconds(10)
@@ -22,15 +24,19 @@ public final class NodePool: Sendable {
         public var hedgeDelayBounds: ClosedRange<Duration> = .milliseconds(50) ... .seconds(1)
         /// Counted as a latency sample for a node whose attempt failed, so it sinks in the ranking.
         public var failurePenalty: Duration = .seconds(1)
+        /// Older nodes are `NodeHealth.outdated`: 0.8.0.
         public var minimumVersion = NodeVersion.minimumSupported
+        /// Blocks a node may be behind or ahead of the largest group of agreeing heights.
         public var heightTolerance: Int64 = 10
         /// A node whose clock is further than this from the other nodes' (or, alone, from this
         /// device's) does not stamp transactions: the 0.10 past window.
         public var clockTolerance: Duration = .seconds(5)
 
+        /// The defaults.
         public init() {}
     }
 
+    /// The nodes this pool uses, and the network it accepts.
     public let nodes: NodeList
     let transport: any HTTPTransport
     let configuration: Configuration
@@ -42,10 +48,16 @@ public final class NodePool: Sendable {
     let state: Mutex<PoolState>
     private let healthCheck = SingleFlight()
 
+    /// A pool of `nodes`, none checked yet: the first request that needs a node checks them all.
+    ///
     /// - Parameters:
+    ///   - nodes: the nodes to use, and the network to accept.
+    ///   - transport: moves the HTTP exchanges; libcurl unless a test scripts them.
+    ///   - configuration: timeouts, bounds and tolerances.
     ///   - clock: for deadlines, hedging delays and monitor intervals; a test passes a
     ///     `ManualClock` to step through them.
     ///   - wallClock: this device's calendar time, compared with each node's.
+    ///   - log: hears about failed nodes and health checks.
     public init(
         nodes: NodeList, transport: any HTTPTransport = CurlTransport(), configuration: Configuration = .init(),
         clock: some Clock<Duration> = ContinuousClock(), wallClock: any WallClock = SystemWallClock(), log: any LogSink = SilentLog()

@@ -6,12 +6,17 @@ public protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPAnswer
 }
 
+/// One HTTP exchange to make.
 public struct HTTPRequest: Sendable, Hashable {
+    /// The two methods the node API needs.
     public enum Method: String, Sendable, Hashable {
+        /// Reads.
         case get = "GET"
+        /// Submissions.
         case post = "POST"
     }
 
+    /// GET or POST.
     public var method: Method
     /// An absolute `http` or `https` URL.
     public var url: String
@@ -19,8 +24,10 @@ public struct HTTPRequest: Sendable, Hashable {
     public var body: [UInt8]?
     /// The whole exchange, from connecting to the last byte.
     public var timeout: Duration
+    /// For the connection alone; never longer than `timeout`.
     public var connectTimeout: Duration
 
+    /// A request; `connectTimeout` is cut to `timeout` if longer.
     public init(method: Method = .get, url: String, body: [UInt8]? = nil, timeout: Duration, connectTimeout: Duration) {
         self.method = method
         self.url = url
@@ -32,13 +39,17 @@ public struct HTTPRequest: Sendable, Hashable {
 
 /// An HTTP answer of any status: the node (or something in front of it) answered.
 public struct HTTPAnswer: Sendable, Hashable {
+    /// The HTTP status.
     public var status: Int
+    /// The `Content-Type` header, when there was one.
     public var contentType: String?
+    /// The whole body, decompressed.
     public var body: [UInt8]
     /// How long the exchange took once it was on the wire (time queued for a connection slot
     /// left out), when the transport measured it: the node's latency.
     public var wireTime: Duration?
 
+    /// An answer (for transports of one's own, and tests).
     public init(status: Int, contentType: String? = "application/json", body: [UInt8], wireTime: Duration? = nil) {
         self.status = status
         self.contentType = contentType
@@ -53,9 +64,11 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidRequest(String)
     /// DNS, connection or TLS failure.
     case unreachable(String)
+    /// The request's timeout passed.
     case timedOut
     /// The answer grew past the transport's cap and was cut off.
     case responseTooLarge(limit: Int)
+    /// The calling task was cancelled.
     case cancelled
     /// The peer sent something that is not a whole HTTP answer: not HTTP at all, nothing,
     /// or an answer cut short.
@@ -63,6 +76,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The connection broke mid-exchange, or anything else the transport reports.
     case failed(String)
 
+    /// The failure in words.
     public var description: String {
         switch self {
         case .invalidRequest(let detail): "invalid request: \(detail)"

@@ -8,6 +8,7 @@ public import AdamantCore
 /// signal of a token decides only when no opposite signal of that token is within `gap`
 /// blocks before it; otherwise its outcome depends on strangers' traffic and it is at risk.
 public struct TokenState: Sendable, Hashable {
+    /// Where a token stands with the service, as far as the chain can tell.
     public enum Standing: Sendable, Hashable {
         /// No signal for this token on chain.
         case never
@@ -20,14 +21,17 @@ public struct TokenState: Sendable, Hashable {
         case atRisk
     }
 
+    /// Registered, unregistered, never seen, or at risk.
     public let standing: Standing
     /// The last signal, nil for `.never`.
     public let last: OwnSignal?
     /// The heights of the last add and the last remove: a signal is sent only once the chain
     /// is `gap` blocks past the last opposite one, so the two never share a poll of the service.
     public let lastAddHeight: Int64?
+    /// The height of the token's last remove, nil when it has none.
     public let lastRemoveHeight: Int64?
 
+    /// A token with no signal on chain.
     public static let never = TokenState(standing: .never, last: nil, lastAddHeight: nil, lastRemoveHeight: nil)
 
 
@@ -44,12 +48,16 @@ public struct TokenState: Sendable, Hashable {
 /// duplicates drops every remove in it, whoever's and of whatever token, so a remove keeps its
 /// distance from every add of the account, landed or in flight.
 public struct AccountActivity: Sendable, Hashable {
+    /// The block of the account's last add of any token, nil when it sent none.
     public var lastAddHeight: Int64?
+    /// The block of the account's last remove of any token, nil when it sent none.
     public var lastRemoveHeight: Int64?
     /// Attempts of any key that may still land, by action (filled in by the executor).
     public var liveAdds: [TransactionID] = []
+    /// The removes among them (`liveAdds` are the adds).
     public var liveRemoves: [TransactionID] = []
 
+    /// Activity from the chain's heights, with the live attempts to come (`with(live:)`).
     public init(lastAddHeight: Int64? = nil, lastRemoveHeight: Int64? = nil, liveAdds: [TransactionID] = [], liveRemoves: [TransactionID] = []) {
         self.lastAddHeight = lastAddHeight
         self.lastRemoveHeight = lastRemoveHeight
@@ -70,16 +78,21 @@ public struct AccountActivity: Sendable, Hashable {
 /// What the chain says about one account's registrations: a state per token, and the
 /// account's recent activity across tokens.
 public struct AccountChainState: Sendable, Hashable {
+    /// Each token's state, by token; a token missing here has never been signalled.
     public var tokens: [String: TokenState]
+    /// The account's signals across tokens.
     public var activity: AccountActivity
 
+    /// The state of `token`, `TokenState.never` when it has no signal.
     public subscript(token: String) -> TokenState { tokens[token] ?? .never }
 }
 
 /// Folds own signals into per-token states.
 public struct ChainFold: Sendable {
+    /// Blocks within which two opposite signals may share a poll of the service.
     public let gap: Int64
 
+    /// A fold for the service's poll window: 3 blocks, one C# poll and more.
     public init(gap: Int64 = 3) { self.gap = gap }
 
     /// `signals` in any order and possibly repeated (pages overlap).

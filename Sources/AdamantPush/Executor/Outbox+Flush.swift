@@ -5,6 +5,7 @@ import Synchronization
 /// Where one key stands after a pass: its newest intent, the chain's view of its token, and
 /// what the scheduler is waiting for.
 public struct KeyStatus: Sendable, Hashable {
+    /// The key's newest intent: the user's last word for the token.
     public let newest: Intent
     /// The token's state on chain; nil when the chain could not be read.
     public let chain: TokenState?
@@ -13,6 +14,7 @@ public struct KeyStatus: Sendable, Hashable {
     /// The latest node refusal or failure for this intent, in the node's words.
     public let lastError: String?
 
+    /// The token the key is about.
     public var token: String { newest.signal.token }
 
     /// Done for now: applied, failed, or in need of funds.
@@ -27,10 +29,14 @@ public struct KeyStatus: Sendable, Hashable {
 /// The outcome of a flush: every key's status, the balance when funds were missing, and why
 /// the network could not be used, if it could not.
 public struct FlushReport: Sendable, Hashable {
+    /// Every key the outbox holds, one status each.
     public var keys: [KeyStatus]
+    /// The account's spendable balance, when some intent waits for funds.
     public var balance: ADMAmount?
+    /// Why the nodes could not be used in the last pass, in words; nil when they could.
     public var networkProblem: String?
 
+    /// A report made of its parts (for tests and for callers that combine reports).
     public init(keys: [KeyStatus], balance: ADMAmount? = nil, networkProblem: String? = nil) {
         self.keys = keys
         self.balance = balance

@@ -7,7 +7,9 @@ public import AdamantNodes
 /// `register` / `unregister` return once the intent is committed to disk; `flush` (or
 /// `waitUntilSettled`) does the network work. Nothing here prints; it logs through `LogSink`.
 public final class Outbox: Sendable {
+    /// The outbox's timings and bounds. The defaults are those of `adm-push`.
     public struct Configuration: Sendable {
+        /// When the scheduler sends, waits, retries and gives up.
         public var policy = Planner.Policy()
         /// Blocks after a send with no trace of an attempt before it counts as absent.
         public var absentAfterBlocks: Int64 = 3
@@ -21,6 +23,7 @@ public final class Outbox: Sendable {
         /// process there.
         public var checkpoint: (@Sendable (SendCheckpoint) -> Void)?
 
+        /// The defaults.
         public init() {}
     }
 
@@ -38,6 +41,7 @@ public final class Outbox: Sendable {
     let scope: StoreScope
     let keyPair: KeyPair
     let service: NotificationService
+    /// The nodes the outbox reads the chain from and sends through.
     public let chain: any SignalChain
     let configuration: Configuration
     let planner: Planner

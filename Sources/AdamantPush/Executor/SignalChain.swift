@@ -23,13 +23,16 @@ public protocol SignalChain: Sendable {
 
 /// What became of one send.
 public struct SentSignal: Sendable, Hashable {
+    /// The id of the signed transaction: what to look for on chain.
     public var id: TransactionID
+    /// How the node that answered classified it.
     public var outcome: WriteOutcome
     /// The node whose answer was classified, if any answered.
     public var node: String?
     /// How many nodes received the bytes: more than one means an earlier one may hold them.
     public var nodesReached: Int
 
+    /// What became of a send, field by field.
     public init(id: TransactionID, outcome: WriteOutcome, node: String?, nodesReached: Int) {
         self.id = id
         self.outcome = outcome
@@ -38,18 +41,23 @@ public struct SentSignal: Sendable, Hashable {
     }
 }
 
+/// The user's nodes as the outbox's chain: the seam's real implementation.
 extension NodeClient: SignalChain {
+    /// The account's signals from `/api/chats/get` (chat type 3), oldest first, 100 a page.
     public func signals(sentBy sender: Address, afterHeight: Int64, offset: Int) async throws(NodeError) -> [Transaction] {
         // The node's schema takes fromHeight ≥ 1; from the start means leaving it out.
         let query = ChatQuery(party: .sender(sender), chatType: .signal, afterHeight: afterHeight >= 1 ? afterHeight : nil, limit: 100, offset: offset, order: .oldestFirst)
         return try await chats(query).transactions
     }
 
+    /// The lower of the account's confirmed and unconfirmed balances.
     public func spendableBalance(of address: Address) async throws(NodeError) -> ADMAmount {
         let balance = try await balance(of: address)
         return min(balance.balance, balance.unconfirmedBalance)
     }
 
+    /// Sends through `submitChat(_:amount:to:signedBy:isResend:willSend:)`, stamped with the best
+    /// node's clock.
     public func send(
         _ asset: ChatAsset, to recipient: Address, signedBy keyPair: KeyPair, isResend: Bool,
         willSend: @Sendable (Transaction) async throws -> Void

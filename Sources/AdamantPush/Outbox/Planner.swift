@@ -4,6 +4,7 @@ public import AdamantCore
 /// of its token, the chain height and the time. No I/O: the executor gathers the inputs,
 /// carries out what it says and asks again.
 public struct Planner: Sendable {
+    /// The scheduler's numbers: the gap, the age bound, the backoff.
     public struct Policy: Sendable, Hashable {
         /// Blocks a signal keeps from the last opposite signal of its token (the C# ANS polls
         /// about every 10 s, a block is 5 s).
@@ -12,8 +13,10 @@ public struct Planner: Sendable {
         public var maxAgeMillis: Int64 = 7 * 24 * 3_600_000
         /// Backoff after a failed try: base × 2^retries, capped, with jitter added by the executor.
         public var backoffBaseMillis: Int64 = 2_000
+        /// The longest backoff (ms).
         public var backoffCapMillis: Int64 = 15 * 60_000
 
+        /// A gap of 3 blocks, a bound of 7 days, backoff from 2 s up to 15 minutes.
         public init() {}
 
         /// The delay before try `retries + 1`, before jitter.
@@ -34,20 +37,28 @@ public struct Planner: Sendable {
         case time(Int64)
     }
 
+    /// One thing to do for one intent of the key.
     public enum Step: Sendable, Hashable {
+        /// Settle an older intent as replaced: none of its attempts can still land.
         case supersede(intent: Int64)
+        /// Settle the intent as applied: the chain matches it (at this block, or with nothing
+        /// sent).
         case apply(intent: Int64, height: Int64?)
         /// An applied intent the chain no longer matches (an old signal landed late): it needs
         /// work again, from now, with a fresh backoff.
         case reopen(intent: Int64)
+        /// Give the intent up: too old, or refused for good.
         case fail(intent: Int64, reason: String)
         /// Sign and send this action for the intent now.
         case send(intent: Int64, action: PushAction)
+        /// Do nothing for the intent now, and why.
         case wait(intent: Int64, Wait)
     }
 
+    /// The numbers this planner plans with.
     public let policy: Policy
 
+    /// A planner with `policy`.
     public init(policy: Policy = Policy()) { self.policy = policy }
 
     /// The steps for one key. `intents` are all of the key's unsettled intents (any order);

@@ -5,6 +5,7 @@ public import AdamantCore
 /// partners' public keys (an address's key never changes). Its own file, so a fetch never
 /// waits on an outbox write.
 public final class NotificationLog: Sendable {
+    /// The log's file in the home directory.
     public static let fileName = "notifications.sqlite"
     private let database: SerialDatabase
 
@@ -37,8 +38,11 @@ public final class NotificationLog: Sendable {
 
     /// A transaction a push brought: when it was shown, and its block.
     public struct Push: Sendable, Hashable {
+        /// The transaction the push brought.
         public var id: TransactionID
+        /// When it was first shown (Unix ms).
         public var shownAt: Int64
+        /// Its block, when it was in one then.
         public var height: Int64?
     }
 
@@ -54,6 +58,7 @@ public final class NotificationLog: Sendable {
         }
     }
 
+    /// The key kept for `address`, if it was kept and still hashes to it.
     public func publicKey(of address: Address) async throws(OutboxError) -> PublicKey? {
         let rows = try await read { db in try db.query("SELECT public_key FROM public_keys WHERE address = ?1", [.text(address.description)]) }
         guard case .blob(let bytes)? = rows.first?.first, let key = try? PublicKey(bytes: bytes), key.address == address else { return nil }
@@ -79,6 +84,7 @@ public final class NotificationLog: Sendable {
         return WatchCursor(height: height, skip: Int(clamping: skip))
     }
 
+    /// Keeps `cursor` as where `watch` resumes for `account` on `stream`.
     public func setWatchCursor(_ cursor: WatchCursor, account: Address, stream: String) async throws(OutboxError) {
         try await write { db in try Self.storeCursor(cursor, account: account, stream: stream, db) }
     }
@@ -176,9 +182,12 @@ public final class NotificationLog: Sendable {
 /// Where `watch` resumes one listing: blocks at or above `height`, after skipping the first
 /// `skip` transactions a node lists there, oldest first.
 public struct WatchCursor: Sendable, Hashable {
+    /// The lowest block height still to read.
     public var height: Int64
+    /// Transactions at `height` already read, in the node's order.
     public var skip: Int
 
+    /// A cursor at `height`, `skip` transactions in.
     public init(height: Int64, skip: Int = 0) {
         self.height = height
         self.skip = skip
