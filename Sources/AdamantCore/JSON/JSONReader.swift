@@ -1,0 +1,352 @@
+/// A forward-only reader of one JSON document, for the node answers a watch or a fetch reads
+/// on every push: a page of 100 transactions cost more in `Codable`'s generic machinery than in
+/// the JSON itself. Values are read where they stand, keys are compared as bytes, and nothing is
+/// built that the caller does not ask for; what is skipped is still checked, so a document this
+/// reader accepts is one `JSONDecoder` accepts too (the transaction fuzz target holds it to that).
+///
+/// Every read checks the index first and nesting is bounded: no input traps.
+package struct JSONReader {
+    private let bytes: [UInt8]
+    private var index = 0
+    private var path: [Step] = []
+
+    /// Deeper than any node answer (a transaction's asset is three levels down).
+    static let maximumDepth = 64
+
+    private enum Step {
+        case key(ArraySlice<UInt8>)
+        case index(Int)
+    }
+
+    /// What a value is, from its first byte.
+    package enum Kind: Sendable {
+        case object, array, string, number, bool, null
+    }
+
+    private init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Reads `bytes` as one document with `body`, which reads its one value; only whitespace
+    /// may follow it.
+    package static func read<Value>(
+        _ bytes: [UInt8], _ body: (inout JSONReader) throws(JSONReadError) -> Value
+    ) throws(JSONReadError) -> Value {
+        var reader = JSONReader(bytes)
+        reader.skipWhitespace()
+        let value = try body(&reader)
+        reader.skipWhitespace()
+        guard reader.index == bytes.count else { throw .malformed }
+        return value
+    }
+
+    // MARK: Containers
+
+    /// Calls `member` for each key of an object, with the reader at the key's value, which
+    /// `member` must read or skip. Readers refuse a key they know named twice (`twice`): no
+    /// node writes one, and decoders disagree on which of the two counts (`JSONDecoder` takes
+    /// the first).
+    package mutating func readObject(_ member: (inout JSONReader, JSONKey) throws(JSONReadError) -> Void) throws(JSONReadError) {
+        guard path.count < Self.maximumDepth else { throw .malformed }
+        try expect(kind: .object)
+        index += 1
+        skipWhitespace()
+        if byte == UInt8(ascii: "}") { index += 1; return }
+        while true {
+            skipWhitespace()
+            guard byte == UInt8(ascii: "\"") else { throw .malformed }
+            let key = try readKey()
+            skipWhitespace()
+            guard byte == UInt8(ascii: ":") else { throw .malformed }
+            index += 1
+            skipWhitespace()
+            path.append(.key(key))
+            try member(&self, JSONKey(bytes: key))
+            path.removeLast()
+            skipWhitespace()
+            switch byte {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"): index += 1; return
+            default: throw .malformed
+            }
+        }
+    }
+
+    /// Calls `element` for each value of an array, with the reader at it.
+    package mutating func readArray(_ element: (inout JSONReader) throws(JSONReadError) -> Void) throws(JSONReadError) {
+        guard path.count < Self.maximumDepth else { throw .malformed }
+        try expect(kind: .array)
+        index += 1
+        skipWhitespace()
+        if byte == UInt8(ascii: "]") { index += 1; return }
+        var position = 0
+        while true {
+            skipWhitespace()
+            path.append(.index(position))
+            try element(&self)
+            path.removeLast()
+            position += 1
+            skipWhitespace()
+            switch byte {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"): index += 1; return
+            default: throw .malformed
+            }
+        }
+    }
+
+    // MARK: Values
+
+    /// The kind of the value at the reader; nil when no value starts here.
+    package var kind: Kind? {
+        guard let byte else { return nil }
+        return switch byte {
+        case UInt8(ascii: "{"): .object
+        case UInt8(ascii: "["): .array
+        case UInt8(ascii: "\""): .string
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): .number
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): .bool
+        case UInt8(ascii: "n"): .null
+        default: nil
+        }
+    }
+
+    /// Consumes a `null` and says so; anything else is left to be read.
+    package mutating func readNull() throws(JSONReadError) -> Bool {
+        guard kind == .null else { return false }
+        try literal("null")
+        return true
+    }
+
+    package mutating func readBool() throws(JSONReadError) -> Bool {
+        try expect(kind: .bool)
+        if byte == UInt8(ascii: "t") { try literal("true"); return true }
+        try literal("false")
+        return false
+    }
+
+    package mutating func readString() throws(JSONReadError) -> String {
+        try expect(kind: .string)
+        let utf8 = try stringBytes()
+        guard let text = String(validating: utf8, as: UTF8.self) else { throw .malformed }
+        return text
+    }
+
+    /// A JSON integer (no fraction, no exponent) that fits `T`.
+    package mutating func readInteger<T: FixedWidthInteger>(_: T.Type = T.self) throws(JSONReadError) -> T {
+        try expect(kind: .number)
+        let start = index
+        try skipNumber()
+        let digits = bytes[start..<index]
+        guard !digits.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) else {
+            throw failure("\(here) is not an integer")
+        }
+        guard let value = T(String(decoding: digits, as: UTF8.self)) else { throw failure("\(here) is out of range") }
+        return value
+    }
+
+    /// An integer written as a number or as a string of its digits, as nodes write counts
+    /// and amounts (no sign but `-`).
+    package mutating func readIntegerOrString<T: FixedWidthInteger>(_: T.Type = T.self) throws(JSONReadError) -> T {
+        guard kind == .string else { return try readInteger() }
+        let text = try readString()
+        guard text.first != "+", let value = T(text) else { throw failure("\(here): expected an integer, got a string that is not one") }
+        return value
+    }
+
+    /// Passes over one value, checking it as it goes.
+    package mutating func skipValue() throws(JSONReadError) {
+        switch kind {
+        case .object?: try readObject { reader, _ throws(JSONReadError) in try reader.skipValue() }
+        case .array?: try readArray { reader throws(JSONReadError) in try reader.skipValue() }
+        case .string?: _ = try readString()
+        case .number?: try skipNumber()
+        case .bool?: _ = try readBool()
+        case .null?: _ = try readNull()
+        case nil: throw .malformed
+        }
+    }
+
+    // MARK: Errors
+
+    /// An error about the value at the reader, its path in front: "transactions[2].id: …".
+    package func failure(_ message: String) -> JSONReadError { JSONReadError(message) }
+
+    /// The value at the reader by its path, as messages name it: `transactions[2].signature`.
+    package var here: String {
+        var text = ""
+        for step in path {
+            switch step {
+            case .key(let key): text += (text.isEmpty ? "" : ".") + describe(key)
+            case .index(let position): text += "[\(position)]"
+            }
+        }
+        return text.isEmpty ? "the answer" : text
+    }
+
+    /// The key being read was named before in its object.
+    package var twice: JSONReadError { failure("\(here) is given twice") }
+
+    /// `key` of the object at the reader is missing.
+    package func missing(_ key: StaticString) -> JSONReadError {
+        let name = key.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+        return failure(path.isEmpty ? "\(name) is missing" : "\(here).\(name) is missing")
+    }
+
+    private func describe(_ key: ArraySlice<UInt8>) -> String {
+        String(decoding: key, as: UTF8.self).escapingControlCharacters
+    }
+
+    private func expect(kind expected: Kind) throws(JSONReadError) {
+        guard let actual = kind else { throw .malformed }
+        guard actual == expected else {
+            if actual == .null { throw failure("\(here) is null") }
+            throw failure("\(here) is not \(expected.phrase)")
+        }
+    }
+
+    // MARK: Bytes
+
+    private var byte: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    private mutating func skipWhitespace() {
+        while let byte, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
+    }
+
+    private mutating func literal(_ word: StaticString) throws(JSONReadError) {
+        let matches = word.withUTF8Buffer { expected in
+            index + expected.count <= bytes.count && bytes[index..<index + expected.count].elementsEqual(expected)
+        }
+        guard matches else { throw .malformed }
+        index += word.utf8CodeUnitCount
+    }
+
+    /// A key's bytes as written, or decoded when it holds escapes.
+    private mutating func readKey() throws(JSONReadError) -> ArraySlice<UInt8> {
+        let start = index + 1
+        let decoded = try stringBytes()
+        // Unescaped keys (all that nodes write) stay a slice of the document.
+        if decoded.count == index - 1 - start, bytes[start..<index - 1].elementsEqual(decoded) { return bytes[start..<index - 1] }
+        guard String(validating: decoded, as: UTF8.self) != nil else { throw .malformed }
+        return decoded[...]
+    }
+
+    /// The string at the reader (its opening quote), unescaped, as UTF-8 not yet validated.
+    private mutating func stringBytes() throws(JSONReadError) -> [UInt8] {
+        index += 1
+        var out: [UInt8] = []
+        while true {
+            guard let byte else { throw .malformed }
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""): return out
+            case UInt8(ascii: "\\"): try unescape(into: &out)
+            case 0..<0x20: throw .malformed  // control characters must be escaped
+            default: out.append(byte)
+            }
+        }
+    }
+
+    private mutating func unescape(into out: inout [UInt8]) throws(JSONReadError) {
+        guard let escaped = byte else { throw .malformed }
+        index += 1
+        switch escaped {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escaped)
+        case UInt8(ascii: "b"): out.append(0x08)
+        case UInt8(ascii: "f"): out.append(0x0C)
+        case UInt8(ascii: "n"): out.append(0x0A)
+        case UInt8(ascii: "r"): out.append(0x0D)
+        case UInt8(ascii: "t"): out.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = UInt32(try hexQuad())
+            if (0xD800..<0xDC00).contains(scalar) {
+                // A high surrogate must be followed by its low one.
+                guard byte == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else { throw .malformed }
+                index += 2
+                let low = UInt32(try hexQuad())
+                guard (0xDC00..<0xE000).contains(low) else { throw .malformed }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            }
+            guard let unicode = Unicode.Scalar(scalar) else { throw .malformed }  // a lone low surrogate
+            out.append(contentsOf: UTF8.encode(unicode)!)
+        default:
+            throw .malformed
+        }
+    }
+
+    private mutating func hexQuad() throws(JSONReadError) -> UInt16 {
+        guard index + 4 <= bytes.count else { throw .malformed }
+        var value: UInt16 = 0
+        for _ in 0..<4 {
+            guard let digit = Self.hexDigit(bytes[index]) else { throw .malformed }
+            value = value << 4 | UInt16(digit)
+            index += 1
+        }
+        return value
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
+    private mutating func skipNumber() throws(JSONReadError) {
+        if byte == UInt8(ascii: "-") { index += 1 }
+        guard let first = byte, Self.isDigit(first) else { throw .malformed }
+        index += 1
+        if first != UInt8(ascii: "0") { skipDigits() }
+        if byte == UInt8(ascii: ".") {
+            index += 1
+            guard let digit = byte, Self.isDigit(digit) else { throw .malformed }
+            skipDigits()
+        }
+        if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+            index += 1
+            if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") { index += 1 }
+            guard let digit = byte, Self.isDigit(digit) else { throw .malformed }
+            skipDigits()
+        }
+    }
+
+    private mutating func skipDigits() {
+        while let byte, Self.isDigit(byte) { index += 1 }
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+}
+
+/// An object's key as the document spells it (escapes decoded), matched against the names a
+/// reader expects: `switch key { case "height": … }`.
+package struct JSONKey {
+    let bytes: ArraySlice<UInt8>
+
+    package static func ~= (name: StaticString, key: JSONKey) -> Bool {
+        name.withUTF8Buffer { key.bytes.elementsEqual($0) }
+    }
+}
+
+/// What is wrong with a document, in a user's words: which field, and what about it.
+package struct JSONReadError: Error, Sendable, CustomStringConvertible {
+    package let description: String
+
+    init(_ description: String) { self.description = description }
+
+    /// Not JSON at all, or JSON cut short: no field to name.
+    static let malformed = JSONReadError("malformed JSON")
+}
+
+extension JSONReader.Kind {
+    fileprivate var phrase: String {
+        switch self {
+        case .object: "an object"
+        case .array: "a list"
+        case .string: "a string"
+        case .number: "an integer"
+        case .bool: "true or false"
+        case .null: "null"
+        }
+    }
+}

@@ -1,0 +1,173 @@
+// Transactions read from node answers with `JSONReader`, by the same rules as their
+// `init(from:)` (the `Decodable` path stays for everything else); the transaction fuzz target
+// checks that whatever is read here decodes there to the same value.
+
+extension Transaction {
+    /// The transaction at `reader`, as nodes write it (§3.3, node-api §1.4).
+    package init(json reader: inout JSONReader) throws(JSONReadError) {
+        var seen = SeenKeys()
+        var type: TransactionType?, amount: Int64?, senderPublicKey: PublicKey?, timestamp: Int32?, signature: [UInt8]?
+        var recipientId: Address?, chat: ChatAsset?, state: StateAsset?, requesterPublicKey: [UInt8]?, signSignature: [UInt8]?
+        var senderId: Address?, timestampMs: Int64?, id: TransactionID?, fee: Int64?, height: Int64?, blockId: String?
+        var blockTimestamp: Int64?, confirmations: Int64?, recipientPublicKey: PublicKey?
+        try reader.readObject { reader, key throws(JSONReadError) in
+            switch key {
+            case "type": try seen.first(0, reader); type = TransactionType(rawValue: try reader.readInteger())
+            case "amount": try seen.first(1, reader); amount = try reader.readIntegerOrString()
+            case "senderPublicKey": try seen.first(2, reader); senderPublicKey = try reader.readParsed(PublicKey.self)
+            case "recipientId":
+                try seen.first(3, reader)
+                // Null, absent or "" for types without a recipient.
+                if let text = try reader.readOptional({ reader throws(JSONReadError) in try reader.readString() }), !text.isEmpty {
+                    do { recipientId = try Address(text) } catch { throw reader.failure("\(reader.here): \(error)") }
+                }
+            case "timestamp":
+                try seen.first(4, reader)
+                let raw: Int64 = try reader.readInteger()
+                guard let exact = Int32(exactly: raw) else { throw reader.failure("\(reader.here): outside the signed int32 range") }
+                timestamp = exact
+            case "asset":
+                try seen.first(5, reader)
+                guard try !reader.readNull() else { break }
+                var assets = SeenKeys()
+                try reader.readObject { reader, key throws(JSONReadError) in
+                    switch key {
+                    case "chat": try assets.first(0, reader); chat = try reader.readOptional { reader throws(JSONReadError) in try ChatAsset(json: &reader) }
+                    case "state": try assets.first(1, reader); state = try reader.readOptional { reader throws(JSONReadError) in try StateAsset(json: &reader) }
+                    default: try reader.skipValue()
+                    }
+                }
+            case "requesterPublicKey": try seen.first(6, reader); requesterPublicKey = try reader.readHexIfPresent(length: PublicKey.length)
+            case "signature": try seen.first(7, reader); signature = try reader.readHex(length: Ed25519.signatureLength)
+            case "signSignature": try seen.first(8, reader); signSignature = try reader.readHexIfPresent(length: Ed25519.signatureLength)
+            case "senderId": try seen.first(9, reader); senderId = try reader.readOptional { reader throws(JSONReadError) in try reader.readParsed(Address.self) }
+            case "timestampMs": try seen.first(10, reader); timestampMs = try reader.readOptional { reader throws(JSONReadError) in try reader.readInteger() }
+            case "id": try seen.first(11, reader); id = try reader.readOptional { reader throws(JSONReadError) in try reader.readParsed(TransactionID.self) }
+            case "fee": try seen.first(12, reader); fee = try reader.readOptional { reader throws(JSONReadError) in try reader.readIntegerOrString() }
+            case "height": try seen.first(13, reader); height = try reader.readOptional { reader throws(JSONReadError) in try reader.readIntegerOrString() }
+            case "blockId": try seen.first(14, reader); blockId = try reader.readOptional { reader throws(JSONReadError) in try reader.readString() }
+            case "block_timestamp":
+                try seen.first(15, reader)
+                blockTimestamp = try reader.readOptional { reader throws(JSONReadError) in try reader.readIntegerOrString() }
+            case "confirmations":
+                try seen.first(16, reader)
+                confirmations = try reader.readOptional { reader throws(JSONReadError) in try reader.readIntegerOrString() }
+            case "recipientPublicKey":
+                try seen.first(17, reader)
+                recipientPublicKey = try reader.readOptional { reader throws(JSONReadError) in try reader.readParsed(PublicKey.self) }
+            default: try reader.skipValue()
+            }
+        }
+        guard let type else { throw reader.missing("type") }
+        guard let amount else { throw reader.missing("amount") }
+        guard let senderPublicKey else { throw reader.missing("senderPublicKey") }
+        guard let timestamp else { throw reader.missing("timestamp") }
+        guard let signature else { throw reader.missing("signature") }
+        self.init(type: type, amount: amount, senderPublicKey: senderPublicKey, recipientId: recipientId, timestamp: timestamp,
+                  chat: chat, state: state, signature: signature, timestampMs: timestampMs)
+        self.requesterPublicKey = requesterPublicKey
+        self.signSignature = signSignature
+        self.senderId = senderId  // as claimed, never derived here
+        self.id = id
+        self.fee = fee
+        self.height = height
+        self.blockId = blockId
+        self.blockTimestamp = blockTimestamp
+        self.confirmations = confirmations
+        self.recipientPublicKey = recipientPublicKey
+    }
+}
+
+extension ChatAsset {
+    package init(json reader: inout JSONReader) throws(JSONReadError) {
+        var seen = SeenKeys()
+        var message: [UInt8]?, nonce: [UInt8] = [], type: ChatType?
+        try reader.readObject { reader, key throws(JSONReadError) in
+            switch key {
+            case "message": try seen.first(0, reader); message = try reader.readHex()
+            case "own_message":
+                try seen.first(1, reader)
+                if let text = try reader.readOptional({ reader throws(JSONReadError) in try reader.readString() }) {
+                    guard let bytes = Hex.decode(text) else { throw reader.failure("\(reader.here): not canonical hex") }
+                    nonce = bytes
+                }
+            case "type":
+                try seen.first(2, reader)
+                let raw: Int = try reader.readInteger()
+                guard let known = ChatType(rawValue: raw) else { throw reader.failure("\(reader.here): unknown chat type \(raw)") }
+                type = known
+            default: try reader.skipValue()
+            }
+        }
+        guard let message else { throw reader.missing("message") }
+        guard let type else { throw reader.missing("type") }
+        self.init(message: message, nonce: nonce, type: type)
+    }
+}
+
+extension StateAsset {
+    package init(json reader: inout JSONReader) throws(JSONReadError) {
+        var seen = SeenKeys()
+        var key: String?, value: String?, type: Int32?
+        try reader.readObject { reader, name throws(JSONReadError) in
+            switch name {
+            case "key": try seen.first(0, reader); key = try reader.readOptional { reader throws(JSONReadError) in try reader.readString() }
+            case "value": try seen.first(1, reader); value = try reader.readString()
+            case "type":
+                try seen.first(2, reader)
+                let raw: Int64 = try reader.readInteger()
+                guard let exact = Int32(exactly: raw) else { throw reader.failure("\(reader.here): state type \(raw) is outside int32") }
+                type = exact
+            default: try reader.skipValue()
+            }
+        }
+        guard let value else { throw reader.missing("value") }
+        guard let type else { throw reader.missing("type") }
+        self.init(key: key ?? "", value: value, type: type)
+    }
+}
+
+/// The known keys an object has named so far, so a second naming is refused.
+package struct SeenKeys {
+    private var bits: UInt64 = 0
+
+    package init() {}
+
+    /// Marks key number `position` (below 64), throwing if it was named before.
+    package mutating func first(_ position: Int, _ reader: JSONReader) throws(JSONReadError) {
+        let bit: UInt64 = 1 << UInt64(position)
+        guard bits & bit == 0 else { throw reader.twice }
+        bits |= bit
+    }
+}
+
+extension JSONReader {
+    /// Nil for `null`, else what `read` reads.
+    package mutating func readOptional<Value>(_ read: (inout JSONReader) throws(JSONReadError) -> Value) throws(JSONReadError) -> Value? {
+        try readNull() ? nil : try read(&self)
+    }
+
+    /// A string that spells a `T` (an address, a key, an id).
+    package mutating func readParsed<T: StringCodable>(_: T.Type) throws(JSONReadError) -> T {
+        let text = try readString()
+        do { return try T(parsing: text) } catch { throw failure("\(here): \"\(text)\": \(error)") }
+    }
+
+    /// Canonical hex, of `length` bytes when given.
+    package mutating func readHex(length: Int? = nil) throws(JSONReadError) -> [UInt8] {
+        let text = try readString()
+        guard let bytes = length.map({ Hex.decode(text, length: $0) }) ?? Hex.decode(text) else {
+            throw failure("\(here): not canonical hex")
+        }
+        return bytes
+    }
+
+    /// Optional canonical hex: null, absent and "" all mean none.
+    mutating func readHexIfPresent(length: Int) throws(JSONReadError) -> [UInt8]? {
+        guard kind != .null else { _ = try readNull(); return nil }
+        let text = try readString()
+        guard !text.isEmpty else { return nil }
+        guard let bytes = Hex.decode(text, length: length) else { throw failure("\(here): not canonical hex") }
+        return bytes
+    }
+}

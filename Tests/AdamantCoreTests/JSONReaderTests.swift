@@ -1,0 +1,98 @@
+import AdamantCore
+import Foundation
+import Testing
+
+/// The node-answer reader (`JSONReader`, `Transaction(json:)`) against `JSONDecoder` with
+/// `Transaction`'s `init(from:)`: what the reader accepts decodes there to the same value.
+@Suite("JSON reader")
+struct JSONReaderTests {
+    static func read(_ bytes: [UInt8]) throws(JSONReadError) -> Transaction {
+        try JSONReader.read(bytes) { reader throws(JSONReadError) in try Transaction(json: &reader) }
+    }
+
+    static func decoded(_ bytes: [UInt8]) -> Transaction? { try? JSONDecoder().decode(Transaction.self, from: Data(bytes)) }
+
+    static func failure(_ text: String) -> String? {
+        do { _ = try read(Array(text.utf8)); return nil } catch { return error.description }
+    }
+
+    /// Every vector transaction (transfers, chats of each type, KVS states, legacy shapes), as
+    /// the vectors write it and as `Transaction`'s encoder writes it back.
+    @Test func everyVectorReadsAsItDecodes() throws {
+        let vectors = TransactionVectorTests.vectors
+        try #require(vectors.count >= 10)
+        for vector in vectors {
+            let bytes = Array(vector.transaction.data)
+            let expected = try #require(Self.decoded(bytes), "\(vector.name)")
+            #expect(try Self.read(bytes) == expected, "\(vector.name)")
+            let again = Array(try JSONEncoder().encode(expected))
+            #expect(try Self.read(again) == expected, "\(vector.name), re-encoded")
+        }
+    }
+
+    /// Node-style variants of one transaction: numbers as strings, nulls for what is absent,
+    /// escapes, unknown keys of every kind, whitespace.
+    @Test(arguments: [
+        #"{"type":0,"amount":"100","senderPublicKey":"PK","recipientId":"","timestamp":5,"signature":"SIG","fee":"50000000","height":"7","confirmations":null,"asset":{}}"#,
+        #"{"type":0,"amount":100,"senderPublicKey":"PK","recipientId":null,"timestamp":5,"signature":"SIG","asset":null,"extra":[1,{"a":[true,false,null]},-2.5e-3,"\u00e9\ud83d\ude00"]}"#,
+        " {\n\t\"type\" : 0 , \"amount\":100,\"senderPublicKey\":\"PK\",\"timestamp\":5,\"signature\":\"SIG\",\"requesterPublicKey\":\"\",\"signSignature\":null } \n",
+        #"{"\u0074ype":0,"amount":100,"senderPublicKey":"PK","timestamp":-5,"signature":"SIG","blockId":"\"x\\\/y\"","block_timestamp":"12"}"#,
+    ])
+    func variantsReadAsTheyDecode(_ template: String) throws {
+        let key = String(repeating: "ab", count: 32), signature = String(repeating: "cd", count: 64)
+        let bytes = Array(template.replacingOccurrences(of: "SIG", with: signature).replacingOccurrences(of: "PK", with: key).utf8)
+        let expected = try #require(Self.decoded(bytes))
+        #expect(try Self.read(bytes) == expected)
+        #expect(Self.failure(String(decoding: bytes, as: UTF8.self) + " {}") == "malformed JSON", "only whitespace may follow")
+    }
+
+    /// What the reader refuses, and says: the field by its path, and what about it. Each is
+    /// refused by `JSONDecoder` too, but a key given twice, which it takes the first of.
+    @Test(arguments: [
+        (#"{"amount":1}"#, "type is missing"),
+        (#"{"type":null}"#, "type is null"),
+        (#"{"type":"0"}"#, "type is not an integer"),
+        (#"{"type":1.5}"#, "type is not an integer"),
+        (#"{"type":99999999999999999999}"#, "type is out of range"),
+        (#"{"type":0,"type":0}"#, "type is given twice"),
+        (#"{"type":0,"amount":"+5"}"#, "amount: expected an integer, got a string that is not one"),
+        (#"{"type":0,"amount":1,"timestamp":4294967296}"#, "timestamp: outside the signed int32 range"),
+        (#"{"type":0,"amount":1,"signature":"AB"}"#, "signature: not canonical hex"),
+        (#"{"type":0,"amount":1,"recipientId":"U1x"}"#, nil),
+        (#"{"type":8,"amount":0,"asset":{"chat":{"message":"00","type":7}}}"#, "asset.chat.type: unknown chat type 7"),
+        (#"{"type":8,"amount":0,"asset":{"chat":{"type":1}}}"#, "asset.chat.message is missing"),
+        (#"{"type":8,"amount":0,"asset":[]}"#, "asset is not an object"),
+        (#"{"type":0,"amount":1"#, "malformed JSON"),
+        (#"{"type":0,"amount":01}"#, "malformed JSON"),
+        (#"{"type":0,"x":"\ud800"}"#, "malformed JSON"),
+        (#"[]"#, "the answer is not an object"),
+    ] as [(String, String?)])
+    func refusalsNameTheField(_ json: String, _ message: String?) {
+        let failure = Self.failure(json)
+        if let message { #expect(failure == message) } else { #expect(failure?.hasPrefix("recipientId: ") == true, "\(String(describing: failure))") }
+        if !json.contains(#""type":0,"type""#) { #expect(Self.decoded(Array(json.utf8)) == nil, "JSONDecoder takes it") }
+    }
+
+    /// Nesting past the bound is refused, not recursed into (no stack to exhaust).
+    @Test func deepNestingIsRefused() {
+        let deep = #"{"x":"# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}"
+        #expect(Self.failure(deep) == "malformed JSON")
+    }
+
+    /// A list of transactions and a page's envelope read as nodes answer.
+    @Test func aListReadsEachTransactionWithItsPosition() throws {
+        let transaction = try #require(TransactionVectorTests.vectors.first).transaction.data
+        let body = Array(#"{"success":true,"transactions":["#.utf8) + Array(transaction) + Array(#",{"type":0}]}"#.utf8)
+        let error = #expect(throws: JSONReadError.self) {
+            try JSONReader.read(body) { reader throws(JSONReadError) in
+                try reader.readObject { reader, key throws(JSONReadError) in
+                    switch key {
+                    case "transactions": try reader.readArray { reader throws(JSONReadError) in _ = try Transaction(json: &reader) }
+                    default: try reader.skipValue()
+                    }
+                }
+            }
+        }
+        #expect(error?.description == "transactions[1].amount is missing")
+    }
+}
