@@ -30,8 +30,8 @@ public struct NodeList: Sendable, Hashable {
     /// - Parameters:
     ///   - arguments: each `--node URL`, in order.
     ///   - environment: the process environment; `ADM_NODES` is comma-separated.
-    ///   - configFile: reads the config file (`NodeConfigFile.load`); called only when neither
-    ///     `arguments` nor `ADM_NODES` names the nodes.
+    ///   - configFile: reads the config file; called only when neither `arguments` nor
+    ///     `ADM_NODES` names the nodes.
     public static func resolve(
         arguments: [String], nethash: String? = nil, environment: [String: String],
         configFile: () throws(NodeListError) -> NodeConfigFile? = { nil }
@@ -70,6 +70,7 @@ public enum NodeListError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidURL(NodeURLError, source: NodeList.Source)
     case invalidNethash(String)
     case noNodes(source: NodeList.Source)
+    /// The config file cannot be used; `reason` is the whole message, naming the file.
     case configFile(path: String, reason: String)
 
     public var description: String {
@@ -77,7 +78,7 @@ public enum NodeListError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidURL(let error, let source): "\(error) (from \(source.phrase))"
         case .invalidNethash(let text): "\(text.quoted) is not a nethash (64 hex characters)"
         case .noNodes(let source): "\(source.phrase) names no node"
-        case .configFile(let path, let reason): "\(path): \(reason)"
+        case .configFile(_, let reason): reason
         }
     }
 }
