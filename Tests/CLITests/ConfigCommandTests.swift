@@ -153,6 +153,19 @@ final class ConfigCommandTests {
         #expect(!FileManager.default.fileExists(atPath: home), "nothing written")
     }
 
+    /// With every setting given otherwise, a command never reads the file, however broken;
+    /// one setting left to it, and the file is read and refused.
+    @Test func theFileIsReadOnlyWhenASettingNeedsIt() async throws {
+        try write("not json")
+        let given = ["--home", folder + "/home", "--node", "http://127.0.0.1:1",
+                     "--service-address", Self.flagService.address.description, "--service-public-key", Self.flagService.publicKey.hex]
+        let environment = environment.merging(["ADM_PASSPHRASE": BIP39.randomMnemonic()]) { $1 }
+        let queue = try await run("adm-push", ["queue", "--json"] + given, environment: environment)
+        #expect(queue.status == 0, "\(queue.stderr)")
+        let needed = try await run("adm-push", ["queue", "--json"] + given.dropFirst(2), environment: environment)
+        #expect(needed.status == 64 && needed.stderr.hasPrefix("Error: the config file is not valid JSON at \(configPath):1:1: "), "\(needed.stderr)")
+    }
+
     @Test func aMalformedFileNamesTheLine() async throws {
         try write("""
             {
