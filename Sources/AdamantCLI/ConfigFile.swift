@@ -99,13 +99,13 @@ public struct ConfigFile: Sendable, Hashable {
         case .typeMismatch(_, let context), .valueNotFound(_, let context): path = context.codingPath
         case .keyNotFound:  // only the service's keys are required
             return .invalid(key: "service", reason: #"needs both "address" and "publicKey""#)
-        case .dataCorrupted(let context) where !context.codingPath.isEmpty: path = context.codingPath
-        case .dataCorrupted:
-            guard let syntax = JSONSyntax.firstProblem(in: contents) else {
-                return .malformed(line: nil, column: nil, reason: "not valid JSON (is it UTF-8?)")
+        case .dataCorrupted(let context):
+            if let syntax = JSONSyntax.firstProblem(in: contents) {
+                return .malformed(line: syntax.line, column: syntax.column, reason: syntax.reason)
             }
-            return .malformed(line: syntax.line, column: syntax.column, reason: syntax.reason)
-        @unknown default: path = []
+            guard !context.codingPath.isEmpty else { return .malformed(line: nil, column: nil, reason: "not valid JSON (is it UTF-8?)") }
+            path = context.codingPath
+        @unknown default: return .malformed(line: nil, column: nil, reason: "not readable as settings")
         }
         let names = path.filter { $0.intValue == nil }.map(\.stringValue)
         switch names.first {
