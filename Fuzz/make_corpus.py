@@ -55,6 +55,7 @@ SIGNALS = vectors("signals")
 INVALID = vectors("invalid")
 TRANSFER = TRANSACTIONS[0]  # the docs' transfer; NodeAnswersFuzz looks it up by this id
 NETHASH = "bd330166898377fb28743ceef5e43a5d9d0a3efd9b3451fb7bc53530bb0a6d64"
+ANS_ADDRESS, ANS_KEY = "U10629337621822775991", "188b24bd116a556ac8ba905bbbdaa16e237dfb14269f5a4f9a26be77537d977c"  # the iOS ANS
 
 
 def as_node_sends(vector, confirmed=True):
@@ -279,10 +280,16 @@ def config_seeds():
         {"nodes": ["https://clown.adamant.im", "http://192.168.1.5:36666"], "nethash": NETHASH},
         {"nodes": []}, {"nethash": "zz"}, {}, {"nodes": ["ftp://x"]}, {"nodes": [" http://a ", "http://A/"]},
         {"nodes": "http://a"}, {"other": {"nested": [1, 2]}, "nodes": ["http://[::1]:1"]},
+        {"home": "~/adm-push", "service": {"address": ANS_ADDRESS, "publicKey": ANS_KEY}},
+        {"home": "/var/lib/adm-push", "nodes": ["http://127.0.0.1:36666"]}, {"home": "relative"},
+        {"service": {"address": "U1", "publicKey": ANS_KEY}}, {"service": {"address": ANS_ADDRESS}},
+        {"service": {"address": ANS_ADDRESS, "publicKey": ANS_KEY, "name": "ANS"}},
     ]
     for index, body in enumerate(files):
         seeds.add(f"config-{index}", json.dumps(body, indent=2))
     seeds.add("not json", "nodes = [http://a]")
+    seeds.add("broken on line 3", '{\n  "nodes": ["http://a"],\n  "home": /srv\n}')
+    seeds.add("trailing commas", '{"nodes": ["http://a",], "home": "/h",}')
     return seeds
 
 

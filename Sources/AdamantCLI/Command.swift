@@ -30,10 +30,13 @@ public struct Context: Sendable {
     public let environment: [String: String]
     public let output: Output
     public let terminal: Terminal
+    /// The config file, read when a setting first needs it.
+    public let configFile: ConfigFileSource
 
     public init(environment: [String: String], output: Output, terminal: Terminal) {
         self.environment = environment
         self.output = output
         self.terminal = terminal
+        configFile = ConfigFileSource(environment: environment)
     }
 }

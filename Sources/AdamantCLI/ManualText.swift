@@ -3,7 +3,7 @@ import AdamantPush
 /// What the man pages say beyond the declarations: the environment variables and files that
 /// stand behind the shared options, listed for a tool only when it declares that option.
 /// Each says what the code does (`OutboxOptions.homeDirectory`, `NodeList.resolve`,
-/// `NodeConfigFile.defaultPath`, `PassphraseInput.passphrase`).
+/// `ConfigFile.defaultPath`, `PassphraseInput.passphrase`).
 enum ManualText {
     struct Entry {
         let name: String
@@ -33,18 +33,18 @@ enum ManualText {
         if home {
             entries.append(Entry(name: "ADM_PUSH_HOME", text: "The home directory when --home is not given (ignored when empty)."))
             entries.append(Entry(name: "XDG_STATE_HOME", text: """
-                Without --home and ADM_PUSH_HOME, the home is $XDG_STATE_HOME/adm-push when this is an \
-                absolute path, else ~/.local/state/adm-push.
+                Without --home, ADM_PUSH_HOME and a home in the config file, the home is \
+                $XDG_STATE_HOME/adm-push when this is an absolute path, else ~/.local/state/adm-push.
                 """))
         }
-        if nodes {
+        if nodes || home {
             entries.append(Entry(name: "XDG_CONFIG_HOME", text: """
                 The config file is $XDG_CONFIG_HOME/adm-push/config.json when this is an absolute path, \
                 else ~/.config/adm-push/config.json.
                 """))
         }
         if home || nodes {
-            entries.append(Entry(name: "HOME", text: "Where ~ is, for the defaults above; neither is used unless it is an absolute path."))
+            entries.append(Entry(name: "HOME", text: "Where ~ is, for the defaults above and a home in the config file; not used unless it is an absolute path."))
         }
         if nodes {
             entries.append(Entry(name: "http_proxy, HTTPS_PROXY, ALL_PROXY, NO_PROXY", text: """
@@ -56,15 +56,18 @@ enum ManualText {
 
     static func files(_ declared: Set<OptionSpec>) -> [Entry] {
         var entries: [Entry] = []
-        if declared.contains(NodeOptions.node.spec) {
+        if declared.contains(NodeOptions.node.spec) || declared.contains(OutboxOptions.home.spec) {
             entries.append(Entry(name: "$XDG_CONFIG_HOME/adm-push/config.json", text: """
-                The nodes, read only when neither --node nor ADM_NODES names them: \
-                {"nodes": ["https://..."], "nethash": "..."}, at most 1 MiB; other keys are ignored.
+                The settings, at most 1 MiB of JSON, every key optional: {"nodes": ["https://..."], \
+                "nethash": "hex", "home": "~/dir", "service": {"address": "U...", "publicKey": "hex"}}. \
+                \(SettingOrigin.precedence) The file is read, and checked whole, only by a command \
+                needing a setting it holds; an unknown key, a wrong type or broken JSON is an error \
+                naming the key or the line. 'adm-push config' shows where each setting came from.
                 """))
         }
         if declared.contains(OutboxOptions.home.spec) {
             let home = "$XDG_STATE_HOME/adm-push/"
-            entries.append(Entry(name: home, text: "The home (--home, ADM_PUSH_HOME): a directory of mode 700 that adm-push and adm-fetch share."))
+            entries.append(Entry(name: home, text: "The home (--home, ADM_PUSH_HOME, the config file's home): a directory of mode 700 that adm-push and adm-fetch share."))
             entries.append(Entry(name: home + Outbox.storeFileName, text: """
                 The registration outbox (SQLite): the intents for each account's tokens, sealed with a \
                 key derived from the passphrase, and the attempts made to send them.

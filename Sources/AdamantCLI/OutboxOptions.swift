@@ -13,9 +13,10 @@ import Darwin
 /// nodes, the passphrase, and how long to wait.
 public enum OutboxOptions {
     public static let home = SingleOption(
-        "home", valueName: "dir", valueKind: .directory, help: "Where the outbox is kept (else ADM_PUSH_HOME, else $XDG_STATE_HOME/adm-push).")
+        "home", valueName: "dir", valueKind: .directory,
+        help: "Where the outbox is kept (else ADM_PUSH_HOME, the config file's home, or $XDG_STATE_HOME/adm-push).")
     public static let serviceAddress = SingleOption(
-        "service-address", valueName: "U…", help: "The push service's ADAMANT address (default: the iOS ANS, U10629337621822775991).")
+        "service-address", valueName: "U…", help: "The push service's ADAMANT address (else the config file's; default: the iOS ANS, U10629337621822775991).")
     public static let servicePublicKey = SingleOption(
         "service-public-key", valueName: "hex", help: "The push service's public key; must hash to its address.")
     public static let deadline = SingleOption(
@@ -25,31 +26,47 @@ public enum OutboxOptions {
     public static let options: [any DeclaredOption] = [home, serviceAddress, servicePublicKey] + NodeOptions.options + [PassphraseInput.option]
 
     public static let help = """
-        The outbox lives in --home, else ADM_PUSH_HOME, else $XDG_STATE_HOME/adm-push (mode 700;
-        tokens are stored sealed with a key derived from your passphrase).
+        The outbox lives in --home, else ADM_PUSH_HOME, else the config file's "home", else
+        $XDG_STATE_HOME/adm-push (mode 700; tokens are stored sealed with a key derived from your
+        passphrase). 'adm-push config' shows every setting and where it came from.
         """ + "\n" + NodeOptions.help + "\n" + PassphraseInput.help
 
-    /// The home directory, from the option, the environment or the XDG default.
+    /// The home directory, from the option, the environment, the config file or the XDG default.
     public static func homeDirectory(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> String {
+        try homeSetting(arguments, context).value
+    }
+
+    /// The home and where it came from: `--home`, `ADM_PUSH_HOME`, the config file's `home`,
+    /// else `$XDG_STATE_HOME/adm-push` or `~/.local/state/adm-push`.
+    public static func homeSetting(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> Setting<String> {
         if let path = arguments.value(home) {
             guard !path.isEmpty else { throw .usage("--home needs a directory") }
-            return path
+            return Setting(path, .flag("--" + home.spec.name))
         }
-        if let path = context.environment["ADM_PUSH_HOME"], !path.isEmpty { return path }
-        if let state = context.environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/adm-push" }
+        if let path = context.environment["ADM_PUSH_HOME"], !path.isEmpty { return Setting(path, .environment("ADM_PUSH_HOME")) }
+        if let file = try configFile(context) {
+            do throws(ConfigFileError) {
+                if let path = try file.homeDirectory(environment: context.environment) { return Setting(path, .file(file.path)) }
+            } catch {
+                throw CLIError(error)
+            }
+        }
+        if let state = context.environment["XDG_STATE_HOME"], state.hasPrefix("/") { return Setting(state + "/adm-push", .builtIn) }
         guard let user = context.environment["HOME"], user.hasPrefix("/") else {
             throw .invalidInput("no home for the outbox: give --home DIR, or set ADM_PUSH_HOME or HOME")
         }
-        return user + "/.local/state/adm-push"
+        return Setting(user + "/.local/state/adm-push", .builtIn)
     }
 
-    /// The service identity, checked: a key that does not hash to the address is refused, so a
-    /// signal is never encrypted to anyone else.
-    public static func service(_ arguments: ParsedArguments) throws(CLIError) -> NotificationService {
+    /// The service the flags name, checked: a key that does not hash to the address is
+    /// refused, so a signal is never encrypted to anyone else. nil when they name none (then
+    /// the config file's or the default one is used: `serviceSetting`).
+    @discardableResult
+    public static func service(_ arguments: ParsedArguments) throws(CLIError) -> NotificationService? {
         let address = arguments.value(serviceAddress), key = arguments.value(servicePublicKey)
         switch (address, key) {
         case (nil, nil):
-            return .adamantIOS
+            return nil
         case (let address?, let key?):
             do {
                 return try NotificationService(address: Address(address), publicKey: PublicKey(hex: key))
@@ -61,6 +78,25 @@ public enum OutboxOptions {
         default:
             throw .usage("--service-address and --service-public-key go together")
         }
+    }
+
+    /// The service to register with: the flags', else the config file's, else the iOS ANS.
+    public static func serviceSetting(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> Setting<NotificationService> {
+        if let service = try service(arguments) { return Setting(service, .flag("--" + serviceAddress.spec.name)) }
+        if let file = try configFile(context), let service = file.service { return Setting(service, .file(file.path)) }
+        return Setting(.adamantIOS, .builtIn)
+    }
+
+    /// Resolves every setting an outbox command needs, so a mistake in them (a bad config file)
+    /// is reported before the passphrase is asked for.
+    public static func checkSettings(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) {
+        _ = try serviceSetting(arguments, context)
+        _ = try homeDirectory(arguments, context)
+        _ = try NodeOptions.nodeList(arguments, context)
+    }
+
+    private static func configFile(_ context: Context) throws(CLIError) -> ConfigFile? {
+        do throws(ConfigFileError) { return try context.configFile.file() } catch { throw CLIError(error) }
     }
 
     /// `--deadline` as a duration: 0 to 3600 seconds.
@@ -76,7 +112,7 @@ public enum OutboxOptions {
     /// the keys are still being derived. `nodes`: a client the caller already has (its pool's
     /// health is then shared).
     public static func open(_ arguments: ParsedArguments, _ context: Context, keys: AccountKeys, nodes: NodeClient? = nil) async throws(CLIError) -> Outbox {
-        let service = try service(arguments)
+        let service = try serviceSetting(arguments, context).value
         let home = try homeDirectory(arguments, context)
         let nodes = if let nodes { nodes } else { NodeClient(pool: NodePool(nodes: try NodeOptions.nodeList(arguments, context))) }
         var configuration = Outbox.Configuration()

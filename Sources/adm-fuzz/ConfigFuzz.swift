@@ -1,13 +1,27 @@
+import AdamantCLI
+import AdamantCore
 import AdamantNodes
 
-/// The config file's bytes (`$XDG_CONFIG_HOME/adm-push/config.json`), resolved to a node list
-/// as a command without `--node` would.
+/// The config file's bytes (`$XDG_CONFIG_HOME/adm-push/config.json`): parsed and checked, then
+/// resolved to a node list as a command without `--node` would, and to a home. A refusal is
+/// one line, and a line it names is in the file.
 enum ConfigFuzz {
     static func run(_ data: [UInt8]) {
-        guard let file = try? NodeConfigFile(path: "/fuzz/config.json", contents: data) else { return }
-        _ = "\(file.nodes ?? []) \(file.nethash ?? "")"
+        let file: ConfigFile
         do {
-            let list = try NodeList.resolve(arguments: [], environment: [:], configFile: { file })
+            file = try ConfigFile(path: "/fuzz/config.json", contents: data)
+        } catch {
+            invariant(!error.description.contains("\n"), "a config error of more than one line: \(error.description)")
+            if case .malformed(let line?, let column?, _) = error.problem {
+                let lines = data.count { $0 == UInt8(ascii: "\n") } + 1
+                invariant((1...lines).contains(line) && column >= 1, "line \(line) of \(lines), column \(column)")
+            }
+            return
+        }
+        _ = "\(file.nodes ?? []) \(file.nethash ?? "") \(file.service?.address.description ?? "")"
+        _ = try? file.homeDirectory(environment: ["HOME": "/home/fuzz"])
+        do {
+            let list = try NodeList.resolve(arguments: [], environment: [:], configFile: { file.nodeSettings })
             _ = list.endpoints.map(\.url.description)
         } catch {
             _ = error.description

@@ -6,7 +6,7 @@ enum AdmPush {
         overview: "Register ADAMANT push tokens privately, through the nodes you choose.",
         commands: [
             RegisterCommand.self, UnregisterCommand.self, StatusCommand.self, QueueCommand.self, FlushCommand.self, RepairCommand.self,
-            KeysCommand.self, NodesCommand.self,
+            KeysCommand.self, NodesCommand.self, ConfigCommand.self,
         ],
         examples: {
             [
@@ -16,6 +16,7 @@ enum AdmPush {
                     "Register an APNs token and wait for the signal to be in a block (exit 0), or leave it queued (exit 75)."),
                 .init("adm-push unregister --all --home /tmp/fresh-home", "Unregister every token the chain shows this account registered, from a fresh home."),
                 .init("adm-push flush --loop --interval 300", "Finish what is pending every five minutes, until interrupted."),
+                .init("adm-push config --json", "Each setting's effective value and where it came from: a flag, the environment, the config file or the default."),
                 .init("adm-push nodes --node http://127.0.0.1:36666 --node https://clown.adamant.im", "Check two nodes: status, height, version, latency and clock."),
             ]
         })

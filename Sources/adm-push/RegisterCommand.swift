@@ -40,7 +40,8 @@ struct RegisterCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
-        let service = try OutboxOptions.service(arguments)
+        try OutboxOptions.checkSettings(arguments, context)
+        let service = try OutboxOptions.serviceSetting(arguments, context).value
         if signal.provider == .apnsSandbox && service == .adamantIOS {
             context.output.error("Warning: the iOS notification service always pushes to production APNs and deletes a sandbox token after its first push.")
         }

@@ -20,6 +20,7 @@ struct StatusCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
+        try OutboxOptions.checkSettings(arguments, context)
         let outbox = try await OutboxOptions.open(arguments, context, keys: AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context)))
         let report: FlushReport
         do { report = try await outbox.status() } catch { throw CLIError(outboxError: error) }
@@ -67,6 +68,7 @@ struct QueueCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
+        try OutboxOptions.checkSettings(arguments, context)
         let outbox = try await OutboxOptions.open(arguments, context, keys: AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context)))
         let groups: [[Intent]]
         do { groups = try await outbox.queue() } catch { throw CLIError(outboxError: error) }
@@ -113,6 +115,7 @@ struct FlushCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
+        try OutboxOptions.checkSettings(arguments, context)
         let outbox = try await OutboxOptions.open(arguments, context, keys: AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context)))
         let interval = Duration.seconds(arguments.value(Self.interval).flatMap(Int.init) ?? 60)
         let wait = try OutboxOptions.deadline(arguments)
@@ -152,6 +155,7 @@ struct RepairCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
+        try OutboxOptions.checkSettings(arguments, context)
         let keys = AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context))
         let outbox = try await OutboxOptions.open(arguments, context, keys: keys)
         let evidence = await PushEvidenceReport.assess(outbox, account: outbox.account, arguments, context)

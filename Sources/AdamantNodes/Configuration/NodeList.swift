@@ -40,8 +40,8 @@ public struct NodeList: Sendable, Hashable {
     ///   - arguments: each `--node URL`, in order.
     ///   - nethash: `--nethash`, if given: the only network accepted.
     ///   - environment: the process environment; `ADM_NODES` is comma-separated.
-    ///   - configFile: reads the config file (`NodeConfigFile.load`); called only when neither
-    ///     `arguments` nor `ADM_NODES` names the nodes.
+    ///   - configFile: reads the config file; called only when neither `arguments` nor
+    ///     `ADM_NODES` names the nodes.
     public static func resolve(
         arguments: [String], nethash: String? = nil, environment: [String: String],
         configFile: () throws(NodeListError) -> NodeConfigFile? = { nil }
@@ -84,7 +84,7 @@ public enum NodeListError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidNethash(String)
     /// A source that is set but names no node.
     case noNodes(source: NodeList.Source)
-    /// The config file cannot be read or parsed.
+    /// The config file cannot be used; `reason` is the whole message, naming the file.
     case configFile(path: String, reason: String)
 
     /// The reason, naming the source.
@@ -93,7 +93,7 @@ public enum NodeListError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidURL(let error, let source): "\(error) (from \(source.phrase))"
         case .invalidNethash(let text): "\(text.quoted) is not a nethash (64 hex characters)"
         case .noNodes(let source): "\(source.phrase) names no node"
-        case .configFile(let path, let reason): "\(path): \(reason)"
+        case .configFile(_, let reason): reason
         }
     }
 }

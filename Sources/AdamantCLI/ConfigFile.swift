@@ -1,0 +1,247 @@
+public import AdamantCore
+public import AdamantNodes
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The user's settings, `$XDG_CONFIG_HOME/adm-push/config.json` (or
+/// `~/.config/adm-push/config.json`). Every key is optional; no other key is allowed:
+///
+/// ```json
+/// {
+///   "nodes": ["https://clown.adamant.im", "http://192.168.1.5:36666"],
+///   "nethash": "bd330166898377fb28743ceef5e43a5d9d0a3efd9b3451fb7bc53530bb0a6d64",
+///   "home": "~/adm-push",
+///   "service": {"address": "U10629337621822775991", "publicKey": "188b24bd…"}
+/// }
+/// ```
+///
+/// A file that is read is checked whole, whichever of its settings the command needs, so a
+/// mistake is never silently ignored.
+public struct ConfigFile: Sendable, Hashable {
+    /// Far more than a few settings need; a larger file is refused unread.
+    public static let maxBytes = 1 << 20
+    public static let keys = ["nodes", "nethash", "home", "service"]
+    static let serviceKeys = ["address", "publicKey"]
+
+    public var path: String
+    /// nil when the file has no `nodes` key; an empty list is an error when the list is resolved.
+    public var nodes: [String]?
+    /// Checked to be a nethash.
+    public var nethash: String?
+    /// As written: absolute, `~` or `~/…` (expanded against `HOME` when it is used).
+    public var home: String?
+    /// Checked: the key hashes to the address.
+    public var service: NotificationService?
+
+    /// What `NodeList.resolve` takes from the file.
+    public var nodeSettings: NodeConfigFile { NodeConfigFile(path: path, nodes: nodes, nethash: nethash) }
+
+    /// Parses the file's bytes.
+    public init(path: String, contents: [UInt8]) throws(ConfigFileError) {
+        self.path = path
+        let body: Body
+        do {
+            body = try JSONDecoder().decode(Body.self, from: Data(contents))
+        } catch let error as UnknownKeys {
+            throw ConfigFileError(path: path, problem: .unknownKeys(error.names))
+        } catch let error as DecodingError {
+            throw ConfigFileError(path: path, problem: Self.problem(error, contents))
+        } catch {
+            throw ConfigFileError(path: path, problem: .malformed(line: nil, column: nil, reason: "not valid JSON"))
+        }
+        nodes = body.nodes
+        if let nethash = body.nethash, Nethash(nethash) == nil {
+            throw ConfigFileError(path: path, problem: .invalid(key: "nethash", reason: "is not a nethash (64 hex characters)"))
+        }
+        nethash = body.nethash
+        if let home = body.home, !(home.hasPrefix("/") || home == "~" || home.hasPrefix("~/")) {
+            throw ConfigFileError(path: path, problem: .invalid(key: "home", reason: "must be an absolute path or start with ~/, got \(home.quoted)"))
+        }
+        home = body.home
+        service = try body.service.map { entry throws(ConfigFileError) in try Self.service(entry, path: path) }
+    }
+
+    /// The home, `~` expanded against `HOME`; nil when the file names none.
+    public func homeDirectory(environment: [String: String]) throws(ConfigFileError) -> String? {
+        guard let home, home.hasPrefix("~") else { return home }
+        guard let user = environment["HOME"], user.hasPrefix("/") else {
+            throw ConfigFileError(path: path, problem: .invalid(key: "home", reason: "starts with ~, but HOME is not an absolute path: write the whole path"))
+        }
+        return user + home.dropFirst()
+    }
+
+    private static func service(_ entry: Body.Service, path: String) throws(ConfigFileError) -> NotificationService {
+        let address: Address, key: PublicKey
+        do { address = try Address(entry.address) } catch {
+            throw ConfigFileError(path: path, problem: .invalid(key: "service.address", reason: "is not an ADAMANT address: \(error)"))
+        }
+        do { key = try PublicKey(hex: entry.publicKey) } catch {
+            throw ConfigFileError(path: path, problem: .invalid(key: "service.publicKey", reason: "is not a public key: \(error)"))
+        }
+        do { return try NotificationService(address: address, publicKey: key) } catch {
+            throw ConfigFileError(path: path, problem: .invalid(key: "service", reason: "is inconsistent: \(error)"))
+        }
+    }
+
+    /// What a decoding error says about the file: the key whose value is wrong, or where the
+    /// JSON breaks (the decoder gives no position, so the grammar is checked here).
+    private static func problem(_ error: DecodingError, _ contents: [UInt8]) -> ConfigFileError.Problem {
+        let path: [any CodingKey]
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context): path = context.codingPath
+        case .keyNotFound:  // only the service's keys are required
+            return .invalid(key: "service", reason: #"needs both "address" and "publicKey""#)
+        case .dataCorrupted(let context):
+            if let syntax = JSONSyntax.firstProblem(in: contents) {
+                return .malformed(line: syntax.line, column: syntax.column, reason: syntax.reason)
+            }
+            guard !context.codingPath.isEmpty else { return .malformed(line: nil, column: nil, reason: "not valid JSON (is it UTF-8?)") }
+            path = context.codingPath
+        @unknown default: return .malformed(line: nil, column: nil, reason: "not readable as settings")
+        }
+        let names = path.filter { $0.intValue == nil }.map(\.stringValue)
+        switch names.first {
+        case nil: return .notAnObject
+        case "nodes": return .invalid(key: "nodes", reason: "must be a list of node URLs in double quotes")
+        case "service" where names.count > 1: return .invalid(key: "service." + names[1], reason: "must be a string")
+        case "service": return .invalid(key: "service", reason: #"must be an object: {"address": "U…", "publicKey": "hex"}"#)
+        case let name?: return .invalid(key: name, reason: "must be a string")
+        }
+    }
+
+    /// Where the file lives for this environment, or nil when neither `XDG_CONFIG_HOME` nor
+    /// `HOME` is an absolute path.
+    public static func defaultPath(environment: [String: String]) -> String? {
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/adm-push/config.json" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.config/adm-push/config.json" }
+        return nil
+    }
+
+    /// The parsed file, or nil when there is no file at `path`. Refuses anything but a regular
+    /// file (a FIFO would block the read) and anything over `maxBytes`, without reading it.
+    public static func load(path: String) throws(ConfigFileError) -> ConfigFile? {
+        func unreadable(_ reason: String) -> ConfigFileError { ConfigFileError(path: path, problem: .unreadable(reason)) }
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw unreadable("cannot be opened: \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw unreadable("cannot be read: \(String(cString: strerror(errno)))") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw unreadable("is not a regular file") }
+        let tooLarge = unreadable("is larger than \(maxBytes >> 20) MiB; a config file is a few lines of JSON")
+        guard info.st_size <= maxBytes else { throw tooLarge }
+
+        // Read at most one byte past the cap, in case the file grew since fstat.
+        var contents = [UInt8](repeating: 0, count: maxBytes + 1)
+        var filled = 0
+        while filled < contents.count {
+            let count = contents.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            guard count >= 0 else { throw unreadable("cannot be read: \(String(cString: strerror(errno)))") }
+            guard count > 0 else { break }
+            filled += count
+        }
+        guard filled <= maxBytes else { throw tooLarge }
+        return try ConfigFile(path: path, contents: Array(contents.prefix(filled)))
+    }
+
+    /// The file's shape; unknown keys are refused, at the top and inside `service`.
+    private struct Body: Decodable {
+        var nodes: [String]?
+        var nethash: String?
+        var home: String?
+        var service: Service?
+
+        struct Service: Decodable {
+            var address: String
+            var publicKey: String
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: AnyKey.self)
+                try UnknownKeys.check(container, known: ConfigFile.serviceKeys, prefix: "service.")
+                address = try container.decode(String.self, forKey: AnyKey("address"))
+                publicKey = try container.decode(String.self, forKey: AnyKey("publicKey"))
+            }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            try UnknownKeys.check(container, known: ConfigFile.keys, prefix: "")
+            nodes = try container.decodeIfPresent([String].self, forKey: AnyKey("nodes"))
+            nethash = try container.decodeIfPresent(String.self, forKey: AnyKey("nethash"))
+            home = try container.decodeIfPresent(String.self, forKey: AnyKey("home"))
+            service = try container.decodeIfPresent(Service.self, forKey: AnyKey("service"))
+        }
+    }
+
+    private struct AnyKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    private struct UnknownKeys: Error {
+        let names: [String]
+
+        static func check(_ container: KeyedDecodingContainer<AnyKey>, known: [String], prefix: String) throws {
+            let unknown = container.allKeys.map(\.stringValue).filter { !known.contains($0) }
+            if !unknown.isEmpty { throw UnknownKeys(names: unknown.sorted().map { prefix + $0 }) }
+        }
+    }
+}
+
+/// A config file that cannot be used: one line naming the file and what is wrong in it.
+public struct ConfigFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Problem: Sendable, Hashable {
+        case unreadable(String)
+        /// Where the JSON breaks, when it could be found.
+        case malformed(line: Int?, column: Int?, reason: String)
+        case notAnObject
+        case unknownKeys([String])
+        /// `key`: dotted inside `service` (`service.address`).
+        case invalid(key: String, reason: String)
+    }
+
+    public let path: String
+    public let problem: Problem
+
+    public init(path: String, problem: Problem) {
+        self.path = path
+        self.problem = problem
+    }
+
+    public var description: String {
+        switch problem {
+        case .unreadable(let reason):
+            "the config file \(path) \(reason)"
+        case .malformed(let line?, let column?, let reason):
+            "the config file is not valid JSON at \(path):\(line):\(column): \(reason)"
+        case .malformed(_, _, let reason):
+            "the config file \(path) is \(reason)"
+        case .notAnObject:
+            #"the config file \#(path) must hold one JSON object, such as {"nodes": ["https://…"]}"#
+        case .unknownKeys(let names):
+            "unknown key\(names.count == 1 ? "" : "s") \(names.map(\.quoted).joined(separator: ", ")) in \(path) (known: \(Self.known(names)))"
+        case .invalid(let key, let reason):
+            "\(key.quoted) in \(path) \(reason)"
+        }
+    }
+
+    /// The keys allowed where the unknown ones are.
+    private static func known(_ names: [String]) -> String {
+        names.first?.hasPrefix("service.") == true
+            ? ConfigFile.serviceKeys.map { "service." + $0 }.joined(separator: ", ") : ConfigFile.keys.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,152 @@
+import AdamantCLI
+import AdamantCore
+import AdamantNodes
+
+/// `adm-push config`: each setting's effective value and where it came from, as the other
+/// commands would resolve it with the same flags. Never reads a passphrase or asks a node.
+struct ConfigCommand: Command {
+    static let json = Flag("json", help: #"Print {"settings": [{"name", "value", "origin", "source"}, ...]} as JSON."#)
+
+    static let info = CommandInfo(
+        name: "config",
+        overview: "Show each setting's effective value and where it came from (flag, env, file or default).",
+        options: [json, OutboxOptions.home, OutboxOptions.serviceAddress, OutboxOptions.servicePublicKey] + NodeOptions.options,
+        discussion: """
+            \(SettingOrigin.precedence)
+            The settings: home (--home, ADM_PUSH_HOME); nodes (--node, ADM_NODES); nethash
+            (--nethash; the file's goes with the file's nodes or the built-in ones, never with
+            --node or ADM_NODES); service.address and service.publicKey (--service-address with
+            --service-public-key; the key must hash to the address). The file,
+            $XDG_CONFIG_HOME/adm-push/config.json, may hold any of them:
+            {"nodes": ["https://…"], "nethash": "hex", "home": "~/dir",
+             "service": {"address": "U…", "publicKey": "hex"}}
+            Its home is absolute or starts with ~/. It is read, and checked whole, by any command
+            needing a setting it holds; an unknown key, a value of the wrong type or broken JSON
+            is an error naming the key or the line (exit 64). Reads no passphrase, asks no node.
+            """)
+
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws(CLIError) {
+        guard arguments.positional.isEmpty else {
+            throw .usage("unexpected argument \(StrayArguments.quotingFirst(of: arguments.positional))")
+        }
+        _ = try OutboxOptions.service(arguments)
+        self.arguments = arguments
+    }
+
+    func run(_ context: Context) async throws(CLIError) -> ExitCode {
+        let exists: Bool
+        do throws(ConfigFileError) { exists = try context.configFile.file() != nil } catch { throw CLIError(error) }
+        let home = try OutboxOptions.homeSetting(arguments, context)
+        let nodes = try NodeOptions.nodeList(arguments, context)
+        let service = try OutboxOptions.serviceSetting(arguments, context)
+        let keyOrigin: SettingOrigin = if case .flag = service.origin { .flag("--" + OutboxOptions.servicePublicKey.spec.name) } else { service.origin }
+        let rows = [
+            Row("file", context.configFile.path.map(Value.text) ?? .none, fileOrigin(context), exists: exists),
+            Row("home", .text(home.value), home.origin),
+            Row("nodes", .list(nodes.endpoints.map(\.url.description)), Self.origin(of: nodes.source)),
+            Row("nethash", nethash(nodes.nethash), NodeOptions.nethashOrigin(of: nodes, arguments, context)),
+            Row("service.address", .text(service.value.address.description), service.origin),
+            Row("service.publicKey", .text(service.value.publicKey.hex), keyOrigin),
+        ]
+        if arguments.flag(Self.json) {
+            context.output.printJSON(["settings": rows])
+        } else {
+            for line in Row.table(rows) { context.output.print(line) }
+        }
+        return .success
+    }
+
+    /// `XDG_CONFIG_HOME` when it is used (an absolute path), else the default under `HOME`.
+    private func fileOrigin(_ context: Context) -> SettingOrigin {
+        context.environment["XDG_CONFIG_HOME"]?.hasPrefix("/") == true ? .environment("XDG_CONFIG_HOME") : .builtIn
+    }
+
+    private func nethash(_ rule: NethashRule) -> Value {
+        switch rule {
+        case .pinned(let nethash): .text(nethash.hex)
+        case .majority: .none
+        }
+    }
+
+    static func origin(of source: NodeList.Source) -> SettingOrigin {
+        switch source {
+        case .arguments: .flag("--" + NodeOptions.node.spec.name)
+        case .environment: .environment("ADM_NODES")
+        case .configFile(let path): .file(path)
+        case .builtIn: .builtIn
+        }
+    }
+
+    enum Value {
+        case text(String)
+        case list([String])
+        /// No file path (no absolute HOME), or no pinned network (the majority's is taken).
+        case none
+    }
+
+    /// One setting as `config` prints it.
+    struct Row: Encodable {
+        let name: String
+        let value: Value
+        let origin: SettingOrigin
+        /// Only for the file itself: whether it is there.
+        let exists: Bool?
+
+        init(_ name: String, _ value: Value, _ origin: SettingOrigin, exists: Bool? = nil) {
+            self.name = name
+            self.value = value
+            self.origin = origin
+            self.exists = exists
+        }
+
+        enum Key: String, CodingKey { case name, value, origin, source, exists }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(name, forKey: .name)
+            switch value {
+            case .text(let text): try container.encode(text, forKey: .value)
+            case .list(let list): try container.encode(list, forKey: .value)
+            case .none: try container.encodeNil(forKey: .value)
+            }
+            try container.encode(origin.kind, forKey: .origin)
+            try container.encodeIfPresent(origin.source, forKey: .source)
+            try container.encodeIfPresent(exists, forKey: .exists)
+        }
+
+        var shownValue: String {
+            switch value {
+            case .text(let text): text + (exists == false ? " (not found)" : "")
+            case .list(let list): list.joined(separator: ", ")
+            case .none: name == "nethash" ? "any (the majority's network)" : "none (HOME is not an absolute path)"
+            }
+        }
+
+        var shownOrigin: String {
+            switch origin {
+            case .flag(let name): "(flag \(name))"
+            case .environment(let name): "(env \(name))"
+            case .file(let path): "(file \(path))"
+            case .builtIn: "(default)"
+            }
+        }
+
+        /// Names, values and origins in columns; a value too long to align (the built-in
+        /// node list) just pushes its own origin along.
+        static func table(_ rows: [Row]) -> [String] {
+            let nameWidth = rows.map(\.name.count).max() ?? 0
+            let valueWidth = rows.map(\.shownValue.count).filter { $0 <= 100 }.max() ?? 0
+            return rows.map { row in
+                row.name.padded(to: nameWidth) + "  " + row.shownValue.padded(to: valueWidth) + "  " + row.shownOrigin
+            }
+        }
+    }
+}
+
+extension String {
+    fileprivate func padded(to width: Int) -> String {
+        self + String(repeating: " ", count: Swift.max(0, width - count))
+    }
+}

@@ -1,0 +1,226 @@
+import AdamantCore
+import AdamantDevnet
+import Foundation
+import Testing
+
+/// `adm-push config` and the config file as the real commands read it: a temporary
+/// `XDG_CONFIG_HOME` and `HOME` per test, nothing inherited from this machine.
+@Suite("config", .timeLimit(.minutes(2)))
+final class ConfigCommandTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("adm-config-cli-\(UUID().uuidString)").path
+    var configPath: String { folder + "/config/adm-push/config.json" }
+    var environment: [String: String] { ["XDG_CONFIG_HOME": folder + "/config", "HOME": folder + "/user"] }
+
+    /// Two services of their own, so a value from each origin is told apart from the others.
+    static let fileService = try! NotificationService.of(KeyPair(passphrase: Passphrase(validating: BIP39.randomMnemonic())))
+    static let flagService = try! NotificationService.of(KeyPair(passphrase: Passphrase(validating: BIP39.randomMnemonic())))
+    static let fileNethash = String(repeating: "ab", count: 32)
+    static let flagNethash = String(repeating: "cd", count: 32)
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: folder + "/config/adm-push", withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    func write(_ text: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: configPath))
+    }
+
+    func serviceJSON(_ service: NotificationService) -> String {
+        #"{"address": "\#(service.address)", "publicKey": "\#(service.publicKey.hex)"}"#
+    }
+
+    struct Report: Decodable {
+        struct Entry: Decodable {
+            let name: String
+            let value: Value
+            let origin: String
+            let source: String?
+            let exists: Bool?
+        }
+        let settings: [Entry]
+
+        subscript(_ name: String) -> Entry? { settings.first { $0.name == name } }
+    }
+
+    enum Value: Decodable, Equatable {
+        case text(String), list([String]), none
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() { self = .none } else if let text = try? container.decode(String.self) { self = .text(text) } else { self = .list(try container.decode([String].self)) }
+        }
+    }
+
+    func config(_ arguments: [String] = [], extra: [String: String] = [:]) async throws -> Report {
+        let result = try await run("adm-push", ["config", "--json"] + arguments, environment: environment.merging(extra) { $1 })
+        #expect(result.status == 0, "\(result.stderr)")
+        return try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
+    }
+
+    /// Each origin of each setting, in the one order: the defaults, then a file, then the
+    /// environment over it, then the flags over everything.
+    @Test func eachSettingTakesTheFlagElseTheEnvironmentElseTheFileElseTheDefault() async throws {
+        let defaults = try await config()
+        #expect(defaults.settings.map(\.name) == ["file", "home", "nodes", "nethash", "service.address", "service.publicKey"])
+        #expect(defaults["file"]?.value == .text(configPath) && defaults["file"]?.exists == false)
+        #expect(defaults["file"]?.origin == "env" && defaults["file"]?.source == "XDG_CONFIG_HOME")
+        #expect(defaults["home"]?.value == .text(folder + "/user/.local/state/adm-push") && defaults["home"]?.origin == "default")
+        #expect(defaults["home"]?.source == nil)
+        guard case .list(let builtIn)? = defaults["nodes"]?.value else { Issue.record("nodes is not a list"); return }
+        #expect(builtIn.count == 18 && builtIn.first == "https://clown.adamant.im" && defaults["nodes"]?.origin == "default")
+        #expect(defaults["nethash"]?.value == .text("bd330166898377fb28743ceef5e43a5d9d0a3efd9b3451fb7bc53530bb0a6d64"))
+        #expect(defaults["nethash"]?.origin == "default")
+        #expect(defaults["service.address"]?.value == .text(NotificationService.adamantIOS.address.description))
+        #expect(defaults["service.publicKey"]?.value == .text(NotificationService.adamantIOS.publicKey.hex))
+        #expect(defaults["service.address"]?.origin == "default" && defaults["service.publicKey"]?.origin == "default")
+        let state = try await config(extra: ["XDG_STATE_HOME": folder + "/state"])
+        #expect(state["home"]?.value == .text(folder + "/state/adm-push") && state["home"]?.origin == "default")
+
+        try write("""
+            {
+              "nodes": ["http://127.0.0.1:1", "http://127.0.0.1:2"],
+              "nethash": "\(Self.fileNethash)",
+              "home": "~/from-file",
+              "service": \(serviceJSON(Self.fileService))
+            }
+            """)
+        let file = try await config(extra: ["XDG_STATE_HOME": folder + "/state"])
+        #expect(file["file"]?.exists == true)
+        #expect(file["home"]?.value == .text(folder + "/user/from-file"))
+        #expect(file["nodes"]?.value == .list(["http://127.0.0.1:1", "http://127.0.0.1:2"]))
+        #expect(file["nethash"]?.value == .text(Self.fileNethash))
+        #expect(file["service.address"]?.value == .text(Self.fileService.address.description))
+        #expect(file["service.publicKey"]?.value == .text(Self.fileService.publicKey.hex))
+        for name in ["home", "nodes", "nethash", "service.address", "service.publicKey"] {
+            #expect(file[name]?.origin == "file" && file[name]?.source == configPath, "\(name)")
+        }
+
+        let env = try await config(extra: ["ADM_PUSH_HOME": folder + "/env-home", "ADM_NODES": "http://127.0.0.1:3"])
+        #expect(env["home"]?.value == .text(folder + "/env-home") && env["home"]?.origin == "env" && env["home"]?.source == "ADM_PUSH_HOME")
+        #expect(env["nodes"]?.value == .list(["http://127.0.0.1:3"]) && env["nodes"]?.origin == "env" && env["nodes"]?.source == "ADM_NODES")
+        // The file's nethash goes with the file's nodes: other nodes follow their majority.
+        #expect(env["nethash"]?.value == Value.none && env["nethash"]?.origin == "default")
+        #expect(env["service.address"]?.origin == "file")
+
+        let flags = try await config(
+            ["--home", folder + "/flag-home", "--node", "http://127.0.0.1:4", "--nethash", Self.flagNethash,
+             "--service-address", Self.flagService.address.description, "--service-public-key", Self.flagService.publicKey.hex],
+            extra: ["ADM_PUSH_HOME": folder + "/env-home", "ADM_NODES": "http://127.0.0.1:3"])
+        #expect(flags["home"]?.value == .text(folder + "/flag-home") && flags["home"]?.source == "--home")
+        #expect(flags["nodes"]?.value == .list(["http://127.0.0.1:4"]) && flags["nodes"]?.source == "--node")
+        #expect(flags["nethash"]?.value == .text(Self.flagNethash) && flags["nethash"]?.source == "--nethash")
+        #expect(flags["service.address"]?.value == .text(Self.flagService.address.description) && flags["service.address"]?.source == "--service-address")
+        #expect(flags["service.publicKey"]?.value == .text(Self.flagService.publicKey.hex) && flags["service.publicKey"]?.source == "--service-public-key")
+        #expect(["home", "nodes", "nethash", "service.address", "service.publicKey"].allSatisfy { flags[$0]?.origin == "flag" })
+
+        // The file's nethash pins the built-in list too, and --nethash beats it.
+        try write(#"{"nethash": "\#(Self.fileNethash)"}"#)
+        #expect(try await config()["nethash"]?.value == .text(Self.fileNethash))
+        #expect(try await config(["--nethash", Self.flagNethash])["nethash"]?.origin == "flag")
+    }
+
+    @Test func theTextFormAlignsValuesAndSaysEachOrigin() async throws {
+        try write(#"{"nodes": ["http://127.0.0.1:1"], "home": "/srv/adm"}"#)
+        let result = try await run("adm-push", ["config", "--home", folder + "/h"], environment: environment.merging(["ADM_NODES": "http://127.0.0.1:2"]) { $1 })
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 6)
+        #expect(lines[0].hasPrefix("file               \(configPath)  ") && lines[0].hasSuffix("  (env XDG_CONFIG_HOME)"), "\(lines[0])")
+        #expect(lines[1].hasPrefix("home               \(folder)/h  ") && lines[1].hasSuffix("  (flag --home)"), "\(lines[1])")
+        #expect(lines[2].hasPrefix("nodes              http://127.0.0.1:2  ") && lines[2].hasSuffix("  (env ADM_NODES)"), "\(lines[2])")
+        #expect(lines[3].hasPrefix("nethash            any (the majority's network)  ") && lines[3].hasSuffix("  (default)"))
+        #expect(lines[4].hasPrefix("service.address    U10629337621822775991  ") && lines[4].hasSuffix("  (default)"))
+        // The origins start in one column.
+        #expect(Set(lines.map { $0.range(of: "  (", options: .backwards)?.lowerBound.utf16Offset(in: $0) }).count == 1, "\(result.stdout)")
+    }
+
+    /// A key the file should not have is refused by name, by `config` and by a command that
+    /// needs the file (here for its service), before anything is written.
+    @Test func anUnknownKeyIsAnErrorNamingTheKeyAndTheFile() async throws {
+        try write(#"{"nodez": ["http://127.0.0.1:1"], "home": "/srv/adm"}"#)
+        let message = "Error: unknown key 'nodez' in \(configPath) (known: nodes, nethash, home, service)"
+        let config = try await run("adm-push", ["config"], environment: environment)
+        #expect(config.status == 64 && config.stderr == message + "\n" && config.stdout.isEmpty, "\(config.stderr)")
+
+        let home = folder + "/home"
+        let passphrase = ["ADM_PASSPHRASE": BIP39.randomMnemonic()]
+        let register = try await run(
+            "adm-push", ["register", "--token", String(repeating: "c3", count: 32), "--provider", "apns", "--home", home, "--node", "http://127.0.0.1:1"],
+            environment: environment.merging(passphrase) { $1 })
+        #expect(register.status == 64 && register.stderr.hasPrefix(message + "\n"), "\(register.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: home), "nothing written")
+    }
+
+    /// With every setting given otherwise, a command never reads the file, however broken;
+    /// one setting left to it, and the file is read and refused.
+    @Test func theFileIsReadOnlyWhenASettingNeedsIt() async throws {
+        try write("not json")
+        let given = ["--home", folder + "/home", "--node", "http://127.0.0.1:1",
+                     "--service-address", Self.flagService.address.description, "--service-public-key", Self.flagService.publicKey.hex]
+        let environment = environment.merging(["ADM_PASSPHRASE": BIP39.randomMnemonic()]) { $1 }
+        let queue = try await run("adm-push", ["queue", "--json"] + given, environment: environment)
+        #expect(queue.status == 0, "\(queue.stderr)")
+        let needed = try await run("adm-push", ["queue", "--json"] + given.dropFirst(2), environment: environment)
+        #expect(needed.status == 64 && needed.stderr.hasPrefix("Error: the config file is not valid JSON at \(configPath):1:1: "), "\(needed.stderr)")
+    }
+
+    @Test func aMalformedFileNamesTheLine() async throws {
+        try write("""
+            {
+              "nodes": ["http://127.0.0.1:1"],
+              "home": /srv/adm
+            }
+            """)
+        let result = try await run("adm-push", ["config"], environment: environment)
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: the config file is not valid JSON at \(configPath):3:11: expected a value"), "\(result.stderr)")
+        let status = try await run("adm-push", ["queue"], environment: environment.merging(["ADM_PASSPHRASE": BIP39.randomMnemonic()]) { $1 })
+        #expect(status.status == 64 && status.stderr.contains("\(configPath):3:11"), "\(status.stderr)")
+    }
+
+    @Test func aWrongTypeNamesTheKey() async throws {
+        try write(#"{"home": ["/srv/adm"]}"#)
+        let result = try await run("adm-push", ["config"], environment: environment)
+        #expect(result.status == 64 && result.stderr == "Error: 'home' in \(configPath) must be a string\n", "\(result.stderr)")
+    }
+
+    /// As with the flags, a key that does not hash to the address is refused.
+    @Test func aServiceInTheFileWhoseKeyIsAnotherAccountsIsRefused() async throws {
+        try write(#"{"service": {"address": "\#(Self.fileService.address)", "publicKey": "\#(Self.flagService.publicKey.hex)"}}"#)
+        let result = try await run("adm-push", ["config"], environment: environment)
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix(
+            "Error: 'service' in \(configPath) is inconsistent: the service public key belongs to \(Self.flagService.address), not \(Self.fileService.address)"),
+            "\(result.stderr)")
+    }
+
+    /// The file's nodes, home and service, used for real: the ANS emulator decrypts the
+    /// registration only if it was encrypted to its own key, and the outbox is in the file's home.
+    @Test func registerUsesTheFilesNodesHomeAndService() async throws {
+        let network = try OutboxDevnet()
+        try write("""
+            {"nodes": [\(network.devnet.nodeURLs.map { "\"\($0)\"" }.joined(separator: ", "))], "home": "~/adm-home",
+             "service": \(serviceJSON(try NotificationService(address: network.devnet.ans.address, publicKey: network.devnet.ans.publicKey)))}
+            """)
+        let environment = environment.merging(["ADM_PASSPHRASE": network.passphrase]) { $1 }
+        let token = String(repeating: "e5", count: 32)
+        let register = try await run("adm-push", ["register", "--token", token, "--provider", "apns"], environment: environment, timeout: 60)
+        #expect(register.status == 0, "\(register.stderr)")
+        network.settle()
+        #expect(network.registered == [token])
+        #expect(FileManager.default.fileExists(atPath: folder + "/user/adm-home/outbox.sqlite"))
+
+        let queue = try await run("adm-push", ["queue", "--json"], environment: environment)
+        struct Queue: Decodable { struct Intent: Decodable { let action: String; let state: String }; let intents: [Intent] }
+        let intents = try JSONDecoder().decode(Queue.self, from: Data(queue.stdout.utf8)).intents
+        #expect(intents.map(\.action) == ["add"] && intents.first?.state.hasPrefix("applied") == true, "\(queue.stdout)")
+    }
+}
+
+extension NotificationService {
+    fileprivate static func of(_ keys: KeyPair) throws -> NotificationService {
+        try NotificationService(address: keys.address, publicKey: keys.publicKey)
+    }
+}

@@ -1,0 +1,159 @@
+import AdamantCore
+@testable import AdamantCLI
+import AdamantNodes
+import Foundation
+import Testing
+
+/// The config file's parsing and checks, without processes.
+@Suite struct ConfigFileTests {
+    static let path = "/cfg/config.json"
+    static let service = NotificationService.adamantIOS
+
+    func parse(_ text: String) throws(ConfigFileError) -> ConfigFile {
+        try ConfigFile(path: Self.path, contents: Array(text.utf8))
+    }
+
+    func problem(_ text: String) -> ConfigFileError? {
+        do { _ = try parse(text); return nil } catch { return error }
+    }
+
+    @Test func everyKnownKeyIsRead() throws {
+        let file = try parse("""
+            {"nodes": ["https://a.example", "http://10.0.0.1:36666"], "nethash": "\(String(repeating: "ab", count: 32))",
+             "home": "~/adm", "service": {"address": "\(Self.service.address)", "publicKey": "\(Self.service.publicKey.hex)"}}
+            """)
+        #expect(file.nodes == ["https://a.example", "http://10.0.0.1:36666"])
+        #expect(file.nethash == String(repeating: "ab", count: 32))
+        #expect(file.home == "~/adm" && file.service == Self.service)
+        #expect(file.nodeSettings.nodes == file.nodes && file.nodeSettings.path == Self.path)
+        let empty = try parse("{}")
+        #expect(empty.nodes == nil && empty.nethash == nil && empty.home == nil && empty.service == nil)
+    }
+
+    @Test func unknownKeysAreErrorsNamingTheKeyAndTheFile() {
+        #expect(problem(#"{"nodez": []}"#)?.description == "unknown key 'nodez' in /cfg/config.json (known: nodes, nethash, home, service)")
+        #expect(problem(#"{"theme": "dark", "colour": 1, "nodes": []}"#)?.problem == .unknownKeys(["colour", "theme"]))
+        let nested = problem(#"{"service": {"address": "U1", "publicKey": "00", "name": "ANS"}}"#)
+        #expect(nested?.description == "unknown key 'service.name' in /cfg/config.json (known: service.address, service.publicKey)")
+    }
+
+    /// The decoder gives no position; the line and column are the first character that is not
+    /// JSON any more.
+    @Test(arguments: [
+        ("{\n  \"nodes\": [\"https://a.example\"],\n  \"nethash\": abc\n}", 3, 14, "expected a value"),
+        ("{\n  \"nodes\": [\"https://a.example\"]\n  \"home\": \"/h\"\n}", 3, 3, "expected ',' or '}'"),
+        ("{\"home\": \"/h\",\n,}", 2, 1, "expected a key in double quotes"),
+        ("{\"nodes\": [\"https://a.example\" \"x\"]}", 1, 32, "expected ',' or ']'"),
+        ("{\"home\": \"/tmp/é\" \"x\"}", 1, 19, "expected ',' or '}'"),
+        ("{\"home\": \"/h\n\"}", 1, 13, "a control character in a string"),
+        ("{\"home\": \"/h\\q\"}", 1, 14, "an unknown escape"),
+        ("{\n\"nodes\": [\"a\"", 2, 14, "the file ends inside the JSON"),
+        ("", 1, 1, "the file is empty"),
+        ("{} {}", 1, 4, "more text after the JSON object"),
+        ("nodes = [x]", 1, 1, "expected a value"),
+    ])
+    func malformedJSONNamesTheLineAndColumn(_ text: String, _ line: Int, _ column: Int, _ reason: String) throws {
+        let error = try #require(problem(text))
+        guard case .malformed(let foundLine?, let foundColumn?, let said) = error.problem else {
+            Issue.record("no position: \(error)")
+            return
+        }
+        #expect(foundLine == line && foundColumn == column && said.hasPrefix(reason), "\(error)")
+        #expect(error.description.hasPrefix("the config file is not valid JSON at /cfg/config.json:\(line):\(column): "), "\(error)")
+    }
+
+    /// No false alarm: valid JSON of every kind passes the locator, and so do the trailing
+    /// commas the decoder takes (the file then works).
+    @Test func theLocatorAcceptsValidJSON() throws {
+        for text in [#"{"a": [1, -0.5, 2e10, 0, 1E-3, true, false, null, "\u00e9\n\"\\\/"], "b": {}, "c": []}"#, " \t\r\n[] ", "\"x\"", "-0", "\u{FEFF}{}"] {
+            #expect(JSONSyntax.firstProblem(in: Array(text.utf8)) == nil, "\(text)")
+        }
+        #expect(try parse(#"{"nodes": ["https://a.example",], "home": "/h",}"#).nodes == ["https://a.example"])
+        #expect(JSONSyntax.firstProblem(in: Array(#"{"a": [1,], "b": {"c": 2,},}"#.utf8)) == nil)
+        let deep = String(repeating: "[", count: 100_000)
+        #expect(JSONSyntax.firstProblem(in: Array(deep.utf8))?.reason.hasPrefix("nested more than 512 deep") == true)
+    }
+
+    @Test(arguments: [
+        (#"{"nodes": "https://a.example"}"#, "'nodes' in /cfg/config.json must be a list of node URLs in double quotes"),
+        (#"{"nodes": ["https://a.example", 3]}"#, "'nodes' in /cfg/config.json must be a list of node URLs in double quotes"),
+        (#"{"home": 3}"#, "'home' in /cfg/config.json must be a string"),
+        (#"{"nethash": ["x"]}"#, "'nethash' in /cfg/config.json must be a string"),
+        (#"{"service": "U1"}"#, #"'service' in /cfg/config.json must be an object: {"address": "U…", "publicKey": "hex"}"#),
+        (#"{"service": {"address": 1, "publicKey": "00"}}"#, "'service.address' in /cfg/config.json must be a string"),
+        (#"{"service": {"address": "U1"}}"#, #"'service' in /cfg/config.json needs both "address" and "publicKey""#),
+        (#"["https://a.example"]"#, #"the config file /cfg/config.json must hold one JSON object, such as {"nodes": ["https://…"]}"#),
+        (#"{"nethash": "abc"}"#, "'nethash' in /cfg/config.json is not a nethash (64 hex characters)"),
+        (#"{"home": "adm"}"#, "'home' in /cfg/config.json must be an absolute path or start with ~/, got 'adm'"),
+        (#"{"home": "~adm/x"}"#, "'home' in /cfg/config.json must be an absolute path or start with ~/, got '~adm/x'"),
+    ])
+    func wrongValuesNameTheKey(_ text: String, _ message: String) {
+        #expect(problem(text)?.description == message)
+    }
+
+    /// As with the flags: a key that hashes to another address is refused, so a signal is
+    /// never encrypted to anyone but the service named.
+    @Test func theServiceKeyMustHashToItsAddress() throws {
+        let other = KeyPair(passphrase: try Passphrase(validating: BIP39.randomMnemonic())).address
+        let error = problem(#"{"service": {"address": "\#(other)", "publicKey": "\#(Self.service.publicKey.hex)"}}"#)
+        #expect(error?.problem == .invalid(key: "service", reason: "is inconsistent: \(SignalError.serviceKeyMismatch(expected: other, derived: Self.service.address))"))
+        #expect(error?.description.hasPrefix("'service' in /cfg/config.json is inconsistent: the service public key belongs to \(Self.service.address)") == true)
+        #expect(problem(#"{"service": {"address": "U1x", "publicKey": "00"}}"#)?.description.hasPrefix("'service.address' in /cfg/config.json is not an ADAMANT address") == true)
+        #expect(problem(#"{"service": {"address": "U1", "publicKey": "00"}}"#)?.description.hasPrefix("'service.publicKey' in /cfg/config.json is not a public key") == true)
+    }
+
+    @Test func aHomeUnderTildeIsExpandedAgainstHOME() throws {
+        #expect(try parse(#"{"home": "~/adm"}"#).homeDirectory(environment: ["HOME": "/home/u"]) == "/home/u/adm")
+        #expect(try parse(#"{"home": "~"}"#).homeDirectory(environment: ["HOME": "/home/u"]) == "/home/u")
+        #expect(try parse(#"{"home": "/srv/adm"}"#).homeDirectory(environment: [:]) == "/srv/adm")
+        #expect(try parse("{}").homeDirectory(environment: ["HOME": "/home/u"]) == nil)
+        #expect(throws: ConfigFileError(path: Self.path, problem: .invalid(key: "home", reason: "starts with ~, but HOME is not an absolute path: write the whole path"))) {
+            try parse(#"{"home": "~/adm"}"#).homeDirectory(environment: ["HOME": "relative"])
+        }
+    }
+
+    @Test func thePathFollowsXDGConfigHome() {
+        #expect(ConfigFile.defaultPath(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]) == "/x/adm-push/config.json")
+        #expect(ConfigFile.defaultPath(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]) == "/h/.config/adm-push/config.json")
+        #expect(ConfigFile.defaultPath(environment: [:]) == nil)
+    }
+
+    @Test func loading() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("adm-config-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("config.json").path
+
+        #expect(try ConfigFile.load(path: path) == nil)
+        try Data(#"{"nodes":["http://127.0.0.1:36666"]}"#.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try ConfigFile.load(path: path)?.nodes == ["http://127.0.0.1:36666"])
+        try Data("nodes = [x]".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: ConfigFileError.self) { try ConfigFile.load(path: path) }
+
+        // Read once per command run, and only when asked.
+        let source = ConfigFileSource(environment: ["XDG_CONFIG_HOME": directory.path + "/nothing-here"])
+        #expect(try source.file() == nil)
+    }
+
+    /// A 2 GiB file (sparse, so the test is cheap) is refused unread, as is anything but a
+    /// regular file: a FIFO would block the read forever.
+    @Test(.timeLimit(.minutes(1))) func theFileIsCappedAndMustBeARegularFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("adm-config-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let huge = directory.appendingPathComponent("huge.json").path
+        #expect(FileManager.default.createFile(atPath: huge, contents: Data(#"{"nodes":["http://127.0.0.1:1"]}"#.utf8)))
+        #expect(truncate(huge, 2 << 30) == 0)
+        #expect(throws: ConfigFileError(path: huge, problem: .unreadable("is larger than 1 MiB; a config file is a few lines of JSON"))) {
+            try ConfigFile.load(path: huge)
+        }
+
+        let fifo = directory.appendingPathComponent("fifo.json").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: ConfigFileError(path: fifo, problem: .unreadable("is not a regular file"))) { try ConfigFile.load(path: fifo) }
+        #expect(throws: ConfigFileError(path: directory.path, problem: .unreadable("is not a regular file"))) {
+            try ConfigFile.load(path: directory.path)
+        }
+    }
+}
