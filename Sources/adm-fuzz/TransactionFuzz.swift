@@ -2,10 +2,16 @@ import AdamantCore
 import Foundation
 
 /// A transaction as a node sends it (node-api §1.4): decoded, verified, its bytes, id and fee
-/// worked out, and re-encoded, which must give back the same transaction.
+/// worked out, and re-encoded, which must give back the same transaction. What the node-answer
+/// reader (`Transaction(json:)`) accepts, `JSONDecoder` must decode to the same transaction:
+/// the reader is the one that meets node answers, the decoder the one that defines them.
 enum TransactionFuzz {
     static func run(_ data: [UInt8]) {
-        guard let transaction = try? JSONDecoder().decode(Transaction.self, from: Data(data)) else { return }
+        let decoded = try? JSONDecoder().decode(Transaction.self, from: Data(data))
+        if let read = try? JSONReader.read(data, { reader throws(JSONReadError) in try Transaction(json: &reader) }) {
+            invariant(read == decoded, "the reader and JSONDecoder disagree: \(String(describing: decoded)) decoded, \(read) read")
+        }
+        guard let transaction = decoded else { return }
         _ = try? transaction.verify()
         _ = try? transaction.computedID()
         _ = try? Fee.of(transaction)

@@ -62,37 +62,57 @@ extension NodeClient {
     private func lookUp(
         _ id: TransactionID, at path: String, returnAsset: Bool = false, until deadline: AnyClock.Instant
     ) async throws(NodeError) -> Transaction? {
-        struct Body: Decodable { var transaction: Transaction }
         let query = [(name: "id", value: id.description)] + (returnAsset ? [(name: "returnAsset", value: "1")] : [])
-        return try await get(path, query, until: deadline, ifAbsent: (["Transaction not found"], nil)) { [verify] (body: Body) in
-            try verify(body.transaction)
-            let computed = try body.transaction.computedID()
+        return try await get(
+            path, query, until: deadline, ifAbsent: (["Transaction not found"], nil), reading: Self.readFound
+        ) { [verify] (transaction: Transaction) in
+            try verify(transaction)
+            let computed = try transaction.computedID()
             guard computed == id else { throw AnswerRejection(description: "asked for transaction \(id), got \(computed)") }
-            return body.transaction
+            return transaction
         }
     }
 
     private func list(_ path: String, _ query: [(name: String, value: String)]) async throws(NodeError) -> TransactionPage {
-        try await get(path, query, until: pool.clock.now + deadline) { [verify] (body: ListBody) in
-            for transaction in body.transactions { try verify(transaction) }
-            return TransactionPage(transactions: body.transactions, count: body.count)
+        try await get(path, query, until: pool.clock.now + deadline, reading: Self.readPage) { [verify] (page: TransactionPage) in
+            for transaction in page.transactions { try verify(transaction) }
+            return page
         }
     }
-}
 
-private struct ListBody: Decodable {
-    var transactions: [Transaction]
-    /// Some nodes send it as a string.
-    var count: Int?
-
-    private enum Keys: String, CodingKey { case transactions, count }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Keys.self)
-        transactions = try container.decode([Transaction].self, forKey: .transactions)
-        count = try container.decodeIntegerOrStringIfPresent(Int.self, forKey: .count)
-        if let count, count < 0 {
-            throw DecodingError.dataCorruptedError(forKey: .count, in: container, debugDescription: "\(count) is not a count")
+    /// `{"transaction": {…}}`
+    @Sendable private static func readFound(_ reader: inout JSONReader) throws(JSONReadError) -> Transaction {
+        var found: Transaction?
+        try reader.readObject { reader, key throws(JSONReadError) in
+            switch key {
+            case "transaction":
+                guard found == nil else { throw reader.twice }
+                found = try Transaction(json: &reader)
+            default: try reader.skipValue()
+            }
         }
+        guard let found else { throw reader.missing("transaction") }
+        return found
+    }
+
+    /// `{"transactions": […], "count": N}`, the count a number or a string (node versions differ).
+    @Sendable static func readPage(_ reader: inout JSONReader) throws(JSONReadError) -> TransactionPage {
+        var transactions: [Transaction]?, count: Int?, seen = SeenKeys()
+        try reader.readObject { reader, key throws(JSONReadError) in
+            switch key {
+            case "transactions":
+                try seen.first(0, reader)
+                var page: [Transaction] = []
+                try reader.readArray { reader throws(JSONReadError) in page.append(try Transaction(json: &reader)) }
+                transactions = page
+            case "count":
+                try seen.first(1, reader)
+                count = try reader.readOptional { reader throws(JSONReadError) in try reader.readIntegerOrString() }
+                if let count, count < 0 { throw reader.failure("\(reader.here): \(count) is not a count") }
+            default: try reader.skipValue()
+            }
+        }
+        guard let transactions else { throw reader.missing("transactions") }
+        return TransactionPage(transactions: transactions, count: count)
     }
 }

@@ -46,13 +46,33 @@ public struct NodeClient: Sendable {
         _ path: String, _ query: [(name: String, value: String)] = [], until deadline: AnyClock.Instant,
         ifAbsent: (messages: [String], value: Value)? = nil, _ accept: @escaping @Sendable (Body) throws -> Value
     ) async throws(NodeError) -> Value {
+        try await get(path, query, until: deadline, ifAbsent: ifAbsent, decode: { bytes throws(UndecodedAnswer) in
+            do { return try JSONDecoder().decode(Body.self, from: Data(bytes)) } catch { throw UndecodedAnswer(reason: AnswerText.decoding(error)) }
+        }, accept)
+    }
+
+    /// The same, its body read by `read` (`JSONReader`): for the answers read on every push,
+    /// transactions and their lists.
+    func get<Body: Sendable, Value: Sendable>(
+        _ path: String, _ query: [(name: String, value: String)] = [], until deadline: AnyClock.Instant,
+        ifAbsent: (messages: [String], value: Value)? = nil, reading read: @escaping @Sendable (inout JSONReader) throws(JSONReadError) -> Body,
+        _ accept: @escaping @Sendable (Body) throws -> Value
+    ) async throws(NodeError) -> Value {
+        try await get(path, query, until: deadline, ifAbsent: ifAbsent, decode: { bytes throws(UndecodedAnswer) in
+            do throws(JSONReadError) { return try JSONReader.read(bytes, read) } catch { throw UndecodedAnswer(reason: AnswerText.quoted(error.description)) }
+        }, accept)
+    }
+
+    private func get<Body: Sendable, Value: Sendable>(
+        _ path: String, _ query: [(name: String, value: String)], until deadline: AnyClock.Instant,
+        ifAbsent: (messages: [String], value: Value)?, decode: @escaping @Sendable ([UInt8]) throws(UndecodedAnswer) -> Body,
+        _ accept: @escaping @Sendable (Body) throws -> Value
+    ) async throws(NodeError) -> Value {
         try await pool.read(path, query: query, deadline: deadline) { reply in
             switch reply {
             case .success(let bytes):
                 let body: Body
-                do { body = try JSONDecoder().decode(Body.self, from: Data(bytes)) } catch {
-                    return .reject(.badAnswer(AnswerText.decoding(error)))
-                }
+                do throws(UndecodedAnswer) { body = try decode(bytes) } catch { return .reject(.badAnswer(error.reason)) }
                 do { return .accept(try accept(body)) } catch {
                     return .reject(.unverifiable(AnswerText.quoted("\(error)")))
                 }
@@ -82,6 +102,11 @@ private struct HeightBody: Decodable {
             throw DecodingError.dataCorruptedError(forKey: .height, in: container, debugDescription: "\(height) is not a block height")
         }
     }
+}
+
+/// Why a success body is not what the call expects, in `AnswerText` words.
+private struct UndecodedAnswer: Error {
+    var reason: String
 }
 
 /// Why an answer that decoded fine is still not acceptable.

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import AdamantCore
 
 /// An HTTP answer read as the node API defines it (node-api.md §1.1): HTTP status is not a
 /// success signal, the JSON `success` field is.
@@ -20,7 +16,7 @@ enum NodeReply: Sendable, Hashable {
     case malformed(reason: String)
 
     init(_ answer: HTTPAnswer) {
-        guard let head = try? JSONDecoder().decode(Head.self, from: Data(answer.body)) else {
+        guard let head = try? JSONReader.read(answer.body, Head.init(json:)) else {
             if let type = answer.contentType, type.lowercased().contains("json") {
                 self = .malformed(reason: "HTTP \(answer.status) with JSON that is not a node's answer")
             } else {
@@ -36,16 +32,25 @@ enum NodeReply: Sendable, Hashable {
         }
     }
 
-    private struct Head: Decodable {
+    /// `success` and `error` of the envelope; the rest of the body is only checked here (every
+    /// answer is, a page of 100 transactions too), read by the call that asked for it.
+    private struct Head {
         var success: Bool
         var error: String?
 
-        private enum Keys: String, CodingKey { case success, error }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: Keys.self)
-            success = try container.decode(Bool.self, forKey: .success)
-            error = try? container.decodeIfPresent(String.self, forKey: .error)  // "normally a string"
+        init(json reader: inout JSONReader) throws(JSONReadError) {
+            var success: Bool?, error: String?, seen = SeenKeys()
+            try reader.readObject { reader, key throws(JSONReadError) in
+                switch key {
+                case "success": try seen.first(0, reader); success = try reader.readBool()
+                // "Normally a string"; anything else is no message.
+                case "error" where reader.kind == .string: try seen.first(1, reader); error = try reader.readString()
+                default: try reader.skipValue()
+                }
+            }
+            guard let success else { throw reader.missing("success") }
+            self.success = success
+            self.error = error
         }
     }
 }
