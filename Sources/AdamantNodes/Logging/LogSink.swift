@@ -6,7 +6,7 @@ public protocol LogSink: Sendable {
 }
 
 public enum LogLevel: Int, Sendable, Hashable, Comparable {
-    case debug, info, warning
+    case debug, info, warning, error
 
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 }
