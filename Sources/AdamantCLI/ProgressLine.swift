@@ -31,6 +31,11 @@ public final class ProgressLine: Sendable {
         style == .timestamped && isatty(output.standardError) == 1 ? ProgressLine(output: output) : nil
     }
 
+    /// The same for a command that does not log: the journal is still told apart.
+    public static func onTerminal(_ context: Context) -> ProgressLine? {
+        onTerminal(context.output, style: Logger.style(environment: context.environment, standardError: context.output.standardError))
+    }
+
     /// Shows `text` unless the line was drawn less than the redraw interval ago; `text` is built
     /// only when it is drawn.
     public func update(_ text: @autoclosure () -> String) {

@@ -1,5 +1,6 @@
 import AdamantCore
 import AdamantDevnet
+import AdamantNodes
 import Foundation
 import Synchronization
 import Testing
@@ -175,5 +176,39 @@ struct LoggingCommandTests {
         _ = try await inFile.stop()
         #expect(inFile.stderr.contains("Watching "))
         #expect(!inFile.stderr.contains("catching up") && !inFile.stderr.contains("\r") && !inFile.stderr.contains("\u{1B}"), "\(inFile.stderr)")
+    }
+
+    /// unregister --all over a history of more than a page of the account's signals: progress
+    /// while the chain is read, on a terminal only.
+    @Test func unregisterAllOverALongHistoryShowsProgressOnATerminalOnly() async throws {
+        let network = try await FetchDevnet()
+        let service = network.devnet.ans
+        let key = try ChatKey(secretKey: network.me.secretKey, partner: service.publicKey)
+        for index in 0..<110 {
+            let token = String(repeating: "0", count: 60) + String(1000 + index)
+            let signal = try PushSignal(token: token, provider: .apns, action: .add)
+            let result = try await network.client.submitChat(key.seal(signal.plaintext, type: .signal), to: service.address, signedBy: network.me)
+            guard case .accepted = result.outcome else { throw WatchTestFailure("not accepted: \(result)") }
+        }
+        // Blocks hold a bounded number of transactions: forged until every signal is in one.
+        for _ in 0..<100 where network.devnet.confirmedTransactions.count(where: { $0.recipientId == service.address }) < 110 { network.devnet.mine() }
+
+        let terminal = try PseudoTerminal()
+        let common = ["--no-wait", "--service-address", service.address.description, "--service-public-key", service.publicKey.hex]
+        let environment = ["ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.outbox.passphrase]
+        let onTerminal = try await run(
+            "adm-push", ["unregister", "--all", "--home", network.outbox.home + "/tty"] + common, environment: environment,
+            standardError: terminal.replica, timeout: 60)
+        #expect(onTerminal.status == 75)
+        #expect(onTerminal.stdout.split(separator: "\n").count == 110, "a remove queued for each token")
+        var seen = ""
+        while case let more = terminal.screen(), !more.isEmpty { seen += more }
+        #expect(seen.contains("\rreading this account's signals to the service: 100 read\u{1B}[K"), "\(seen.debugDescription)")
+        #expect(seen.hasSuffix("\r\u{1B}[K"), "erased at the end")
+
+        let inPipe = try await network.outbox.push(["unregister", "--all", "--no-wait"], home: "pipe")
+        #expect(inPipe.status == 75)
+        #expect(inPipe.stdout.split(separator: "\n").count == 110)
+        #expect(inPipe.stderr.isEmpty, "\(inPipe.stderr.debugDescription)")
     }
 }
