@@ -124,8 +124,10 @@ struct FlushCommand: Command {
             pass += 1
             let report: FlushReport
             do { report = try await outbox.flush(until: .now + wait) } catch { throw CLIError(outboxError: error) }
-            OutboxReport.print(report, json: arguments.flag(OutboxOptions.json), context)
-            guard arguments.flag(Self.loop), !Task.isCancelled else {
+            let json = arguments.flag(OutboxOptions.json), loop = arguments.flag(Self.loop)
+            // In a loop the log says what the nodes did (a warning), not a bare line beside it.
+            OutboxReport.print(loop && !json ? FlushReport(keys: report.keys, balance: report.balance) : report, json: json, context)
+            guard loop, !Task.isCancelled else {
                 OutboxReport.advice(report.keys, balance: report.balance, context)
                 return OutboxReport.exitCode(for: report.keys)
             }

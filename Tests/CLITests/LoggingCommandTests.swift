@@ -70,14 +70,20 @@ private func isTimestamped(_ line: String, level: String? = nil) -> Bool {
 struct LoggingCommandTests {
     static let token = String(repeating: "d4", count: 32)
 
-    /// A funded (or not) account with one pending add, and `flush --loop` started on it.
-    static func flushLoop(
-        _ network: OutboxDevnet, _ extraArguments: [String] = [], environment: [String: String] = [:], journal: Bool, name: String
-    ) async throws -> LoggingProcess {
+    /// An add of `token` kept in the outbox, not yet sent.
+    static func queueAnAdd(_ network: OutboxDevnet) async throws {
         let register = try await network.push(["register", "--token", token, "--provider", "apns", "--no-wait"])
         #expect(register.status == 75, "\(register.stderr)")
+    }
+
+    /// `flush --loop` on the account's home, passes a second apart; `journal`: JOURNAL_STREAM
+    /// names its stderr.
+    static func flushLoop(
+        _ network: OutboxDevnet, _ extraArguments: [String] = [], environment: [String: String] = [:], journal: Bool, name: String,
+        deadline: String = "10"
+    ) async throws -> LoggingProcess {
         let home = network.home + "/home"
-        let arguments = ["flush", "--loop", "--interval", "1", "--deadline", "10", "--home", home, "--service-address", network.devnet.ans.address.description,
+        let arguments = ["flush", "--loop", "--interval", "1", "--deadline", deadline, "--home", home, "--service-address", network.devnet.ans.address.description,
                          "--service-public-key", network.devnet.ans.publicKey.hex] + extraArguments
         let base = ["ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.passphrase].merging(environment) { $1 }
         return try LoggingProcess("adm-push", arguments, environment: { stream in
@@ -88,6 +94,7 @@ struct LoggingCommandTests {
     /// Under systemd (JOURNAL_STREAM naming this very stderr): `<N>` priority prefixes, no time.
     @Test func underTheJournalLinesCarryPrioritiesAndNoTime() async throws {
         let network = try OutboxDevnet()
+        try await Self.queueAnAdd(network)
         let flush = try await Self.flushLoop(network, journal: true, name: "journal")
         try await flush.until("two passes are logged") { flush.stderr.contains("<6>flush: pass 2: 1 applied") }
         let result = try await flush.stop()
@@ -105,6 +112,7 @@ struct LoggingCommandTests {
     @Test(arguments: [false, true])
     func otherwiseLinesAreTimestamped(verbose: Bool) async throws {
         let network = try OutboxDevnet()
+        try await Self.queueAnAdd(network)
         let flush = try await Self.flushLoop(
             network, verbose ? ["-v"] : [], environment: ["JOURNAL_STREAM": "1:1"], journal: false, name: "plain-\(verbose)")
         try await flush.until("two passes are logged") { flush.stderr.contains("flush: pass 2: 1 applied") }
@@ -123,12 +131,27 @@ struct LoggingCommandTests {
     /// funds waits, and says so each pass.
     @Test func admLogWarningKeepsOnlyWarnings() async throws {
         let network = try OutboxDevnet(funded: false)
+        try await Self.queueAnAdd(network)
         let flush = try await Self.flushLoop(network, environment: ["ADM_LOG": "warning"], journal: true, name: "warning")
         let waits = "<4>flush: add d4d4d4…d4d4 waits for funds: a signal costs 0.001 ADM, the balance is 0 ADM"
         try await flush.until("two passes are done") { flush.stderrLines.count { $0 == waits } >= 2 }
         _ = try await flush.stop()
         #expect(flush.stderrLines.allSatisfy { $0 == waits }, "\(flush.stderrLines)")
         #expect(flush.stdout.split(separator: "\n").count >= 2, "each pass still prints its report")
+    }
+
+    /// Nodes that fail are a warning line of the log each pass, and nothing else goes to stderr.
+    @Test func failingNodesAreAWarningOfTheLog() async throws {
+        let network = try OutboxDevnet()
+        try await Self.queueAnAdd(network)
+        try network.faultEveryNode("refuse")
+        let flush = try await Self.flushLoop(network, journal: true, name: "refused", deadline: "0.5")
+        try await flush.until("two passes are logged") { flush.stderrLines.count { $0.hasPrefix("<4>flush: nodes: ") } >= 2 }
+        _ = try await flush.stop()
+        let lines = flush.stderrLines
+        #expect(lines.contains("<6>flush: pass 1: 1 pending"), "\(lines)")
+        #expect(lines.allSatisfy { $0.hasPrefix("<6>flush: pass ") || $0.hasPrefix("<4>flush: ") }, "\(lines)")
+        #expect(flush.stdout.hasPrefix("add d4d4d4…d4d4 (apns): pending"), "\(flush.stdout)")
     }
 
     @Test(arguments: [("adm-push", ["flush"]), ("adm-fetch", ["watch"])])
