@@ -51,6 +51,17 @@ enum ManualText {
                 Read by libcurl: a proxy named there carries the connections to the nodes.
                 """))
         }
+        if declared.contains(LogOptions.verbose.spec) {
+            entries.append(Entry(name: LogOptions.environmentVariable, text: """
+                How much is logged to standard error: debug, info (the default), warning or error. \
+                --verbose means debug whatever this says; empty counts as unset, any other value is exit 64.
+                """))
+            entries.append(Entry(name: "JOURNAL_STREAM", text: """
+                Set by systemd to the device:inode of the stream it connected to the journal. When that \
+                is standard error, log lines carry the journal's <N> priority prefix and no time; \
+                otherwise each starts with the UTC time and the level.
+                """))
+        }
         return entries
     }
 

@@ -110,8 +110,10 @@ public enum OutboxOptions {
 
     /// The outbox for the account of `keys`, on the configured nodes; its store opens while
     /// the keys are still being derived. `nodes`: a client the caller already has (its pool's
-    /// health is then shared).
-    public static func open(_ arguments: ParsedArguments, _ context: Context, keys: AccountKeys, nodes: NodeClient? = nil) async throws(CLIError) -> Outbox {
+    /// health is then shared). `log`: where the outbox tells what it does.
+    public static func open(
+        _ arguments: ParsedArguments, _ context: Context, keys: AccountKeys, nodes: NodeClient? = nil, log: any LogSink = SilentLog()
+    ) async throws(CLIError) -> Outbox {
         let service = try serviceSetting(arguments, context).value
         let home = try homeDirectory(arguments, context)
         let nodes = if let nodes { nodes } else { NodeClient(pool: NodePool(nodes: try NodeOptions.nodeList(arguments, context))) }
@@ -121,7 +123,7 @@ public enum OutboxOptions {
             configuration.checkpoint = { reached in if reached == point { kill(getpid(), SIGKILL) } }
         }
         do {
-            return try await Outbox(home: home, keys: keys, service: service, chain: nodes, configuration: configuration)
+            return try await Outbox(home: home, keys: keys, service: service, chain: nodes, configuration: configuration, log: log)
         } catch {
             throw CLIError(outboxError: error)
         }

@@ -48,6 +48,11 @@ public struct Output: Sendable {
     /// A prompt on standard error, without a newline.
     public func prompt(_ text: String) { emit(text.escapingControlCharacters, to: .standardError) }
 
+    /// A progress line on standard error, drawn over the previous one: back to the line's
+    /// start, the text, and the rest of the old line erased (ECMA-48 EL).
+    func progress(_ text: String) { emit("\r" + text.escapingControlCharacters + "\u{1B}[K", to: .standardError) }
+    func clearProgress() { emit("\r\u{1B}[K", to: .standardError) }
+
     /// One JSON object on one line, keys sorted so output is stable (the encoder escapes
     /// control characters itself).
     public func printJSON(_ value: some Encodable) {

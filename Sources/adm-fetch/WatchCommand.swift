@@ -30,7 +30,7 @@ struct WatchCommand: Command {
     static let info = CommandInfo(
         name: "watch",
         overview: "Show the account's incoming messages and transfers as they arrive, with no push service.",
-        options: [fromHeight, interval, exec, json, OutboxOptions.home, OutboxOptions.serviceAddress, OutboxOptions.servicePublicKey]
+        options: [fromHeight, interval, exec, json, LogOptions.verbose, OutboxOptions.home, OutboxOptions.serviceAddress, OutboxOptions.servicePublicKey]
             + NodeOptions.options + [PassphraseInput.option],
         discussion: """
             Polls the nodes for transactions to this account, verifies and decrypts each, and
@@ -41,8 +41,9 @@ struct WatchCommand: Command {
             for example: --exec 'notify-send "$ADM_TITLE" "$ADM_BODY"'. The passphrase is not
             passed on to it. While watching, node health is re-checked and a registration
             outbox in --home is flushed now and then. Stops cleanly on SIGINT or SIGTERM
-            (exit 0); exits 69 when no node can be used at the start, 64 for bad input.
-            """ + "\n" + NodeOptions.help + "\n" + PassphraseInput.help)
+            (exit 0); exits 69 when no node can be used at the start, 64 for bad input. On a
+            terminal, a long catch-up shows its progress on one line of standard error.
+            """ + "\n" + LogOptions.help + "\n" + NodeOptions.help + "\n" + PassphraseInput.help)
 
     let arguments: ParsedArguments
     let start: WatchStart
@@ -78,6 +79,7 @@ struct WatchCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
+        let logger = try LogOptions.logger(arguments, context)
         let keyPair = KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context))
         let home = try OutboxOptions.homeDirectory(arguments, context)
         let log: NotificationLog
@@ -87,23 +89,28 @@ struct WatchCommand: Command {
         let fetcher = Fetcher(keyPair: keyPair, client: NodeClient(pool: pool, deadline: .seconds(15)), publicKeys: log)
         var configuration = Watcher.Configuration()
         configuration.interval = pollInterval
-        let events = WarningsOnStandardError(output: context.output)
-        let registrations = await openOutbox(home, keyPair, fetcher.client, context)
-        let watcher = Watcher(fetcher: fetcher, log: log, configuration: configuration, registrations: registrations, events: events)
+        let registrations = await openOutbox(home, keyPair, fetcher.client, logger, context)
+        let watcher = Watcher(
+            fetcher: fetcher, log: log, configuration: configuration, registrations: registrations, events: logger,
+            progress: logger.progress.map(Self.showing))
 
         let output = context.output, json = arguments.flag(Self.json)
-        let hook = command.map { Hook(command: $0, environment: context.environment, output: output) }
+        let hook = command.map { Hook(command: $0, environment: context.environment, logger: logger) }
         let stop = StopOnSignals()
         let task = Task { () -> Result<Void, WatchError> in
             do throws(WatchError) {
                 try await watcher.run(from: start) { height in
-                    output.error("Watching \(keyPair.address) from block \(height); stop with Ctrl-C.")
+                    logger.log(.info, "Watching \(keyPair.address) from block \(height); stop with Ctrl-C.")
                 } onNotification: { result in
-                    if json {
-                        output.printJSON(FetchReport.Object(result))
-                    } else {
-                        output.print(result.notification.title + ": " + result.notification.body.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " "))
+                    Self.log(result, logger)
+                    let print = {
+                        if json {
+                            output.printJSON(FetchReport.Object(result))
+                        } else {
+                            output.print(result.notification.title + ": " + result.notification.body.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " "))
+                        }
                     }
+                    if let progress = logger.progress { progress.interrupt(print) } else { print() }
                     await hook?.run(for: result)
                 }
                 return .success(())
@@ -125,12 +132,31 @@ struct WatchCommand: Command {
         }
     }
 
+    /// One line per notification: what kind at info, which transaction only at debug, never
+    /// what it says.
+    static func log(_ result: FetchResult, _ logger: Logger) {
+        let detail = logger.logs(.debug) ? " (transaction \(result.id)\(result.transaction?.height.map { ", block \($0)" } ?? ""))" : ""
+        if let failure = result.failure {
+            logger.log(.warning, "watch: notification with the generic text: \(result.notification.kind.rawValue)\(detail): \(failure)")
+        } else {
+            logger.log(.info, "watch: notification: \(result.notification.kind.rawValue)\(detail)")
+        }
+    }
+
+    /// The progress line through a backlog: only while pages come back full, cleared at the end.
+    static func showing(_ line: ProgressLine) -> @Sendable (WatchProgress) -> Void {
+        { progress in
+            if progress.caughtUp { return line.clear() }
+            line.update("catching up: \(progress.read) read, block \(progress.height)" + (progress.chainHeight.map { " of \($0)" } ?? ""))
+        }
+    }
+
     /// The registration outbox, when the home has one (never created here); without it, or
     /// when it cannot be opened, watching goes on alone.
-    private func openOutbox(_ home: String, _ keyPair: KeyPair, _ nodes: NodeClient, _ context: Context) async -> Outbox? {
+    private func openOutbox(_ home: String, _ keyPair: KeyPair, _ nodes: NodeClient, _ logger: Logger, _ context: Context) async -> Outbox? {
         guard FileManager.default.fileExists(atPath: home + "/" + Outbox.storeFileName) else { return nil }
-        do { return try await OutboxOptions.open(arguments, context, keys: AccountKeys(keyPair), nodes: nodes) } catch {
-            context.output.error("warning: the registration outbox is not flushed while watching: \(error.message)")
+        do { return try await OutboxOptions.open(arguments, context, keys: AccountKeys(keyPair), nodes: nodes, log: Demoted(logger, as: "outbox")) } catch {
+            logger.log(.warning, "watch: the registration outbox is not flushed while watching: \(error.message)")
             return nil
         }
     }
@@ -141,14 +167,14 @@ struct WatchCommand: Command {
 struct Hook: Sendable {
     let command: String
     let environment: [String: String]
-    let output: Output
+    let logger: Logger
 
-    init(command: String, environment: [String: String], output: Output) {
+    init(command: String, environment: [String: String], logger: Logger) {
         self.command = command
         var inherited = environment
         inherited["ADM_PASSPHRASE"] = nil
         self.environment = inherited
-        self.output = output
+        self.logger = logger
     }
 
     func run(for result: FetchResult) async {
@@ -159,7 +185,7 @@ struct Hook: Sendable {
         environment["ADM_TXN_ID"] = result.id.description
         environment["ADM_THREAD"] = result.thread?.description ?? ""
         let outcome = await ChildProcess.run("/bin/sh", ["-c", command], environment: environment, timeout: WatchCommand.hookTimeout)
-        if !outcome.succeeded { output.error("warning: --exec for transaction \(result.id) \(outcome)") }
+        if !outcome.succeeded { logger.log(.warning, "watch: --exec for transaction \(result.id) \(outcome)") }
     }
 }
 
@@ -229,14 +255,5 @@ final class StopOnSignals: Sendable {
         for number in [SIGINT, SIGTERM] { signal(number, SIG_IGN) }
         let writeEnd = stopPipe.exchange(-1, ordering: .sequentiallyConsistent)
         if writeEnd >= 0 { close(writeEnd) }
-    }
-}
-
-/// The library's warnings (a poll that failed, an outbox that could not be flushed), one
-/// line each on standard error.
-struct WarningsOnStandardError: LogSink {
-    let output: Output
-    func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
-        if level >= .warning { output.error("warning: " + message()) }
     }
 }

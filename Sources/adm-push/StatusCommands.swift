@@ -1,6 +1,7 @@
 import AdamantCLI
 import AdamantCore
 import AdamantFetch
+import AdamantNodes
 import AdamantPush
 
 /// `adm-push status`: per token, the newest intent, the chain's view and what is pending.
@@ -99,8 +100,8 @@ struct FlushCommand: Command {
     static let info = CommandInfo(
         name: "flush",
         overview: "Send what the newest intents still need, and wait for the chain.",
-        options: [loop, interval, OutboxOptions.deadline, OutboxOptions.json] + OutboxOptions.options,
-        discussion: "Exit codes as for register, over every token.\n" + OutboxOptions.help)
+        options: [loop, interval, OutboxOptions.deadline, OutboxOptions.json, LogOptions.verbose] + OutboxOptions.options,
+        discussion: "Exit codes as for register, over every token. With --loop, each pass is also logged.\n" + LogOptions.help + "\n" + OutboxOptions.help)
 
     let arguments: ParsedArguments
 
@@ -116,18 +117,26 @@ struct FlushCommand: Command {
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
         try OutboxOptions.checkSettings(arguments, context)
-        let outbox = try await OutboxOptions.open(arguments, context, keys: AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context)))
-        let interval = Duration.seconds(arguments.value(Self.interval).flatMap(Int.init) ?? 60)
+        let logger = try LogOptions.logger(arguments, context)
+        let outbox = try await OutboxOptions.open(
+            arguments, context, keys: AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context)), log: Demoted(logger, as: "outbox"))
+        let seconds = arguments.value(Self.interval).flatMap(Int.init) ?? 60
         let wait = try OutboxOptions.deadline(arguments)
+        var pass = 0
         while true {
+            pass += 1
             let report: FlushReport
             do { report = try await outbox.flush(until: .now + wait) } catch { throw CLIError(outboxError: error) }
-            OutboxReport.print(report, json: arguments.flag(OutboxOptions.json), context)
-            guard arguments.flag(Self.loop), !Task.isCancelled else {
+            let json = arguments.flag(OutboxOptions.json), loop = arguments.flag(Self.loop)
+            // In a loop the log says what the nodes did (a warning), not a bare line beside it.
+            OutboxReport.print(loop && !json ? FlushReport(keys: report.keys, balance: report.balance) : report, json: json, context)
+            guard loop, !Task.isCancelled else {
                 OutboxReport.advice(report.keys, balance: report.balance, context)
                 return OutboxReport.exitCode(for: report.keys)
             }
-            try? await Task.sleep(for: interval)
+            FlushLog.log(report, pass: pass, logger)
+            logger.log(.debug, "flush: next pass at \(Logger.timestamp(Logger.now() + Int64(seconds) * 1000)) (in \(seconds) s)")
+            try? await Task.sleep(for: .seconds(seconds))
         }
     }
 }

@@ -43,7 +43,11 @@ struct UnregisterCommand: Command {
             if let token = arguments.value(RegisterCommand.token) {
                 intents = [try await outbox.unregister(token: token)]
             } else {
-                intents = try await outbox.unregisterAll()
+                let line = ProgressLine.onTerminal(context)
+                defer { line?.clear() }
+                var progress: (@Sendable (Int) -> Void)?
+                if let line { progress = { read in line.update("reading this account's signals to the service: \(read) read") } }
+                intents = try await outbox.unregisterAll(progress: progress)
             }
         } catch {
             throw OutboxCommand.failure(error)

@@ -42,18 +42,21 @@ public struct Watcher: Sendable {
     /// Flushed now and then when it has unsettled intents; its failures are only logged.
     public let registrations: Outbox?
     let events: any LogSink
+    /// Told after every page read, for a progress line through a backlog.
+    let progress: (@Sendable (WatchProgress) -> Void)?
 
     /// A watch of the account `fetcher` reads for, recorded in `log`; `registrations`, when given,
     /// is flushed now and then, and `events` hears what happens (nodes failing, outbox turns).
     public init(
         fetcher: Fetcher, log: NotificationLog, configuration: Configuration = Configuration(), registrations: Outbox? = nil,
-        events: any LogSink = SilentLog()
+        events: any LogSink = SilentLog(), progress: (@Sendable (WatchProgress) -> Void)? = nil
     ) {
         self.fetcher = fetcher
         self.log = log
         self.configuration = configuration
         self.registrations = registrations
         self.events = events
+        self.progress = progress
     }
 
     var account: Address { get async { await fetcher.keys.keyPair.address } }
@@ -136,6 +139,7 @@ public struct Watcher: Sendable {
                     let finished = try await catchUp(listing, &scan, chatsWithTransfers: withTransfers, deliver)
                     scans[listing] = scan
                     if !finished { return }
+                    events.log(.debug, "watch: \(listing.rawValue) read; the cursor is at block \(scan.cursor.height), position \(scan.cursor.skip)")
                 } catch {
                     scans[listing] = scan
                     switch error {
@@ -154,6 +158,7 @@ public struct Watcher: Sendable {
     private func catchUp(
         _ listing: WatchListing, _ scan: inout WatchScan, chatsWithTransfers: Bool, _ deliver: @Sendable (FetchResult) async -> Void
     ) async throws(WatchFailure) -> Bool {
+        var read = 0
         while !Task.isCancelled {
             let page: [Transaction]
             do throws(NodeError) {
@@ -167,6 +172,10 @@ public struct Watcher: Sendable {
             do { delivered = try await hand(page, listing, from: scan.cursor, to: next.cursor, deliver) } catch { throw .store(error) }
             guard delivered else { return false }
             scan = next
+            read += page.count
+            progress?(WatchProgress(
+                read: read, height: scan.highestSeen ?? scan.cursor.height, chainHeight: pool.reports.compactMap(\.status?.height).max(),
+                caughtUp: caughtUp))
             if caughtUp { return true }
         }
         return false
@@ -214,6 +223,18 @@ public struct Watcher: Sendable {
     private func keep(_ cursor: WatchCursor, _ listing: WatchListing) async throws(WatchError) {
         do { try await log.setWatchCursor(cursor, account: account, stream: listing.rawValue) } catch { throw .store(error) }
     }
+}
+
+/// How far one listing's catch-up got, after a page.
+public struct WatchProgress: Sendable, Hashable {
+    /// Transactions read since this catch-up began (shown or not).
+    public var read: Int
+    /// The highest block read so far.
+    public var height: Int64
+    /// The highest block the pool's last health check saw, if any.
+    public var chainHeight: Int64?
+    /// The page was the last: the listing is read to its end.
+    public var caughtUp: Bool
 }
 
 /// A page could not be read (retried later), or the log failed (the watch ends).

@@ -8,8 +8,8 @@ public protocol LogSink: Sendable {
 /// How much a line matters.
 public enum LogLevel: Int, Sendable, Hashable, Comparable {
     /// `debug`: detail for debugging. `info`: what happened (a node failed, a pass ran).
-    /// `warning`: something the user may want to act on.
-    case debug, info, warning
+    /// `warning`: something the user may want to act on. `error`: what failed.
+    case debug, info, warning, error
 
     /// `debug` below `info` below `warning`.
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }

@@ -10,7 +10,8 @@ extension Outbox {
 
     /// Reads the account's new signals to the service from the nodes (from a little below the
     /// last cursor, since pages overlap harmlessly), keeps them, and returns all kept ones.
-    func syncChain() async throws -> ChainView {
+    /// `progress` is told how many transactions were read after each full page (more follow).
+    func syncChain(progress: (@Sendable (Int) -> Void)? = nil) async throws -> ChainView {
         let height = try await chain.height()
         let cursor = try await store.cursor(scope: scope)
         let after = max(0, min(cursor, height) - configuration.policy.gap)
@@ -21,6 +22,7 @@ extension Outbox {
             found += page.compactMap(ownSignal)
             guard page.count >= 100 else { break }
             offset += page.count
+            progress?(offset)
         }
         try await store.saveOwnSignals(found, cursor: height, scope: scope)
         return ChainView(height: height, signals: try await store.ownSignals(scope: scope))

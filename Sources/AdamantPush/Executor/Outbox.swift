@@ -118,9 +118,10 @@ public final class Outbox: Sendable {
 
     /// A remove for every token this account ever registered with the service that may still
     /// be registered, found from the chain's history alone (so it works with a fresh home),
-    /// and for any token with a pending add here.
-    public func unregisterAll() async throws -> [Intent] {
-        let synced = try await syncChain()
+    /// and for any token with a pending add here. A long history is read page by page:
+    /// `progress` hears how many of the account's transactions to the service were read so far.
+    public func unregisterAll(progress: (@Sendable (Int) -> Void)? = nil) async throws -> [Intent] {
+        let synced = try await syncChain(progress: progress)
         var tokens: [String: PushProvider] = [:]
         for (token, state) in fold.states(of: synced.signals) where !state.isUnregistered {
             tokens[token] = state.last?.signal.provider
