@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The system packages adm-push builds, tests and cross-checks with, on Debian 12
 # (openssl serves a self-signed TLS peer in the transport tests; strace proves which hosts the
-# commands connect to; groff and mandoc check the man pages, zsh and fish the completion scripts).
+# commands connect to; groff and mandoc check the man pages, zsh and fish the completion scripts;
+# systemd's systemd-analyze verifies the user units; dpkg-dev, binutils, lintian and man-db build,
+# check and install the Debian package in scripts/check-deb).
 # The Swift 6 toolchain itself is assumed to be installed already.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -10,4 +12,5 @@ sudo=""
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq \
     libsodium-dev libcurl4-openssl-dev libsqlite3-dev libmicrohttpd-dev libunistring-dev pkg-config \
-    python3 python3-nacl openssl strace groff-base mandoc zsh fish >/dev/null
+    python3 python3-nacl openssl strace groff-base mandoc zsh fish \
+    systemd dpkg-dev binutils lintian man-db >/dev/null
