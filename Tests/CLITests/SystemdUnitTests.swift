@@ -1,3 +1,4 @@
+import AdamantCore
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 /// no service manager is needed; it exits 0 on an unknown key and only warns on stderr, so an
 /// empty stderr is what passing means here.
 @Suite(
-    "systemd units", .timeLimit(.minutes(1)),
+    "systemd units", .timeLimit(.minutes(2)),
     .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze"), "systemd-analyze is not installed (scripts/install-deps.sh installs systemd)"))
 final class SystemdUnitTests {
     static let analyze = "/usr/bin/systemd-analyze"
@@ -94,6 +95,35 @@ final class SystemdUnitTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake)
         let result = try await run("/bin/sh", ["-c", hook], environment: ["PATH": bin.path + ":/usr/bin:/bin", "ADM_TITLE": "Bob's $HOME", "ADM_BODY": "-u critical \"hi\""])
         #expect(result.status == 0 && result.stdout == "[--]\n[Bob's $HOME]\n[-u critical \"hi\"]\n", "\(result.stdout)\(result.stderr)")
+    }
+
+    /// The watch unit's command line, as systemd hands it over, against a devnet: the
+    /// passphrase from a credential file as systemd writes it, and each notification reaching
+    /// notify-send (a stand-in at the same place in the hook) as title and body.
+    @Test(.timeLimit(.minutes(2)))
+    func theWatchUnitsCommandNotifiesThroughTheCredential() async throws {
+        let network = try await FetchDevnet()
+        let credentials = folder.appendingPathComponent("watch-credentials")
+        try FileManager.default.createDirectory(at: credentials, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        _ = FileManager.default.createFile(
+            atPath: credentials.appendingPathComponent("passphrase").path, contents: Data(network.outbox.passphrase.utf8), attributes: [.posixPermissions: 0o400])
+        let notified = folder.appendingPathComponent("notified").path
+        let fake = folder.appendingPathComponent("notify-send").path
+        try "#!/bin/sh\nprintf '[%s]\\n' \"$@\" > '\(notified).tmp' && mv '\(notified).tmp' '\(notified)'\n".write(toFile: fake, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake)
+
+        let text = try String(contentsOf: Self.source.appendingPathComponent("adm-fetch-watch.service"), encoding: .utf8)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
+        var words = Self.systemdWords(String(line.dropFirst("ExecStart=".count)), variables: ["CREDENTIALS_DIRECTORY": credentials.path])
+        try #require(words.prefix(2) == ["/usr/bin/adm-fetch", "watch"])
+        words = words.map { $0.hasPrefix("notify-send ") ? fake + $0.dropFirst("notify-send".count) : $0 }
+        let watch = try await WatchProcess(network, Array(words.dropFirst(2)), name: "unit")
+        _ = try await network.send("-u critical hi", from: network.friend, to: network.me)
+        try await watch.until("notify-send ran") { FileManager.default.fileExists(atPath: notified) }
+        let result = try await watch.stop()
+        #expect(result.status == 0, "\(watch.stderr)")
+        let arguments = try String(contentsOfFile: notified, encoding: .utf8)
+        #expect(arguments == "[--]\n[\(network.friend.address)]\n[-u critical hi]\n", "\(arguments)")
     }
 
     /// An ExecStart= line as systemd splits it, for what the units use: words apart at blanks,
