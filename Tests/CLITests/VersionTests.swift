@@ -23,6 +23,10 @@ struct VersionTests {
         let result = try await run("adm-push", ["--version", "keys"])
         #expect(result.status == 64 && result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("Error: unexpected argument 'keys' ('--version' takes none)\n"), "\(result.stderr)")
+        // A passphrase typed after it is not repeated.
+        let words = KeysCommandTests.passphrase.split(separator: " ").map(String.init)
+        let typed = try await run("adm-push", ["--version"] + words)
+        #expect(typed.status == 64 && !typed.stderr.contains("hamster"), "\(typed.stderr)")
     }
 
     /// Help, the man page and every completion script offer it.
