@@ -2,7 +2,9 @@
 # The system packages adm-push builds, tests and cross-checks with, on Debian 12
 # (openssl serves a self-signed TLS peer in the transport tests; strace proves which hosts the
 # commands connect to; groff and mandoc check the man pages, zsh and fish the completion scripts;
-# libstdc++'s static archive goes into the release commands).
+# libstdc++'s static archive goes into the release commands; systemd's systemd-analyze verifies
+# the user units; dpkg-dev, binutils, lintian and man-db build, check and install the Debian
+# package in scripts/check-deb).
 # The Swift 6 toolchain itself is assumed to be installed already.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -11,4 +13,5 @@ sudo=""
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq \
     libsodium-dev libcurl4-openssl-dev libsqlite3-dev libmicrohttpd-dev libunistring-dev libstdc++-12-dev pkg-config \
-    python3 python3-nacl openssl strace groff-base mandoc zsh fish >/dev/null
+    python3 python3-nacl openssl strace groff-base mandoc zsh fish \
+    systemd dpkg-dev binutils lintian man-db >/dev/null

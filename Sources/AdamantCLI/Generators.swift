@@ -6,6 +6,7 @@ import AdamantCore
 extension Tool {
     static let completionOption = "--generate-completion-script"
     static let manualOption = "--generate-manual"
+    static let versionOption = "--version"
 
     /// The shells a completion script is written for.
     enum Shell: String, CaseIterable {
@@ -59,6 +60,7 @@ extension Tool {
             ("--help", CommandInfo.help.spec.help), ("-h", CommandInfo.help.spec.help),
             (Self.completionOption, "Print a completion script for bash, zsh or fish."),
             (Self.manualOption, "Print the man page (roff)."),
+            (Self.versionOption, "Print the version."),
         ]
     }
 }

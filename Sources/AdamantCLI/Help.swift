@@ -17,7 +17,8 @@ enum Help {
         lines += [
             "", "  See '\(tool.name) help <command>' or '\(tool.name) <command> --help' for detailed help.",
             "  '\(tool.name) \(Tool.completionOption) bash|zsh|fish' prints a shell completion script,",
-            "  '\(tool.name) \(Tool.manualOption)' the man page.",
+            "  '\(tool.name) \(Tool.manualOption)' the man page,",
+            "  '\(tool.name) \(Tool.versionOption)' its version.",
             "",
         ]
         return (lines + exitCodes()).joined(separator: "\n")

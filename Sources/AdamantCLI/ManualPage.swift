@@ -58,6 +58,7 @@ struct ManualPage {
         forms.append(Roff.bold(tool.name + " help") + " [" + Roff.italic("command") + "]")
         forms.append(Roff.bold(tool.name + " " + Tool.completionOption) + " " + Tool.Shell.allCases.map { Roff.bold($0.rawValue) }.joined(separator: "|"))
         forms.append(Roff.bold(tool.name + " " + Tool.manualOption))
+        forms.append(Roff.bold(tool.name + " " + Tool.versionOption))
         for (index, form) in forms.enumerated() {
             if index > 0 { page.request("br") }
             page.markup(form)

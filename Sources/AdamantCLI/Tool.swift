@@ -80,6 +80,8 @@ public struct Tool: Sendable {
             return .success
         case "help":
             return help(arguments.dropFirst(), output)
+        case Self.versionOption:
+            return version(arguments.dropFirst(), output)
         default:
             if let code = generate(arguments, context) { return code }
         }
@@ -116,6 +118,17 @@ public struct Tool: Sendable {
             return .usage
         }
         return printHelp(command, output)
+    }
+
+    /// `--version`: `adm-push 0.1.0`, the version the package carries.
+    private func version(_ rest: ArraySlice<String>, _ output: Output) -> ExitCode {
+        guard rest.isEmpty else {
+            output.error("Error: unexpected argument \(StrayArguments.quotingFirst(of: rest)) ('\(Self.versionOption)' takes none)")
+            output.error("Usage: \(name) \(Self.versionOption)")
+            return .usage
+        }
+        output.print("\(name) \(Version.current)")
+        return .success
     }
 
     private func printHelp(_ command: any Command.Type, _ output: Output) -> ExitCode {
