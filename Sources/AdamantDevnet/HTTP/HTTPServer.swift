@@ -48,6 +48,10 @@ final class HTTPServer: Sendable {
     private let daemon = Mutex<OpaquePointer?>(nil)
     private let stopping = Atomic<Bool>(false)
     private let openConnections = Atomic<Int>(0)
+    private let acceptedConnections = Atomic<Int>(0)
+
+    /// Connections accepted since start: what a client's keep-alive saves shows here.
+    var connectionsAccepted: Int { acceptedConnections.load(ordering: .relaxed) }
 
     /// Takes a free port at once, and holds it until the server goes away; `start()` serves on it.
     init(limits: Limits = Limits(), handler: @escaping Handler) throws(StartError) {
@@ -98,6 +102,7 @@ final class HTTPServer: Sendable {
             openConnections.subtract(1, ordering: .relaxed)
             return
         }
+        acceptedConnections.add(1, ordering: .relaxed)
         let open = openConnections.add(1, ordering: .relaxed).newValue
         if open > limits.maxConnections { context.pointee = overCapMarker }
     }

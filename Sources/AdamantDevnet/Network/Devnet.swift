@@ -170,6 +170,9 @@ public final class Devnet: Sendable {
 
     public func clearRequests(toNode index: Int) throws(DevnetError) { try node(index).clearRequests() }
 
+    /// The connections the node has accepted since it started.
+    public func connectionsAccepted(byNode index: Int) throws(DevnetError) -> Int { try node(index).connectionsAccepted }
+
     private func node(_ index: Int) throws(DevnetError) -> SimulatedNode {
         guard nodes.indices.contains(index) else { throw .fault(.noSuchNode(index)) }
         return nodes[index]

@@ -1,8 +1,9 @@
 import CCurl
 
-/// One libcurl easy handle, owned by one worker thread for its whole life. Reusing it keeps
-/// connections, the DNS cache and TLS sessions alive between requests (keep-alive).
-final class CurlEasy {
+/// One libcurl easy handle. Reusing it keeps connections, the DNS cache and TLS sessions alive
+/// between requests (keep-alive). Unchecked: one thread at a time uses it, the worker that
+/// checked it out of `CurlHandles`.
+final class CurlEasy: @unchecked Sendable {
     private let handle: UnsafeMutableRawPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private let getHeaders: UnsafeMutablePointer<curl_slist>

@@ -1,4 +1,4 @@
-/// `HTTPTransport` on libcurl easy handles, one per worker thread (see `CurlWorkerPool`).
+/// `HTTPTransport` on libcurl easy handles run by worker threads (see `CurlWorkerPool`).
 public final class CurlTransport: HTTPTransport {
     /// Bounds on what one transport takes in and runs at once.
     public struct Configuration: Sendable {
@@ -37,7 +37,7 @@ public final class CurlTransport: HTTPTransport {
         let reply = OneShot<Result<HTTPAnswer, TransportError>>()
         let cancellation = CancellationFlag()
         let result = await reply.value(orOnCancel: .failure(.cancelled), onCancel: cancellation.raise) {
-            workers.submit { [maxResponseBytes] easy in
+            workers.submit(for: request.url) { [maxResponseBytes] easy in
                 guard !reply.isDelivered else { return }  // cancelled while queued
                 reply.deliver(easy.map { $0.perform(request, sizeLimit: maxResponseBytes, cancellation: cancellation) }.flatMap { $0 })
             }

@@ -2,34 +2,45 @@ import Dispatch
 import Synchronization
 
 /// Threads we own for blocking `curl_easy_perform` calls, so they never occupy Swift's
-/// cooperative pool (two threads on this machine). Each worker keeps one easy handle for its
-/// life; workers start on demand, up to `maxWorkers`, and end when the pool is released or
-/// the process shuts curl down (`CurlThreads.shutdown`).
+/// cooperative pool (two threads on this machine). Workers start on demand, up to
+/// `maxWorkers`, and end when the pool is released or the process shuts curl down
+/// (`CurlThreads.shutdown`). Each job runs on the idle handle that last talked to its origin
+/// (`CurlHandles`), so its keep-alive connection is used whichever worker takes the job.
 final class CurlWorkerPool: Sendable {
-    /// Runs on a worker thread with its handle, or at once with the reason there is none.
+    /// Runs on a worker thread with a handle, or at once with the reason there is none.
     typealias Job = @Sendable (Result<CurlEasy, TransportError>) -> Void
 
+    /// A job and the URL it is for.
+    struct Work: Sendable {
+        let url: String
+        let job: Job
+    }
+
     private let queue: JobQueue
+    private let handles: CurlHandles
 
     init(maxWorkers: Int) {
         queue = JobQueue(maxWorkers: max(1, maxWorkers))
+        handles = CurlHandles(capacity: max(1, maxWorkers))
         if !CurlThreads.shared.register(queue) { queue.close() }
     }
 
     deinit { queue.close() }
 
-    func submit(_ job: @escaping Job) {
-        switch queue.enqueue(job) {
+    func submit(for url: String, _ job: @escaping Job) {
+        switch queue.enqueue(Work(url: url, job: job)) {
         case .closed:
             job(.failure(JobQueue.shutDownError))
         case .queued:
             break
         case .queuedWithNewWorker:
-            let queue = self.queue
+            let (queue, handles) = (self.queue, self.handles)
             let started = CurlThreads.shared.start {
-                // The handle lives exactly as long as this thread: cleaned up before it ends.
-                let easy = CurlEasy.make()
-                while let job = queue.next() { job(easy) }
+                while let work = queue.next() {
+                    let easy = handles.checkOut(for: work.url)
+                    work.job(easy)
+                    if case .success(let easy) = easy { handles.checkIn(easy, from: work.url) }
+                }
             }
             if !started { queue.workerFailedToStart() }
         }
@@ -44,12 +55,12 @@ final class JobQueue: Sendable {
     static let shutDownError = TransportError.failed("the HTTP transport has shut down")
 
     private struct State {
-        var jobs: [CurlWorkerPool.Job] = []
+        var jobs: [CurlWorkerPool.Work] = []
         var idleWorkers = 0
         var workers = 0
         var isClosed = false
 
-        enum Wake { case job(CurlWorkerPool.Job), closed, spurious }
+        enum Wake { case job(CurlWorkerPool.Work), closed, spurious }
 
         /// For a worker that was just woken.
         mutating func takeJob() -> Wake {
@@ -70,7 +81,7 @@ final class JobQueue: Sendable {
 
     init(maxWorkers: Int) { self.maxWorkers = maxWorkers }
 
-    func enqueue(_ job: @escaping CurlWorkerPool.Job) -> Admission {
+    func enqueue(_ job: CurlWorkerPool.Work) -> Admission {
         let admission = state.withLock { state -> Admission in
             guard !state.isClosed else { return .closed }
             state.jobs.append(job)
@@ -83,7 +94,7 @@ final class JobQueue: Sendable {
     }
 
     /// Blocks the worker thread until there is a job, or returns nil once the queue is closed.
-    func next() -> CurlWorkerPool.Job? {
+    func next() -> CurlWorkerPool.Work? {
         let isOpen = state.withLock { state in
             if !state.isClosed { state.idleWorkers += 1 }
             return !state.isClosed
@@ -102,18 +113,18 @@ final class JobQueue: Sendable {
     /// The thread for the last `.queuedWithNewWorker` could not start. With no worker at all,
     /// the queued jobs fail now rather than wait forever.
     func workerFailedToStart() {
-        let stranded = state.withLock { state -> [CurlWorkerPool.Job] in
+        let stranded = state.withLock { state -> [CurlWorkerPool.Work] in
             state.workers -= 1
             guard state.workers == 0 else { return [] }
             defer { state.jobs.removeAll() }
             return state.jobs
         }
-        for job in stranded { job(.failure(.failed("no thread could be started for the request"))) }
+        for work in stranded { work.job(.failure(.failed("no thread could be started for the request"))) }
     }
 
     /// Wakes every worker to return and fails the jobs still queued. Idempotent.
     func close() {
-        let (workers, pending) = state.withLock { state -> (Int, [CurlWorkerPool.Job]) in
+        let (workers, pending) = state.withLock { state -> (Int, [CurlWorkerPool.Work]) in
             guard !state.isClosed else { return (0, []) }
             state.isClosed = true
             defer { state.jobs.removeAll() }
@@ -121,6 +132,6 @@ final class JobQueue: Sendable {
         }
         CurlThreads.shared.unregister(self)
         for _ in 0..<workers { wakeUp.signal() }
-        for job in pending { job(.failure(Self.shutDownError)) }
+        for work in pending { work.job(.failure(Self.shutDownError)) }
     }
 }
