@@ -19,6 +19,7 @@ public struct NodeConfigFile: Sendable, Hashable {
     /// The network the nodes must be on, as written; checked when the list is resolved.
     public var nethash: String?
 
+    /// The file's node settings, as the caller read them from `path`.
     public init(path: String, nodes: [String]? = nil, nethash: String? = nil) {
         self.path = path
         self.nodes = nodes
