@@ -3,6 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "adm-push",
+    // Linux is where this is built and tested. On Apple platforms the floor is Synchronization's
+    // Mutex and Atomic (macOS 15, iOS 18); README ("Portability") says what has been built where.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "AdamantCore", targets: ["AdamantCore"]),
         .library(name: "AdamantNodes", targets: ["AdamantNodes"]),
