@@ -73,6 +73,19 @@ struct JSONReaderTests {
         if !json.contains(#""type":0,"type""#) { #expect(Self.decoded(Array(json.utf8)) == nil, "JSONDecoder takes it") }
     }
 
+    /// Fuzz/Crashes/transaction/reader-key-invalid-utf8: a key of a field the reader skips held
+    /// a byte that is not UTF-8 (`"confM\xF9rmations"`); `JSONDecoder` refuses the document, so
+    /// the reader must too.
+    @Test func aKeyThatIsNotUTF8IsRefusedEvenUnread() throws {
+        let found = Vectors.folder.deletingLastPathComponent().appendingPathComponent("Fuzz/Crashes/transaction/reader-key-invalid-utf8")
+        let bytes = Array(try Data(contentsOf: found))
+        try #require(bytes.contains(0xF9))
+        #expect(Self.decoded(bytes) == nil)
+        #expect(throws: JSONReadError.self) { try Self.read(bytes) }
+        let valid = Array(#"{"type":0,"ok\#u{e9}":1}"#.utf8)  // a real two-byte character is fine
+        #expect(Self.failure(String(decoding: valid, as: UTF8.self)) == "amount is missing")
+    }
+
     /// Nesting past the bound is refused, not recursed into (no stack to exhaust).
     @Test func deepNestingIsRefused() {
         let deep = #"{"x":"# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}"

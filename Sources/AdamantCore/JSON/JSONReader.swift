@@ -219,13 +219,15 @@ package struct JSONReader {
         index += word.utf8CodeUnitCount
     }
 
-    /// A key's bytes as written, or decoded when it holds escapes.
+    /// A key's bytes as written, or decoded when it holds escapes; valid UTF-8 either way, as
+    /// every key must be (`JSONDecoder` makes each a String, even one it ignores).
     private mutating func readKey() throws(JSONReadError) -> ArraySlice<UInt8> {
         let start = index + 1
         let decoded = try stringBytes()
+        let isASCII = decoded.allSatisfy { $0 < 0x80 }
+        guard isASCII || String(validating: decoded, as: UTF8.self) != nil else { throw .malformed }
         // Unescaped keys (all that nodes write) stay a slice of the document.
         if decoded.count == index - 1 - start, bytes[start..<index - 1].elementsEqual(decoded) { return bytes[start..<index - 1] }
-        guard String(validating: decoded, as: UTF8.self) != nil else { throw .malformed }
         return decoded[...]
     }
 
