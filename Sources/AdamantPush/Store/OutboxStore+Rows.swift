@@ -41,7 +41,7 @@ extension OutboxStore {
 
     /// `intent, id, action, node, timestamp, sent_at, sent_height, outcome, height, message`
     static func attempt(_ row: [SQLiteValue]) -> Attempt? {
-        guard let id = row.text(1).flatMap({ try? TransactionID($0) }), let action = row.text(2).flatMap(PushAction.init(rawValue:)),
+        guard let id = row.text(1).flatMap({ TransactionID($0) }), let action = row.text(2).flatMap(PushAction.init(rawValue:)),
               let node = row.text(3), let timestamp = row.integer(4).flatMap({ Int32(exactly: $0) }),
               let sentAt = row.integer(5), let sentHeight = row.integer(6), let outcomeName = row.text(7)
         else { return nil }

@@ -228,6 +228,7 @@ final class OutboxStore: Sendable {
 
     // MARK: Plumbing
 
+    @discardableResult
     private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(OutboxError) -> T {
         do { return try await database.write(body) } catch { throw OutboxError(storeFailure: error) }
     }
