@@ -125,8 +125,8 @@ package struct JSONReader {
 
     package mutating func readString() throws(JSONReadError) -> String {
         try expect(kind: .string)
-        let utf8 = try stringBytes()
-        guard let text = String(validating: utf8, as: UTF8.self) else { throw .malformed }
+        let text = try stringContent()
+        guard let text = String(validating: text, as: UTF8.self) else { throw .malformed }
         return text
     }
 
@@ -157,7 +157,8 @@ package struct JSONReader {
         switch kind {
         case .object?: try readObject { reader, _ throws(JSONReadError) in try reader.skipValue() }
         case .array?: try readArray { reader throws(JSONReadError) in try reader.skipValue() }
-        case .string?: _ = try readString()
+        // Checked as JSON, not as UTF-8: `JSONDecoder` too reads only the strings it is asked for.
+        case .string?: _ = try scanString()
         case .number?: try skipNumber()
         case .bool?: _ = try readBool()
         case .null?: _ = try readNull()
@@ -219,32 +220,56 @@ package struct JSONReader {
         index += word.utf8CodeUnitCount
     }
 
-    /// A key's bytes as written, or decoded when it holds escapes; valid UTF-8 either way, as
-    /// every key must be (`JSONDecoder` makes each a String, even one it ignores).
+    /// A key's bytes, valid UTF-8, as every key must be (`JSONDecoder` makes each a String, even
+    /// one it ignores).
     private mutating func readKey() throws(JSONReadError) -> ArraySlice<UInt8> {
-        let start = index + 1
-        let decoded = try stringBytes()
-        let isASCII = decoded.allSatisfy { $0 < 0x80 }
-        guard isASCII || String(validating: decoded, as: UTF8.self) != nil else { throw .malformed }
-        // Unescaped keys (all that nodes write) stay a slice of the document.
-        if decoded.count == index - 1 - start, bytes[start..<index - 1].elementsEqual(decoded) { return bytes[start..<index - 1] }
-        return decoded[...]
+        let key = try stringContent()
+        guard key.allSatisfy({ $0 < 0x80 }) || String(validating: key, as: UTF8.self) != nil else { throw .malformed }
+        return key
     }
 
-    /// The string at the reader (its opening quote), unescaped, as UTF-8 not yet validated.
-    private mutating func stringBytes() throws(JSONReadError) -> [UInt8] {
-        index += 1
+    /// The string at the reader (its opening quote), as UTF-8 not yet validated: a slice of the
+    /// document, or its bytes unescaped when it holds escapes (nodes write none).
+    private mutating func stringContent() throws(JSONReadError) -> ArraySlice<UInt8> {
+        let (content, escaped) = try scanString()
+        guard escaped else { return bytes[content] }
         var out: [UInt8] = []
-        while true {
-            guard let byte else { throw .malformed }
+        var position = content.lowerBound
+        while position < content.upperBound {
+            let byte = bytes[position]
+            position += 1
+            guard byte == UInt8(ascii: "\\") else { out.append(byte); continue }
+            let end = index
+            index = position
+            try unescape(into: &out)
+            position = index
+            index = end
+        }
+        return out[...]
+    }
+
+    /// Passes over the string at the reader (its opening quote), checking its escapes and that
+    /// no control character stands unescaped: the range between the quotes, and whether it
+    /// holds escapes.
+    private mutating func scanString() throws(JSONReadError) -> (content: Range<Int>, escaped: Bool) {
+        index += 1
+        let start = index
+        var escaped = false
+        var scratch: [UInt8] = []
+        while index < bytes.count {
+            let byte = bytes[index]
             index += 1
             switch byte {
-            case UInt8(ascii: "\""): return out
-            case UInt8(ascii: "\\"): try unescape(into: &out)
+            case UInt8(ascii: "\""): return (start..<index - 1, escaped)
+            case UInt8(ascii: "\\"):
+                escaped = true
+                try unescape(into: &scratch)
+                scratch.removeAll(keepingCapacity: true)
             case 0..<0x20: throw .malformed  // control characters must be escaped
-            default: out.append(byte)
+            default: continue
             }
         }
+        throw .malformed
     }
 
     private mutating func unescape(into out: inout [UInt8]) throws(JSONReadError) {
