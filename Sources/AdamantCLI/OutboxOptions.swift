@@ -53,7 +53,7 @@ public enum OutboxOptions {
         }
         if let state = context.environment["XDG_STATE_HOME"], state.hasPrefix("/") { return Setting(state + "/adm-push", .builtIn) }
         guard let user = context.environment["HOME"], user.hasPrefix("/") else {
-            throw .invalidInput("no home for the outbox: give --home DIR, or set ADM_PUSH_HOME or HOME")
+            throw .invalidInput("no home for the outbox: give --home DIR, set ADM_PUSH_HOME or HOME, or put \"home\" in the config file")
         }
         return Setting(user + "/.local/state/adm-push", .builtIn)
     }

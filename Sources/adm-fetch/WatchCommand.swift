@@ -38,8 +38,8 @@ struct WatchCommand: Command {
             adm-fetch --json prints. Where it stopped is kept in --home, so a restart neither
             misses nor repeats one; the first run starts at the current block. With --exec,
             the command runs once per notification, one at a time, its output on this one's;
-            for example: --exec 'notify-send "$ADM_TITLE" "$ADM_BODY"'. The passphrase is not
-            passed on to it. While watching, node health is re-checked and a registration
+            for example: --exec 'notify-send -- "$ADM_TITLE" "$ADM_BODY"' ('--', as a message
+            may start with a dash). The passphrase is not passed on to it. While watching, node health is re-checked and a registration
             outbox in --home is flushed now and then. Stops cleanly on SIGINT or SIGTERM
             (exit 0); exits 69 when no node can be used at the start, 64 for bad input. On a
             terminal, a long catch-up shows its progress on one line of standard error.
@@ -80,6 +80,7 @@ struct WatchCommand: Command {
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
         let logger = try LogOptions.logger(arguments, context)
+        try OutboxOptions.checkSettings(arguments, context)  // a broken config file before the passphrase is asked for
         let keyPair = KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context))
         let home = try OutboxOptions.homeDirectory(arguments, context)
         let log: NotificationLog

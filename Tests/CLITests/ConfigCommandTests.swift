@@ -153,6 +153,15 @@ final class ConfigCommandTests {
         #expect(!FileManager.default.fileExists(atPath: home), "nothing written")
     }
 
+    /// `watch` reports a broken file before it asks for the passphrase: with no passphrase
+    /// given and no terminal, the file's error is the one said.
+    @Test func watchReportsTheFileBeforeAskingForThePassphrase() async throws {
+        try write(#"{"nodez": ["http://127.0.0.1:1"]}"#)
+        let watch = try await run("adm-fetch", ["watch"], environment: environment)
+        #expect(watch.status == 64, "\(watch.stderr)")
+        #expect(watch.stderr.hasPrefix("Error: unknown key 'nodez' in \(configPath)"), "\(watch.stderr)")
+    }
+
     /// With every setting given otherwise, a command never reads the file, however broken;
     /// one setting left to it, and the file is read and refused.
     @Test func theFileIsReadOnlyWhenASettingNeedsIt() async throws {
