@@ -7,7 +7,7 @@ struct FishCompletion {
 
     init(_ tool: Tool) {
         self.tool = tool
-        using = "__" + tool.name.replacing("-", with: "_") + "_using"
+        using = "__" + tool.shellIdentifier + "_using"
     }
 
     func script() -> String {

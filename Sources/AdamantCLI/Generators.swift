@@ -5,6 +5,9 @@ import AdamantCore
 /// pays nothing for them.
 extension Tool {
     static let completionOption = "--generate-completion-script"
+
+    /// `adm_push`: the tool's name as the completion scripts' shell functions spell it.
+    var shellIdentifier: String { name.replacing("-", with: "_") }
     static let manualOption = "--generate-manual"
     static let versionOption = "--version"
 

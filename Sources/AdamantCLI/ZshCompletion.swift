@@ -5,8 +5,8 @@ struct ZshCompletion {
 
     init(_ tool: Tool) { self.tool = tool }
 
-    /// `_adm_push`: the completion function's name, the same in every shell.
-    var function: String { "_" + tool.name.replacing("-", with: "_") }
+    /// `_adm_push`: the completion function's name.
+    var function: String { "_" + tool.shellIdentifier }
 
     func script() -> String {
         let names = tool.commands.map { $0.info.name }

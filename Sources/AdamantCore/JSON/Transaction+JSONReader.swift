@@ -18,7 +18,7 @@ extension Transaction {
             case "recipientId":
                 try seen.first(3, reader)
                 // Null, absent or "" for types without a recipient.
-                if let text = try reader.readOptional({ reader throws(JSONReadError) in try reader.readString() }), !text.isEmpty {
+                if let text = try reader.readOptionalString(), !text.isEmpty {
                     do { recipientId = try Address(text) } catch { throw reader.failure("\(reader.here): \(error)") }
                 }
             case "timestamp":
@@ -40,21 +40,15 @@ extension Transaction {
             case "requesterPublicKey": try seen.first(6, reader); requesterPublicKey = try reader.readHexIfPresent(length: PublicKey.length)
             case "signature": try seen.first(7, reader); signature = try reader.readHex(length: Ed25519.signatureLength)
             case "signSignature": try seen.first(8, reader); signSignature = try reader.readHexIfPresent(length: Ed25519.signatureLength)
-            case "senderId": try seen.first(9, reader); senderId = try reader.readOptional { reader throws(JSONReadError) in try reader.readParsed(Address.self) }
-            case "timestampMs": try seen.first(10, reader); timestampMs = try reader.readOptional { reader throws(JSONReadError) in try reader.readInteger() }
-            case "id": try seen.first(11, reader); id = try reader.readOptional { reader throws(JSONReadError) in try reader.readParsed(TransactionID.self) }
-            case "fee": try seen.first(12, reader); fee = try reader.readOptional { reader throws(JSONReadError) in try reader.readIntegerOrString() }
-            case "height": try seen.first(13, reader); height = try reader.readOptional { reader throws(JSONReadError) in try reader.readIntegerOrString() }
-            case "blockId": try seen.first(14, reader); blockId = try reader.readOptional { reader throws(JSONReadError) in try reader.readString() }
-            case "block_timestamp":
-                try seen.first(15, reader)
-                blockTimestamp = try reader.readOptional { reader throws(JSONReadError) in try reader.readIntegerOrString() }
-            case "confirmations":
-                try seen.first(16, reader)
-                confirmations = try reader.readOptional { reader throws(JSONReadError) in try reader.readIntegerOrString() }
-            case "recipientPublicKey":
-                try seen.first(17, reader)
-                recipientPublicKey = try reader.readOptional { reader throws(JSONReadError) in try reader.readParsed(PublicKey.self) }
+            case "senderId": try seen.first(9, reader); senderId = try reader.readOptionalParsed(Address.self)
+            case "timestampMs": try seen.first(10, reader); timestampMs = try reader.readOptionalInteger()
+            case "id": try seen.first(11, reader); id = try reader.readOptionalParsed(TransactionID.self)
+            case "fee": try seen.first(12, reader); fee = try reader.readOptionalIntegerOrString()
+            case "height": try seen.first(13, reader); height = try reader.readOptionalIntegerOrString()
+            case "blockId": try seen.first(14, reader); blockId = try reader.readOptionalString()
+            case "block_timestamp": try seen.first(15, reader); blockTimestamp = try reader.readOptionalIntegerOrString()
+            case "confirmations": try seen.first(16, reader); confirmations = try reader.readOptionalIntegerOrString()
+            case "recipientPublicKey": try seen.first(17, reader); recipientPublicKey = try reader.readOptionalParsed(PublicKey.self)
             default: try reader.skipValue()
             }
         }
@@ -87,7 +81,7 @@ extension ChatAsset {
             case "message": try seen.first(0, reader); message = try reader.readHex()
             case "own_message":
                 try seen.first(1, reader)
-                if let text = try reader.readOptional({ reader throws(JSONReadError) in try reader.readString() }) {
+                if let text = try reader.readOptionalString() {
                     guard let bytes = Hex.decode(text) else { throw reader.failure("\(reader.here): not canonical hex") }
                     nonce = bytes
                 }
@@ -111,7 +105,7 @@ extension StateAsset {
         var key: String?, value: String?, type: Int32?
         try reader.readObject { reader, name throws(JSONReadError) in
             switch name {
-            case "key": try seen.first(0, reader); key = try reader.readOptional { reader throws(JSONReadError) in try reader.readString() }
+            case "key": try seen.first(0, reader); key = try reader.readOptionalString()
             case "value": try seen.first(1, reader); value = try reader.readString()
             case "type":
                 try seen.first(2, reader)
@@ -145,6 +139,26 @@ extension JSONReader {
     /// Nil for `null`, else what `read` reads.
     package mutating func readOptional<Value>(_ read: (inout JSONReader) throws(JSONReadError) -> Value) throws(JSONReadError) -> Value? {
         try readNull() ? nil : try read(&self)
+    }
+
+    /// Nil for `null`, else a string.
+    package mutating func readOptionalString() throws(JSONReadError) -> String? {
+        try readNull() ? nil : try readString()
+    }
+
+    /// Nil for `null`, else an integer (`readInteger`).
+    package mutating func readOptionalInteger<T: FixedWidthInteger>(_: T.Type = T.self) throws(JSONReadError) -> T? {
+        try readNull() ? nil : try readInteger()
+    }
+
+    /// Nil for `null`, else an integer as a number or a string (`readIntegerOrString`).
+    package mutating func readOptionalIntegerOrString<T: FixedWidthInteger>(_: T.Type = T.self) throws(JSONReadError) -> T? {
+        try readNull() ? nil : try readIntegerOrString()
+    }
+
+    /// Nil for `null`, else a string that spells a `T` (`readParsed`).
+    package mutating func readOptionalParsed<T: StringCodable>(_ type: T.Type) throws(JSONReadError) -> T? {
+        try readNull() ? nil : try readParsed(type)
     }
 
     /// A string that spells a `T` (an address, a key, an id).

@@ -107,7 +107,7 @@ extension NodeClient {
                 transactions = page
             case "count":
                 try seen.first(1, reader)
-                count = try reader.readOptional { reader throws(JSONReadError) in try reader.readIntegerOrString() }
+                count = try reader.readOptionalIntegerOrString()
                 if let count, count < 0 { throw reader.failure("\(reader.here): \(count) is not a count") }
             default: try reader.skipValue()
             }

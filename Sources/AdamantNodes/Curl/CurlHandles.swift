@@ -20,8 +20,7 @@ final class CurlHandles: Sendable {
 
     /// The handle last used for `origin`, else a new one: a handle of another origin keeps its
     /// connection for the request that wants it.
-    func checkOut(for url: String) -> Result<CurlEasy, TransportError> {
-        let origin = Self.origin(of: url)
+    func checkOut(for origin: Substring) -> Result<CurlEasy, TransportError> {
         let reused = idle.withLock { idle -> CurlEasy? in
             guard let index = idle.lastIndex(where: { $0.origin == origin }) else { return nil }
             return idle.remove(at: index).easy
@@ -29,11 +28,11 @@ final class CurlHandles: Sendable {
         return reused.map(Result.success) ?? CurlEasy.make()
     }
 
-    /// Files `easy` under the origin of `url`; past the capacity the oldest idle handle goes,
-    /// closing its connections.
-    func checkIn(_ easy: CurlEasy, from url: String) {
+    /// Files `easy` under `origin`; past the capacity the oldest idle handle goes, closing its
+    /// connections.
+    func checkIn(_ easy: CurlEasy, from origin: Substring) {
         let evicted = idle.withLock { idle -> Idle? in
-            idle.append(Idle(origin: Self.origin(of: url), easy: easy))
+            idle.append(Idle(origin: origin, easy: easy))
             return idle.count > capacity ? idle.removeFirst() : nil
         }
         _ = evicted  // cleaned up here, outside the lock

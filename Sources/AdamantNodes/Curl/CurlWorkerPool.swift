@@ -10,9 +10,9 @@ final class CurlWorkerPool: Sendable {
     /// Runs on a worker thread with a handle, or at once with the reason there is none.
     typealias Job = @Sendable (Result<CurlEasy, TransportError>) -> Void
 
-    /// A job and the URL it is for.
+    /// A job and the origin (`CurlHandles.origin(of:)`) of the URL it is for.
     struct Work: Sendable {
-        let url: String
+        let origin: Substring
         let job: Job
     }
 
@@ -28,7 +28,7 @@ final class CurlWorkerPool: Sendable {
     deinit { queue.close() }
 
     func submit(for url: String, _ job: @escaping Job) {
-        switch queue.enqueue(Work(url: url, job: job)) {
+        switch queue.enqueue(Work(origin: CurlHandles.origin(of: url), job: job)) {
         case .closed:
             job(.failure(JobQueue.shutDownError))
         case .queued:
@@ -37,9 +37,9 @@ final class CurlWorkerPool: Sendable {
             let (queue, handles) = (self.queue, self.handles)
             let started = CurlThreads.shared.start {
                 while let work = queue.next() {
-                    let easy = handles.checkOut(for: work.url)
+                    let easy = handles.checkOut(for: work.origin)
                     work.job(easy)
-                    if case .success(let easy) = easy { handles.checkIn(easy, from: work.url) }
+                    if case .success(let easy) = easy { handles.checkIn(easy, from: work.origin) }
                 }
             }
             if !started { queue.workerFailedToStart() }
