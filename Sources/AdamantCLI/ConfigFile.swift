@@ -5,11 +5,6 @@ public import AdamantNodes
 #elseif canImport(Musl)
 @preconcurrency import Musl
 #endif
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The user's settings, `$XDG_CONFIG_HOME/adm-push/config.json` (or
 /// `~/.config/adm-push/config.json`). Every key is optional; no other key is allowed:
@@ -49,7 +44,7 @@ public struct ConfigFile: Sendable, Hashable {
         self.path = path
         let body: Body
         do {
-            body = try JSONDecoder().decode(Body.self, from: Data(contents))
+            body = try JSONCoding.decode(Body.self, from: contents, lenient: true)
         } catch let error as UnknownKeys {
             throw ConfigFileError(path: path, problem: .unknownKeys(error.names))
         } catch let error as DecodingError {
@@ -129,30 +124,16 @@ public struct ConfigFile: Sendable, Hashable {
     /// file (a FIFO would block the read) and anything over `maxBytes`, without reading it.
     public static func load(path: String) throws(ConfigFileError) -> ConfigFile? {
         func unreadable(_ reason: String) -> ConfigFileError { ConfigFileError(path: path, problem: .unreadable(reason)) }
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw unreadable("cannot be opened: \(String(cString: strerror(errno)))")
+        let contents: [UInt8]?
+        do { contents = try SmallFile.read(atPath: path, limit: maxBytes) } catch {
+            switch error {
+            case .cannotOpen(let number): throw unreadable("cannot be opened: \(String(cString: strerror(number)))")
+            case .cannotRead(let number): throw unreadable("cannot be read: \(String(cString: strerror(number)))")
+            case .notRegular: throw unreadable("is not a regular file")
+            case .tooLarge: throw unreadable("is larger than \(maxBytes >> 20) MiB; a config file is a few lines of JSON")
+            }
         }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw unreadable("cannot be read: \(String(cString: strerror(errno)))") }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw unreadable("is not a regular file") }
-        let tooLarge = unreadable("is larger than \(maxBytes >> 20) MiB; a config file is a few lines of JSON")
-        guard info.st_size <= maxBytes else { throw tooLarge }
-
-        // Read at most one byte past the cap, in case the file grew since fstat.
-        var contents = [UInt8](repeating: 0, count: maxBytes + 1)
-        var filled = 0
-        while filled < contents.count {
-            let count = contents.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
-            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-            guard count >= 0 else { throw unreadable("cannot be read: \(String(cString: strerror(errno)))") }
-            guard count > 0 else { break }
-            filled += count
-        }
-        guard filled <= maxBytes else { throw tooLarge }
-        return try ConfigFile(path: path, contents: Array(contents.prefix(filled)))
+        return try contents.map { contents throws(ConfigFileError) in try ConfigFile(path: path, contents: contents) }
     }
 
     /// The file's shape; unknown keys are refused, at the top and inside `service`.

@@ -1,10 +1,5 @@
 public import AdamantCore
 public import AdamantNodes
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The node health the last run measured, kept in the home directory, so a process started
 /// for one push asks the best node at once (see `HealthSnapshot`). Bookkeeping only: a cache
@@ -25,8 +20,8 @@ public enum HealthCache {
     /// for the same network rule.
     public static func pool(for list: NodeList, home: String?, wallClock: any WallClock = SystemWallClock()) -> NodePool {
         let pool = NodePool(nodes: list)
-        guard let home, let data = FileManager.default.contents(atPath: home + "/" + fileName), data.count <= maximumSize,
-              let file = try? JSONDecoder().decode(File.self, from: data), file.network == network(of: list),
+        guard let home, let data = try? SmallFile.read(atPath: home + "/" + fileName, limit: maximumSize),
+              let file = try? JSONCoding.decode(File.self, from: data), file.network == network(of: list),
               file.snapshot.isFresh(at: wallClock.unixMillis(), maximumAge: maximumAge)
         else { return pool }
         pool.adopt(file.snapshot)
@@ -36,10 +31,10 @@ public enum HealthCache {
     /// Keeps what `pool` measured in this process, if it measured anything, in an existing home.
     public static func save(_ pool: NodePool, home: String?) {
         guard let home, let snapshot = pool.healthSnapshot() else { return }
-        guard FileManager.default.fileExists(atPath: home),  // never creates the home
-              let data = try? JSONEncoder().encode(File(network: network(of: pool.nodes), snapshot: snapshot))
+        guard SmallFile.exists(atPath: home),  // never creates the home
+              let data = try? JSONCoding.encode(File(network: network(of: pool.nodes), snapshot: snapshot))
         else { return }
-        try? data.write(to: URL(fileURLWithPath: home + "/" + fileName), options: .atomic)
+        SmallFile.replace(atPath: home + "/" + fileName, with: data)
     }
 
     private static func network(of list: NodeList) -> String {

@@ -1,9 +1,4 @@
 import AdamantCore
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Synchronization
 #if canImport(Glibc)
 @preconcurrency import Glibc
@@ -56,10 +51,8 @@ public struct Output: Sendable {
     /// One JSON object on one line, keys sorted so output is stable (the encoder escapes
     /// control characters itself).
     public func printJSON(_ value: some Encodable) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding our own plain value types cannot fail.
-        emit(String(decoding: try! encoder.encode(value), as: UTF8.self) + "\n", to: .standardOutput)
+        emit(String(decoding: try! JSONCoding.encode(value), as: UTF8.self) + "\n", to: .standardOutput)
     }
 
     private static func lines(_ text: String) -> String {

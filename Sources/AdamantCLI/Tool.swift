@@ -1,9 +1,4 @@
 import AdamantCore
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #elseif canImport(Musl)
@@ -54,7 +49,7 @@ public struct Tool: Sendable {
     public func main() -> Never {
         signal(SIGPIPE, SIG_IGN)  // a closed pipe becomes EPIPE, not a silent death
         Task.detached {
-            let context = Context(environment: ProcessInfo.processInfo.environment, output: Output(), terminal: Terminal())
+            let context = Context(environment: Self.environment(), output: Output(), terminal: Terminal())
             let code = await run(Array(CommandLine.arguments.dropFirst()), context)
             for action in BeforeExit.actions { action() }
             // Everything is written by now (every line goes out through write(2), no stdio
@@ -64,6 +59,21 @@ public struct Tool: Sendable {
             _exit(code.rawValue)
         }
         while true { pause() }
+    }
+
+    /// The process's environment from `environ`; of a name given twice the first counts, as
+    /// with `getenv`. An entry without `=` is no variable.
+    static func environment() -> [String: String] {
+        var variables: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "="), variables[String(text[..<equals])] == nil {
+                variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return variables
     }
 
     public func run(_ arguments: [String], _ context: Context) async -> ExitCode {

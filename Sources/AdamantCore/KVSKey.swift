@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The key of an account's private KVS values (AIP-3), as the iOS and web clients derive it
 /// from the secret key. A value is `{"message":hex,"nonce":hex}`: a NaCl secretbox of
 /// `<letters>{"payload":…}<letters>`, readable by the owner alone.
@@ -21,9 +15,7 @@ public final class KVSKey: Sendable {
     /// Encrypts `payload`, written as compact JSON with sorted keys, under a fresh nonce and
     /// random padding. Returns the text to store as `asset.state.value`.
     public func seal(payload: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return seal(payloadJSON: String(decoding: try encoder.encode(payload), as: UTF8.self))
+        seal(payloadJSON: String(decoding: try JSONCoding.encode(payload), as: UTF8.self))
     }
 
     /// Encrypts `{"payload":<payloadJSON>}` between the padding; `payloadJSON` must be JSON.
@@ -50,7 +42,7 @@ public final class KVSKey: Sendable {
         defer { Sodium.zero(&json) }
         guard !JSONNesting.exceeds(KVSCryptoError.maxNesting, in: json) else { throw .tooDeep }
         do {
-            return try JSONDecoder().decode(KVSWrapped<T>.self, from: Data(json)).payload
+            return try JSONCoding.decode(KVSWrapped<T>.self, from: json).payload
         } catch {
             throw .payloadMismatch
         }
@@ -117,7 +109,7 @@ private struct KVSEnvelope {
         guard bytes.count <= Limits.maxStateValueLength else { throw .tooLarge(bytes.count) }
         guard !JSONNesting.exceeds(KVSCryptoError.maxNesting, in: bytes) else { throw .notEncrypted }
         struct Fields: Decodable { let message: String; let nonce: String }
-        guard let fields = try? JSONDecoder().decode(Fields.self, from: Data(bytes)) else { throw .notEncrypted }
+        guard let fields = try? JSONCoding.decode(Fields.self, from: bytes) else { throw .notEncrypted }
         guard let message = Hex.decode(fields.message), let nonce = Hex.decode(fields.nonce) else { throw .notEncrypted }
         self.message = message
         self.nonce = nonce

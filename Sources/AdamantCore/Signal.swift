@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Push providers ANS understands (§7.2).
 public enum PushProvider: String, Sendable, Hashable, Codable, CaseIterable {
     /// Apple's production push service.
@@ -92,7 +86,7 @@ public struct PushSignal: Sendable, Hashable {
     /// and `provider` case-insensitive. Unlike the C# service, a missing action is an error.
     public init(plaintext: String) throws(SignalError) {
         struct Payload: Decodable { var token: String; var provider: String; var action: String; var deviceId: String? }
-        guard let payload = try? JSONDecoder().decode(Payload.self, from: Data(plaintext.utf8)) else { throw .notASignal }
+        guard let payload = try? JSONCoding.decode(Payload.self, from: plaintext.utf8) else { throw .notASignal }
         guard let provider = PushProvider(rawValue: payload.provider.lowercased()) else { throw .unknownProvider }
         guard let action = PushAction(rawValue: payload.action.lowercased()) else { throw .unknownAction }
         try self.init(token: payload.token, provider: provider, action: action, deviceId: payload.deviceId)

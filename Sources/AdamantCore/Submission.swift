@@ -1,16 +1,8 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 extension Transaction {
     /// The body of `POST /api/chats/process`, `/api/transactions/process` or `/api/states/store` (§3.1):
     /// `{"transaction": {…}}` with exactly the fields the node reads, integers as integers.
     public func submissionBody() throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(["transaction": Submitted(self)]))
+        try JSONCoding.encode(["transaction": Submitted(self)])
     }
 
     /// The endpoint a node expects this type on.

@@ -3,11 +3,6 @@ import AdamantCore
 import AdamantFetch
 import AdamantNodes
 import AdamantPush
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Synchronization
 #if canImport(Glibc)
 @preconcurrency import Glibc
@@ -155,7 +150,7 @@ struct WatchCommand: Command {
     /// The registration outbox, when the home has one (never created here); without it, or
     /// when it cannot be opened, watching goes on alone.
     private func openOutbox(_ home: String, _ keyPair: KeyPair, _ nodes: NodeClient, _ logger: Logger, _ context: Context) async -> Outbox? {
-        guard FileManager.default.fileExists(atPath: home + "/" + Outbox.storeFileName) else { return nil }
+        guard SmallFile.exists(atPath: home + "/" + Outbox.storeFileName) else { return nil }
         do { return try await OutboxOptions.open(arguments, context, keys: AccountKeys(keyPair), nodes: nodes, log: Demoted(logger, as: "outbox")) } catch {
             logger.log(.warning, "watch: the registration outbox is not flushed while watching: \(error.message)")
             return nil

@@ -32,6 +32,7 @@ struct FuzzTarget: Sendable {
         FuzzTarget("render", RenderFuzz.run),
         FuzzTarget("kvs", KVSFuzz.run),
         FuzzTarget("payload", PayloadFuzz.run),
+        FuzzTarget("coding", CodingFuzz.run),
         FuzzTarget("own-signals", OwnSignalsFuzz.run, seeds: OwnSignalsFuzz.seeds),
         FuzzTarget("outbox-store", OutboxStoreFuzz.run, seeds: OutboxStoreFuzz.seeds),
     ]

@@ -3,11 +3,6 @@ import AdamantCore
 import AdamantFetch
 import AdamantNodes
 import AdamantPush
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// What `status` and `repair` learn from the pushes `adm-fetch` recorded in this home.
 enum PushEvidenceReport {
@@ -18,7 +13,7 @@ enum PushEvidenceReport {
         _ outbox: Outbox, account: Address, refresh: Bool = true, _ arguments: ParsedArguments, _ context: Context
     ) async -> PushEvidence? {
         guard let home = try? OutboxOptions.homeDirectory(arguments, context),
-              FileManager.default.fileExists(atPath: home + "/" + NotificationLog.fileName),
+              SmallFile.exists(atPath: home + "/" + NotificationLog.fileName),
               let log = try? NotificationLog(home: home), let client = outbox.chain as? NodeClient,
               let tokens = try? await outbox.tokensOnChain(refresh: refresh)
         else { return nil }

@@ -1,4 +1,5 @@
 @testable import AdamantFetch
+import AdamantCore
 import Testing
 
 @Suite("Render: bounded JSON reader")

@@ -9,14 +9,37 @@ import Testing
         ("http://78.47.205.206:36666", "http://78.47.205.206:36666"),
         (" https://node.example/adm/ ", "https://node.example/adm"),
         ("http://[::1]:36666", "http://[::1]:36666"),
+        ("HTTPS://Node.Example:443/A%2Fb//", "https://node.example:443/A%2Fb"),
+        ("http://127.0.0.1:1", "http://127.0.0.1:1"),
+        ("http://n:65535/", "http://n:65535"),
     ])
     func normalises(input: String, expected: String) throws {
         #expect(try NodeURL(input).description == expected)
     }
 
-    @Test(arguments: ["clown.adamant.im", "ftp://clown.adamant.im", "https://", "http://user:secret@host", "http://host/?a=1", "http://host/#x", ""])
-    func rejects(input: String) {
+    @Test(arguments: [
+        ("clown.adamant.im", "malformed"), ("ftp://clown.adamant.im", "unsupportedScheme"), ("https://", "missingHost"),
+        ("http://user:secret@host", "credentials"), ("http://@host", "credentials"), ("http://host/?a=1", "queryOrFragment"),
+        ("http://host?a", "queryOrFragment"), ("http://host/#x", "queryOrFragment"), ("", "malformed"), ("://host", "malformed"),
+        ("1http://host", "malformed"), ("http://host:0", "malformed"), ("http://host:65536", "malformed"),
+        ("http://host:99999999999999999999", "malformed"), ("http://host:", "malformed"), ("http://host:8a", "malformed"),
+        ("http://ho st", "malformed"), ("http://host/a b", "malformed"), ("http://host/%zz", "malformed"), ("http://host/%4", "malformed"),
+        ("http://[::1", "malformed"), ("http://[]", "malformed"), ("http://[::g]", "malformed"), ("http://[::1]x", "malformed"),
+        ("http://:80", "malformed"), ("http://hést", "malformed"),
+    ])
+    func rejects(input: String, reason: String) {
         #expect(throws: NodeURLError.self) { try NodeURL(input) }
+        do { _ = try NodeURL(input) } catch { #expect(Self.caseName(error) == reason, "\(error)") }
+    }
+
+    private static func caseName(_ error: NodeURLError) -> String {
+        switch error {
+        case .malformed: "malformed"
+        case .unsupportedScheme: "unsupportedScheme"
+        case .missingHost: "missingHost"
+        case .credentials: "credentials"
+        case .queryOrFragment: "queryOrFragment"
+        }
     }
 
     @Test func endpointEncodesQuery() throws {

@@ -1,10 +1,5 @@
 public import AdamantCore
 public import AdamantNodes
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Synchronization
 
 /// Partners' display names for notification titles: the newest `contact_list` of the account,
@@ -88,12 +83,12 @@ public final class AddressBookSource: Sendable {
     }
 
     private func readCache(_ file: String?) -> Cached? {
-        guard let file, let data = FileManager.default.contents(atPath: file), data.count <= Self.maximumFileSize else { return nil }
-        return try? JSONDecoder().decode(Cached.self, from: data)
+        guard let file, let data = try? SmallFile.read(atPath: file, limit: Self.maximumFileSize) else { return nil }
+        return try? JSONCoding.decode(Cached.self, from: data)
     }
 
     private func writeCache(_ cached: Cached, to file: String?) {
-        guard let file, let data = try? JSONEncoder().encode(cached) else { return }
-        try? data.write(to: URL(fileURLWithPath: file), options: .atomic)
+        guard let file, let data = try? JSONCoding.encode(cached) else { return }
+        SmallFile.replace(atPath: file, with: data)
     }
 }

@@ -1,9 +1,4 @@
 public import AdamantCore
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// A push as the device received it, reduced to what fetch needs: the transaction's id, the
 /// whole transaction when the push carries it, and the address it was pushed for.
@@ -38,7 +33,7 @@ public struct PushPayload: Sendable, Hashable {
     public init(json bytes: some Collection<UInt8>) throws(PushPayloadError) {
         guard bytes.count <= Self.maximumSize else { throw .tooLarge(bytes.count) }
         let root: Carrier
-        do { root = try JSONDecoder().decode(Carrier.self, from: Data(bytes)) } catch let error as PushPayloadError {
+        do { root = try JSONCoding.decode(Carrier.self, from: bytes) } catch let error as PushPayloadError {
             throw error
         } catch {
             throw .notJSON
@@ -126,7 +121,7 @@ private final class Carrier: Decodable, Sendable {
         guard c.contains(.transaction), try !c.decodeNil(forKey: .transaction) else { return nil }
         do {
             if let text = try? c.decode(String.self, forKey: .transaction) {
-                return try JSONDecoder().decode(Transaction.self, from: Data(text.utf8))
+                return try JSONCoding.decode(Transaction.self, from: text.utf8)
             }
             return try c.decode(Transaction.self, forKey: .transaction)
         } catch {

@@ -1,3 +1,5 @@
+import AdamantCore
+
 /// What a rich message (chat type 2, AIP-5) says, as far as its notification shows it; the
 /// strings are still raw (hostile) and only cleaned when the body is made.
 ///

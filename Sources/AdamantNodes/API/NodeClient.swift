@@ -1,9 +1,4 @@
 public import AdamantCore
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// Typed calls on the ADAMANT node API over a `NodePool`. Reads are hedged and every answer
 /// is checked; writes are classified, never blindly repeated. Each call ends within `deadline`.
@@ -47,7 +42,7 @@ public struct NodeClient: Sendable {
         ifAbsent: (messages: [String], value: Value)? = nil, _ accept: @escaping @Sendable (Body) throws -> Value
     ) async throws(NodeError) -> Value {
         try await get(path, query, until: deadline, ifAbsent: ifAbsent, decode: { bytes throws(UndecodedAnswer) in
-            do { return try JSONDecoder().decode(Body.self, from: Data(bytes)) } catch { throw UndecodedAnswer(reason: AnswerText.decoding(error)) }
+            do { return try JSONCoding.decode(Body.self, from: bytes) } catch { throw UndecodedAnswer(reason: AnswerText.decoding(error)) }
         }, accept)
     }
 

@@ -1,9 +1,4 @@
 public import AdamantCore
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// A node's base URL: `http` or `https`, a host, an optional port and path prefix; no
 /// credentials, query or fragment. Normalised so equal nodes compare equal.
@@ -17,20 +12,75 @@ public struct NodeURL: Sendable, Hashable, Comparable, StringCodable {
     /// Parses and normalises a node's URL; anything but a bare base URL is refused with the reason.
     public init(_ text: String) throws(NodeURLError) {
         let trimmed = text.trimmingSpaces
-        guard let parts = URLComponents(string: trimmed), parts.scheme != nil else { throw .malformed(text) }
-        let scheme = parts.scheme!.lowercased()
+        guard let separator = trimmed.firstRange(of: "://"), Self.isScheme(trimmed[..<separator.lowerBound]) else { throw .malformed(text) }
+        let scheme = trimmed[..<separator.lowerBound].lowercased()
         guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(text) }
-        guard let rawHost = parts.percentEncodedHost, !rawHost.isEmpty else { throw .missingHost(text) }
-        guard parts.user == nil, parts.password == nil else { throw .credentials(text) }
-        guard parts.query == nil, parts.fragment == nil else { throw .queryOrFragment(text) }
-        if let port = parts.port, !(1...65_535).contains(port) { throw .malformed(text) }
+        let rest = trimmed[separator.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let tail = rest[authority.endIndex...]
+        guard !authority.isEmpty, authority.last != "@" else { throw .missingHost(text) }
+        guard !authority.contains("@") else { throw .credentials(text) }
+        guard !tail.contains("?"), !tail.contains("#") else { throw .queryOrFragment(text) }
+        guard let (host, port) = Self.hostAndPort(authority), Self.isPath(tail) else { throw .malformed(text) }
 
-        let host = rawHost.contains(":") && !rawHost.hasPrefix("[") ? "[\(rawHost)]" : rawHost  // IPv6
-        let port = parts.port.map { ":\($0)" } ?? ""
-        var path = parts.percentEncodedPath
+        var path = String(tail)
         while path.hasSuffix("/") { path.removeLast() }
-        description = "\(scheme)://\(host.lowercased())\(port)\(path)"
+        description = "\(scheme)://\(host.lowercased())\(port.map { ":\($0)" } ?? "")\(path)"
     }
+
+    /// RFC 3986: a letter, then letters, digits, `+`, `-` or `.`.
+    private static func isScheme(_ text: Substring) -> Bool {
+        guard let first = text.utf8.first, isLetter(first) else { return false }
+        return text.utf8.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
+    }
+
+    /// `host[:port]` or `[IPv6][:port]`; nil when either part is not one.
+    private static func hostAndPort(_ authority: Substring) -> (host: Substring, port: Int?)? {
+        let host: Substring
+        let afterHost: Substring
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            host = authority[...close]
+            afterHost = authority[authority.index(after: close)...]
+            guard host.dropFirst().dropLast().utf8.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }),
+                  host.count > 2 else { return nil }
+        } else {
+            host = authority.prefix { $0 != ":" }
+            afterHost = authority[host.endIndex...]
+            guard !host.isEmpty, isPercentEncoded(host, allowing: hostAllowed) else { return nil }
+        }
+        guard !afterHost.isEmpty else { return (host, nil) }
+        let digits = afterHost.dropFirst()
+        guard afterHost.first == ":", !digits.isEmpty, digits.utf8.allSatisfy(isDigit), digits.count <= 5,
+              let port = Int(digits), (1...65_535).contains(port) else { return nil }
+        return (host, port)
+    }
+
+    private static func isPath(_ text: Substring) -> Bool { isPercentEncoded(text, allowing: pathAllowed) }
+
+    /// Every byte allowed or part of a `%XX` escape.
+    private static func isPercentEncoded(_ text: Substring, allowing allowed: Set<UInt8>) -> Bool {
+        let bytes = Array(text.utf8)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else { return false }
+                index += 3
+            } else {
+                guard allowed.contains(bytes[index]) else { return false }
+                index += 1
+            }
+        }
+        return true
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+    private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+    private static func isHexDigit(_ byte: UInt8) -> Bool { isDigit(byte) || (0x61...0x66).contains(byte | 0x20) }
+
+    private static let unreservedAndSubDelimiters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=".utf8)
+    private static let hostAllowed = Set(unreservedAndSubDelimiters)
+    private static let pathAllowed = Set(unreservedAndSubDelimiters + Array(":@/".utf8))
 
     /// The full URL of an API path such as `/api/node/status`, with percent-encoded query items.
     func endpoint(_ path: String, query: [(name: String, value: String)] = []) -> String {

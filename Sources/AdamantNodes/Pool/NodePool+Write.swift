@@ -1,9 +1,4 @@
 public import AdamantCore
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The fate of one submission: how the node that answered classified it, and where the bytes went.
 public struct SubmitResult: Sendable, Hashable {
@@ -82,7 +77,7 @@ extension NodePool {
         switch NodeReply(answer) {
         case .success(let body):
             struct Accepted: Decodable { var transactionId: String }
-            let reported = (try? JSONDecoder().decode(Accepted.self, from: Data(body))).flatMap { TransactionID($0.transactionId) }
+            let reported = (try? JSONCoding.decode(Accepted.self, from: body)).flatMap { TransactionID($0.transactionId) }
             guard let reported else { return .ambiguous("success without a transaction id") }
             return reported == id ? .accepted(id) : .ambiguous("the node reports id \(reported) for our \(id)")
         case .failure(let message, let status):

@@ -1,9 +1,4 @@
 public import AdamantCore
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Synchronization
 
 /// The configured nodes, their health, speed and clocks, and the policies that use them:
@@ -204,7 +199,7 @@ public final class NodePool: Sendable {
         let result: Result<NodeStatus, ProbeFailure>
         switch NodeReply(answer) {
         case .success(let body):
-            do { result = .success(try JSONDecoder().decode(NodeStatus.self, from: Data(body))) } catch {
+            do { result = .success(try JSONCoding.decode(NodeStatus.self, from: body)) } catch {
                 result = .failure(ProbeFailure(kind: .badAnswer(AnswerText.decoding(error))))
             }
         case .failure(let message, let status):

@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #elseif canImport(Musl)
@@ -15,7 +10,13 @@ import Darwin
 /// on this host whose process is gone has crashed, and its lease is free at once instead of at
 /// its expiry.
 enum LeaseHolder {
-    static func make() -> String { "\(hostName) \(getpid()) \(UUID().uuidString.prefix(8))" }
+    static func make() -> String { "\(hostName) \(getpid()) \(nonce())" }
+
+    /// Eight random hex digits, telling apart the outboxes one process opens.
+    private static func nonce() -> String {
+        let digits = String(UInt32.random(in: .min ... .max), radix: 16, uppercase: true)
+        return String(repeating: "0", count: 8 - digits.count) + digits
+    }
 
     static func isGone(_ holder: String) -> Bool {
         let parts = holder.split(separator: " ")

@@ -1,6 +1,6 @@
 /// A JSON value from a hostile rich-message plaintext. Numbers keep the literal as written, so
 /// an amount such as `0.002` is shown as the sender wrote it, never through floating point.
-enum JSONValue: Sendable, Hashable {
+package enum JSONValue: Sendable, Hashable {
     case object([String: JSONValue])
     case array([JSONValue])
     case string(String)
@@ -9,43 +9,50 @@ enum JSONValue: Sendable, Hashable {
     case null
 
     /// The largest plaintext read: the node allows 10,224 bytes, so nothing real is refused.
-    static let maximumBytes = 65_536
+    package static let maximumBytes = 65_536
     /// The deepest nesting read. Real messages nest three levels (a file reply's preview); the
     /// parser refuses level 33 before descending into it, so hostile input never recurses deeper.
-    static let maximumDepth = 32
+    package static let maximumDepth = 32
 
     /// Reads `text` as one JSON value, or nil when it is not JSON, is too large or nests too deep.
     /// A key that occurs twice keeps its last value, as `JSON.parse` does in the web clients.
-    init?(parsing text: String) {
+    package init?(parsing text: String) {
         guard text.utf8.count <= Self.maximumBytes else { return nil }
         var parser = JSONParser(bytes: Array(text.utf8))
         guard let value = try? parser.document() else { return nil }
         self = value
     }
 
-    subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members[key]
     }
 
-    var string: String? {
+    package var string: String? {
         guard case .string(let text) = self else { return nil }
         return text
     }
 }
 
 /// Why the parser stopped; the reason is never shown, only that the text is not usable JSON.
-struct JSONRefusal: Error {}
+package struct JSONRefusal: Error {}
 
 /// A recursive-descent parser over UTF-8 bytes (already valid UTF-8, being a Swift string),
 /// bounded by `JSONValue.maximumDepth`. Every read checks the index first: no trap on any input.
-struct JSONParser {
+package struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
+    private let isLenient: Bool
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    /// Lenient, it also takes what Foundation's `JSONDecoder` takes: a leading UTF-8 byte
+    /// order mark and a comma before `]` or `}`. Strict, it takes RFC 8259 JSON only.
+    package init(bytes: [UInt8], lenient: Bool = false) {
+        self.bytes = bytes
+        isLenient = lenient
+        if lenient, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+    }
 
-    mutating func document() throws(JSONRefusal) -> JSONValue {
+    package mutating func document() throws(JSONRefusal) -> JSONValue {
         let value = try value(depth: 0)
         skipWhitespace()
         guard index == bytes.count else { throw JSONRefusal() }
@@ -55,6 +62,12 @@ struct JSONParser {
     private var current: UInt8? { byte(at: index) }
 
     private func byte(at position: Int) -> UInt8? { bytes.indices.contains(position) ? bytes[position] : nil }
+
+    private var nextAfterWhitespace: UInt8? {
+        var position = index
+        while let byte = byte(at: position), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { position += 1 }
+        return byte(at: position)
+    }
 
     private mutating func skipWhitespace() {
         while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
@@ -94,7 +107,11 @@ struct JSONParser {
             try expect(UInt8(ascii: ":"))
             members[key] = try value(depth: depth)
             skipWhitespace()
-            if current == UInt8(ascii: ",") { index += 1; continue }
+            if current == UInt8(ascii: ",") {
+                index += 1
+                if isLenient, nextAfterWhitespace == UInt8(ascii: "}") { skipWhitespace(); index += 1; return .object(members) }
+                continue
+            }
             try expect(UInt8(ascii: "}"))
             return .object(members)
         }
@@ -108,7 +125,11 @@ struct JSONParser {
         while true {
             elements.append(try value(depth: depth))
             skipWhitespace()
-            if current == UInt8(ascii: ",") { index += 1; continue }
+            if current == UInt8(ascii: ",") {
+                index += 1
+                if isLenient, nextAfterWhitespace == UInt8(ascii: "]") { skipWhitespace(); index += 1; return .array(elements) }
+                continue
+            }
             try expect(UInt8(ascii: "]"))
             return .array(elements)
         }

@@ -1,0 +1,42 @@
+/// `Decodable` and `Encodable` over JSON, without Foundation: the commands' libraries read a
+/// handful of small documents (a node's status, the config file, caches, push payloads) and
+/// write one-line reports, and Foundation's coders were the one reason every command loaded it.
+///
+/// Decoding follows `JSONDecoder`'s rules where a caller could tell: the same `DecodingError`
+/// cases with the coding path, `null` as a missing value, integers only from numbers that hold
+/// one exactly. Encoding writes compact JSON with keys in byte order and `/` unescaped, as
+/// `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]` does for ASCII keys.
+package enum JSONCoding {
+    /// Decodes `type` from a whole JSON document. Bytes that are not UTF-8 or not JSON are
+    /// `DecodingError.dataCorrupted` with an empty coding path. `lenient` takes a byte order
+    /// mark and trailing commas too, as `JSONDecoder` does: for files people edit.
+    package static func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>, lenient: Bool = false) throws -> T {
+        let bytes = Array(bytes)
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid UTF-8."))
+        }
+        var parser = JSONParser(bytes: bytes, lenient: lenient)
+        let document: JSONValue
+        do { document = try parser.document() } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid JSON."))
+        }
+        return try T(from: ValueDecoder(value: document, codingPath: []))
+    }
+
+    /// The compact JSON of `value`, keys sorted by their UTF-8 bytes.
+    package static func encode(_ value: some Encodable) throws -> [UInt8] {
+        let root = EncodedNode()
+        try value.encode(to: ValueEncoder(node: root, codingPath: []))
+        var out: [UInt8] = []
+        root.write(into: &out)
+        return out
+    }
+}
+
+/// A coding key for an array position or a dictionary's string key.
+struct PositionKey: CodingKey {
+    let stringValue: String
+    let intValue: Int?
+    init(stringValue: String) { self.stringValue = stringValue; intValue = nil }
+    init(intValue: Int) { stringValue = "Index \(intValue)"; self.intValue = intValue }
+}

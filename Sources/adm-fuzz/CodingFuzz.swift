@@ -1,0 +1,70 @@
+import AdamantCore
+import Foundation
+
+/// `JSONCoding`, the commands' stand-in for Foundation's coders, held to them: `selector ‖
+/// document`. Whatever it decodes, `JSONDecoder` decodes to the same value (leniently too), and
+/// what it writes back is byte for byte what `JSONEncoder` writes with sorted keys.
+enum CodingFuzz {
+    static func run(_ data: [UInt8]) {
+        guard let selector = data.first else { return }
+        let document = Array(data.dropFirst())
+        let lenient = selector & 1 == 1
+        guard let ours = try? JSONCoding.decode(Tree.self, from: document, lenient: lenient) else { return }
+        let theirs: Tree
+        do { theirs = try JSONDecoder().decode(Tree.self, from: Data(document)) } catch {
+            invariant(false, "JSONCoding reads what JSONDecoder refuses (\(error)): \(String(decoding: document, as: UTF8.self).debugDescription)")
+            return
+        }
+        invariant(ours == theirs, "JSONCoding reads \(ours), JSONDecoder \(theirs)")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let written = try? JSONCoding.encode(ours), let expected = try? encoder.encode(ours) else { return }
+        invariant(written == Array(expected), "JSONCoding writes \(String(decoding: written, as: UTF8.self)), JSONEncoder \(String(decoding: expected, as: UTF8.self))")
+    }
+
+    /// Any JSON value through `Codable`'s own containers; numbers as the integer or the double
+    /// each coder makes of them.
+    indirect enum Tree: Codable, Equatable {
+        case null, bool(Bool), integer(Int64), real(Double), string(String), array([Tree]), object([String: Tree])
+
+        init(from decoder: any Decoder) throws {
+            if let container = try? decoder.container(keyedBy: Key.self) {
+                var members: [String: Tree] = [:]
+                for key in container.allKeys { members[key.stringValue] = try container.decode(Tree.self, forKey: key) }
+                self = .object(members)
+            } else if var container = try? decoder.unkeyedContainer() {
+                var elements: [Tree] = []
+                while !container.isAtEnd { elements.append(try container.decode(Tree.self)) }
+                self = .array(elements)
+            } else {
+                let value = try decoder.singleValueContainer()
+                if value.decodeNil() { self = .null }
+                else if let flag = try? value.decode(Bool.self) { self = .bool(flag) }
+                else if let integer = try? value.decode(Int64.self) { self = .integer(integer) }
+                else if let real = try? value.decode(Double.self) { self = .real(real) }
+                else { self = .string(try value.decode(String.self)) }
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .null: var c = encoder.singleValueContainer(); try c.encodeNil()
+            case .bool(let flag): var c = encoder.singleValueContainer(); try c.encode(flag)
+            case .integer(let integer): var c = encoder.singleValueContainer(); try c.encode(integer)
+            case .real(let real): var c = encoder.singleValueContainer(); try c.encode(real)
+            case .string(let text): var c = encoder.singleValueContainer(); try c.encode(text)
+            case .array(let elements): var c = encoder.unkeyedContainer(); for element in elements { try c.encode(element) }
+            case .object(let members):
+                var c = encoder.container(keyedBy: Key.self)
+                for (key, value) in members { try c.encode(value, forKey: Key(stringValue: key)) }
+            }
+        }
+
+        struct Key: CodingKey {
+            let stringValue: String
+            init(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
+    }
+}
