@@ -119,4 +119,11 @@ import Testing
     func leniencyStopsThere(document: String) {
         #expect(throws: DecodingError.self) { try JSONCoding.decode([Int].self, from: Array(document.utf8), lenient: true) }
     }
+
+    @Test func ofAKeyNamedTwiceTheFirstCountsAsWithJSONDecoder() throws {
+        struct A: Decodable, Equatable { var a: Int }
+        let document = Array(#"{"a":1,"a":2}"#.utf8)
+        #expect(try JSONCoding.decode(A.self, from: document) == A(a: 1))
+        #expect(try JSONDecoder().decode(A.self, from: Data(document)) == A(a: 1))
+    }
 }

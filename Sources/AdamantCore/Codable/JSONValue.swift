@@ -43,12 +43,16 @@ package struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private let isLenient: Bool
+    private let keepsFirstOfDuplicateKeys: Bool
 
     /// Lenient, it also takes what Foundation's `JSONDecoder` takes: a leading UTF-8 byte
-    /// order mark and a comma before `]` or `}`. Strict, it takes RFC 8259 JSON only.
-    package init(bytes: [UInt8], lenient: Bool = false) {
+    /// order mark and a comma before `]` or `}`. Strict, it takes RFC 8259 JSON only. Of a
+    /// key named twice the last counts, as with `JSON.parse`, or the first, as with
+    /// `JSONDecoder`.
+    package init(bytes: [UInt8], lenient: Bool = false, keepingFirstOfDuplicateKeys: Bool = false) {
         self.bytes = bytes
         isLenient = lenient
+        keepsFirstOfDuplicateKeys = keepingFirstOfDuplicateKeys
         if lenient, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
     }
 
@@ -105,7 +109,8 @@ package struct JSONParser {
             let key = try string()
             skipWhitespace()
             try expect(UInt8(ascii: ":"))
-            members[key] = try value(depth: depth)
+            let value = try value(depth: depth)
+            if !keepsFirstOfDuplicateKeys || members[key] == nil { members[key] = value }
             skipWhitespace()
             if current == UInt8(ascii: ",") {
                 index += 1
