@@ -126,4 +126,13 @@ import Testing
         #expect(try JSONCoding.decode(A.self, from: document) == A(a: 1))
         #expect(try JSONDecoder().decode(A.self, from: Data(document)) == A(a: 1))
     }
+
+    /// Found by the coding fuzz target (Fuzz/Crashes/coding/lone-surrogate): `JSONDecoder`
+    /// refuses a lone surrogate escape, which rich messages read as U+FFFD.
+    @Test(arguments: [#"["\ud800"]"#, #"["\udc00"]"#, #"["\ud83d\u0041"]"#])
+    func aLoneSurrogateIsRefusedAsJSONDecoderRefusesIt(document: String) throws {
+        #expect(throws: DecodingError.self) { try JSONCoding.decode([String].self, from: Array(document.utf8)) }
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([String].self, from: Data(document.utf8)) }
+        #expect(try JSONCoding.decode([String].self, from: Array(#"["\ud83d\udc4d"]"#.utf8)) == ["👍"])
+    }
 }

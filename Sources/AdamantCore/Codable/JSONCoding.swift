@@ -4,7 +4,7 @@
 ///
 /// Decoding follows `JSONDecoder`'s rules where a caller could tell: the same `DecodingError`
 /// cases with the coding path, `null` as a missing value, integers only from numbers that hold
-/// one exactly, the first of a key named twice. Encoding writes compact JSON with keys in byte order and `/` unescaped, as
+/// one exactly, the first of a key named twice, no lone surrogate escapes. Encoding writes compact JSON with keys in byte order and `/` unescaped, as
 /// `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]` does for ASCII keys.
 package enum JSONCoding {
     /// Decodes `type` from a whole JSON document. Bytes that are not UTF-8 or not JSON are
@@ -15,7 +15,7 @@ package enum JSONCoding {
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid UTF-8."))
         }
-        var parser = JSONParser(bytes: bytes, lenient: lenient, keepingFirstOfDuplicateKeys: true)
+        var parser = JSONParser(bytes: bytes, rules: .foundation(lenient: lenient))
         let document: JSONValue
         do { document = try parser.document() } catch {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid JSON."))

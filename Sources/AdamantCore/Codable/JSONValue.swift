@@ -42,19 +42,27 @@ package struct JSONRefusal: Error {}
 package struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
-    private let isLenient: Bool
-    private let keepsFirstOfDuplicateKeys: Bool
+    private let rules: Rules
 
-    /// Lenient, it also takes what Foundation's `JSONDecoder` takes: a leading UTF-8 byte
-    /// order mark and a comma before `]` or `}`. Strict, it takes RFC 8259 JSON only. Of a
-    /// key named twice the last counts, as with `JSON.parse`, or the first, as with
-    /// `JSONDecoder`.
-    package init(bytes: [UInt8], lenient: Bool = false, keepingFirstOfDuplicateKeys: Bool = false) {
-        self.bytes = bytes
-        isLenient = lenient
-        keepsFirstOfDuplicateKeys = keepingFirstOfDuplicateKeys
-        if lenient, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+    /// Whose reading of JSON to follow where readers differ.
+    package enum Rules: Sendable {
+        /// The web clients' `JSON.parse`: of a key named twice the last counts, and a lone
+        /// UTF-16 surrogate escape becomes U+FFFD.
+        case javaScript
+        /// Foundation's `JSONDecoder`: the first of a key named twice counts, and a lone
+        /// surrogate is refused. Lenient, also a leading byte order mark and a comma before
+        /// `]` or `}`, as `JSONDecoder` takes them.
+        case foundation(lenient: Bool)
     }
+
+    package init(bytes: [UInt8], rules: Rules = .javaScript) {
+        self.bytes = bytes
+        self.rules = rules
+        if isLenient, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+    }
+
+    private var isLenient: Bool { if case .foundation(lenient: true) = rules { true } else { false } }
+    private var followsFoundation: Bool { if case .foundation = rules { true } else { false } }
 
     package mutating func document() throws(JSONRefusal) -> JSONValue {
         let value = try value(depth: 0)
@@ -110,7 +118,7 @@ package struct JSONParser {
             skipWhitespace()
             try expect(UInt8(ascii: ":"))
             let value = try value(depth: depth)
-            if !keepsFirstOfDuplicateKeys || members[key] == nil { members[key] = value }
+            if !followsFoundation || members[key] == nil { members[key] = value }
             skipWhitespace()
             if current == UInt8(ascii: ",") {
                 index += 1
@@ -186,8 +194,8 @@ package struct JSONParser {
         }
     }
 
-    /// The scalar after a backslash. A lone or mismatched UTF-16 surrogate becomes U+FFFD, as
-    /// a strict UTF-8 string cannot hold it.
+    /// The scalar after a backslash. A strict UTF-8 string cannot hold a lone or mismatched
+    /// UTF-16 surrogate: it becomes U+FFFD, or is refused under Foundation's rules.
     private mutating func escapedScalar() throws(JSONRefusal) -> Unicode.Scalar {
         guard let escape = current else { throw JSONRefusal() }
         index += 1
@@ -208,11 +216,13 @@ package struct JSONParser {
                 let low = try hexUnit()
                 if (0xDC00..<0xE000).contains(low) {
                     let combined = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
-                    return Unicode.Scalar(combined) ?? "\u{FFFD}"
+                    if let scalar = Unicode.Scalar(combined) { return scalar }
                 }
                 index = resume  // not a pair: the next escape is read on its own
             }
-            return Unicode.Scalar(UInt32(unit)) ?? "\u{FFFD}"
+            if let scalar = Unicode.Scalar(UInt32(unit)) { return scalar }
+            guard !followsFoundation else { throw JSONRefusal() }
+            return "\u{FFFD}"
         default: throw JSONRefusal()
         }
     }
