@@ -49,13 +49,26 @@ import Testing
         }
     }
 
-    @Test(arguments: [("12", 12), ("-3", -3), ("-0", 0), ("1.0", 1), ("1e3", 1000), ("2.5e1", 25), ("9223372036854775807", Int64.max)])
+    /// `-123456789012345678.0` was found by the coding fuzz target: read through a `Double`,
+    /// it lost its last digits, where `JSONDecoder` reads them all.
+    @Test(arguments: [
+        ("12", 12), ("-3", -3), ("-0", 0), ("1.0", 1), ("1e3", 1000), ("2.5e1", 25), ("9223372036854775807", Int64.max),
+        ("-123456789012345678.0", -123456789012345678), ("100e-2", 1), ("0e-5", 0), ("-0.0", 0), ("0.0e9999", 0),
+    ])
     func readsIntegersHeldExactly(literal: String, expected: Int64) throws {
         #expect(try JSONCoding.decode([Int64].self, from: Array("[\(literal)]".utf8)) == [expected])
         #expect(try JSONDecoder().decode([Int64].self, from: Data("[\(literal)]".utf8)) == [expected])
     }
 
-    @Test(arguments: ["1.5", "9223372036854775808", "1e19", "-1e400", "\"5\"", "true"])
+    /// Where `JSONDecoder` is not exact, `JSONCoding` is: it reads the extremes written with a
+    /// fraction, and refuses what is no integer (`JSONDecoder` truncates it through `Decimal`).
+    @Test func readsExactlyWhereJSONDecoderDoesNot() throws {
+        #expect(try JSONCoding.decode([Int64].self, from: Array("[-9223372036854775808.000,92233720368547758.07e2]".utf8)) == [.min, .max])
+        #expect(throws: DecodingError.self) { try JSONCoding.decode([Int64].self, from: Array("[12345678901234567.5]".utf8)) }
+        #expect(try JSONDecoder().decode([Int64].self, from: Data("[12345678901234567.5]".utf8)) == [12345678901234567])
+    }
+
+    @Test(arguments: ["1.5", "9223372036854775808", "1e19", "-1e400", "\"5\"", "true", "1e-1", "100e-3", "92233720368547758.08e2"])
     func refusesIntegersNotHeld(literal: String) {
         #expect(throws: DecodingError.self) { try JSONCoding.decode([Int64].self, from: Array("[\(literal)]".utf8)) }
         #expect(throws: DecodingError.self) { try JSONDecoder().decode([Int64].self, from: Data("[\(literal)]".utf8)) }

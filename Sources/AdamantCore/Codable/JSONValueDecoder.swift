@@ -57,16 +57,45 @@ extension JSONValue {
         return text
     }
 
-    /// An integer from a number that holds one exactly: `12`, `-3`, also `1.0` or `1e3`, which
-    /// `JSONDecoder` reads too; never `1.5`, and a number out of `T`'s range is refused by name.
+    /// An integer from a number that holds one exactly: `12`, `-3`, also `1.0`, `1e3` or
+    /// `123456789012345678.0`, which `JSONDecoder` reads too, digit for digit; never `1.5`, and
+    /// a number out of `T`'s range is refused by name.
     func integer<T: FixedWidthInteger>(_: T.Type, at path: [any CodingKey]) throws -> T {
         guard case .number(let literal) = try present(T.self, at: path) else { throw mismatch(T.self, at: path) }
-        if let exact = T(literal) { return exact }
-        let isInteger = !literal.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
-        if !isInteger, let real = Double(literal), real.rounded() == real, real.magnitude < 0x1p53, let exact = T(exactly: real) {
-            return exact
-        }
+        if let exact = T(literal) ?? Self.exactInteger(T.self, literal) { return exact }
         throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Number \(literal) is not representable in \(T.self)."))
+    }
+
+    /// The integer a literal with a fraction or an exponent holds, when every digit past its
+    /// decimal point is zero and it fits; computed on the digits, never through a `Double`.
+    private static func exactInteger<T: FixedWidthInteger>(_: T.Type, _ literal: String) -> T? {
+        var bytes = Array(literal.utf8)[...]
+        let isNegative = bytes.first == UInt8(ascii: "-")
+        if isNegative { bytes = bytes.dropFirst() }
+        let mantissa = bytes.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
+        var exponent = 0
+        if mantissa.endIndex < bytes.endIndex {
+            var digits = bytes[(mantissa.endIndex + 1)...]
+            let isNegativeExponent = digits.first == UInt8(ascii: "-")
+            if digits.first == UInt8(ascii: "-") || digits.first == UInt8(ascii: "+") { digits = digits.dropFirst() }
+            // Past 9,999 places the number is 0 or out of every integer type's range.
+            let magnitude = digits.count > 4 ? 10_000 : digits.reduce(0) { $0 * 10 + Int($1 &- 0x30) }
+            exponent = isNegativeExponent ? -magnitude : magnitude
+        }
+        let digits = mantissa.filter { $0 != UInt8(ascii: ".") }
+        let integerDigitCount = (mantissa.firstIndex(of: UInt8(ascii: ".")) ?? mantissa.endIndex) - mantissa.startIndex
+        let pointPosition = integerDigitCount + exponent  // digits before the decimal point
+        guard digits.dropFirst(max(0, pointPosition)).allSatisfy({ $0 == UInt8(ascii: "0") }) else { return nil }
+        var value: T = 0
+        for place in 0..<max(0, pointPosition) {
+            let digit = place < digits.count ? T(digits[digits.startIndex + place] &- 0x30) : 0
+            let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowedAgain) = isNegative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            guard !overflowed, !overflowedAgain else { return nil }
+            value = next
+            if value == 0 && place > 40 && digits.allSatisfy({ $0 == UInt8(ascii: "0") }) { break }
+        }
+        return value
     }
 
     func real<T: BinaryFloatingPoint & LosslessStringConvertible>(_: T.Type, at path: [any CodingKey]) throws -> T {
