@@ -116,6 +116,8 @@ import Testing
         #expect(throws: EncodingError.self) { try JSONCoding.encode([Double.nan]) }
         #expect(throws: EncodingError.self) { try JSONCoding.encode(["x": Double.infinity]) }
         #expect(try JSONCoding.decode([Double].self, from: Array("[0.5,-2e3]".utf8)) == [0.5, -2000])
+        // JSON allows `0e3`; JSONDecoder refuses it as a Double (Fuzz/Crashes/coding/foundation-refuses-0e3).
+        #expect(try JSONCoding.decode([Double].self, from: Array("[0e3,-0E-2]".utf8)) == [0, 0])
     }
 
     /// Files people edit are read as `JSONDecoder` reads them; node answers are read strictly.
