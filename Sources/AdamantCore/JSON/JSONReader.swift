@@ -480,7 +480,14 @@ package struct JSONKey {
     let bytes: ArraySlice<UInt8>
 
     package static func ~= (name: StaticString, key: JSONKey) -> Bool {
-        name.withUTF8Buffer { key.bytes.count == $0.count && key.bytes.elementsEqual($0) }
+        name.withUTF8Buffer { expected in
+            guard key.bytes.count == expected.count else { return false }
+            // Byte by byte on the buffers: `elementsEqual` on a slice took ~400 instructions a key.
+            return key.bytes.withUnsafeBufferPointer { actual in
+                for index in 0..<expected.count where actual[index] != expected[index] { return false }
+                return true
+            }
+        }
     }
 }
 
