@@ -7,10 +7,5 @@ public enum Digest {
 
     /// The first 8 bytes of a SHA-256 digest read as a little-endian integer: the shared
     /// construction behind addresses and transaction ids.
-    package static func leadingUInt64(ofSHA256 bytes: [UInt8]) -> UInt64 {
-        let digest = sha256(bytes)
-        var value: UInt64 = 0
-        for index in (0..<8).reversed() { value = value << 8 | UInt64(digest[index]) }
-        return value
-    }
+    package static func leadingUInt64(ofSHA256 bytes: [UInt8]) -> UInt64 { Sodium.leadingUInt64(ofSHA256: bytes) }
 }

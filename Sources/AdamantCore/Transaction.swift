@@ -68,6 +68,24 @@ public struct Transaction: Sendable, Hashable {
         self.timestampMs = timestampMs
     }
 
+    /// The same with the sender's address as a node claims it, for a transaction read from an
+    /// answer: deriving it from the key would cost a SHA-256 only to be overwritten.
+    init(
+        type: TransactionType, amount: Int64, senderPublicKey: PublicKey, claimedSenderId: Address?, recipientId: Address?,
+        timestamp: Int32, chat: ChatAsset?, state: StateAsset?, signature: [UInt8], timestampMs: Int64?
+    ) {
+        self.type = type
+        self.amount = amount
+        self.senderPublicKey = senderPublicKey
+        self.recipientId = recipientId
+        self.timestamp = timestamp
+        self.chat = chat
+        self.state = state
+        self.signature = signature
+        self.senderId = claimedSenderId
+        self.timestampMs = timestampMs
+    }
+
     /// Whether a node has put it in a block.
     public var isConfirmed: Bool { height != nil }
 }

@@ -10,7 +10,7 @@ extension Transaction {
         bytes.appendLittleEndian(UInt32(bitPattern: timestamp))
         bytes += senderPublicKey.bytes
         if let requesterPublicKey, !requesterPublicKey.isEmpty { bytes += requesterPublicKey }
-        bytes += recipientId?.signedBytes ?? [UInt8](repeating: 0, count: 8)
+        bytes.appendBigEndian(recipientId?.number ?? 0)  // none: eight zero bytes
         bytes.appendLittleEndian(UInt64(bitPattern: amount))
         switch type {
         case .transfer:
@@ -36,7 +36,7 @@ extension Transaction {
     public func computedID() throws(TransactionError) -> TransactionID { id(ofUnsignedBytes: try unsignedBytes()) }
 
     private func id(ofUnsignedBytes bytes: [UInt8]) -> TransactionID {
-        TransactionID(number: Digest.leadingUInt64(ofSHA256: bytes + signature + (signSignature ?? [])))
+        TransactionID(number: Sodium.leadingUInt64(ofSHA256: bytes, signature, signSignature ?? []))
     }
 
     /// Signs with `keyPair` (deterministic Ed25519 over the signing hash) and fills in the
@@ -55,7 +55,7 @@ extension Transaction {
     @discardableResult
     public func verify() throws(TransactionError) -> TransactionID {
         let bytes = try unsignedBytes()
-        guard Ed25519.verify(signature: signature, message: Digest.sha256(bytes), publicKey: senderPublicKey.bytes) else {
+        guard Ed25519.verify(signature: signature, sha256Of: bytes, publicKey: senderPublicKey.bytes) else {
             throw .invalidSignature
         }
         if let senderId, senderId != senderPublicKey.address { throw .senderMismatch }
@@ -111,5 +111,9 @@ extension Transaction {
 extension Array where Element == UInt8 {
     mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
         for index in 0..<(T.bitWidth / 8) { append(UInt8(truncatingIfNeeded: value >> (8 * index))) }
+    }
+
+    mutating func appendBigEndian<T: FixedWidthInteger>(_ value: T) {
+        for index in (0..<(T.bitWidth / 8)).reversed() { append(UInt8(truncatingIfNeeded: value >> (8 * index))) }
     }
 }

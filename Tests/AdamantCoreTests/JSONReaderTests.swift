@@ -66,10 +66,18 @@ struct JSONReaderTests {
         (#"{"type":0,"amount":01}"#, "malformed JSON"),
         (#"{"type":0,"x":"\ud800"}"#, "malformed JSON"),
         (#"[]"#, "the answer is not an object"),
+        (#"{"\u0074ype":null}"#, "type is null"),
+        (#"{"type":0,"amount":1,"id":"01"}"#, #"id: "01": not a transaction id"#),
+        (#"{"type":0,"amount":1,"id":"18446744073709551616"}"#, #"id: "18446744073709551616": not a transaction id"#),
+        (#"{"type":0,"amount":1,"senderPublicKey":"AB"}"#, nil),
+        (#"{"type":0,"amount":1,"senderId":"U01"}"#, nil),
     ] as [(String, String?)])
     func refusalsNameTheField(_ json: String, _ message: String?) {
         let failure = Self.failure(json)
-        if let message { #expect(failure == message) } else { #expect(failure?.hasPrefix("recipientId: ") == true, "\(String(describing: failure))") }
+        if let message { #expect(failure == message) } else {
+            let field = json.components(separatedBy: "\"").dropLast(3).last ?? ""
+            #expect(failure?.hasPrefix("\(field): ") == true, "\(String(describing: failure))")
+        }
         if !json.contains(#""type":0,"type""#) { #expect(Self.decoded(Array(json.utf8)) == nil, "JSONDecoder takes it") }
     }
 
@@ -107,5 +115,72 @@ struct JSONReaderTests {
             }
         }
         #expect(error?.description == "transactions[1].amount is missing")
+    }
+
+    /// Strings are passed over a word at a time: a quote, a backslash or a control character
+    /// at any offset of a word, and bytes above 0x7F beside them, in a field read and in one
+    /// skipped. What the reader takes decodes the same; it refuses a control character standing
+    /// unescaped even where `JSONDecoder`, not reading the string, lets it pass.
+    @Test(arguments: ["blockId", "skipped"])
+    func everyOffsetOfAStringReadsAsItDecodes(_ field: String) throws {
+        let key = String(repeating: "ab", count: 32), signature = String(repeating: "cd", count: 64)
+        let head = #"{"type":0,"amount":1,"senderPublicKey":"\#(key)","timestamp":5,"signature":"\#(signature)","\#(field)":""#
+        for offset in 0..<20 {
+            let filler = Array(repeating: UInt8(ascii: "x"), count: offset)
+            for tail: [UInt8] in [[], Array(#"\""#.utf8), Array(#"\\"#.utf8), [0x01], [0x1F], [0x7F], Array("é".utf8), [0xC3]] {
+                let bytes = Array(head.utf8) + filler + tail + Array(#"x"}"#.utf8)
+                let read = try? Self.read(bytes)
+                if let read { #expect(read == Self.decoded(bytes), "offset \(offset), \(tail)") }
+                switch tail {
+                case [0x01], [0x1F]: #expect(read == nil, "offset \(offset): a control character stands unescaped")
+                case [0xC3]: #expect((read == nil) == (field == "blockId"), "offset \(offset): not UTF-8, refused only where read")
+                default: #expect(read != nil, "offset \(offset), \(tail)")
+                }
+            }
+        }
+    }
+
+    /// A skipped value is checked by the grammar `readObject` and `readArray` read with: each of
+    /// these is refused, as `JSONDecoder` refuses it.
+    @Test(arguments: [
+        #"[1,]"#, #"{"a":1,}"#, #"{"a"}"#, #"{1:2}"#, #"[1 2]"#, #"{"a":1 "b":2}"#, #"[}"#, #"{]"#, #"[]]"#,
+        #"{"a":[1,{"b":nul}]}"#, #"[,1]"#, #"{,"a":1}"#, #"{"a":}"#, #"{"a"::1}"#, #"[01]"#, #"[1.]"#, #"["a\x"]"#, #"{"\#u{FFFF}":1"#, "[",
+    ])
+    func malformedSkippedValuesAreRefused(_ value: String) {
+        let json = #"{"type":0,"skipped":"# + value + "}"
+        #expect(Self.failure(json) == "malformed JSON")
+        #expect(Self.decoded(Array(json.utf8)) == nil)
+    }
+
+    /// Skipped containers, nested and empty, with whitespace everywhere, read as they decode.
+    @Test func nestedSkippedValuesReadAsTheyDecode() throws {
+        let key = String(repeating: "ab", count: 32), signature = String(repeating: "cd", count: 64)
+        let skipped = #" { "a" : [ 1 , { } , [ ] , { "b" : [ [ "x" , null , true , false , -0.5e+2 ] ] } ] , "c" : { "d" : { } } } "#
+        let json = #"{"s":\#(skipped),"type":0,"amount":1,"senderPublicKey":"\#(key)","timestamp":5,"signature":"\#(signature)","t":[[],[{}]]}"#
+        let expected = try #require(Self.decoded(Array(json.utf8)))
+        #expect(try Self.read(Array(json.utf8)) == expected)
+    }
+
+    /// The nesting bound holds in a skipped value as in a read one: 63 levels below the
+    /// transaction are passed over, 64 are refused.
+    @Test func theNestingBoundHoldsInASkippedValue() {
+        func nested(_ levels: Int) -> String {
+            #"{"type":0,"x":"# + String(repeating: #"[{"k":"#, count: levels / 2) + (levels % 2 == 1 ? "[]" : "0")
+                + String(repeating: "}]", count: levels / 2) + "}"
+        }
+        #expect(Self.failure(nested(63)) == "amount is missing")
+        #expect(Self.failure(nested(64)) == "malformed JSON")
+        #expect(Self.failure(nested(62)) == "amount is missing")
+    }
+
+    /// Fields parsed from their bytes (keys, ids, addresses, hex, integers as strings) read
+    /// as they decode when written with escapes, and integers in strings with leading zeros.
+    @Test func escapedFieldsReadAsTheyDecode() throws {
+        let key = String(repeating: "ab", count: 32), signature = String(repeating: "cd", count: 64)
+        let json = #"{"type":0,"amount":"007","senderPublicKey":"\u0061b\#(key.dropFirst(2))","timestamp":5,"# +
+            #""signature":"\#(signature.dropLast(2))c\u0064","id":"1\u0032","senderId":"\u00551","recipientId":"U\u0031","fee":"\u0031"}"#
+        let expected = try #require(Self.decoded(Array(json.utf8)))
+        #expect(try Self.read(Array(json.utf8)) == expected)
+        #expect(expected.id == TransactionID(number: 12) && expected.amount == 7 && expected.fee == 1)
     }
 }

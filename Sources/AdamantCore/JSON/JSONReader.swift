@@ -14,7 +14,10 @@ package struct JSONReader {
     static let maximumDepth = 64
 
     private enum Step {
-        case key(ArraySlice<UInt8>)
+        /// A key as it stands in the document (a range, so a step holds no reference).
+        case key(Range<Int>)
+        /// A key that held escapes, decoded.
+        case escapedKey([UInt8])
         case index(Int)
     }
 
@@ -53,12 +56,12 @@ package struct JSONReader {
         while true {
             skipWhitespace()
             guard byte == UInt8(ascii: "\"") else { throw .malformed }
-            let key = try readKey()
+            let (key, escaped) = try readKey()
             skipWhitespace()
             guard byte == UInt8(ascii: ":") else { throw .malformed }
             index += 1
             skipWhitespace()
-            path.append(.key(key))
+            path.append(escaped ? .escapedKey(Array(key)) : .key(key.indices))
             try member(&self, JSONKey(bytes: key))
             path.removeLast()
             skipWhitespace()
@@ -136,6 +139,7 @@ package struct JSONReader {
         let start = index
         try skipNumber()
         let digits = bytes[start..<index]
+        if let value = Self.smallInteger(digits, as: T.self) { return value }
         guard !digits.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) else {
             throw failure("\(here) is not an integer")
         }
@@ -147,23 +151,114 @@ package struct JSONReader {
     /// and amounts (no sign but `-`).
     package mutating func readIntegerOrString<T: FixedWidthInteger>(_: T.Type = T.self) throws(JSONReadError) -> T {
         guard kind == .string else { return try readInteger() }
+        if let value = readString(parsingBytes: { Self.smallInteger($0, as: T.self) }) { return value }
         let text = try readString()
         guard text.first != "+", let value = T(text) else { throw failure("\(here): expected an integer, got a string that is not one") }
         return value
     }
 
+    /// The string at the reader made a value straight from its bytes (escapes decoded) by
+    /// `parse`, which must take ASCII only, as they are not checked as UTF-8. Nil, the reader
+    /// where it was, when no string is here or `parse` refuses it: read it then as text, to
+    /// be told why.
+    package mutating func readString<T>(parsingBytes parse: (ArraySlice<UInt8>) -> T?) -> T? {
+        guard byte == UInt8(ascii: "\"") else { return nil }
+        let start = index
+        if let content = try? stringContent(), let value = parse(content) { return value }
+        index = start
+        return nil
+    }
+
+    /// Up to 18 ASCII digits, unsigned, as a `T` if it holds them: what `T(text)` makes of them,
+    /// without the String. Anything else (a sign, more digits) is nil, for `T(text)` to judge.
+    static func smallInteger<T: FixedWidthInteger>(_ digits: ArraySlice<UInt8>, as _: T.Type) -> T? {
+        guard (1...18).contains(digits.count) else { return nil }
+        var value: Int64 = 0
+        for byte in digits {
+            guard isDigit(byte) else { return nil }
+            value = value * 10 + Int64(byte &- UInt8(ascii: "0"))
+        }
+        return T(exactly: value)
+    }
+
     /// Passes over one value, checking it as it goes.
     package mutating func skipValue() throws(JSONReadError) {
         switch kind {
-        case .object?: try readObject { reader, _ throws(JSONReadError) in try reader.skipValue() }
-        case .array?: try readArray { reader throws(JSONReadError) in try reader.skipValue() }
+        case .object?, .array?: try skipContainer()
+        default: try skipScalar()
+        }
+    }
+
+    private mutating func skipScalar() throws(JSONReadError) {
+        switch kind {
         // Checked as JSON, not as UTF-8: `JSONDecoder` too reads only the strings it is asked for.
         case .string?: _ = try scanString()
         case .number?: try skipNumber()
         case .bool?: _ = try readBool()
         case .null?: _ = try readNull()
-        case nil: throw .malformed
+        case .object?, .array?, nil: throw .malformed
         }
+    }
+
+    /// Passes over the object or array at the reader by the rules `readObject` and `readArray`
+    /// read it (its keys UTF-8, its depth bounded), without a closure call and a path step for
+    /// each value: what the envelope's first pass over a page of transactions is made of.
+    private mutating func skipContainer() throws(JSONReadError) {
+        // One bit a level, set for an object; the levels open below `path`'s.
+        var objects: UInt64 = 0
+        var depth = 0
+        var expectingValue = true
+        while true {
+            if expectingValue {
+                switch kind {
+                case .object?, .array?:
+                    guard path.count + depth < Self.maximumDepth else { throw .malformed }
+                    let isObject = byte == UInt8(ascii: "{")
+                    index += 1
+                    skipWhitespace()
+                    if byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                        index += 1
+                        expectingValue = false
+                        if depth == 0 { return }
+                        continue
+                    }
+                    objects = isObject ? objects | 1 << UInt64(depth) : objects & ~(1 << UInt64(depth))
+                    depth += 1
+                    if isObject { try skipKey() }
+                    skipWhitespace()
+                    continue
+                default:
+                    try skipScalar()
+                    expectingValue = false
+                    if depth == 0 { return }
+                }
+            }
+            skipWhitespace()
+            let inObject = objects & 1 << UInt64(depth - 1) != 0
+            switch byte {
+            case UInt8(ascii: ","):
+                index += 1
+                skipWhitespace()
+                if inObject { try skipKey() }
+                skipWhitespace()
+                expectingValue = true
+            case inObject ? UInt8(ascii: "}") : UInt8(ascii: "]"):
+                index += 1
+                depth -= 1
+                if depth == 0 { return }
+            default:
+                throw .malformed
+            }
+        }
+    }
+
+    /// A key and its colon, the reader left before the value.
+    private mutating func skipKey() throws(JSONReadError) {
+        guard byte == UInt8(ascii: "\"") else { throw .malformed }
+        _ = try readKey()
+        skipWhitespace()
+        guard byte == UInt8(ascii: ":") else { throw .malformed }
+        index += 1
     }
 
     // MARK: Errors
@@ -176,7 +271,8 @@ package struct JSONReader {
         var text = ""
         for step in path {
             switch step {
-            case .key(let key): text += (text.isEmpty ? "" : ".") + describe(key)
+            case .key(let range): text += (text.isEmpty ? "" : ".") + describe(bytes[range])
+            case .escapedKey(let key): text += (text.isEmpty ? "" : ".") + describe(key[...])
             case .index(let position): text += "[\(position)]"
             }
         }
@@ -222,17 +318,22 @@ package struct JSONReader {
 
     /// A key's bytes, valid UTF-8, as every key must be (`JSONDecoder` makes each a String, even
     /// one it ignores).
-    private mutating func readKey() throws(JSONReadError) -> ArraySlice<UInt8> {
-        let key = try stringContent()
+    private mutating func readKey() throws(JSONReadError) -> (key: ArraySlice<UInt8>, escaped: Bool) {
+        let (content, escaped) = try scanString()
+        let key = escaped ? try unescaped(content) : bytes[content]
         guard key.allSatisfy({ $0 < 0x80 }) || String(validating: key, as: UTF8.self) != nil else { throw .malformed }
-        return key
+        return (key, escaped)
     }
 
     /// The string at the reader (its opening quote), as UTF-8 not yet validated: a slice of the
     /// document, or its bytes unescaped when it holds escapes (nodes write none).
     private mutating func stringContent() throws(JSONReadError) -> ArraySlice<UInt8> {
         let (content, escaped) = try scanString()
-        guard escaped else { return bytes[content] }
+        return escaped ? try unescaped(content) : bytes[content]
+    }
+
+    /// The bytes of string content `content` (checked by `scanString`) with its escapes decoded.
+    private mutating func unescaped(_ content: Range<Int>) throws(JSONReadError) -> ArraySlice<UInt8> {
         var out: [UInt8] = []
         var position = content.lowerBound
         while position < content.upperBound {
@@ -256,7 +357,9 @@ package struct JSONReader {
         let start = index
         var escaped = false
         var scratch: [UInt8] = []
-        while index < bytes.count {
+        while true {
+            index = Self.firstSpecialByte(in: bytes, from: index)
+            guard index < bytes.count else { break }
             let byte = bytes[index]
             index += 1
             switch byte {
@@ -270,6 +373,32 @@ package struct JSONReader {
             }
         }
         throw .malformed
+    }
+
+    /// The index of the first quote, backslash or control character at or after `start`, or
+    /// `bytes.count`: a string's content is mostly hex, passed over eight bytes at a time.
+    private static func firstSpecialByte(in bytes: [UInt8], from start: Int) -> Int {
+        bytes.withUnsafeBytes { raw in
+            var position = start
+            #if _endian(little)
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            // The lowest flagged byte of each mask is exact (a borrow only flags bytes above a
+            // flagged one), and the lowest byte comes first in memory.
+            while position <= raw.count &- 8 {
+                let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+                let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+                let flagged = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & highs
+                if flagged != 0 { return position + flagged.trailingZeroBitCount / 8 }
+                position += 8
+            }
+            #endif
+            while position < raw.count {
+                let byte = raw[position]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { return position }
+                position += 1
+            }
+            return raw.count
+        }
     }
 
     private mutating func unescape(into out: inout [UInt8]) throws(JSONReadError) {
@@ -351,7 +480,14 @@ package struct JSONKey {
     let bytes: ArraySlice<UInt8>
 
     package static func ~= (name: StaticString, key: JSONKey) -> Bool {
-        name.withUTF8Buffer { key.bytes.elementsEqual($0) }
+        name.withUTF8Buffer { expected in
+            guard key.bytes.count == expected.count else { return false }
+            // Byte by byte on the buffers: `elementsEqual` on a slice took ~400 instructions a key.
+            return key.bytes.withUnsafeBufferPointer { actual in
+                for index in 0..<expected.count where actual[index] != expected[index] { return false }
+                return true
+            }
+        }
     }
 }
 

@@ -14,11 +14,13 @@ extension Transaction {
             switch key {
             case "type": try seen.first(0, reader); type = TransactionType(rawValue: try reader.readInteger())
             case "amount": try seen.first(1, reader); amount = try reader.readIntegerOrString()
-            case "senderPublicKey": try seen.first(2, reader); senderPublicKey = try reader.readParsed(PublicKey.self)
+            case "senderPublicKey": try seen.first(2, reader); senderPublicKey = try reader.readPublicKey()
             case "recipientId":
                 try seen.first(3, reader)
                 // Null, absent or "" for types without a recipient.
-                if let text = try reader.readOptionalString(), !text.isEmpty {
+                if let address = reader.readString(parsingBytes: ASCIIField.address) {
+                    recipientId = address
+                } else if let text = try reader.readOptionalString(), !text.isEmpty {
                     do { recipientId = try Address(text) } catch { throw reader.failure("\(reader.here): \(error)") }
                 }
             case "timestamp":
@@ -40,9 +42,17 @@ extension Transaction {
             case "requesterPublicKey": try seen.first(6, reader); requesterPublicKey = try reader.readHexIfPresent(length: PublicKey.length)
             case "signature": try seen.first(7, reader); signature = try reader.readHex(length: Ed25519.signatureLength)
             case "signSignature": try seen.first(8, reader); signSignature = try reader.readHexIfPresent(length: Ed25519.signatureLength)
-            case "senderId": try seen.first(9, reader); senderId = try reader.readOptionalParsed(Address.self)
+            case "senderId":
+                try seen.first(9, reader)
+                if let address = reader.readString(parsingBytes: ASCIIField.address) { senderId = address } else {
+                    senderId = try reader.readOptionalParsed(Address.self)
+                }
             case "timestampMs": try seen.first(10, reader); timestampMs = try reader.readOptionalInteger()
-            case "id": try seen.first(11, reader); id = try reader.readOptionalParsed(TransactionID.self)
+            case "id":
+                try seen.first(11, reader)
+                if let number = reader.readString(parsingBytes: ASCIIField.decimal) { id = TransactionID(number: number) } else {
+                    id = try reader.readOptionalParsed(TransactionID.self)
+                }
             case "fee": try seen.first(12, reader); fee = try reader.readOptionalIntegerOrString()
             case "height": try seen.first(13, reader); height = try reader.readOptionalIntegerOrString()
             case "blockId": try seen.first(14, reader); blockId = try reader.readOptionalString()
@@ -57,11 +67,11 @@ extension Transaction {
         guard let senderPublicKey else { throw reader.missing("senderPublicKey") }
         guard let timestamp else { throw reader.missing("timestamp") }
         guard let signature else { throw reader.missing("signature") }
-        self.init(type: type, amount: amount, senderPublicKey: senderPublicKey, recipientId: recipientId, timestamp: timestamp,
-                  chat: chat, state: state, signature: signature, timestampMs: timestampMs)
+        self.init(
+            type: type, amount: amount, senderPublicKey: senderPublicKey, claimedSenderId: senderId, recipientId: recipientId,
+            timestamp: timestamp, chat: chat, state: state, signature: signature, timestampMs: timestampMs)
         self.requesterPublicKey = requesterPublicKey
         self.signSignature = signSignature
-        self.senderId = senderId  // as claimed, never derived here
         self.id = id
         self.fee = fee
         self.height = height
@@ -81,7 +91,9 @@ extension ChatAsset {
             case "message": try seen.first(0, reader); message = try reader.readHex()
             case "own_message":
                 try seen.first(1, reader)
-                if let text = try reader.readOptionalString() {
+                if let bytes = reader.readString(parsingBytes: { ASCIIField.hex($0, length: nil) }) {
+                    nonce = bytes
+                } else if let text = try reader.readOptionalString() {
                     guard let bytes = Hex.decode(text) else { throw reader.failure("\(reader.here): not canonical hex") }
                     nonce = bytes
                 }
@@ -161,6 +173,14 @@ extension JSONReader {
         try readNull() ? nil : try readParsed(type)
     }
 
+    /// A public key's 64 hex digits.
+    mutating func readPublicKey() throws(JSONReadError) -> PublicKey {
+        if let key = readString(parsingBytes: { ASCIIField.hex($0, length: PublicKey.length).flatMap { try? PublicKey(bytes: $0) } }) {
+            return key
+        }
+        return try readParsed(PublicKey.self)
+    }
+
     /// A string that spells a `T` (an address, a key, an id).
     package mutating func readParsed<T: StringCodable>(_: T.Type) throws(JSONReadError) -> T {
         let text = try readString()
@@ -169,6 +189,7 @@ extension JSONReader {
 
     /// Canonical hex, of `length` bytes when given.
     package mutating func readHex(length: Int? = nil) throws(JSONReadError) -> [UInt8] {
+        if let bytes = readString(parsingBytes: { ASCIIField.hex($0, length: length) }) { return bytes }
         let text = try readString()
         guard let bytes = length.map({ Hex.decode(text, length: $0) }) ?? Hex.decode(text) else {
             throw failure("\(here): not canonical hex")
@@ -184,4 +205,56 @@ extension JSONReader {
         guard let bytes = Hex.decode(text, length: length) else { throw failure("\(here): not canonical hex") }
         return bytes
     }
+}
+
+
+/// The fields nodes write as ASCII strings, parsed from their bytes by the rules their
+/// `String` parsers follow (`Hex.decode`, `Address(_:)`, `TransactionID(_:)`): a read takes
+/// these first, and what they refuse is read again as text, so that its error says why.
+enum ASCIIField {
+    /// Canonical hex (lowercase, even length), of `length` bytes when given.
+    static func hex(_ digits: ArraySlice<UInt8>, length: Int?) -> [UInt8]? {
+        guard digits.count % 2 == 0, length.map({ digits.count == $0 * 2 }) ?? true else { return nil }
+        return [UInt8](unsafeUninitializedCapacity: digits.count / 2) { buffer, initialized in
+            var position = digits.startIndex
+            while position < digits.endIndex {
+                guard let high = nibble(digits[position]), let low = nibble(digits[position + 1]) else { return }
+                buffer[initialized] = high << 4 | low
+                initialized += 1
+                position += 2
+            }
+        }.nilUnlessCount(digits.count / 2)
+    }
+
+    /// `U` and a canonical decimal.
+    static func address(_ text: ArraySlice<UInt8>) -> Address? {
+        guard text.first == UInt8(ascii: "U") else { return nil }
+        return decimal(text.dropFirst()).map(Address.init(number:))
+    }
+
+    /// 1 to 20 digits, no leading zero, below 2^64.
+    static func decimal(_ digits: ArraySlice<UInt8>) -> UInt64? {
+        guard (1...20).contains(digits.count), digits.count == 1 || digits.first != UInt8(ascii: "0") else { return nil }
+        var value: UInt64 = 0
+        for byte in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times10.addingReportingOverflow(UInt64(byte &- UInt8(ascii: "0")))
+            guard !overflow, !carry else { return nil }
+            value = sum
+        }
+        return value
+    }
+
+    private static func nibble(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character &- UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character &- UInt8(ascii: "a") &+ 10
+        default: nil
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    fileprivate func nilUnlessCount(_ expected: Int) -> [UInt8]? { count == expected ? self : nil }
 }

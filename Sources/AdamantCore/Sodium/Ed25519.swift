@@ -35,6 +35,17 @@ enum Ed25519 {
         return signature
     }
 
+    /// Checks `signature` over the SHA-256 of `message` (what a transaction signs), the digest
+    /// kept in a temporary buffer rather than an array.
+    static func verify(signature: [UInt8], sha256Of message: [UInt8], publicKey: [UInt8]) -> Bool {
+        guard signature.count == signatureLength, publicKey.count == publicKeyLength else { return false }
+        Sodium.ensureInitialized()
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(crypto_hash_sha256_BYTES)) { digest in
+            Sodium.check(crypto_hash_sha256(digest.baseAddress!, message, UInt64(message.count)), "crypto_hash_sha256")
+            return crypto_sign_verify_detached(signature, digest.baseAddress!, UInt64(digest.count), publicKey) == 0
+        }
+    }
+
     static func verify(signature: [UInt8], message: [UInt8], publicKey: [UInt8]) -> Bool {
         guard signature.count == signatureLength, publicKey.count == publicKeyLength else { return false }
         Sodium.ensureInitialized()

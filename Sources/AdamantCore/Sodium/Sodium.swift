@@ -36,6 +36,27 @@ enum Sodium {
         check(status, "crypto_hash_sha256")
     }
 
+    /// The first 8 bytes of SHA-256 over `parts` one after the other, read little-endian (ids
+    /// and addresses): no digest array, and parts hashed where they are, not joined first.
+    static func leadingUInt64(ofSHA256 first: [UInt8], _ second: [UInt8] = [], _ third: [UInt8] = []) -> UInt64 {
+        ensureInitialized()
+        var state = crypto_hash_sha256_state()
+        check(crypto_hash_sha256_init(&state), "crypto_hash_sha256_init")
+        func hash(_ part: [UInt8]) {
+            guard !part.isEmpty else { return }
+            check(crypto_hash_sha256_update(&state, part, UInt64(part.count)), "crypto_hash_sha256_update")
+        }
+        hash(first)
+        hash(second)
+        hash(third)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(crypto_hash_sha256_BYTES)) { digest in
+            check(crypto_hash_sha256_final(&state, digest.baseAddress!), "crypto_hash_sha256_final")
+            var value: UInt64 = 0
+            for index in (0..<8).reversed() { value = value << 8 | UInt64(digest[index]) }
+            return value
+        }
+    }
+
     static func sha512(_ message: [UInt8]) -> [UInt8] {
         ensureInitialized()
         var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha512_BYTES))

@@ -88,9 +88,13 @@ public struct Fetcher: Sendable {
 
     /// A verified transaction, ours, as a notification.
     public func show(_ transaction: Transaction, until deadline: ContinuousClock.Instant) async -> FetchResult {
+        await show(transaction, sender: transaction.senderPublicKey.address, account: await keys.keyPair.address, until: deadline)
+    }
+
+    /// The same with the addresses of `transaction`'s sender key and of this account already
+    /// derived (a SHA-256 each), as a watch has them.
+    func show(_ transaction: Transaction, sender: Address, account me: Address, until deadline: ContinuousClock.Instant) async -> FetchResult {
         let id = transaction.id ?? (try? transaction.computedID()) ?? TransactionID(number: 0)
-        let me = await keys.keyPair.address
-        let sender = transaction.senderPublicKey.address
         let incoming = sender != me
         guard !incoming || transaction.recipientId == me else {
             return fallback(id, .notOurs(sender: sender, recipient: transaction.recipientId), type: transaction)

@@ -187,7 +187,9 @@ public struct Watcher: Sendable {
         _ page: [Transaction], _ listing: WatchListing, from cursor: WatchCursor, to next: WatchCursor,
         _ deliver: @Sendable (FetchResult) async -> Void
     ) async throws(WatchError) -> Bool {
-        let candidates = WatchFilter.notifiable(page, for: await account)
+        // Derived from the key once a page, not once a transaction.
+        let account = await self.account
+        let candidates = WatchFilter.notifiable(page, for: account)
         let known: Set<TransactionID>
         do { known = try await log.shown(among: candidates.map(\.id), account: account) } catch { throw .store(error) }
         let fresh = candidates.filter { !known.contains($0.id) }
@@ -195,7 +197,8 @@ public struct Watcher: Sendable {
         var results: [FetchResult] = []
         results.reserveCapacity(fresh.count)
         for candidate in fresh {
-            results.append(await fetcher.show(candidate.transaction, until: .now + fetcher.configuration.deadline))
+            results.append(await fetcher.show(
+                candidate.transaction, sender: candidate.sender, account: account, until: .now + fetcher.configuration.deadline))
         }
         guard !Task.isCancelled else { return false }
         let ids = fresh.map(\.id)
