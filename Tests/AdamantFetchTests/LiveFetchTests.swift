@@ -94,7 +94,7 @@ struct LiveFetchTests {
         let unknown = await network.fetcher().fetch(PushPayload(id: id))
         #expect(unknown.failure == .unreadable("no node knows the public key of \(network.friend.address)"), "the friend never sent anything")
 
-        try network.confirmed(try await network.send("hi", from: network.friend, to: network.me))
+        _ = try network.confirmed(try await network.send("hi", from: network.friend, to: network.me))
         let result = await network.fetcher().fetch(PushPayload(id: id))
         #expect(result.failure == nil, "\(String(describing: result.failure))")
         #expect(result.text == "sent from my phone")
