@@ -56,16 +56,9 @@ public struct Transaction: Sendable, Hashable {
         timestamp: Int32, chat: ChatAsset? = nil, state: StateAsset? = nil, signature: [UInt8] = [],
         timestampMs: Int64? = nil
     ) {
-        self.type = type
-        self.amount = amount
-        self.senderPublicKey = senderPublicKey
-        self.recipientId = recipientId
-        self.timestamp = timestamp
-        self.chat = chat
-        self.state = state
-        self.signature = signature
-        self.senderId = senderPublicKey.address
-        self.timestampMs = timestampMs
+        self.init(
+            type: type, amount: amount, senderPublicKey: senderPublicKey, claimedSenderId: senderPublicKey.address, recipientId: recipientId,
+            timestamp: timestamp, chat: chat, state: state, signature: signature, timestampMs: timestampMs)
     }
 
     /// The same with the sender's address as a node claims it, for a transaction read from an
