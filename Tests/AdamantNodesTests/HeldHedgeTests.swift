@@ -160,16 +160,20 @@ struct HeldHedgeReadTests {
         transport.scripted.requests(to: "/api/transactions/get").map { ScriptedTransport.split($0.url).base }
     }
 
+    /// On a loaded machine the second node's answer may come after the third node's hedge
+    /// too; each held request must still open only at its own instant.
     @Test func aSilentLeaderIsHedgedAtTheInstantByTheHeldRequest() async throws {
-        let (client, transport) = await client([.blackhole], hedge: .milliseconds(500))
+        let hedge = Duration.milliseconds(500)
+        let (client, transport) = await client([.blackhole], hedge: hedge)
         let ranked = try await client.pool.usableNodes().get().map { ScriptedTransport.split($0.url.description).base }
         let started = ContinuousClock.now
         #expect(try await client.transaction(tx.id!) == tx)
         let held = transport.heldRequests
-        #expect(held.count == 1)
-        #expect(held.first.map { ScriptedTransport.split($0.url).base } == ranked[1])
-        #expect(held.first?.at.map { $0 >= started + .milliseconds(500) } == true)  // not before the hedge delay
-        #expect(reads(transport) == [ranked[0], ranked[1]])  // the third node's hedge never came
+        try #require(!held.isEmpty)
+        #expect(held.map { ScriptedTransport.split($0.url).base } == Array(ranked[1..<(1 + held.count)]))
+        #expect(held[0].at.map { $0 >= started + hedge } == true)  // not before the hedge delay
+        if held.count > 1, let second = held[1].at, let first = held[0].at { #expect(second >= first + hedge) }
+        #expect(reads(transport).prefix(2) == [ranked[0], ranked[1]])
     }
 
     @Test func aLeaderAnsweringInTimeLeavesNothingHeld() async throws {
