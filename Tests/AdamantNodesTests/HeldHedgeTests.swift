@@ -124,8 +124,7 @@ final class HoldingScriptedTransport: HoldingHTTPTransport {
     }
 }
 
-/// Hedged reads through a transport that can hold requests (while the pool does not hold
-/// them, `NodePool.holdsHedgedRequests`, the ones that need holding are off).
+/// Hedged reads through a transport that can hold requests.
 @Suite(.timeLimit(.minutes(1)))
 struct HeldHedgeReadTests {
     let tx = Fixtures.confirmed(Fixtures.chat())
@@ -163,8 +162,7 @@ struct HeldHedgeReadTests {
 
     /// On a loaded machine the second node's answer may come after the third node's hedge
     /// too; each held request must still open only at its own instant.
-    @Test(.enabled(if: NodePool.holdsHedgedRequests))
-    func aSilentLeaderIsHedgedAtTheInstantByTheHeldRequest() async throws {
+    @Test func aSilentLeaderIsHedgedAtTheInstantByTheHeldRequest() async throws {
         let hedge = Duration.milliseconds(500)
         let (client, transport) = await client([.blackhole], hedge: hedge)
         let ranked = try await client.pool.usableNodes().get().map { ScriptedTransport.split($0.url.description).base }

@@ -17,27 +17,20 @@ extension NodePool {
     /// whose leader answers in time seldom does it.
     static let hedgeLead: Duration = .milliseconds(2)
 
-    /// Off until understood: with held hedges on, CLITests'
-    /// `aRestartInTheMiddleOfABurstLosesAndRepeatsNone` (adm-fetch watch restarted mid-burst)
-    /// timed out in 3 of 6 runs, its third watcher printing nothing after its catch-up; with
-    /// them off it passed 11 of 11, as on the commit before them (issue 10 hand-back).
-    static let holdsHedgedRequests = false
-
     /// A hedged GET: the best node first, the next one too whenever the hedge delay passes
     /// without an answer, the next one at once when one fails. The first accepted answer
     /// wins and the other requests are cancelled. Nothing outlasts `deadline`.
     ///
-    /// With `holdsHedgedRequests`, on the system clock and a transport that can hold requests
-    /// (`CurlTransport`), a hedged request is handed over `hedgeLead` before its instant and sent
-    /// by the transport's thread at the instant (`StartGate`); the timer then only tells the
-    /// state machine.
+    /// On the system clock with a transport that can hold requests (`CurlTransport`), a hedged
+    /// request is handed over `hedgeLead` before its instant and sent by the transport's thread
+    /// at the instant (`StartGate`); the timer here then only tells the state machine.
     func read<Value: Sendable>(
         _ path: String, query: [(name: String, value: String)] = [], deadline: AnyClock.Instant,
         handler: @escaping ReplyHandler<Value>
     ) async throws(NodeError) -> Value {
         let nodes = try await usableNodes(until: deadline)
         let hedgeDelay = hedgeDelay(after: nodes[0])
-        let holder = !Self.holdsHedgedRequests ? nil : (transport as? any HoldingHTTPTransport).flatMap { holder in
+        let holder = (transport as? any HoldingHTTPTransport).flatMap { holder in
             clock.continuousInstant(deadline).map { (transport: holder, cutOff: $0) }
         }
 
