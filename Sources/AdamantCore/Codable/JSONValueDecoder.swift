@@ -85,6 +85,7 @@ extension JSONValue {
         let digits = mantissa.filter { $0 != UInt8(ascii: ".") }
         let integerDigitCount = (mantissa.firstIndex(of: UInt8(ascii: ".")) ?? mantissa.endIndex) - mantissa.startIndex
         let pointPosition = integerDigitCount + exponent  // digits before the decimal point
+        guard !digits.allSatisfy({ $0 == UInt8(ascii: "0") }) else { return 0 }  // however far the point moves
         guard digits.dropFirst(max(0, pointPosition)).allSatisfy({ $0 == UInt8(ascii: "0") }) else { return nil }
         var value: T = 0
         for place in 0..<max(0, pointPosition) {
@@ -93,7 +94,6 @@ extension JSONValue {
             let (next, overflowedAgain) = isNegative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
             guard !overflowed, !overflowedAgain else { return nil }
             value = next
-            if value == 0 && place > 40 && digits.allSatisfy({ $0 == UInt8(ascii: "0") }) { break }
         }
         return value
     }

@@ -57,7 +57,7 @@ final class EncodedNode {
             let sorted = (members ?? [:]).sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
             for (position, member) in sorted.enumerated() {
                 if position > 0 { out.append(UInt8(ascii: ",")) }
-                Self.writeString(member.key, into: &out)
+                JSONCoding.writeString(member.key, into: &out)
                 out.append(UInt8(ascii: ":"))
                 member.value.write(into: &out)
             }
@@ -67,35 +67,11 @@ final class EncodedNode {
 
     private static func write(_ scalar: Scalar, into out: inout [UInt8]) {
         switch scalar {
-        case .string(let text): writeString(text, into: &out)
+        case .string(let text): JSONCoding.writeString(text, into: &out)
         case .number(let literal): out += literal.utf8
         case .bool(let flag): out += (flag ? "true" : "false").utf8
         case .null: out += "null".utf8
         }
-    }
-
-    /// `"`, `\` and control characters escaped, as `JSONEncoder` escapes them; `/` and every
-    /// other character as it is.
-    static func writeString(_ text: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out += #"\""#.utf8
-            case UInt8(ascii: "\\"): out += #"\\"#.utf8
-            case 0x08: out += #"\b"#.utf8
-            case 0x0C: out += #"\f"#.utf8
-            case 0x0A: out += #"\n"#.utf8
-            case 0x0D: out += #"\r"#.utf8
-            case 0x09: out += #"\t"#.utf8
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out += #"\u00"#.utf8
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
     }
 }
 
@@ -220,4 +196,30 @@ private struct SingleValueWriter: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt32) { node.set(.integer(value)) }
     mutating func encode(_ value: UInt64) { node.set(.integer(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws { try value.encode(to: ValueEncoder(node: node, codingPath: codingPath)) }
+}
+
+extension JSONCoding {
+    /// `"`, `\` and control characters escaped, as `JSONEncoder` escapes them; `/` and every
+    /// other character as it is.
+    package static func writeString(_ text: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out += #"\""#.utf8
+            case UInt8(ascii: "\\"): out += #"\\"#.utf8
+            case 0x08: out += #"\b"#.utf8
+            case 0x0C: out += #"\f"#.utf8
+            case 0x0A: out += #"\n"#.utf8
+            case 0x0D: out += #"\r"#.utf8
+            case 0x09: out += #"\t"#.utf8
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out += #"\u00"#.utf8
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0x0F)])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
 }

@@ -1,3 +1,4 @@
+import AdamantCore
 import Foundation
 
 /// A JSON value whose objects keep their key order, so replies read like the node's.
@@ -93,7 +94,7 @@ extension JSON {
         case .bool(let value): out += Array((value ? "true" : "false").utf8)
         case .integer(let value): out += Array(String(value).utf8)
         case .number(let value): out += Array((value.isFinite ? "\(value)" : "null").utf8)
-        case .string(let value): Self.writeString(value, to: &out)
+        case .string(let value): JSONCoding.writeString(value, into: &out)
         case .array(let elements):
             out.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
@@ -105,7 +106,7 @@ extension JSON {
             out.append(UInt8(ascii: "{"))
             for (index, member) in members.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                Self.writeString(member.key, to: &out)
+                JSONCoding.writeString(member.key, into: &out)
                 out.append(UInt8(ascii: ":"))
                 member.value.write(to: &out)
             }
@@ -113,21 +114,6 @@ extension JSON {
         }
     }
 
-    private static func writeString(_ value: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case UInt8(ascii: "\n"): out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case UInt8(ascii: "\r"): out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case UInt8(ascii: "\t"): out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0..<0x20: out += Array(String(format: "\\u%04x", byte).utf8)
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-    }
 }
 
 // MARK: - Reading
