@@ -31,7 +31,8 @@ struct WatchCommand: Command {
             Polls the nodes for transactions to this account, verifies and decrypts each, and
             prints one line per notification: "title: body", or with --json the object
             adm-fetch --json prints. Where it stopped is kept in --home, so a restart neither
-            misses nor repeats one; the first run starts at the current block. With --exec,
+            misses nor repeats one (after a SIGKILL, only the one being shown then may come
+            again); the first run starts at the current block. With --exec,
             the command runs once per notification, one at a time, its output on this one's;
             for example: --exec 'notify-send -- "$ADM_TITLE" "$ADM_BODY"' ('--', as a message
             may start with a dash). The passphrase is not passed on to it. While watching, node health is re-checked and a registration

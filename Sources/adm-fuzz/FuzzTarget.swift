@@ -33,6 +33,7 @@ struct FuzzTarget: Sendable {
         FuzzTarget("kvs", KVSFuzz.run),
         FuzzTarget("payload", PayloadFuzz.run),
         FuzzTarget("coding", CodingFuzz.run),
+        FuzzTarget("journal", JournalFuzz.run),
         FuzzTarget("own-signals", OwnSignalsFuzz.run, seeds: OwnSignalsFuzz.seeds),
         FuzzTarget("outbox-store", OutboxStoreFuzz.run, seeds: OutboxStoreFuzz.seeds),
     ]

@@ -51,6 +51,9 @@ final class WatchProcess: Sendable {
         return try await finished.value
     }
 
+    /// Waits for the process to end by itself.
+    func ended() async throws -> RunResult { try await finished.value }
+
     func until(_ what: String, within seconds: Double = 60, _ condition: @Sendable () -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while !condition() {
@@ -165,9 +168,30 @@ struct WatchCommandTests {
         #expect(result.status == 69, "\(result.stderr)")
     }
 
+    /// SIGKILL in the middle of a page, at an exact moment: by the hook of the page's third
+    /// message. The restart hands over the rest of the page, starting again with the one whose
+    /// handing over was killed.
+    @Test func aKillInTheMiddleOfAPageLosesNoneOfIt() async throws {
+        let network = try await FetchDevnet()
+        let start = try await network.client.height() + 1
+        var sent: [String] = []
+        for index in 0..<6 { sent.append(try #require(try await network.send("page \(index)", from: network.friend, to: network.me).id).description) }
+        let killed = try await WatchProcess(
+            network, ["--from-height", "\(start)", "--exec", "[ \"$ADM_BODY\" != 'page 2' ] || kill -KILL $PPID"], name: "killed")
+        let outcome = try await killed.ended()
+        #expect(outcome.signal == SIGKILL, "\(killed.stderr)")
+        #expect(killed.ids == Array(sent[...2]), "one page: the first three printed, then the kill")
+
+        let restarted = try await WatchProcess(network, name: "restarted")
+        try await restarted.until("the rest of the page is printed") { restarted.ids.count >= 4 }
+        #expect(try await restarted.stop().status == 0)
+        #expect(restarted.ids == Array(sent[2...]), "the one being handed over at the kill, then the rest")
+    }
+
     /// The proof of the issue: a burst of 200 messages, the watcher stopped by SIGTERM and
     /// later killed with SIGKILL in the middle of it, restarted each time. Together the runs
-    /// print every message exactly once.
+    /// print every message exactly once, but for the one line a kill can catch between its
+    /// printing and its mark in the journal.
     @Test func aRestartInTheMiddleOfABurstLosesAndRepeatsNone() async throws {
         let network = try await FetchDevnet()
         let first = try await WatchProcess(network, name: "burst-1")
@@ -190,13 +214,15 @@ struct WatchCommandTests {
 
         let sent = try await sender.value
         let third = try await WatchProcess(network, name: "burst-3")
-        let secondCount = second.ids.count
-        try await third.until("the rest is printed", within: 120) { firstCount + secondCount + third.ids.count >= 200 }
+        let before = first.ids + second.ids
+        try await third.until("the rest is printed", within: 120) { Set(before + third.ids).count >= 200 }
         #expect(try await third.stop(SIGTERM).status == 0)
 
         let printed = first.ids + second.ids + third.ids
         print("burst: \(first.ids.count) + \(second.ids.count) + \(third.ids.count) = \(printed.count) lines, \(Set(printed).count) distinct")
-        #expect(printed.count == 200, "no repeats: \(printed.count) lines")
         #expect(Set(printed) == Set(sent), "none lost, none foreign")
+        // The one notification a kill can repeat: the one it interrupted, between its line and its mark.
+        let repeated = printed.count - Set(printed).count
+        #expect(repeated == 0 || (repeated == 1 && third.ids.first == second.ids.last), "no repeats: \(printed.count) lines")
     }
 }

@@ -8,8 +8,9 @@ public import AdamantPush
 ///
 /// Each page is recorded in the home's log (shown ids and the cursor past the page, one
 /// transaction) before it is handed over; stopped mid-page, the undelivered rest is taken out
-/// again, so a restart neither misses nor repeats. Only a process killed outright between the
-/// commit and the handing over loses what that page had left.
+/// again, so a restart neither misses nor repeats. A process killed outright in the middle of
+/// a page leaves the page's journal, from which the next start takes the rest out: only the
+/// notification being handed over at the kill is handed over again.
 public struct Watcher: Sendable {
     /// How often a watch polls, checks the nodes and gives the outbox a turn.
     public struct Configuration: Sendable {
@@ -62,10 +63,14 @@ public struct Watcher: Sendable {
     var account: Address { get async { await fetcher.keys.keyPair.address } }
     var pool: NodePool { fetcher.client.pool }
 
-    /// Checks the nodes and settles where the watch starts, keeping it as the cursor so a
-    /// restart begins there too. Returns that block height.
+    /// Takes back what a killed watch recorded and never handed over, checks the nodes and
+    /// settles where the watch starts, keeping it as the cursor so a restart begins there
+    /// too. Returns that block height.
     @discardableResult
     public func begin(_ start: WatchStart) async throws(WatchError) -> Int64 {
+        for listing in WatchListing.allCases {
+            do { try await log.settleWatched(account: account, stream: listing.rawValue) } catch { throw .store(error) }
+        }
         let reports = await pool.checkHealth()
         guard reports.contains(where: \.health.isUsable) else { throw .noUsableNode(NodeError.noUsableNode(reports).description) }
         switch start {
@@ -201,20 +206,20 @@ public struct Watcher: Sendable {
                 candidate.transaction, sender: candidate.sender, account: account, until: .now + fetcher.configuration.deadline))
         }
         guard !Task.isCancelled else { return false }
-        let ids = fresh.map(\.id)
+        let page: WatchedPage
         do {
-            try await log.recordWatched(ids, account: account, at: SystemWallClock().unixMillis(), cursor: next, stream: listing.rawValue)
+            page = try await log.recordWatched(
+                fresh.map(\.id), account: account, at: SystemWallClock().unixMillis(), from: cursor, to: next, stream: listing.rawValue)
         } catch {
             throw .store(error)
         }
-        for (index, result) in results.enumerated() {
+        for result in results {
             if Task.isCancelled {
-                do { try await log.forgetWatched(Array(ids[index...]), account: account, cursor: cursor, stream: listing.rawValue) } catch {
-                    throw .store(error)
-                }
+                do { try await page.forgetTheRest() } catch { throw .store(error) }
                 return false
             }
             await deliver(result)
+            page.handedOverNext()
         }
         return true
     }

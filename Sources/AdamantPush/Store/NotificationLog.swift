@@ -8,6 +8,7 @@ public final class NotificationLog: Sendable {
     /// The log's file in the home directory.
     public static let fileName = "notifications.sqlite"
     private let database: SerialDatabase
+    private let home: String
 
     /// Opens (creating if needed) the log in `home`, made 0700 with a 0600 file. Its commits
     /// wait for no fsync, since `adm-fetch` records a transaction before it prints the
@@ -15,6 +16,7 @@ public final class NotificationLog: Sendable {
     /// damage the file.
     public init(home: String) throws(OutboxError) {
         database = try SerialDatabase.openPrivately(Self.fileName, in: home, migrations: Self.migrations, durable: false)
+        self.home = home
     }
 
     /// Records that `id` was shown to `account` (`pushed` when a push brought it) and says
@@ -105,11 +107,16 @@ public final class NotificationLog: Sendable {
         }
     }
 
-    /// Records a page `watch` is about to deliver, and the cursor past it, in one transaction:
-    /// a crash leaves either the page unrecorded (it is read again) or recorded whole.
+    /// Records a page `watch` is about to hand over, read from `from`, with the cursor past it
+    /// (`to`), in one transaction: a crash leaves either the page unrecorded (it is read again)
+    /// or recorded whole. The page's journal is written first; tell the returned page each
+    /// notification handed over, so that a process killed in the middle loses none of them
+    /// (`settleWatched` at the next start).
     public func recordWatched(
-        _ ids: [TransactionID], account: Address, at unixMillis: Int64, cursor: WatchCursor, stream: String
-    ) async throws(OutboxError) {
+        _ ids: [TransactionID], account: Address, at unixMillis: Int64, from: WatchCursor, to cursor: WatchCursor, stream: String
+    ) async throws(OutboxError) -> WatchedPage {
+        let journal = WatchJournal(home: home, account: account, stream: stream)
+        let delivery = try journal.start(WatchJournal.Page(from: from, ids: ids))
         let text = account.description
         try await write { db in
             for id in ids {
@@ -119,11 +126,29 @@ public final class NotificationLog: Sendable {
             }
             try Self.storeCursor(cursor, account: account, stream: stream, db)
         }
+        return WatchedPage(log: self, journal: journal, delivery: delivery, ids: ids, from: from, account: account, stream: stream)
     }
 
-    /// Undoes `recordWatched` for the ids of a page that were not delivered (the watch was
-    /// stopped mid-page), putting the cursor back where the page started.
-    public func forgetWatched(_ ids: [TransactionID], account: Address, cursor: WatchCursor, stream: String) async throws(OutboxError) {
+    /// Settles what a watch of `account`'s `stream` left at its end: the notifications of a
+    /// recorded page that it never handed over (it was killed in the middle) are taken out
+    /// again and the cursor put back before that page, so the next read hands them over.
+    /// Returns how many were taken out.
+    @discardableResult
+    public func settleWatched(account: Address, stream: String) async throws(OutboxError) -> Int {
+        let journal = WatchJournal(home: home, account: account, stream: stream)
+        guard let page = journal.read() else {
+            journal.clear()  // none, or damaged: it guards nothing
+            return 0
+        }
+        let undelivered = page.undelivered
+        if !undelivered.isEmpty { try await forgetWatched(undelivered, account: account, cursor: page.from, stream: stream) }
+        journal.clear()
+        return undelivered.count
+    }
+
+    /// Undoes `recordWatched` for the ids of a page that were not delivered, putting the cursor
+    /// back where the page started.
+    func forgetWatched(_ ids: [TransactionID], account: Address, cursor: WatchCursor, stream: String) async throws(OutboxError) {
         let text = account.description
         try await write { db in
             for id in ids {
@@ -177,6 +202,39 @@ public final class NotificationLog: Sendable {
             ) STRICT, WITHOUT ROWID;
             """),
     ]
+}
+
+/// A page `watch` recorded and is handing over, notification after notification, in order.
+public final class WatchedPage {
+    private let log: NotificationLog
+    private let journal: WatchJournal
+    private let delivery: WatchJournal.Delivery
+    private let ids: [TransactionID]
+    private let from: WatchCursor
+    private let account: Address
+    private let stream: String
+    private var handedOver = 0
+
+    fileprivate init(
+        log: NotificationLog, journal: WatchJournal, delivery: WatchJournal.Delivery, ids: [TransactionID], from: WatchCursor, account: Address,
+        stream: String
+    ) {
+        (self.log, self.journal, self.delivery, self.ids, self.from, self.account, self.stream) = (log, journal, delivery, ids, from, account, stream)
+    }
+
+    /// The next of the page's notifications was handed over.
+    public func handedOverNext() {
+        guard handedOver < ids.count else { return }
+        delivery.record(ids[handedOver])
+        handedOver += 1
+    }
+
+    /// The watch stops before the page's end: the notifications not handed over are taken out
+    /// of the log again and the cursor put back before the page.
+    public func forgetTheRest() async throws(OutboxError) {
+        if handedOver < ids.count { try await log.forgetWatched(Array(ids[handedOver...]), account: account, cursor: from, stream: stream) }
+        journal.clear()
+    }
 }
 
 /// Where `watch` resumes one listing: blocks at or above `height`, after skipping the first

@@ -1,0 +1,141 @@
+import AdamantCore
+import Foundation
+import Testing
+
+@testable import AdamantPush
+
+/// The page journal that lets a watch killed in the middle of a page lose none of it: each
+/// test leaves a page the way a process would have, then opens the home afresh, as the next
+/// process does.
+@Suite("Watch journal")
+struct WatchJournalTests {
+    let account = KeyPair(passphrase: Passphrase(unvalidated: "watch journal")).address
+    let ids = (1...5).map { TransactionID(number: 1000 + $0) }
+    let from = WatchCursor(height: 40, skip: 3)
+    let past = WatchCursor(height: 44)
+
+    func home() throws -> TemporaryDirectory {
+        let home = try TemporaryDirectory()
+        chmod(home.path, 0o700)
+        return home
+    }
+
+    @Test func aKillAfterTwoOfFiveTakesTheOtherThreeOutAndPutsTheCursorBack() async throws {
+        let home = try home()
+        do {
+            let page = try await NotificationLog(home: home.path).recordWatched(ids, account: account, at: 1, from: from, to: past, stream: "chats")
+            page.handedOverNext()
+            page.handedOverNext()
+        }  // killed: the page is dropped without a word
+
+        let log = try NotificationLog(home: home.path)
+        #expect(try await log.shown(among: ids, account: account) == Set(ids), "all five recorded before the kill")
+        #expect(try await log.settleWatched(account: account, stream: "chats") == 3)
+        #expect(try await log.shown(among: ids, account: account) == Set(ids[..<2]))
+        #expect(try await log.watchCursor(account: account, stream: "chats") == from)
+        #expect(try await log.settleWatched(account: account, stream: "chats") == 0, "settled once")
+        #expect(try await log.watchCursor(account: account, stream: "chats") == from)
+    }
+
+    @Test func aPageHandedOverWholeLeavesNothingToSettle() async throws {
+        let home = try home()
+        do {
+            let page = try await NotificationLog(home: home.path).recordWatched(ids, account: account, at: 1, from: from, to: past, stream: "chats")
+            for _ in ids { page.handedOverNext() }
+            page.handedOverNext()  // one more than the page has: nothing
+        }
+        let log = try NotificationLog(home: home.path)
+        #expect(try await log.settleWatched(account: account, stream: "chats") == 0)
+        #expect(try await log.shown(among: ids, account: account) == Set(ids))
+        #expect(try await log.watchCursor(account: account, stream: "chats") == past)
+    }
+
+    /// The clean stop takes the rest out itself; the next start has nothing more to do.
+    @Test func aStopInTheMiddleTakesTheRestOutAtOnce() async throws {
+        let home = try home()
+        let log = try NotificationLog(home: home.path)
+        let page = try await log.recordWatched(ids, account: account, at: 1, from: from, to: past, stream: "chats")
+        page.handedOverNext()
+        try await page.forgetTheRest()
+        #expect(try await log.shown(among: ids, account: account) == [ids[0]])
+        #expect(try await log.watchCursor(account: account, stream: "chats") == from)
+        try await log.setWatchCursor(past, account: account, stream: "chats")  // read on since
+        #expect(try await log.settleWatched(account: account, stream: "chats") == 0)
+        #expect(try await log.watchCursor(account: account, stream: "chats") == past, "not put back a second time")
+    }
+
+    /// Killed after the journal was written and before the page's commit: settling puts back
+    /// what was there, and takes out nothing another showing recorded.
+    @Test func aKillBeforeTheCommitChangesNothing() async throws {
+        let home = try home()
+        let log = try NotificationLog(home: home.path)
+        try await log.setWatchCursor(from, account: account, stream: "transfers")
+        _ = try await log.recordShown(ids[0], account: account, pushed: true, at: 1)
+        let journal = WatchJournal(home: home.path, account: account, stream: "transfers")
+        _ = try journal.start(WatchJournal.Page(from: from, ids: ids))
+
+        #expect(try await log.settleWatched(account: account, stream: "transfers") == 5)
+        #expect(try await log.watchCursor(account: account, stream: "transfers") == from)
+        #expect(try await log.shown(among: ids, account: account) == [ids[0]], "a pushed showing stays")
+    }
+
+    /// Each listing has its own journal: settling one leaves the other's page alone.
+    @Test func listingsAndAccountsHaveTheirOwnJournals() async throws {
+        let home = try home()
+        let other = KeyPair(passphrase: Passphrase(unvalidated: "another account")).address
+        do {
+            let log = try NotificationLog(home: home.path)
+            _ = try await log.recordWatched(ids, account: account, at: 1, from: from, to: past, stream: "chats")
+            _ = try await log.recordWatched([ids[0]], account: other, at: 1, from: from, to: past, stream: "chats")
+        }
+        let log = try NotificationLog(home: home.path)
+        #expect(try await log.settleWatched(account: account, stream: "transfers") == 0)
+        #expect(try await log.settleWatched(account: other, stream: "chats") == 1)
+        #expect(try await log.settleWatched(account: account, stream: "chats") == 5)
+    }
+
+    @Test func theJournalIsTheOwnersOnly() async throws {
+        let home = try home()
+        let page = try await NotificationLog(home: home.path).recordWatched(ids, account: account, at: 1, from: from, to: past, stream: "chats")
+        page.handedOverNext()
+        let path = WatchJournal(home: home.path, account: account, stream: "chats").path
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect((attributes[.size] as? Int) == WatchJournal.headerSize + 8 * 6)
+    }
+
+    @Test func theFormatRoundTrips() throws {
+        let page = WatchJournal.Page(from: from, ids: ids, delivered: Array(ids[..<2]))
+        let bytes = WatchJournal.encode(page)
+        #expect(bytes.count == WatchJournal.headerSize + 8 * 7)
+        #expect(Array(bytes[..<8]) == Array("AWJ1".utf8) + [5, 0, 0, 0])
+        #expect(Array(bytes[8..<24]) == [40, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0])
+        #expect(Array(bytes[24..<32]) == [0xE9, 0x03, 0, 0, 0, 0, 0, 0])
+        #expect(WatchJournal.decode(bytes) == page)
+        #expect(WatchJournal.decode(bytes + [1, 2, 3]) == page, "a partly written last id is not read")
+        #expect(page.undelivered == Array(ids[2...]))
+    }
+
+    /// None of these is a journal this code wrote: each guards nothing, and none traps.
+    @Test(arguments: [
+        [], Array("AWJ1".utf8), Array("AWJ2".utf8) + [UInt8](repeating: 0, count: 20),
+        Array("AWJ1".utf8) + [1, 0, 0, 0] + [UInt8](repeating: 0, count: 16),  // counts one id, has none
+        Array("AWJ1".utf8) + [0xFF, 0xFF, 0xFF, 0xFF] + [UInt8](repeating: 0, count: 16),
+        Array("AWJ1".utf8) + [0, 0, 0, 0] + [UInt8](repeating: 0xFF, count: 16),  // a negative cursor
+        Array("AWJ1".utf8) + [1, 0, 0, 0] + [UInt8](repeating: 0, count: 16) + [1, 0, 0, 0, 0, 0, 0, 0] + [2, 0, 0, 0, 0, 0, 0, 0],  // delivered a stranger
+    ])
+    func bytesThatAreNotAJournal(_ bytes: [UInt8]) {
+        #expect(WatchJournal.decode(bytes) == nil)
+    }
+
+    /// A damaged journal settles nothing and the watch goes on; the file is cleared.
+    @Test func aDamagedJournalIsClearedAndSettlesNothing() async throws {
+        let home = try home()
+        let log = try NotificationLog(home: home.path)
+        try await log.setWatchCursor(past, account: account, stream: "chats")
+        let path = WatchJournal(home: home.path, account: account, stream: "chats").path
+        try Data("not a journal at all, just words".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try await log.settleWatched(account: account, stream: "chats") == 0)
+        #expect(try await log.watchCursor(account: account, stream: "chats") == past)
+    }
+}
