@@ -54,16 +54,22 @@ package enum SmallFile {
         let temporary = path + ".\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { return false }
+        let written = writeAll(bytes, to: descriptor)
+        guard close(descriptor) == 0, written, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        return true
+    }
+
+    /// Writes all of `bytes` to the open file, through short writes and signals; whether it did.
+    package static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
         var written = 0
         while written < bytes.count {
             let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
+            guard count > 0 else { return false }
             written += count
-        }
-        guard close(descriptor) == 0, written == bytes.count, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            return false
         }
         return true
     }

@@ -79,16 +79,7 @@ package struct WatchJournal {
             _ = append(WatchJournal.littleEndian(id.number))
         }
 
-        fileprivate func append(_ bytes: [UInt8]) -> Bool {
-            var written = 0
-            while written < bytes.count {
-                let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
-                written += count
-            }
-            return true
-        }
+        fileprivate func append(_ bytes: [UInt8]) -> Bool { SmallFile.writeAll(bytes, to: descriptor) }
 
         deinit { close(descriptor) }
     }
