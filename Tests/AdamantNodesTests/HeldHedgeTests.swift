@@ -161,7 +161,8 @@ struct HeldHedgeReadTests {
     }
 
     /// On a loaded machine the second node's answer may come after the third node's hedge
-    /// too; each held request must still open only at its own instant.
+    /// too; each held request must still open only at its own instant (it failed once with
+    /// the full suite running: the first waiter noted its opening 85 ms late).
     @Test func aSilentLeaderIsHedgedAtTheInstantByTheHeldRequest() async throws {
         let hedge = Duration.milliseconds(500)
         let (client, transport) = await client([.blackhole], hedge: hedge)
@@ -172,7 +173,9 @@ struct HeldHedgeReadTests {
         try #require(!held.isEmpty)
         #expect(held.map { ScriptedTransport.split($0.url).base } == Array(ranked[1..<(1 + held.count)]))
         #expect(held[0].at.map { $0 >= started + hedge } == true)  // not before the hedge delay
-        if held.count > 1, let second = held[1].at, let first = held[0].at { #expect(second >= first + hedge) }
+        // Its instant is a hedge after the first gate opened, itself a hedge after the start.
+        // (Not after `held[0].at`: that is when the first waiter ran again, late on a busy core.)
+        if held.count > 1, let second = held[1].at { #expect(second >= started + hedge * 2) }
         #expect(reads(transport).prefix(2) == [ranked[0], ranked[1]])
     }
 
