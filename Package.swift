@@ -19,11 +19,12 @@ let package = Package(
     targets: [
         // C system libraries: a module map and a shim header each, nothing else.
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl (libcurl4-openssl-dev to build) is not linked but loaded with dlopen by the
+        // first request: a command that makes none never pays for its 32 libraries.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("pthread", .when(platforms: [.linux]))]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
-        // NFKD for passphrases that are not BIP39 (Linux; Foundation does it elsewhere). Already
-        // in every process through libcurl's libidn2, so linking it costs no start time.
+        // NFKD for passphrases that are not BIP39 (Linux; Foundation does it elsewhere).
         .systemLibrary(name: "CUnistring", providers: [.apt(["libunistring-dev"])]),
         // libFuzzer's driver entry, linked only by scripts/fuzz.
         .systemLibrary(name: "CFuzzer"),

@@ -11,22 +11,20 @@ final class CurlEasy: @unchecked Sendable {
 
     /// A handle, or why libcurl could not give one.
     static func make() -> Result<CurlEasy, TransportError> {
-        guard Curl.globalInit == CURLE_OK else {
-            return .failure(.failed("libcurl could not be initialised: \(String(cString: curl_easy_strerror(Curl.globalInit)))"))
-        }
+        if let failure = ccurl_load_failure() { return .failure(.failed(String(cString: failure))) }
         return CurlEasy().map(Result.success) ?? .failure(.failed("libcurl could not create a handle (out of memory)"))
     }
 
     private init?() {
         // "Expect:" stops curl from pausing for a 100-continue before larger bodies. Each list
         // is its own: curl_slist_append extends a list in place.
-        guard let handle = curl_easy_init() else { return nil }
+        guard let handle = ccurl_easy_init() else { return nil }
         let getHeaders = Self.headerList(["Accept: application/json"])
         let postHeaders = Self.headerList(["Accept: application/json", "Content-Type: application/json", "Expect:"])
         guard let getHeaders, let postHeaders else {
-            curl_slist_free_all(getHeaders)
-            curl_slist_free_all(postHeaders)
-            curl_easy_cleanup(handle)
+            ccurl_slist_free_all(getHeaders)
+            ccurl_slist_free_all(postHeaders)
+            ccurl_easy_cleanup(handle)
             return nil
         }
         self.handle = handle
@@ -39,8 +37,8 @@ final class CurlEasy: @unchecked Sendable {
     private static func headerList(_ lines: [String]) -> UnsafeMutablePointer<curl_slist>? {
         var list: UnsafeMutablePointer<curl_slist>?
         for line in lines {
-            guard let longer = curl_slist_append(list, line) else {
-                curl_slist_free_all(list)
+            guard let longer = ccurl_slist_append(list, line) else {
+                ccurl_slist_free_all(list)
                 return nil
             }
             list = longer
@@ -49,9 +47,9 @@ final class CurlEasy: @unchecked Sendable {
     }
 
     deinit {
-        curl_easy_cleanup(handle)
-        curl_slist_free_all(getHeaders)
-        curl_slist_free_all(postHeaders)
+        ccurl_easy_cleanup(handle)
+        ccurl_slist_free_all(getHeaders)
+        ccurl_slist_free_all(postHeaders)
         errorBuffer.deallocate()
     }
 
@@ -62,7 +60,7 @@ final class CurlEasy: @unchecked Sendable {
         _ request: HTTPRequest, sizeLimit: Int, cancellation: CancellationFlag,
         heldBy hold: (gate: StartGate, cutOff: ContinuousClock.Instant)? = nil
     ) -> Result<HTTPAnswer, TransportError> {
-        curl_easy_reset(handle)  // clears options, keeps live connections
+        ccurl_easy_reset(handle)  // clears options, keeps live connections
         errorBuffer[0] = 0
         let sink = TransferSink(limit: sizeLimit, cancellation: cancellation)
         defer { withExtendedLifetime(sink) {} }  // curl holds an unretained pointer to it
@@ -77,12 +75,12 @@ final class CurlEasy: @unchecked Sendable {
         } catch {
             return .failure(error)
         }
-        let code = curl_easy_perform(handle)
+        let code = ccurl_easy_perform(handle)
         guard code == CURLE_OK else { return .failure(transportError(code, sink: sink)) }
         var status = 0
         let statusCode = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         guard statusCode == CURLE_OK, (100...999).contains(status) else {
-            return .failure(.brokenAnswer("no HTTP status (\(String(cString: curl_easy_strerror(statusCode))))"))
+            return .failure(.brokenAnswer("no HTTP status (\(String(cString: ccurl_easy_strerror(statusCode))))"))
         }
         return .success(HTTPAnswer(status: status, contentType: contentType, body: sink.body, wireTime: wireTime))
     }
@@ -149,7 +147,7 @@ final class CurlEasy: @unchecked Sendable {
     }
 
     private func transportError(_ code: CURLcode, sink: TransferSink) -> TransportError {
-        let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+        let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: ccurl_easy_strerror(code))
         switch code {
         case CURLE_ABORTED_BY_CALLBACK: return .cancelled
         case CURLE_WRITE_ERROR where sink.exceededLimit, CURLE_FILESIZE_EXCEEDED: return .responseTooLarge(limit: sink.limit)
@@ -185,7 +183,7 @@ final class CurlEasy: @unchecked Sendable {
 
     private func check(_ code: CURLcode, _ option: CURLoption) throws(TransportError) {
         guard code == CURLE_OK else {
-            throw .failed("curl option \(option.rawValue): \(String(cString: curl_easy_strerror(code)))")
+            throw .failed("curl option \(option.rawValue): \(String(cString: ccurl_easy_strerror(code)))")
         }
     }
 
@@ -199,9 +197,4 @@ final class CurlEasy: @unchecked Sendable {
         let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
         return max(1, Int(seconds) * 1000 + Int((attoseconds + attosecondsPerMillisecond - 1) / attosecondsPerMillisecond))
     }
-}
-
-enum Curl {
-    /// Once, before the first handle (thread-safe in libcurl ≥ 7.84 with "threadsafe").
-    static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 }

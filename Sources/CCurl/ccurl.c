@@ -1,0 +1,108 @@
+#include "ccurl.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+
+/* The library's functions, filled once by load(); read only after pthread_once returned. */
+static struct {
+    CURLcode (*global_init)(long);
+    CURL *(*easy_init)(void);
+    void (*easy_cleanup)(CURL *);
+    void (*easy_reset)(CURL *);
+    CURLcode (*easy_perform)(CURL *);
+    const char *(*easy_strerror)(CURLcode);
+    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
+} curl;
+
+static pthread_once_t loaded = PTHREAD_ONCE_INIT;
+static char failure[512];
+static const char *failed = NULL;
+
+#if defined(__APPLE__)
+static const char *const names[] = {"libcurl.4.dylib", "/usr/lib/libcurl.4.dylib"};
+#else
+static const char *const names[] = {"libcurl.so.4", "libcurl.so"};
+#endif
+
+static int resolve(void *library, const char *name, void **function) {
+    *function = dlsym(library, name);
+    if (*function) return 1;
+    snprintf(failure, sizeof failure, "the libcurl found has no %s", name);
+    return 0;
+}
+
+static void load(void) {
+    void *library = NULL;
+    const char *why = NULL;
+    for (size_t index = 0; index < sizeof names / sizeof names[0] && !library; index++) {
+        library = dlopen(names[index], RTLD_NOW | RTLD_LOCAL);
+        if (!library && !why) why = dlerror();
+    }
+    if (!library) {
+        snprintf(failure, sizeof failure, "libcurl could not be loaded (%s): install it (Debian: apt install libcurl4)", why ? why : "not found");
+        failed = failure;
+        return;
+    }
+    /* POSIX makes a function pointer read through void * from dlsym well defined. */
+    int found = resolve(library, "curl_global_init", (void **)&curl.global_init)
+        && resolve(library, "curl_easy_init", (void **)&curl.easy_init)
+        && resolve(library, "curl_easy_cleanup", (void **)&curl.easy_cleanup)
+        && resolve(library, "curl_easy_reset", (void **)&curl.easy_reset)
+        && resolve(library, "curl_easy_perform", (void **)&curl.easy_perform)
+        && resolve(library, "curl_easy_strerror", (void **)&curl.easy_strerror)
+        && resolve(library, "curl_easy_setopt", (void **)&curl.easy_setopt)
+        && resolve(library, "curl_easy_getinfo", (void **)&curl.easy_getinfo)
+        && resolve(library, "curl_slist_append", (void **)&curl.slist_append)
+        && resolve(library, "curl_slist_free_all", (void **)&curl.slist_free_all);
+    if (!found) {
+        failed = failure;
+        return;
+    }
+    /* Here, under the once, before any handle exists: it must not run beside other curl calls. */
+    CURLcode code = curl.global_init(CURL_GLOBAL_DEFAULT);
+    if (code != CURLE_OK) {
+        snprintf(failure, sizeof failure, "libcurl could not be initialised: %s", curl.easy_strerror(code));
+        failed = failure;
+    }
+}
+
+const char *ccurl_load_failure(void) {
+    pthread_once(&loaded, load);
+    return failed;
+}
+
+CURL *ccurl_easy_init(void) { return ccurl_load_failure() ? NULL : curl.easy_init(); }
+void ccurl_easy_cleanup(CURL *handle) { curl.easy_cleanup(handle); }
+void ccurl_easy_reset(CURL *handle) { curl.easy_reset(handle); }
+CURLcode ccurl_easy_perform(CURL *handle) { return curl.easy_perform(handle); }
+const char *ccurl_easy_strerror(CURLcode code) { return ccurl_load_failure() ? "libcurl is not loaded" : curl.easy_strerror(code); }
+struct curl_slist *ccurl_slist_append(struct curl_slist *list, const char *line) {
+    return ccurl_load_failure() ? NULL : curl.slist_append(list, line);
+}
+void ccurl_slist_free_all(struct curl_slist *list) {
+    if (list) curl.slist_free_all(list);
+}
+
+CURLcode ccurl_setopt_long(CURL *handle, CURLoption option, long value) { return curl.easy_setopt(handle, option, value); }
+CURLcode ccurl_setopt_ptr(CURL *handle, CURLoption option, void *value) { return curl.easy_setopt(handle, option, value); }
+CURLcode ccurl_setopt_string(CURL *handle, CURLoption option, const char *value) { return curl.easy_setopt(handle, option, value); }
+CURLcode ccurl_setopt_off(CURL *handle, CURLoption option, curl_off_t value) { return curl.easy_setopt(handle, option, value); }
+CURLcode ccurl_setopt_write(CURL *handle, size_t (*function)(char *, size_t, size_t, void *)) {
+    return curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, function);
+}
+CURLcode ccurl_setopt_xferinfo(CURL *handle, int (*function)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t)) {
+    return curl.easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, function);
+}
+CURLcode ccurl_setopt_opensocket(CURL *handle, curl_socket_t (*function)(void *, curlsocktype, struct curl_sockaddr *)) {
+    return curl.easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, function);
+}
+CURLcode ccurl_setopt_closesocket(CURL *handle, int (*function)(void *, curl_socket_t)) {
+    return curl.easy_setopt(handle, CURLOPT_CLOSESOCKETFUNCTION, function);
+}
+CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value) { return curl.easy_getinfo(handle, info, value); }
+CURLcode ccurl_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value) { return curl.easy_getinfo(handle, info, value); }
+CURLcode ccurl_getinfo_string(CURL *handle, CURLINFO info, char **value) { return curl.easy_getinfo(handle, info, value); }
