@@ -60,29 +60,66 @@ struct CommandTests {
     @Test func stopsOnSIGTERM() throws {
         let child = try Child(["start", "--quiet", "--nodes", "1"])
         _ = try #require(child.readLine())
-        child.process.terminate()
+        child.terminate()
         #expect(child.waitForExit() == 0)
     }
 }
 
-/// A spawned `adm-devnet`, killed in teardown if still running.
+/// A spawned `adm-devnet`, killed in teardown if still running. Started with `posix_spawn`:
+/// `Foundation.Process.run` crashed in a memcpy while this suite's process had many threads and
+/// descriptors open (swift-corelibs-foundation#5472), twice in full runs.
 final class Child {
-    let process = Process()
-    private let input = Pipe(), output = Pipe(), errors = Pipe()
+    let processIdentifier: pid_t
+    private let output: Int32, errors: Int32
+    private var input: Int32
     private var buffered: [UInt8] = []
+    private var exitStatus: Int32?
 
     init(_ arguments: [String]) throws {
-        process.executableURL = Bundle.main.bundleURL.appendingPathComponent("adm-devnet")
-        process.arguments = arguments
-        (process.standardInput, process.standardOutput, process.standardError) = (input, output, errors)
-        try process.run()
+        struct SpawnFailed: Error { let reason: String }
+        func makePipe() throws -> (read: Int32, write: Int32) {
+            var ends: [Int32] = [-1, -1]
+            guard pipe(&ends) == 0 else { throw SpawnFailed(reason: String(cString: strerror(errno))) }
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }  // no other child keeps it open
+            return (ends[0], ends[1])
+        }
+        let (stdin, stdout, stderr) = (try makePipe(), try makePipe(), try makePipe())
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (end, target) in [(stdin.read, 0), (stdout.write, 1), (stderr.write, 2)] { posix_spawn_file_actions_adddup2(&actions, end, Int32(target)) }
+        // As from a shell: nothing blocked, every signal at its default.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var mask = sigset_t(), defaults = sigset_t()
+        sigemptyset(&mask)
+        sigfillset(&defaults)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let path = Bundle.main.bundleURL.appendingPathComponent("adm-devnet").path
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        for end in [stdin.read, stdout.write, stderr.write] { close(end) }
+        guard status == 0 else {
+            for end in [stdin.write, stdout.read, stderr.read] { close(end) }
+            throw SpawnFailed(reason: "posix_spawn \(path): \(String(cString: strerror(status)))")
+        }
+        (processIdentifier, input, output, errors) = (pid, stdin.write, stdout.read, stderr.read)
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        try? input.fileHandleForWriting.close()
+        if exitStatus == nil { kill(processIdentifier, SIGKILL) }
+        closeStdin()
         _ = readAll()
-        process.waitUntilExit()
+        _ = readAllErrors()
+        if exitStatus == nil { var raw: Int32 = 0; while waitpid(processIdentifier, &raw, 0) < 0 && errno == EINTR {} }
+        close(output)
+        close(errors)
     }
 
     /// `readLine` for async tests, waiting with `Task.sleep` rather than in `poll`.
@@ -98,13 +135,12 @@ final class Child {
     /// The first line of stdout, within a deadline.
     func readLine(timeout: Double = 10) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
-        let fd = output.fileHandleForReading.fileDescriptor
         while !buffered.contains(UInt8(ascii: "\n")) {
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            var poller = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
             let left = deadline.timeIntervalSinceNow
             guard left > 0, poll(&poller, 1, Int32(left * 1000)) > 0 else { return nil }
             var chunk = [UInt8](repeating: 0, count: 4096)
-            let count = read(fd, &chunk, chunk.count)
+            let count = read(output, &chunk, chunk.count)
             guard count > 0 else { return nil }
             buffered += chunk[..<count]
         }
@@ -113,15 +149,50 @@ final class Child {
         return String(decoding: line, as: UTF8.self)
     }
 
-    func readAll() -> String { String(decoding: buffered + output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
-    func readAllErrors() -> String { String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+    func readAll() -> String {
+        let text = String(decoding: buffered + Self.readToEnd(output), as: UTF8.self)
+        buffered = []
+        return text
+    }
 
-    func closeStdin() { try? input.fileHandleForWriting.close() }
+    func readAllErrors() -> String { String(decoding: Self.readToEnd(errors), as: UTF8.self) }
 
-    /// The exit status, or nil if it is still running after the deadline.
+    func closeStdin() {
+        if input >= 0 { close(input) }
+        input = -1
+    }
+
+    func terminate() { kill(processIdentifier, SIGTERM) }
+
+    /// The exit status (128 + the signal for one that ended it), or nil if it is still running
+    /// after the deadline.
     func waitForExit(timeout: Double = 10) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        return process.isRunning ? nil : process.terminationStatus
+        while exitStatus == nil {
+            var raw: Int32 = 0
+            let reaped = waitpid(processIdentifier, &raw, WNOHANG)
+            if reaped == processIdentifier {
+                exitStatus = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + raw & 0x7f
+            } else if reaped < 0 && errno != EINTR {
+                return nil
+            } else if Date() >= deadline {
+                return nil
+            } else {
+                usleep(10_000)
+            }
+        }
+        return exitStatus
+    }
+
+    /// What is left on `descriptor` until end of file.
+    private static func readToEnd(_ descriptor: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(descriptor, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return bytes }
+            bytes += chunk[..<count]
+        }
     }
 }

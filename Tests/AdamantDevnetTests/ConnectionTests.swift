@@ -22,10 +22,10 @@ struct ConnectionTests {
             node = try #require(ready["nodes"]?.arrayValue.first?.stringValue)
             let control = try #require(ready["control"]?.stringValue)
             for _ in 0..<3 { _ = try HTTPClient.send("GET", control + "/", timeout: 20) }
-            baseline = try await Self.settledThreadCount(of: child.process.processIdentifier)
+            baseline = try await Self.settledThreadCount(of: child.processIdentifier)
         }
 
-        var threads: Int { Self.threadCount(of: child.process.processIdentifier) }
+        var threads: Int { Self.threadCount(of: child.processIdentifier) }
 
         static func threadCount(of pid: Int32) -> Int {
             (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? 0
