@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(name: "AdamantNodesTests", dependencies: ["AdamantNodes", "AdamantCore", "AdamantDevnet"]),
         .testTarget(name: "AdamantPushTests", dependencies: ["AdamantPush", "AdamantCore", "AdamantNodes", "AdamantDevnet"]),
         .testTarget(name: "AdamantFetchTests", dependencies: ["AdamantFetch", "AdamantPush", "AdamantCore", "AdamantNodes", "AdamantDevnet"]),
-        .testTarget(name: "AdamantDevnetTests", dependencies: ["AdamantDevnet", "AdamantCore", "adm-devnet"]),
+        .testTarget(name: "AdamantDevnetTests", dependencies: ["AdamantDevnet", "AdamantCore", "AdamantCLI", "adm-devnet"]),
         .testTarget(name: "CLITests", dependencies: ["AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantDevnet", "AdamantFetch", "adm-push", "adm-fetch", "adm-devnet", "adm-bench"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,11 +1,11 @@
 import Dispatch
 import Synchronization
 #if canImport(Glibc)
-@preconcurrency import Glibc
+@preconcurrency package import Glibc
 #elseif canImport(Musl)
-@preconcurrency import Musl
+@preconcurrency package import Musl
 #elseif canImport(Darwin)
-import Darwin
+package import Darwin
 #endif
 
 /// Runs a program the way a shell would: no signal blocked and every signal at its default
@@ -74,26 +74,38 @@ public enum ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var mask = sigset_t(), defaults = sigset_t()
-        sigemptyset(&mask)
-        sigfillset(&defaults)
-        let flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP
-        guard posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) == 0,
-              posix_spawnattr_setsigmask(&attributes, &mask) == 0,
-              posix_spawnattr_setsigdefault(&attributes, &defaults) == 0,
-              posix_spawnattr_setpgroup(&attributes, 0) == 0,
-              posix_spawnattr_setflags(&attributes, Int16(flags)) == 0
-        else { return .failure(SpawnError(description: "the spawn attributes cannot be set")) }
-
+        guard posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) == 0 else {
+            return .failure(SpawnError(description: "the spawn attributes cannot be set"))
+        }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        let spawned = withShellAttributes(newProcessGroup: true) { attributes in posix_spawn(&pid, path, &actions, &attributes, argv, envp) }
+        guard let status = spawned else { return .failure(SpawnError(description: "the spawn attributes cannot be set")) }
         guard status == 0 else { return .failure(SpawnError(description: "\(path): \(String(cString: strerror(status)))")) }
         return .success(pid)
+    }
+
+    /// Runs `body` with spawn attributes that start a child as a shell would: no signal
+    /// blocked (every one with `blockingEverySignal`, as a child of `Foundation.Process` run
+    /// from a task gets), every signal at its default, in a process group of its own if asked.
+    /// nil when the attributes cannot be set. Every process this package starts uses them.
+    package static func withShellAttributes<T>(
+        newProcessGroup: Bool = false, blockingEverySignal: Bool = false, _ body: (inout posix_spawnattr_t) throws -> T
+    ) rethrows -> T? {
+        var attributes = posix_spawnattr_t()
+        guard posix_spawnattr_init(&attributes) == 0 else { return nil }
+        defer { posix_spawnattr_destroy(&attributes) }
+        var mask = sigset_t(), defaults = sigset_t()
+        if blockingEverySignal { sigfillset(&mask) } else { sigemptyset(&mask) }
+        sigfillset(&defaults)
+        let flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (newProcessGroup ? POSIX_SPAWN_SETPGROUP : 0)
+        guard posix_spawnattr_setsigmask(&attributes, &mask) == 0,
+              posix_spawnattr_setsigdefault(&attributes, &defaults) == 0,
+              !newProcessGroup || posix_spawnattr_setpgroup(&attributes, 0) == 0,
+              posix_spawnattr_setflags(&attributes, Int16(flags)) == 0
+        else { return nil }
+        return try body(&attributes)
     }
 }

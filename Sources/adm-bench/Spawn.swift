@@ -1,3 +1,4 @@
+import AdamantCLI
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -25,24 +26,16 @@ enum Spawn {
         for descriptor: Int32 in 0...2 {
             posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
-        // As from a shell: nothing blocked, every signal at its default.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var mask = sigset_t(), defaults = sigset_t()
-        sigemptyset(&mask)
-        sigfillset(&defaults)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
 
         var pid: pid_t = 0
-        let start = now()
-        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        var start: UInt64 = 0
+        let spawned = ChildProcess.withShellAttributes { attributes in
+            start = now()
+            return posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        } ?? EINVAL
         guard spawned == 0 else { throw BenchmarkError(description: "cannot start \(path): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
         while wait4(pid, &status, 0, nil) < 0 {

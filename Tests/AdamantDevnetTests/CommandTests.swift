@@ -1,4 +1,5 @@
 @testable import AdamantDevnet
+import AdamantCLI
 import AdamantCore
 import Foundation
 import Testing
@@ -88,22 +89,11 @@ final class Child {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for (end, target) in [(stdin.read, 0), (stdout.write, 1), (stderr.write, 2)] { posix_spawn_file_actions_adddup2(&actions, end, Int32(target)) }
-        // As from a shell: nothing blocked, every signal at its default.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var mask = sigset_t(), defaults = sigset_t()
-        sigemptyset(&mask)
-        sigfillset(&defaults)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
         let path = Bundle.main.bundleURL.appendingPathComponent("adm-devnet").path
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        let status = ChildProcess.withShellAttributes { attributes in posix_spawn(&pid, path, &actions, &attributes, argv, environ) } ?? EINVAL
         for end in [stdin.read, stdout.write, stderr.write] { close(end) }
         guard status == 0 else {
             for end in [stdin.write, stdout.read, stderr.read] { close(end) }

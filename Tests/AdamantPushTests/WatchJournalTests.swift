@@ -72,7 +72,7 @@ struct WatchJournalTests {
         try await log.setWatchCursor(from, account: account, stream: "transfers")
         _ = try await log.recordShown(ids[0], account: account, pushed: true, at: 1)
         let journal = WatchJournal(home: home.path, account: account, stream: "transfers")
-        _ = try journal.start(WatchJournal.Page(from: from, ids: ids))
+        _ = try journal.start(from: from, ids: ids)
 
         #expect(try await log.settleWatched(account: account, stream: "transfers") == 5)
         #expect(try await log.watchCursor(account: account, stream: "transfers") == from)

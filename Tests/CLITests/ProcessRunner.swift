@@ -1,3 +1,4 @@
+import AdamantCLI
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -61,22 +62,14 @@ func run(
     posix_spawn_file_actions_adddup2(&actions, stdin?.read ?? standardInput!.fileDescriptor, 0)
     posix_spawn_file_actions_adddup2(&actions, stdout?.write ?? standardOutput!.fileDescriptor, 1)
     posix_spawn_file_actions_adddup2(&actions, stderr?.write ?? standardError!.fileDescriptor, 2)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var mask = sigset_t(), defaults = sigset_t()
-    if inheritingBlockedSignals { sigfillset(&mask) } else { sigemptyset(&mask) }
-    sigfillset(&defaults)
-    posix_spawnattr_setsigmask(&attributes, &mask)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
     let path = Binaries.url(name).path
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { (argv + envp).forEach { free($0) } }
     var spawned: pid_t = 0
-    let status = posix_spawn(&spawned, path, &actions, &attributes, argv, envp)
+    let status = ChildProcess.withShellAttributes(blockingEverySignal: inheritingBlockedSignals) { attributes in
+        posix_spawn(&spawned, path, &actions, &attributes, argv, envp)
+    } ?? EINVAL
     let pid = spawned
     // The child has its copies; the parent keeps only its own ends.
     for fd in [stdin?.read, stdout?.write, stderr?.write].compactMap({ $0 }) { close(fd) }

@@ -116,7 +116,7 @@ public final class NotificationLog: Sendable {
         _ ids: [TransactionID], account: Address, at unixMillis: Int64, from: WatchCursor, to cursor: WatchCursor, stream: String
     ) async throws(OutboxError) -> WatchedPage {
         let journal = WatchJournal(home: home, account: account, stream: stream)
-        let delivery = try journal.start(WatchJournal.Page(from: from, ids: ids))
+        let delivery = try journal.start(from: from, ids: ids)
         let text = account.description
         try await write { db in
             for id in ids {

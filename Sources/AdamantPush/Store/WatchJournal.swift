@@ -52,13 +52,13 @@ package struct WatchJournal {
         return Self.decode(bytes)
     }
 
-    /// Starts the journal of a page: replaces the file's contents with `page` (none delivered)
-    /// and returns the open file, to which `Delivery.record` appends.
-    func start(_ page: Page) throws(OutboxError) -> Delivery {
+    /// Starts the journal of a page read from `from`: replaces the file's contents with its
+    /// `ids`, none delivered, and returns the open file, to which `Delivery.record` appends.
+    func start(from: WatchCursor, ids: [TransactionID]) throws(OutboxError) -> Delivery {
         let descriptor = HomeDirectory.creatingPrivately(path) { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600) }
         guard descriptor >= 0 else { throw .store("the watch journal \(path) cannot be written: \(String(cString: strerror(errno)))") }
         let delivery = Delivery(descriptor: descriptor)
-        guard delivery.append(Self.encode(Page(from: page.from, ids: page.ids))) else {
+        guard delivery.append(Self.encode(Page(from: from, ids: ids))) else {
             throw .store("the watch journal \(path) cannot be written: \(String(cString: strerror(errno)))")
         }
         return delivery
