@@ -83,8 +83,12 @@ struct FetchCommand: Command {
         var result = await fetcher.fetch(push)
         if result.failure == nil, let log {
             let now = SystemWallClock().unixMillis()
-            result.duplicate = (try? await log.recordShown(
-                result.id, account: await keys.keyPair.address, pushed: true, at: now, height: result.transaction?.height)) ?? false
+            do {
+                result.duplicate = try await log.recordShown(
+                    result.id, account: await keys.keyPair.address, pushed: true, at: now, height: result.transaction?.height)
+            } catch {
+                context.output.error("warning: \(error); duplicates are not detected")
+            }
         }
         FetchReport.print(result, json: arguments.flag(Self.json), context)
         return Self.exitCode(for: result.failure)
@@ -107,13 +111,14 @@ struct FetchCommand: Command {
         do { return try PushPayload(json: bytes) } catch { throw .invalidInput("--payload: \(error)") }
     }
 
-    /// The home's log of shown transactions and partners' keys. A fetch works without it (the
+    /// The home's log of shown transactions and partners' keys, opening on its own thread (2 ms
+    /// of SQLite that would otherwise come before the request). A fetch works without it (the
     /// notification matters more than the bookkeeping), saying why on stderr.
     private func openLog(_ context: Context) -> (home: String?, log: NotificationLog?) {
         var home: String?
         do {
             home = try OutboxOptions.homeDirectory(arguments, context)
-            return (home, try NotificationLog(home: home ?? ""))
+            return (home, try NotificationLog.opening(home: home ?? ""))
         } catch {
             context.output.error("warning: \(error); duplicates are not detected")
             return (home, nil)

@@ -35,11 +35,13 @@ enum HomeDirectory {
         }
     }
 
-    /// Runs `create` with a umask that makes new files 0600 (the database, its WAL and shm).
-    static func creatingPrivately<T>(_ path: String, _ create: () throws -> T) rethrows -> T {
-        let previous = umask(0o077)
-        defer { umask(previous) }
-        return try create()
+    /// Creates the database file `path` 0600 if it is missing. SQLite gives a new database
+    /// 0644 less the umask, and its WAL and shm files the database's own mode, so a file made
+    /// here first keeps all three private without touching the process-wide umask.
+    static func createPrivately(_ path: String) throws(OutboxError) {
+        let descriptor = open(path, O_RDONLY | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .store("\(path) cannot be opened: \(String(cString: strerror(errno)))") }
+        close(descriptor)
     }
 }
 
@@ -52,17 +54,37 @@ extension SerialDatabase {
     ) throws(OutboxError) -> SerialDatabase {
         try HomeDirectory.prepare(home)
         let path = home + "/" + fileName
+        try HomeDirectory.createPrivately(path)
         do {
-            return try HomeDirectory.creatingPrivately(path) { try SerialDatabase(path: path, create: true, migrations: migrations, checked: checked, durable: durable) }
-        } catch let error as MigrationError {
-            guard case .newerSchema(let found, let supported) = error else { throw .store("\(error)") }
-            throw .newerStore(path: path, found: found, supported: supported)
-        } catch let error as SQLiteError where error.isCorrupt {
-            throw .damagedStore(path: path, detail: error.message)
-        } catch let error as OutboxError {
-            throw error
+            return try SerialDatabase(path: path, create: true, migrations: migrations, checked: checked, durable: durable)
         } catch {
-            throw .store("\(error)")
+            throw openFailure(error, path: path)
+        }
+    }
+
+    /// The same with the home checked now and the file opened on the database's queue: its
+    /// first use waits for the open and throws its failure.
+    static func openingPrivately(_ fileName: String, in home: String, migrations: [Migration], durable: Bool) throws(OutboxError) -> SerialDatabase {
+        try HomeDirectory.prepare(home)
+        let path = home + "/" + fileName
+        try HomeDirectory.createPrivately(path)
+        return SerialDatabase(openingInBackground: {
+            do {
+                return try open(path, create: true, migrations: migrations, checked: [], durable: durable)
+            } catch {
+                throw openFailure(error, path: path)
+            }
+        })
+    }
+
+    private static func openFailure(_ error: any Error, path: String) -> OutboxError {
+        switch error {
+        case let error as MigrationError:
+            guard case .newerSchema(let found, let supported) = error else { return .store("\(error)") }
+            return .newerStore(path: path, found: found, supported: supported)
+        case let error as SQLiteError where error.isCorrupt: return .damagedStore(path: path, detail: error.message)
+        case let error as OutboxError: return error
+        default: return .store("\(error)")
         }
     }
 }

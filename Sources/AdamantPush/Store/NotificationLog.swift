@@ -19,6 +19,18 @@ public final class NotificationLog: Sendable {
         self.home = home
     }
 
+    /// The same, but only the home is checked now: the file is opened on the log's own thread,
+    /// while the caller goes on (a cold `adm-fetch` finds its transaction meanwhile). Its first
+    /// use waits for the open, and each use throws what opening it met.
+    public static func opening(home: String) throws(OutboxError) -> NotificationLog {
+        NotificationLog(database: try SerialDatabase.openingPrivately(fileName, in: home, migrations: migrations, durable: false), home: home)
+    }
+
+    private init(database: SerialDatabase, home: String) {
+        self.database = database
+        self.home = home
+    }
+
     /// Records that `id` was shown to `account` (`pushed` when a push brought it) and says
     /// whether it had been shown before. A later pushed showing marks an earlier one pushed.
     /// `height`, the transaction's block, when it was in one.
