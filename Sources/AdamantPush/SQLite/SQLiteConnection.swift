@@ -6,6 +6,12 @@ final class SQLiteConnection {
     let handle: OpaquePointer
     private let busyTimeout: Duration
     private var statements: [String: SQLiteStatement] = [:]
+    /// Read by the WAL hook while the handle is open; freed after it closes.
+    private let walPolicy: UnsafeMutablePointer<csqlite_wal_policy>
+
+    /// A commit that leaves the WAL at least this long truncates it (512 KiB of 4 KiB pages,
+    /// which the next process's open reads through in about half a millisecond).
+    static let truncateWALAtFrames = 128
 
     /// Opens (creating if asked) the database at `path` and, unless `configure` is false, puts it
     /// in WAL mode with `synchronous=FULL`: a commit that returned survives a crash of the
@@ -21,6 +27,8 @@ final class SQLiteConnection {
         }
         handle = db
         busyTimeout = .milliseconds(busyTimeoutMillis)
+        walPolicy = .allocate(capacity: 1)
+        walPolicy.initialize(to: csqlite_wal_policy(truncate_at_frames: Int32(Self.truncateWALAtFrames), busy_timeout_ms: busyTimeoutMillis))
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, busyTimeoutMillis)
         if configure { try enableWAL() }
@@ -37,11 +45,15 @@ final class SQLiteConnection {
         try execute("PRAGMA synchronous=\(durable ? "FULL" : "NORMAL"); PRAGMA foreign_keys=ON; PRAGMA trusted_schema=OFF")
         // Every command is a short process: its last connection closing would checkpoint the
         // WAL (two more fsyncs) and delete the WAL and shm files, which the next process then
-        // makes again (with a sync of the directory). Both stay; SQLite's automatic checkpoint
-        // at 1,000 pages keeps the WAL bounded, and a commit is as durable as before.
+        // makes again (with a sync of the directory). Both stay, and a commit is as durable.
         var persist: Int32 = 1
         sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
         csqlite_no_checkpoint_on_close(handle)
+        // But the next process, finding no other connection, rebuilds the WAL's index by
+        // reading the whole WAL, and forgets what had been checkpointed: SQLite's automatic
+        // checkpoint then never lets the WAL start over, and it grows by every commit. A
+        // commit that makes it long truncates it instead.
+        csqlite_truncate_wal_when_long(handle, walPolicy)
     }
 
     /// Runs `body` again while it fails busy, until the busy timeout has passed. For the few
@@ -64,6 +76,7 @@ final class SQLiteConnection {
     deinit {
         statements = [:]  // finalized before the handle closes
         sqlite3_close_v2(handle)
+        walPolicy.deallocate()
     }
 
     /// Runs one or more statements that take no parameters and return nothing of interest.
