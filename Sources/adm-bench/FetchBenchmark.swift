@@ -2,6 +2,7 @@ import AdamantCLI
 import AdamantCore
 import AdamantDevnet
 import AdamantNodes
+import AdamantPush
 import Foundation
 
 /// `adm-fetch TXN_ID --json --no-names` as a whole cold process against a devnet of 3 nodes,
@@ -10,11 +11,13 @@ import Foundation
 func coldFetchBenchmark() async throws -> [Figure] {
     let cold = "cold adm-fetch TXN --json --no-names", rss = "adm-fetch peak RSS", silent = "cold adm-fetch, cached best node blackholed"
     let named = "cold adm-fetch TXN --json, names looked up"
+    let lived = "cold adm-fetch --no-names, 2,000 fetches in its home"
     guard let fetch = Spawn.sibling("adm-fetch"), let curl = Spawn.curl() else {
         let reason = Spawn.curl() == nil ? "curl is not installed" : "build adm-fetch beside adm-bench first (swift build -c release)"
         return [
             .skipped(cold, .milliseconds, goal: .ratio(.atMost, 1.5), because: reason),
             .skipped(named, .milliseconds, goal: .ratio(.atMost, 2.0), because: reason),
+            .skipped(lived, .milliseconds, goal: .ratio(.atMost, 1.5), because: reason),
             .skipped(rss, .mebibytes, goal: .value(.atMost, 20), because: reason),
             .skipped(silent, .milliseconds, goal: .ratio(.atMost, 1.0), because: reason),
         ]
@@ -43,6 +46,17 @@ func coldFetchBenchmark() async throws -> [Figure] {
     let (namedFetches, namedCurls, _, _) = try Spawn.paired(
         Budget(iterations: 50, seconds: 10), ours: withNames, peer: Spawn.Command(path: curl, arguments: ["-s", url]))
 
+    // A home as a user's is after a while: the log written by 2,000 earlier processes.
+    let livedIn = try temporaryDirectory("fetch-lived-in")
+    defer { try? FileManager.default.removeItem(atPath: livedIn) }
+    try await fillLog(in: livedIn, fetches: 2_000, account: me.address)
+    try healthyCache.write(to: URL(fileURLWithPath: livedIn + "/" + HealthCache.fileName))
+    var livedInEnvironment = environment
+    livedInEnvironment["ADM_PUSH_HOME"] = livedIn
+    let (livedFetches, livedCurls, _, _) = try Spawn.paired(
+        Budget(iterations: 50, seconds: 10), ours: Spawn.Command(path: fetch, arguments: ours.arguments, environment: livedInEnvironment),
+        peer: Spawn.Command(path: curl, arguments: ["-s", url]))
+
     // The cache's best node goes silent; each run starts from the healthy cache again.
     let snapshot = try JSONDecoder().decode(HealthFile.self, from: healthyCache).snapshot
     let best = snapshot.nodes.filter(\.usable).min { ($0.latencyMicros ?? .max) < ($1.latencyMicros ?? .max) }
@@ -62,11 +76,23 @@ func coldFetchBenchmark() async throws -> [Figure] {
                goal: .ratio(.atMost, 1.5), note: "ours \(fetches.summary), curl \(curls.summary)"),
         Figure(named, .milliseconds, value: namedFetches.median, floor: Figure.Floor(name: "curl -s", value: namedCurls.median),
                goal: .ratio(.atMost, 2.0), note: "issue 9's goal; ours \(namedFetches.summary), curl \(namedCurls.summary)"),
+        Figure(lived, .milliseconds, value: livedFetches.median, floor: Figure.Floor(name: "curl -s", value: livedCurls.median),
+               goal: .ratio(.atMost, 1.5), note: "ours \(livedFetches.summary), curl \(livedCurls.summary)"),
         peakFigure(rss, ours: fetchPeak, curl: curlPeak),
         Figure(silent, .milliseconds, value: blackholed.timing.median,
                floor: Figure.Floor(name: "hedge + 2× cold", value: hedge + 2 * fetches.median), goal: .ratio(.atMost, 1.0),
                note: "\(blackholed.timing.summary); bound: hedge delay \(Int(hedge)) ms + 2 × cold median"),
     ]
+}
+
+/// The notification log as `fetches` cold fetches leave it: one process, one connection and
+/// one commit each.
+private func fillLog(in home: String, fetches: Int, account: Address) async throws {
+    let clock = SystemWallClock()
+    for number in 1...UInt64(fetches) {
+        let log = try NotificationLog(home: home)
+        _ = try await log.recordShown(TransactionID(number: number), account: account, pushed: true, at: clock.unixMillis())
+    }
 }
 
 /// The health cache's file, as `HealthCache` writes it.
