@@ -1,16 +1,22 @@
 internal import CSQLite
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One SQLite connection. Not `Sendable`: exactly one owner (`SerialDatabase`) uses it, from one
 /// thread at a time, which is why it is opened with `SQLITE_OPEN_NOMUTEX`.
 final class SQLiteConnection {
     let handle: OpaquePointer
+    private let path: String
     private let busyTimeout: Duration
     private var statements: [String: SQLiteStatement] = [:]
-    /// Read by the WAL hook while the handle is open; freed after it closes.
-    private let walPolicy: UnsafeMutablePointer<csqlite_wal_policy>
 
-    /// A commit that leaves the WAL at least this long truncates it (512 KiB of 4 KiB pages,
-    /// which the next process's open reads through in about half a millisecond).
+    /// An open that finds the WAL at least this long truncates it (512 KiB of 4 KiB pages,
+    /// which an open reads through in about half a millisecond).
     static let truncateWALAtFrames = 128
 
     /// Opens (creating if asked) the database at `path` and, unless `configure` is false, puts it
@@ -26,9 +32,8 @@ final class SQLiteConnection {
             throw SQLiteError(extendedCode: status, message: message)
         }
         handle = db
+        self.path = path
         busyTimeout = .milliseconds(busyTimeoutMillis)
-        walPolicy = .allocate(capacity: 1)
-        walPolicy.initialize(to: csqlite_wal_policy(truncate_at_frames: Int32(Self.truncateWALAtFrames), busy_timeout_ms: busyTimeoutMillis))
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, busyTimeoutMillis)
         if configure { try enableWAL() }
@@ -49,12 +54,26 @@ final class SQLiteConnection {
         var persist: Int32 = 1
         sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
         csqlite_no_checkpoint_on_close(handle)
-        // But the next process, finding no other connection, rebuilds the WAL's index by
-        // reading the whole WAL, and forgets what had been checkpointed: SQLite's automatic
-        // checkpoint then never lets the WAL start over, and it grows by every commit. A
-        // commit that makes it long truncates it instead.
-        csqlite_truncate_wal_when_long(handle, walPolicy)
+        truncateLongWAL()
     }
+
+    /// A process that finds no other connection rebuilds the WAL's index by reading the whole
+    /// WAL, and forgets what had been checkpointed: SQLite's automatic checkpoint (1,000
+    /// pages, within a process) then never lets the WAL start over across processes that
+    /// commit once each, and it grew by every commit for good, every open reading all of it.
+    /// An open that finds it long checkpoints it and truncates it to nothing, waiting for no
+    /// other connection: one that is busy (a watch reading) leaves it for a later open.
+    private func truncateLongWAL() {
+        var info = stat()
+        guard stat(path + "-wal", &info) == 0, Int(info.st_size) >= Self.walBytes(frames: Self.truncateWALAtFrames) else { return }
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, Int32(busyTimeout / .milliseconds(1))) }
+        sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+    }
+
+    /// The size of a WAL of `frames` pages: a 32-byte header, then a 24-byte header and a
+    /// page each (4 KiB, SQLite's default here).
+    static func walBytes(frames: Int) -> Int { 32 + frames * (24 + 4_096) }
 
     /// Runs `body` again while it fails busy, until the busy timeout has passed. For the few
     /// locks SQLite takes without calling its busy handler: switching a new file to WAL, and
@@ -76,7 +95,6 @@ final class SQLiteConnection {
     deinit {
         statements = [:]  // finalized before the handle closes
         sqlite3_close_v2(handle)
-        walPolicy.deallocate()
     }
 
     /// Runs one or more statements that take no parameters and return nothing of interest.
