@@ -35,13 +35,17 @@ enum HomeDirectory {
         }
     }
 
-    /// Creates the database file `path` 0600 if it is missing. SQLite gives a new database
-    /// 0644 less the umask, and its WAL and shm files the database's own mode, so a file made
-    /// here first keeps all three private without touching the process-wide umask.
-    static func createPrivately(_ path: String) throws(OutboxError) {
+    /// The path of the database `fileName` in `home`, once the home is checked (`prepare`) and
+    /// the file made 0600 if it was missing. SQLite gives a new database 0644 less the umask,
+    /// and its WAL and shm files the database's own mode, so a file made here first keeps all
+    /// three private without touching the process-wide umask.
+    static func privateFile(_ fileName: String, in home: String) throws(OutboxError) -> String {
+        try prepare(home)
+        let path = home + "/" + fileName
         let descriptor = open(path, O_RDONLY | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .store("\(path) cannot be opened: \(String(cString: strerror(errno)))") }
         close(descriptor)
+        return path
     }
 }
 
@@ -52,9 +56,7 @@ extension SerialDatabase {
     static func openPrivately(
         _ fileName: String, in home: String, migrations: [Migration], checked: [String] = [], durable: Bool = true
     ) throws(OutboxError) -> SerialDatabase {
-        try HomeDirectory.prepare(home)
-        let path = home + "/" + fileName
-        try HomeDirectory.createPrivately(path)
+        let path = try HomeDirectory.privateFile(fileName, in: home)
         do {
             return try SerialDatabase(path: path, create: true, migrations: migrations, checked: checked, durable: durable)
         } catch {
@@ -65,9 +67,7 @@ extension SerialDatabase {
     /// The same with the home checked now and the file opened on the database's queue: its
     /// first use waits for the open and throws its failure.
     static func openingPrivately(_ fileName: String, in home: String, migrations: [Migration], durable: Bool) throws(OutboxError) -> SerialDatabase {
-        try HomeDirectory.prepare(home)
-        let path = home + "/" + fileName
-        try HomeDirectory.createPrivately(path)
+        let path = try HomeDirectory.privateFile(fileName, in: home)
         return SerialDatabase(openingInBackground: {
             do {
                 return try open(path, create: true, migrations: migrations, checked: [], durable: durable)
