@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* RTLD_DEEPBIND and RTLD_DEFAULT */
 #include "ccurl.h"
 
 #include <dlfcn.h>
@@ -35,11 +36,36 @@ static int resolve(void *library, const char *name, void **function) {
     return 0;
 }
 
+/*
+ * How the 32 libraries are bound, which is most of what loading them costs.
+ *
+ * RTLD_LAZY: libcurl, OpenSSL, GnuTLS and most of the others are linked with -z now and are
+ * bound in full whatever is asked; lazy binding only spares the rest (Kerberos, RTMP, GMP:
+ * some 1,850 of their functions, which a plain HTTP transfer never calls) from being bound
+ * before they are used.
+ *
+ * RTLD_DEEPBIND: each of their symbols is looked up in the tree libcurl brought in before the
+ * process's own libraries (this program, libsodium, SQLite, libm, libgcc_s), instead of after
+ * them. None of those defines a symbol the tree imports, except libm's frexp and ldexp, which
+ * glibc defines alike in libc, so every binding is the same; only the search is shorter.
+ * glibc only, and not under AddressSanitizer, whose runtime refuses it.
+ *
+ * Together about 1.2 ms of a cold adm-fetch (issue 10).
+ */
+static int binding_flags(void) {
+    int flags = RTLD_LAZY | RTLD_LOCAL;
+#if defined(RTLD_DEEPBIND)
+    if (!dlsym(RTLD_DEFAULT, "__asan_init")) flags |= RTLD_DEEPBIND;
+#endif
+    return flags;
+}
+
 static void load(void) {
     void *library = NULL;
     const char *why = NULL;
+    int flags = binding_flags();
     for (size_t index = 0; index < sizeof names / sizeof names[0] && !library; index++) {
-        library = dlopen(names[index], RTLD_NOW | RTLD_LOCAL);
+        library = dlopen(names[index], flags);
         if (!library && !why) why = dlerror();
     }
     if (!library) {
