@@ -20,6 +20,7 @@ public struct NodesCommand: Command {
     }
 
     public func run(_ context: Context) async throws(CLIError) -> ExitCode {
+        CurlTransport.startLoading()  // while the node list is read and the pool set up
         let pool = NodePool(nodes: try NodeOptions.nodeList(arguments, context))
         let reports = await pool.checkHealth()
         HealthCache.save(pool, home: try? OutboxOptions.homeDirectory(arguments, context))

@@ -40,8 +40,8 @@ final class FetchDevnet: Sendable {
         return transaction
     }
 
-    func fetch(_ arguments: [String], passphrase: String? = nil, input: Data = Data()) async throws -> RunResult {
-        let environment = ["ADM_NODES": devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": passphrase ?? outbox.passphrase]
+    func fetch(_ arguments: [String], passphrase: String? = nil, input: Data = Data(), environment extra: [String: String] = [:]) async throws -> RunResult {
+        let environment = ["ADM_NODES": devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": passphrase ?? outbox.passphrase].merging(extra) { $1 }
         return try await run("adm-fetch", arguments + ["--home", outbox.home + "/home"], environment: environment, input: input, timeout: 60)
     }
 
@@ -104,6 +104,28 @@ struct FetchCommandTests {
         #expect(object["fallback"] as? Bool == true)
         #expect(object["text"] == nil)
         #expect((object["reason"] as? String)?.contains("cannot be verified") == true, "\(object)")
+    }
+
+    /// libcurl starts loading as the fetch starts when a node will be asked, and is not loaded
+    /// at all when none is: a payload that carries its transaction, with no names to look up
+    /// (glibc's loader says what it opens under LD_DEBUG=files).
+    @Test func libcurlIsLoadedOnlyWhenANodeIsAsked() async throws {
+        let network = try await FetchDevnet()
+        let sent = try await network.send("carried", from: network.friend, to: network.me)
+        let json = String(decoding: try JSONEncoder().encode(sent), as: UTF8.self)
+        let payload = Data("{\"data\":{\"txn\":\(String(decoding: try JSONEncoder().encode(json), as: UTF8.self))}}".utf8)
+        let loader = ["LD_DEBUG": "files"]
+
+        let carried = try await network.fetch(["--payload", "-", "--json", "--no-names"], input: payload, environment: loader)
+        #expect(carried.status == 0 && carried.stderr.contains("file=libsodium"), "\(carried.stderr)")
+        #expect(!carried.stderr.contains("libcurl"), "loaded with no node to ask")
+        #expect(try network.object(carried)["text"] as? String == "carried")
+
+        let named = try await network.fetch(["--payload", "-", "--json"], input: payload, environment: loader)
+        #expect(named.status == 0 && named.stderr.contains("file=libcurl.so"), "\(named.stderr)")
+        let byID = try await network.fetch([try #require(sent.id).description, "--json", "--no-names"], environment: loader)
+        #expect(byID.status == 0 && byID.stderr.contains("file=libcurl.so"), "\(byID.stderr)")
+        #expect(try network.object(byID)["text"] as? String == "carried")
     }
 
     /// Rich messages made on the devnet, received and sent (from another device), as the

@@ -1,3 +1,6 @@
+import CCurl
+import Synchronization
+
 /// `HTTPTransport` on libcurl easy handles run by worker threads (see `CurlWorkerPool`).
 public final class CurlTransport: HTTPTransport {
     /// Bounds on what one transport takes in and runs at once.
@@ -21,6 +24,18 @@ public final class CurlTransport: HTTPTransport {
     public static func shutdown() {
         CurlThreads.shared.shutdown()
     }
+
+    /// Starts loading libcurl and its libraries on a thread of its own, for a command about
+    /// to make requests: the load (5-9 ms on a cold start, most of what a cold `adm-fetch`
+    /// waits for) then runs beside the command's own work, the key derivation and the opening
+    /// of its stores, instead of after it, when the first request needs libcurl. A request
+    /// made before the load has ended waits for it. At most one load ever starts.
+    public static func startLoading() {
+        guard !loadStarted.exchange(true, ordering: .relaxed) else { return }
+        _ = CurlThreads.shared.start { _ = ccurl_load_failure() }  // joined by `shutdown` like any worker
+    }
+
+    private static let loadStarted = Atomic(false)
 
     private let workers: CurlWorkerPool
     private let maxResponseBytes: Int
