@@ -4,34 +4,22 @@ import Testing
 
 @testable import AdamantPush
 
-/// `NotificationLog.opening(home:)`, which `adm-fetch` uses so that the log's SQLite open runs
-/// while the transaction is found: the home is checked at once, the file's failures come at
-/// its first use, and its files are as private as the synchronous open's.
-@Suite("Opening the notification log in the background")
-struct NotificationLogOpeningTests {
+/// What opening the notification log leaves on disk: files only the user can read, nothing in
+/// a home others can enter, a log from a newer schema untouched.
+@Suite("The notification log's files")
+struct NotificationLogFilesTests {
     private let account = KeyPair(passphrase: Passphrase(unvalidated: "opening log")).address
 
-    @Test func itRecordsAndFindsWhatTheSynchronousOpenFinds() async throws {
-        let home = try TemporaryDirectory()
-        chmod(home.path, 0o700)
-        let log = try NotificationLog.opening(home: home.path)
-        #expect(try await log.recordShown(TransactionID(number: 7), account: account, pushed: true, at: 1) == false)
-        #expect(try await log.recordShown(TransactionID(number: 7), account: account, pushed: true, at: 2) == true)
-        let reopened = try NotificationLog(home: home.path)
-        #expect(try await reopened.pushes(to: account).map(\.id) == [TransactionID(number: 7)])
-    }
-
-    /// The home's rules hold before anything runs in the background.
-    @Test func aHomeOthersCanEnterIsRefusedAtOnce() throws {
+    @Test func aHomeOthersCanEnterIsRefusedWithNothingCreated() throws {
         let home = try TemporaryDirectory()
         chmod(home.path, 0o755)
-        let error = #expect(throws: OutboxError.self) { _ = try NotificationLog.opening(home: home.path) }
+        let error = #expect(throws: OutboxError.self) { _ = try NotificationLog(home: home.path) }
         guard case .home? = error else { Issue.record("\(String(describing: error))"); return }
         #expect(!FileManager.default.fileExists(atPath: home.file(NotificationLog.fileName)))
     }
 
-    /// A log from a newer schema opens without a word and refuses every use, untouched.
-    @Test func aNewerLogIsRefusedAtItsFirstUse() async throws {
+    /// A log from a newer schema is refused with both versions named, and left byte for byte.
+    @Test func aNewerLogIsRefusedUntouched() throws {
         let home = try TemporaryDirectory()
         chmod(home.path, 0o700)
         let newer = (NotificationLog.migrations.last?.version ?? 0) + 1
@@ -40,25 +28,20 @@ struct NotificationLogOpeningTests {
             try connection.execute("PRAGMA user_version = \(newer)")
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: home.file(NotificationLog.fileName)))
-        let log = try NotificationLog.opening(home: home.path)
-        for _ in 0..<2 {
-            let error = await #expect(throws: OutboxError.self) {
-                try await log.recordShown(TransactionID(number: 1), account: account, pushed: true, at: 1)
-            }
-            guard case .newerStore(_, let found, _)? = error else { Issue.record("\(String(describing: error))"); return }
-            #expect(found == newer)
-        }
+        let error = #expect(throws: OutboxError.self) { _ = try NotificationLog(home: home.path) }
+        guard case .newerStore(_, let found, let supported)? = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(found == newer && supported == newer - 1)
         #expect(try Data(contentsOf: URL(fileURLWithPath: home.file(NotificationLog.fileName))) == before)
     }
 
     /// The database, its WAL and its shm are 0600 whatever the umask lets through, and opening
-    /// leaves the process's umask as it was (a background open that set it would race with
-    /// every file another thread creates). Linux only: the umask is read from /proc.
-    @Test(arguments: [false, true]) func itsFilesArePrivateAndTheUmaskIsLeftAlone(inBackground: Bool) async throws {
+    /// leaves the process's umask as it was (setting it would race with every file another
+    /// thread creates). Linux only: the umask is read from /proc.
+    @Test func itsFilesArePrivateAndTheUmaskIsLeftAlone() async throws {
         let home = try TemporaryDirectory()
         chmod(home.path, 0o700)
         let umaskBefore = try currentUmask()
-        let log = inBackground ? try NotificationLog.opening(home: home.path) : try NotificationLog(home: home.path)
+        let log = try NotificationLog(home: home.path)
         _ = try await log.recordShown(TransactionID(number: 3), account: account, pushed: false, at: 1)
         #expect(try currentUmask() == umaskBefore)
         let files = try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.hasPrefix(NotificationLog.fileName) }

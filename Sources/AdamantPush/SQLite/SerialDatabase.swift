@@ -5,32 +5,19 @@ import Dispatch
 /// Every use runs on its private serial queue, off the cooperative pool, so a statement that
 /// waits on another process's lock never stalls other tasks.
 final class SerialDatabase: @unchecked Sendable {
-    // Touched only on `queue` (or in the synchronous init, before the queue has work): that is
-    // what makes the unchecked Sendable sound.
-    private var connection: Result<SQLiteConnection, any Error>
+    // Touched only on `queue`: that is what makes the unchecked Sendable sound.
+    private let connection: SQLiteConnection
     private let queue = DispatchQueue(label: "adm-push.sqlite")
 
     /// Opens and migrates `path`. A file that is not a database, or one from a newer schema, is
     /// refused before anything is written to it; one where `checked` tables are damaged, before
     /// anything is read from them. `durable`: see `SQLiteConnection.enableWAL`.
     init(path: String, create: Bool, migrations: [Migration], checked: [String] = [], durable: Bool = true) throws {
-        connection = .success(try Self.open(path, create: create, migrations: migrations, checked: checked, durable: durable))
-    }
-
-    /// A database that `open` opens on the queue, so the caller goes on at once; the first
-    /// read or write waits for it, and every one throws what `open` threw.
-    init(openingInBackground open: @escaping @Sendable () throws -> SQLiteConnection) {
-        connection = .failure(CancellationError())  // replaced by the queue's first job
-        queue.async { self.connection = Result { try open() } }
-    }
-
-    static func open(_ path: String, create: Bool, migrations: [Migration], checked: [String], durable: Bool) throws -> SQLiteConnection {
-        let connection = try SQLiteConnection(path: path, create: create, configure: false)
+        connection = try SQLiteConnection(path: path, create: create, configure: false)
         try connection.refuseNewer(than: migrations)
         try connection.enableWAL(durable: durable)
         try connection.migrate(migrations)
         try connection.checkIntegrity(of: checked)
-        return connection
     }
 
     /// `body` in one `BEGIN IMMEDIATE` transaction, committed (and synced) before this returns.
@@ -45,7 +32,7 @@ final class SerialDatabase: @unchecked Sendable {
 
     private func run<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try body(self.connection.get()) }) }
+            queue.async { continuation.resume(with: Result { try body(self.connection) }) }
         }
     }
 }

@@ -59,32 +59,15 @@ extension SerialDatabase {
         let path = try HomeDirectory.privateFile(fileName, in: home)
         do {
             return try SerialDatabase(path: path, create: true, migrations: migrations, checked: checked, durable: durable)
+        } catch let error as MigrationError {
+            guard case .newerSchema(let found, let supported) = error else { throw .store("\(error)") }
+            throw .newerStore(path: path, found: found, supported: supported)
+        } catch let error as SQLiteError where error.isCorrupt {
+            throw .damagedStore(path: path, detail: error.message)
+        } catch let error as OutboxError {
+            throw error
         } catch {
-            throw openFailure(error, path: path)
-        }
-    }
-
-    /// The same with the home checked now and the file opened on the database's queue: its
-    /// first use waits for the open and throws its failure.
-    static func openingPrivately(_ fileName: String, in home: String, migrations: [Migration], durable: Bool) throws(OutboxError) -> SerialDatabase {
-        let path = try HomeDirectory.privateFile(fileName, in: home)
-        return SerialDatabase(openingInBackground: {
-            do {
-                return try open(path, create: true, migrations: migrations, checked: [], durable: durable)
-            } catch {
-                throw openFailure(error, path: path)
-            }
-        })
-    }
-
-    private static func openFailure(_ error: any Error, path: String) -> OutboxError {
-        switch error {
-        case let error as MigrationError:
-            guard case .newerSchema(let found, let supported) = error else { return .store("\(error)") }
-            return .newerStore(path: path, found: found, supported: supported)
-        case let error as SQLiteError where error.isCorrupt: return .damagedStore(path: path, detail: error.message)
-        case let error as OutboxError: return error
-        default: return .store("\(error)")
+            throw .store("\(error)")
         }
     }
 }

@@ -14,19 +14,8 @@ public final class NotificationLog: Sendable {
     /// wait for no fsync, since `adm-fetch` records a transaction before it prints the
     /// notification: a power loss can forget the last one shown (it may be shown again), never
     /// damage the file.
-    public convenience init(home: String) throws(OutboxError) {
-        self.init(database: try SerialDatabase.openPrivately(Self.fileName, in: home, migrations: Self.migrations, durable: false), home: home)
-    }
-
-    /// The same, but only the home is checked now: the file is opened on the log's own thread,
-    /// while the caller goes on (a cold `adm-fetch` finds its transaction meanwhile). Its first
-    /// use waits for the open, and each use throws what opening it met.
-    public static func opening(home: String) throws(OutboxError) -> NotificationLog {
-        NotificationLog(database: try SerialDatabase.openingPrivately(fileName, in: home, migrations: migrations, durable: false), home: home)
-    }
-
-    private init(database: SerialDatabase, home: String) {
-        self.database = database
+    public init(home: String) throws(OutboxError) {
+        database = try SerialDatabase.openPrivately(Self.fileName, in: home, migrations: Self.migrations, durable: false)
         self.home = home
     }
 
