@@ -40,9 +40,9 @@ static int resolve(void *library, const char *name, void **function) {
  * How the 32 libraries are bound, which is most of what loading them costs.
  *
  * RTLD_LAZY: libcurl, OpenSSL, GnuTLS and most of the others are linked with -z now and are
- * bound in full whatever is asked; lazy binding only spares the rest (Kerberos, RTMP, GMP:
- * some 1,850 of their functions, which a plain HTTP transfer never calls) from being bound
- * before they are used.
+ * bound in full whatever is asked; lazy binding only spares the rest (Kerberos, RTMP, GMP,
+ * zlib: some 1,850 functions, most of which a plain HTTP transfer never calls) from being
+ * bound before they are first called.
  *
  * RTLD_DEEPBIND: each of their symbols is looked up in the tree libcurl brought in before the
  * process's own libraries (this program, libsodium, SQLite, libm, libgcc_s), instead of after
