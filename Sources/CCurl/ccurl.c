@@ -50,7 +50,7 @@ static int resolve(void *library, const char *name, void **function) {
  * glibc defines alike in libc, so every binding is the same; only the search is shorter.
  * glibc only, and not under AddressSanitizer, whose runtime refuses it.
  *
- * Together about 1.2 ms of a cold adm-fetch (issue 10).
+ * Together about 1.3 ms of a cold adm-fetch (issue 10).
  */
 static int binding_flags(void) {
     int flags = RTLD_LAZY | RTLD_LOCAL;
