@@ -51,11 +51,12 @@ public struct Tool: Sendable {
         Task.detached {
             let context = Context(environment: Self.environment(), output: Output(), terminal: Terminal())
             let code = await run(Array(CommandLine.arguments.dropFirst()), context)
-            for action in BeforeExit.actions { action() }
             // Everything is written by now (every line goes out through write(2), no stdio
             // buffer holds any) and every store committed; the exit handlers left would only
             // free memory the kernel is about to take back (OpenSSL's cleanup, 0.7M
-            // instructions of a cold fetch).
+            // instructions of a cold fetch). With none run, curl's threads need not be stopped
+            // first either (`CurlTransport.shutdown`, for programs that call exit()): the
+            // kernel ends them, and a hedged request still waiting on a silent node with them.
             _exit(code.rawValue)
         }
         while true { pause() }
