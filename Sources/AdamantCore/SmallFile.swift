@@ -76,6 +76,12 @@ package enum SmallFile {
 
     /// Whether anything is at `path` (a directory too).
     package static func exists(atPath path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// The size in bytes of what is at `path`; nil when nothing is there or it cannot be read.
+    package static func size(atPath path: String) -> Int? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : nil
+    }
 }
 
 /// The system call, which `SmallFile.read` would shadow inside the enum.

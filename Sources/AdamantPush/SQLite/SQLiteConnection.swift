@@ -1,11 +1,5 @@
+import AdamantCore
 internal import CSQLite
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// One SQLite connection. Not `Sendable`: exactly one owner (`SerialDatabase`) uses it, from one
 /// thread at a time, which is why it is opened with `SQLITE_OPEN_NOMUTEX`.
@@ -64,8 +58,7 @@ final class SQLiteConnection {
     /// An open that finds it long checkpoints it and truncates it to nothing, waiting for no
     /// other connection: one that is busy (a watch reading) leaves it for a later open.
     private func truncateLongWAL() {
-        var info = stat()
-        guard stat(path + "-wal", &info) == 0, Int(info.st_size) >= Self.walBytes(frames: Self.truncateWALAtFrames) else { return }
+        guard let size = SmallFile.size(atPath: path + "-wal"), size >= Self.walBytes(frames: Self.truncateWALAtFrames) else { return }
         sqlite3_busy_timeout(handle, 0)
         defer { sqlite3_busy_timeout(handle, Int32(busyTimeout / .milliseconds(1))) }
         sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_TRUNCATE, nil, nil)

@@ -5,7 +5,8 @@ import Dispatch
 /// Every use runs on its private serial queue, off the cooperative pool, so a statement that
 /// waits on another process's lock never stalls other tasks.
 final class SerialDatabase: @unchecked Sendable {
-    // Touched only on `queue`: that is what makes the unchecked Sendable sound.
+    // Touched only on `queue` once the init has returned: that is what makes the unchecked
+    // Sendable sound.
     private let connection: SQLiteConnection
     private let queue = DispatchQueue(label: "adm-push.sqlite")
 
