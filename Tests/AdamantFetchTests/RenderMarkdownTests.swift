@@ -50,6 +50,27 @@ struct RenderMarkdownTests {
         #expect(stripped == sample.expected ?? sample.text)
     }
 
+    /// A text `isPlain` lets through is returned as it is, so it must be one that every rule
+    /// leaves alone: each character of ASCII (and a few beyond) in the places a rule looks.
+    @Test func plainTextIsWhatEveryRuleWouldLeave() {
+        let characters = (0x20...0x7E).map { String(UnicodeScalar(UInt8($0))) } + ["\t", "\n", "\r", "\r\n", "é", "\u{A0}", "\u{2028}", "🙂"]
+        let shapes = [
+            "{}", "{}a", "a{}", "{} a", "{}{}a{}{}", "{}a{}", "a {}{}{} b", "{}{}{}", "1{} a", "12{} a", "[a]{}b)", "[a](b{}",
+            "{}[a](b)", "a{}b", "a {}b{} c", "{}{}{}\nx\n{}{}{}", "x{}\n# y",
+        ]
+        var plain = 0
+        for character in characters {
+            for shape in shapes {
+                let text = shape.replacing("{}", with: character)
+                if Markdown.isPlain(text[...]) { plain += 1 }
+                #expect(Markdown.strip(text) == Markdown.strippingMarkup(text[...]), "\(text.debugDescription)")
+            }
+        }
+        #expect(plain > characters.count * shapes.count / 3)  // the short way is taken, and checked
+        #expect(!Markdown.isPlain("  indented"), "indentation is trimmed")
+        #expect(Markdown.isPlain("Fine, thanks! And you? (a/b) 100% <ok> & 'so' \"on\" at 1.5 ADM"))
+    }
+
     /// The escape cannot carry the reader past the link's `]` (and on into its URL).
     @Test func anEscapeBeforeALinksBracketKeepsTheLinkWhole() {
         #expect(Markdown.strip(#"[a\](u) b"#) == #"a\ b"#)

@@ -4,9 +4,42 @@
 /// Anything else stays as written; an unmatched marker is text.
 enum Markdown {
     static func strip(_ text: String) -> String {
+        let text = NotificationText.bounded(text)
+        return isPlain(text) ? String(text) : strippingMarkup(text)
+    }
+
+    /// True when no rule can apply, as for most messages: one line, with no inline marker
+    /// anywhere and no indentation or block marker at its start. Such a text is shown as it
+    /// is, without the pass over its scalars.
+    static func isPlain(_ text: Substring) -> Bool {
+        let utf8 = text.utf8
+        if let first = utf8.first, opensBlock(first) { return false }
+        return !utf8.contains(where: marksInlineOrBreaksLine)
+    }
+
+    private static func opensBlock(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: ">"), UInt8(ascii: "#"), UInt8(ascii: "-"), UInt8(ascii: "+"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: false
+        }
+    }
+
+    /// A line break, or a mark an inline rule starts at anywhere in a line (`*`, `_` and `~`
+    /// also start block rules). `!` and `(` need a `[` to be more than text.
+    private static func marksInlineOrBreaksLine(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "["), UInt8(ascii: "*"),
+             UInt8(ascii: "_"), UInt8(ascii: "~"): true
+        default: false
+        }
+    }
+
+    /// Every rule, line by line.
+    static func strippingMarkup(_ text: Substring) -> String {
         var output = String.UnicodeScalarView()
         var inFence = false, isFirstLine = true
-        for line in lines(of: NotificationText.bounded(text)) {
+        for line in lines(of: text) {
             if isFence(line, closing: inFence) {
                 inFence.toggle()
                 continue
