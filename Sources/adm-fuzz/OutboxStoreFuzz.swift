@@ -99,9 +99,9 @@ enum OutboxStoreFuzz {
                 invariant(cursor.height >= 0 && cursor.skip >= 0, "a negative watch cursor \(cursor)")
             }
         }
-        let asked = (11...16).map { TransactionID(number: $0) }
+        let asked = (11...16).map { WatchedTransaction(id: TransactionID(number: $0), height: 40) }
         let shown = try await log.shown(among: asked, account: account)
-        invariant(shown.isSubset(of: asked), "shown ids that were not asked about")
+        invariant(shown.isSubset(of: asked.map(\.id)), "shown ids that were not asked about")
         _ = try await log.recordShown(TransactionID(number: 16), account: account, pushed: true, at: StoreBaseline.wallClockMillis)
     }
 }

@@ -77,8 +77,9 @@ struct StoreBaseline: Sendable {
         try await log.remember(OwnSignalsFuzz.stranger.publicKey, of: OwnSignalsFuzz.stranger.address)
         try await log.remember(OwnSignalsFuzz.service.publicKey, of: OwnSignalsFuzz.service.address)
         try await log.setWatchCursor(WatchCursor(height: 40, skip: 2), account: account, stream: "chats")
-        _ = try await log.recordWatched([TransactionID(number: 14), TransactionID(number: 15)], account: account, at: wallClockMillis + 3,
-                                        from: WatchCursor(height: 40), to: WatchCursor(height: 41), stream: "transfers")
+        _ = try await log.recordWatched(
+            [WatchedTransaction(id: TransactionID(number: 14), height: 40), WatchedTransaction(id: TransactionID(number: 15), height: 40)],
+            account: account, from: WatchCursor(height: 40), to: WatchCursor(height: 41), stream: "transfers")
 
         let intents = Dictionary(try await outbox.queue().joined().map { ($0.signal.token, [$0.signal]) }, uniquingKeysWith: +)
         return (intents.mapValues(Set.init), Dictionary(try await outbox.keptSignals().map { ($0.id, $0.signal) }, uniquingKeysWith: { a, _ in a }))

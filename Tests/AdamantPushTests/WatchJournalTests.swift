@@ -11,6 +11,8 @@ import Testing
 struct WatchJournalTests {
     let account = KeyPair(passphrase: Passphrase(unvalidated: "watch journal")).address
     let ids = (1...5).map { TransactionID(number: 1000 + $0) }
+    /// The page's transactions, in blocks 40 to 42.
+    var listed: [WatchedTransaction] { ids.enumerated().map { WatchedTransaction(id: $1, height: 40 + Int64($0 / 2)) } }
     let from = WatchCursor(height: 40, skip: 3)
     let past = WatchCursor(height: 44)
 
@@ -23,15 +25,15 @@ struct WatchJournalTests {
     @Test func aKillAfterTwoOfFiveTakesTheOtherThreeOutAndPutsTheCursorBack() async throws {
         let home = try home()
         do {
-            let page = try await NotificationLog(home: home.path).recordWatched(ids, account: account, at: 1, from: from, to: past, stream: "chats")
+            let page = try await NotificationLog(home: home.path).recordWatched(listed, account: account, from: from, to: past, stream: "chats")
             page.handedOverNext()
             page.handedOverNext()
         }  // killed: the page is dropped without a word
 
         let log = try NotificationLog(home: home.path)
-        #expect(try await log.shown(among: ids, account: account) == Set(ids), "all five recorded before the kill")
+        #expect(try await log.shown(among: listed, account: account) == Set(ids), "all five recorded before the kill")
         #expect(try await log.settleWatched(account: account, stream: "chats") == 3)
-        #expect(try await log.shown(among: ids, account: account) == Set(ids[..<2]))
+        #expect(try await log.shown(among: listed, account: account) == Set(ids[..<2]))
         #expect(try await log.watchCursor(account: account, stream: "chats") == from)
         #expect(try await log.settleWatched(account: account, stream: "chats") == 0, "settled once")
         #expect(try await log.watchCursor(account: account, stream: "chats") == from)
@@ -40,13 +42,13 @@ struct WatchJournalTests {
     @Test func aPageHandedOverWholeLeavesNothingToSettle() async throws {
         let home = try home()
         do {
-            let page = try await NotificationLog(home: home.path).recordWatched(ids, account: account, at: 1, from: from, to: past, stream: "chats")
+            let page = try await NotificationLog(home: home.path).recordWatched(listed, account: account, from: from, to: past, stream: "chats")
             for _ in ids { page.handedOverNext() }
             page.handedOverNext()  // one more than the page has: nothing
         }
         let log = try NotificationLog(home: home.path)
         #expect(try await log.settleWatched(account: account, stream: "chats") == 0)
-        #expect(try await log.shown(among: ids, account: account) == Set(ids))
+        #expect(try await log.shown(among: listed, account: account) == Set(ids))
         #expect(try await log.watchCursor(account: account, stream: "chats") == past)
     }
 
@@ -54,10 +56,10 @@ struct WatchJournalTests {
     @Test func aStopInTheMiddleTakesTheRestOutAtOnce() async throws {
         let home = try home()
         let log = try NotificationLog(home: home.path)
-        let page = try await log.recordWatched(ids, account: account, at: 1, from: from, to: past, stream: "chats")
+        let page = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
         page.handedOverNext()
         try await page.forgetTheRest()
-        #expect(try await log.shown(among: ids, account: account) == [ids[0]])
+        #expect(try await log.shown(among: listed, account: account) == [ids[0]])
         #expect(try await log.watchCursor(account: account, stream: "chats") == from)
         try await log.setWatchCursor(past, account: account, stream: "chats")  // read on since
         #expect(try await log.settleWatched(account: account, stream: "chats") == 0)
@@ -76,7 +78,7 @@ struct WatchJournalTests {
 
         #expect(try await log.settleWatched(account: account, stream: "transfers") == 5)
         #expect(try await log.watchCursor(account: account, stream: "transfers") == from)
-        #expect(try await log.shown(among: ids, account: account) == [ids[0]], "a pushed showing stays")
+        #expect(try await log.shown(among: listed, account: account) == [ids[0]], "a pushed showing stays")
     }
 
     /// Each listing has its own journal: settling one leaves the other's page alone.
@@ -85,8 +87,8 @@ struct WatchJournalTests {
         let other = KeyPair(passphrase: Passphrase(unvalidated: "another account")).address
         do {
             let log = try NotificationLog(home: home.path)
-            _ = try await log.recordWatched(ids, account: account, at: 1, from: from, to: past, stream: "chats")
-            _ = try await log.recordWatched([ids[0]], account: other, at: 1, from: from, to: past, stream: "chats")
+            _ = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
+            _ = try await log.recordWatched([listed[0]], account: other, from: from, to: past, stream: "chats")
         }
         let log = try NotificationLog(home: home.path)
         #expect(try await log.settleWatched(account: account, stream: "transfers") == 0)
@@ -96,12 +98,53 @@ struct WatchJournalTests {
 
     @Test func theJournalIsTheOwnersOnly() async throws {
         let home = try home()
-        let page = try await NotificationLog(home: home.path).recordWatched(ids, account: account, at: 1, from: from, to: past, stream: "chats")
+        let page = try await NotificationLog(home: home.path).recordWatched(listed, account: account, from: from, to: past, stream: "chats")
         page.handedOverNext()
         let path = WatchJournal(home: home.path, account: account, stream: "chats").path
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         #expect((attributes[.size] as? Int) == WatchJournal.headerSize + 8 * 6)
+    }
+
+    /// A push fetched after the watch handed its transaction over is a duplicate, found by its
+    /// block; a push the watch comes to later is skipped, found by its id.
+    @Test func pushesAndTheWatchSeeEachOthersShowings() async throws {
+        let home = try home()
+        let log = try NotificationLog(home: home.path)
+        let page = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
+        for _ in ids { page.handedOverNext() }
+        let watched = listed[3]
+        #expect(try await log.recordShown(watched.id, account: account, pushed: true, at: 5, height: watched.height), "shown by the watch")
+        #expect(try await log.pushes(to: account).map(\.id) == [watched.id], "and now known to have come by push")
+        #expect(try await !log.recordShown(ids[4], account: account, pushed: true, at: 6, height: watched.height), "another block's")
+        let later = WatchedTransaction(id: TransactionID(number: 2000), height: 45)
+        #expect(try await !log.recordShown(later.id, account: account, pushed: true, at: 7, height: later.height))
+        #expect(try await log.shown(among: [later, WatchedTransaction(id: TransactionID(number: 2001), height: 45)], account: account) == [later.id])
+        let other = KeyPair(passphrase: Passphrase(unvalidated: "another account")).address
+        #expect(try await log.shown(among: listed, account: other).isEmpty, "another account's watch")
+    }
+
+    /// A log whose watch kept its own in `shown` (the first schema) still skips them, and
+    /// settles a page it was killed in the middle of.
+    @Test func aLogOfTheFirstSchemaKeepsWhatItsWatchHandedOver() async throws {
+        let home = try home()
+        do {
+            let connection = try SQLiteConnection(path: home.file(NotificationLog.fileName), create: true)
+            try connection.migrate(Array(NotificationLog.migrations.prefix(1)))
+            for id in ids {
+                try connection.query(
+                    "INSERT INTO shown (account, id, shown_at, pushed) VALUES (?1, ?2, 1, 0)", [.text(account.description), .integer(Int64(id.number))])
+            }
+            try connection.query("INSERT INTO watch_cursors VALUES (?1, 'chats', 44, 0)", [.text(account.description)])
+            let delivery = try WatchJournal(home: home.path, account: account, stream: "chats").start(from: from, ids: ids)
+            delivery.record(ids[0])
+            delivery.record(ids[1])  // killed then
+        }
+        let log = try NotificationLog(home: home.path)
+        #expect(try await log.shown(among: listed, account: account) == Set(ids))
+        #expect(try await log.settleWatched(account: account, stream: "chats") == 3)
+        #expect(try await log.shown(among: listed, account: account) == Set(ids[..<2]))
+        #expect(try await log.watchCursor(account: account, stream: "chats") == from)
     }
 
     @Test func theFormatRoundTrips() throws {

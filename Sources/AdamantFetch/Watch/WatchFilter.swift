@@ -1,4 +1,5 @@
 import AdamantCore
+import AdamantPush
 
 /// Which listed transactions notify: confirmed, incoming (to this account, from another),
 /// transfers and chats but never signals, each id once; in block order.
@@ -8,6 +9,9 @@ enum WatchFilter {
         let transaction: Transaction
         /// The sender's address, derived from its key once here (a SHA-256) for the showing too.
         let sender: Address
+
+        /// The id and block the log keeps (only confirmed transactions notify).
+        var watched: WatchedTransaction { WatchedTransaction(id: id, height: transaction.height ?? 0) }
     }
 
     static func notifiable(_ page: [Transaction], for account: Address) -> [Candidate] {

@@ -196,7 +196,7 @@ public struct Watcher: Sendable {
         let account = await self.account
         let candidates = WatchFilter.notifiable(page, for: account)
         let known: Set<TransactionID>
-        do { known = try await log.shown(among: candidates.map(\.id), account: account) } catch { throw .store(error) }
+        do { known = try await log.shown(among: candidates.map(\.watched), account: account) } catch { throw .store(error) }
         let fresh = candidates.filter { !known.contains($0.id) }
         guard !fresh.isEmpty || next != cursor else { return true }
         var results: [FetchResult] = []
@@ -208,8 +208,7 @@ public struct Watcher: Sendable {
         guard !Task.isCancelled else { return false }
         let page: WatchedPage
         do {
-            page = try await log.recordWatched(
-                fresh.map(\.id), account: account, at: SystemWallClock().unixMillis(), from: cursor, to: next, stream: listing.rawValue)
+            page = try await log.recordWatched(fresh.map(\.watched), account: account, from: cursor, to: next, stream: listing.rawValue)
         } catch {
             throw .store(error)
         }

@@ -20,14 +20,15 @@ public final class NotificationLog: Sendable {
     }
 
     /// Records that `id` was shown to `account` (`pushed` when a push brought it) and says
-    /// whether it had been shown before. A later pushed showing marks an earlier one pushed.
-    /// `height`, the transaction's block, when it was in one.
+    /// whether it had been shown before, by `watch` too. A later pushed showing marks an
+    /// earlier one pushed. `height`, the transaction's block, when it was in one: `watch`
+    /// keeps what it handed over by block, so without it only other showings count.
     public func recordShown(
         _ id: TransactionID, account: Address, pushed: Bool, at unixMillis: Int64, height: Int64? = nil
     ) async throws(OutboxError) -> Bool {
         let (account, number) = (account.description, Int64(bitPattern: id.number))
         return try await write { db in
-            let before = try db.query("SELECT 1 FROM shown WHERE account = ?1 AND id = ?2", [.text(account), .integer(number)]).isEmpty == false
+            let before = try Self.wasShown(number, at: height, account: account, db)
             try db.query(
                 """
                 INSERT INTO shown (account, id, shown_at, pushed, height) VALUES (?1, ?2, ?3, ?4, ?5)
@@ -91,20 +92,29 @@ public final class NotificationLog: Sendable {
         try await write { db in try Self.storeCursor(cursor, account: account, stream: stream, db) }
     }
 
-    /// Which of `ids` were shown to `account` before (by `watch` or for a push).
-    public func shown(among ids: [TransactionID], account: Address) async throws(OutboxError) -> Set<TransactionID> {
-        guard !ids.isEmpty else { return [] }
+    /// Which of `transactions` were shown to `account` before (by `watch` or for a push).
+    public func shown(among transactions: [WatchedTransaction], account: Address) async throws(OutboxError) -> Set<TransactionID> {
+        guard !transactions.isEmpty else { return [] }
         let account = account.description
         return try await read { db in
             var found = Set<TransactionID>()
-            for id in ids {
-                let number = Int64(bitPattern: id.number)
-                if try !db.query("SELECT 1 FROM shown WHERE account = ?1 AND id = ?2", [.text(account), .integer(number)]).isEmpty {
-                    found.insert(id)
-                }
+            for transaction in transactions where try Self.wasShown(Int64(bitPattern: transaction.id.number), at: transaction.height, account: account, db) {
+                found.insert(transaction.id)
             }
             return found
         }
+    }
+
+    /// Shown for a push or by a fetch (`shown`, by id), or handed over by `watch` (`watched`,
+    /// by block; an older `watch` kept its own in `shown`).
+    private static func wasShown(_ id: Int64, at height: Int64?, account: String, _ db: SQLiteConnection) throws -> Bool {
+        try db.query(
+            """
+            SELECT EXISTS (SELECT 1 FROM shown WHERE account = ?1 AND id = ?2)
+                OR EXISTS (SELECT 1 FROM watched WHERE account = ?1 AND height = ?3 AND id = ?2)
+            """,
+            [.text(account), .integer(id), height.map(SQLiteValue.integer) ?? .null]
+        ).first?.first == .integer(1)
     }
 
     /// Records a page `watch` is about to hand over, read from `from`, with the cursor past it
@@ -113,16 +123,19 @@ public final class NotificationLog: Sendable {
     /// notification handed over, so that a process killed in the middle loses none of them
     /// (`settleWatched` at the next start).
     public func recordWatched(
-        _ ids: [TransactionID], account: Address, at unixMillis: Int64, from: WatchCursor, to cursor: WatchCursor, stream: String
+        _ transactions: [WatchedTransaction], account: Address, from: WatchCursor, to cursor: WatchCursor, stream: String
     ) async throws(OutboxError) -> WatchedPage {
+        let ids = transactions.map(\.id)
         let journal = WatchJournal(home: home, account: account, stream: stream)
         let delivery = try journal.start(from: from, ids: ids)
         let text = account.description
         try await write { db in
-            for id in ids {
+            for transaction in transactions {
+                // At the page's start at least, where `forgetWatched` looks: a node listing a block
+                // below it costs at worst a notification shown twice, never one lost.
                 try db.query(
-                    "INSERT INTO shown (account, id, shown_at, pushed) VALUES (?1, ?2, ?3, 0) ON CONFLICT (account, id) DO NOTHING",
-                    [.text(text), .integer(Int64(bitPattern: id.number)), .integer(unixMillis)])
+                    "INSERT INTO watched (account, height, id) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+                    [.text(text), .integer(max(transaction.height, from.height)), .integer(Int64(bitPattern: transaction.id.number))])
             }
             try Self.storeCursor(cursor, account: account, stream: stream, db)
         }
@@ -152,7 +165,10 @@ public final class NotificationLog: Sendable {
         let text = account.description
         try await write { db in
             for id in ids {
-                try db.query("DELETE FROM shown WHERE account = ?1 AND id = ?2 AND pushed = 0", [.text(text), .integer(Int64(bitPattern: id.number))])
+                let number = Int64(bitPattern: id.number)
+                try db.query("DELETE FROM watched WHERE account = ?1 AND height >= ?2 AND id = ?3", [.text(text), .integer(cursor.height), .integer(number)])
+                // A page an older `watch` recorded there, settled after an upgrade.
+                try db.query("DELETE FROM shown WHERE account = ?1 AND id = ?2 AND pushed = 0", [.text(text), .integer(number)])
             }
             try Self.storeCursor(cursor, account: account, stream: stream, db)
         }
@@ -201,6 +217,17 @@ public final class NotificationLog: Sendable {
                 PRIMARY KEY (account, stream)
             ) STRICT, WITHOUT ROWID;
             """),
+        Migration(version: 2, sql: """
+            -- What `watch` handed over, by block. Its pages come in chain order, so each is
+            -- added at the end of this table; in `shown`, by id, a page's hundred went to a
+            -- hundred random places, and each commit wrote a hundred database pages.
+            CREATE TABLE watched (
+                account TEXT NOT NULL,
+                height INTEGER NOT NULL,
+                id INTEGER NOT NULL,
+                PRIMARY KEY (account, height, id)
+            ) STRICT, WITHOUT ROWID;
+            """),
     ]
 }
 
@@ -234,6 +261,20 @@ public final class WatchedPage {
     public func forgetTheRest() async throws(OutboxError) {
         if handedOver < ids.count { try await log.forgetWatched(Array(ids[handedOver...]), account: account, cursor: from, stream: stream) }
         journal.clear()
+    }
+}
+
+/// A transaction `watch` hands over: its id, and the block it is in.
+public struct WatchedTransaction: Sendable, Hashable {
+    /// The transaction's id.
+    public var id: TransactionID
+    /// Its block's height.
+    public var height: Int64
+
+    /// The transaction `id` in block `height`.
+    public init(id: TransactionID, height: Int64) {
+        self.id = id
+        self.height = height
     }
 }
 
