@@ -120,8 +120,9 @@ struct FetchCommand: Command {
     private func openLog(_ context: Context) -> (home: String?, log: NotificationLog?) {
         var home: String?
         do {
-            home = try OutboxOptions.homeDirectory(arguments, context)
-            return (home, try NotificationLog(home: home ?? ""))
+            let path = try OutboxOptions.homeDirectory(arguments, context)
+            home = path
+            return (path, try NotificationLog(home: path))
         } catch {
             context.output.error("warning: \(error); duplicates are not detected")
             return (home, nil)
