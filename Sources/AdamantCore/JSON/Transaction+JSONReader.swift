@@ -215,15 +215,19 @@ enum ASCIIField {
     /// Canonical hex (lowercase, even length), of `length` bytes when given.
     static func hex(_ digits: ArraySlice<UInt8>, length: Int?) -> [UInt8]? {
         guard digits.count % 2 == 0, length.map({ digits.count == $0 * 2 }) ?? true else { return nil }
-        return [UInt8](unsafeUninitializedCapacity: digits.count / 2) { buffer, initialized in
-            var position = digits.startIndex
-            while position < digits.endIndex {
-                guard let high = nibble(digits[position]), let low = nibble(digits[position + 1]) else { return }
-                buffer[initialized] = high << 4 | low
-                initialized += 1
-                position += 2
+        // One pass with no early exit and no optional per digit: a signature is 128 of them.
+        var invalid: UInt8 = 0
+        let bytes = digits.withUnsafeBufferPointer { text in
+            [UInt8](unsafeUninitializedCapacity: text.count / 2) { buffer, initialized in
+                for index in 0..<text.count / 2 {
+                    let high = nibble(text[2 &* index]), low = nibble(text[2 &* index &+ 1])
+                    invalid |= high | low
+                    buffer[index] = high << 4 | low & 0x0F
+                }
+                initialized = text.count / 2
             }
-        }.nilUnlessCount(digits.count / 2)
+        }
+        return invalid & 0xF0 == 0 ? bytes : nil
     }
 
     /// `U` and a canonical decimal.
@@ -246,15 +250,12 @@ enum ASCIIField {
         return value
     }
 
-    private static func nibble(_ character: UInt8) -> UInt8? {
+    /// A lowercase hex digit's value; 0xF0 for any other byte.
+    private static func nibble(_ character: UInt8) -> UInt8 {
         switch character {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): character &- UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): character &- UInt8(ascii: "a") &+ 10
-        default: nil
+        default: 0xF0
         }
     }
-}
-
-extension Array where Element == UInt8 {
-    fileprivate func nilUnlessCount(_ expected: Int) -> [UInt8]? { count == expected ? self : nil }
 }
