@@ -54,12 +54,13 @@ func watchScaleBenchmark() async throws -> [Figure] {
     let floorBefore = try await timings(floorBudget) { try floor.run() }
     let run = try await watch(total, keys, endpoints, BacklogNode(tape: tape, live: curl), home: directory + "/home")
     let floorAfter = try await timings(floorBudget) { try floor.run() }
-    let floorRate = 5_000 / ((floorBefore.median + floorAfter.median) / 2) * 1e3
+    let rate = { (milliseconds: Double) in 5_000 / milliseconds * 1e3 }
+    let floorRate = rate((floorBefore.median + floorAfter.median) / 2)
     return [
         Figure("watch scan of 100,000", .perSecond, value: run.rate, floor: Figure.Floor(name: "libsodium verify + decrypt", value: floorRate),
                goal: .value(.atLeast, 15_000),
                note: String(format: "%.1f s, %.0f tx per CPU-second (backlog made in %.0f s); floor %.0f before the scan, %.0f after",
-                            run.seconds, Double(total) / run.cpuSeconds, fillSeconds, 5e6 / floorBefore.median, 5e6 / floorAfter.median)),
+                            run.seconds, Double(total) / run.cpuSeconds, fillSeconds, rate(floorBefore.median), rate(floorAfter.median))),
         Figure("resident at the end of the scan", .mebibytes, value: run.residentAtEnd,
                floor: Figure.Floor(name: "at 10%", value: run.residentAtTenth), goal: .ratio(.atMost, 1.2),
                note: String(format: "flat: within 1.2× of the resident size at 10%% (%.1f MiB before the scan)", run.residentBefore)),
