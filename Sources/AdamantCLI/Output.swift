@@ -36,8 +36,9 @@ public struct Output: Sendable {
 
     /// Text for a terminal or a log: control characters are escaped, so nothing that came from
     /// outside (a node's error text, a URL) can forge lines or move the cursor. `text` may hold
-    /// several lines.
-    public func print(_ text: String) { emit(Self.lines(text), to: .standardOutput) }
+    /// several lines. `print` tells whether the whole text was written.
+    @discardableResult
+    public func print(_ text: String) -> Bool { emit(Self.lines(text), to: .standardOutput) }
     public func error(_ text: String) { emit(Self.lines(text), to: .standardError) }
 
     /// A prompt on standard error, without a newline.
@@ -49,17 +50,19 @@ public struct Output: Sendable {
     func clearProgress() { emit("\r\u{1B}[K", to: .standardError) }
 
     /// One JSON object on one line, keys sorted so output is stable (the encoder escapes
-    /// control characters itself).
-    public func printJSON(_ value: some Encodable) {
+    /// control characters itself). Tells whether the whole line was written.
+    @discardableResult
+    public func printJSON(_ value: some Encodable) -> Bool {
         // Encoding our own plain value types cannot fail.
-        emit(String(decoding: try! JSONCoding.encode(value), as: UTF8.self) + "\n", to: .standardOutput)
+        return emit(String(decoding: try! JSONCoding.encode(value), as: UTF8.self) + "\n", to: .standardOutput)
     }
 
     private static func lines(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map(\.escapingControlCharacters).joined(separator: "\n") + "\n"
     }
 
-    private func emit(_ text: String, to stream: Stream) {
+    @discardableResult
+    private func emit(_ text: String, to stream: Stream) -> Bool {
         let descriptor = stream == .standardOutput ? standardOutput : standardError
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
@@ -75,8 +78,9 @@ public struct Output: Sendable {
                 if poll(&ready, 1, -1) >= 0 || errno == EINTR { continue }
             }
             failures.record(WriteFailure(stream: stream, errorNumber: number))
-            return
+            return false
         }
+        return true
     }
 }
 

@@ -14,7 +14,7 @@ import Darwin
 
 /// `adm-fetch watch`: notifications with no push service, from polling the nodes.
 struct WatchCommand: Command {
-    static let fromHeight = SingleOption("from-height", valueName: "height", help: "Start at this block, whatever the kept cursor says.")
+    static let fromHeight = SingleOption("from-height", valueName: "height", help: "Start at this block (no later than the chain's tip), whatever the kept cursor says.")
     static let interval = SingleOption("interval", valueName: "seconds", help: "Between polls once caught up (default 10, 0.5 to 3600).")
     static let exec = SingleOption(
         "exec", valueName: "command", help: "Run this with /bin/sh -c for each notification (ADM_TITLE, ADM_BODY, ADM_KIND, ADM_TXN_ID, ADM_THREAD).")
@@ -37,7 +37,10 @@ struct WatchCommand: Command {
             for example: --exec 'notify-send -- "$ADM_TITLE" "$ADM_BODY"' ('--', as a message
             may start with a dash). The passphrase is not passed on to it. While watching, node health is re-checked and a registration
             outbox in --home is flushed now and then. Stops cleanly on SIGINT or SIGTERM
-            (exit 0); exits 69 when no node can be used at the start, 64 for bad input. On a
+            (exit 0); exits 69 when no node can be used at the start, 64 for bad input (a
+            --from-height past the chain's tip included), and 74 at the first notification that
+            cannot be written to standard output or whose --exec cannot be started: that one and
+            those after it are shown at the next start. On a
             terminal, a long catch-up shows its progress on one line of standard error.
             """ + "\n" + LogOptions.help + "\n" + NodeOptions.help + "\n" + PassphraseInput.help)
 
@@ -98,17 +101,17 @@ struct WatchCommand: Command {
             do throws(WatchError) {
                 try await watcher.run(from: start) { height in
                     logger.log(.info, "Watching \(keyPair.address) from block \(height); stop with Ctrl-C.")
-                } onNotification: { result in
+                } onNotification: { result throws(HandOverFailure) in
                     Self.log(result, logger)
+                    var written = false
                     let print = {
-                        if json {
-                            output.printJSON(FetchReport.Object(result))
-                        } else {
-                            output.print(result.notification.title + ": " + result.notification.body.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " "))
-                        }
+                        written = json
+                            ? output.printJSON(FetchReport.Object(result))
+                            : output.print(result.notification.title + ": " + result.notification.body.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " "))
                     }
                     if let progress = logger.progress { progress.interrupt(print) } else { print() }
-                    await hook?.run(for: result)
+                    guard written else { throw HandOverFailure("standard output cannot be written") }
+                    try await hook?.run(for: result)
                 }
                 return .success(())
             } catch {
@@ -124,6 +127,12 @@ struct WatchCommand: Command {
             return .success
         case .failure(.noUsableNode(let detail)):
             throw CLIError(detail, exitCode: .unavailable)
+        case .failure(.aheadOfChain(let height, let tip)):
+            throw CLIError.invalidInput("--from-height \(height) is past the chain's tip, block \(tip): give a height up to \(tip), or leave it out to start at the current block")
+        case .failure(.notHandedOver(let id, let failure)):
+            // Standard output's own failure is reported by Tool, as for every command.
+            logger.log(.error, "watch: stopped: transaction \(id) could not be shown (\(failure)); it is shown at the next start")
+            return .outputFailed
         case .failure(.store(let error)):
             throw CLIError(outboxError: error)
         }
@@ -174,7 +183,8 @@ struct Hook: Sendable {
         self.logger = logger
     }
 
-    func run(for result: FetchResult) async {
+    /// Throws only when the hook could not be started; a hook that fails is logged.
+    func run(for result: FetchResult) async throws(HandOverFailure) {
         var environment = self.environment
         environment["ADM_TITLE"] = result.notification.title
         environment["ADM_BODY"] = result.notification.body
@@ -182,6 +192,7 @@ struct Hook: Sendable {
         environment["ADM_TXN_ID"] = result.id.description
         environment["ADM_THREAD"] = result.thread?.description ?? ""
         let outcome = await ChildProcess.run("/bin/sh", ["-c", command], environment: environment, timeout: WatchCommand.hookTimeout)
+        if case .notStarted(let reason) = outcome { throw HandOverFailure("--exec could not start: \(reason)") }
         if !outcome.succeeded { logger.log(.warning, "watch: --exec for transaction \(result.id) \(outcome)") }
     }
 }

@@ -26,13 +26,15 @@ final class WatchRun: Sendable {
     var results: [FetchResult] { delivered.withLock { $0 } }
     var startHeight: Int64? { started.withLock { $0 } }
 
-    func start(from start: WatchStart = .resume) async throws {
+    /// Starts watching; the handler refuses `refusing`, as one whose output broke would.
+    func start(from start: WatchStart = .resume, refusing: TransactionID? = nil) async throws {
         var configuration = Watcher.Configuration()
         configuration.interval = .milliseconds(100)
         let watcher = Watcher(fetcher: network.fetcher(), log: log, configuration: configuration)
         let task = Task { [self] () -> Result<Void, WatchError> in
             do throws(WatchError) {
-                try await watcher.run(from: start) { height in self.started.withLock { $0 = height } } onNotification: { result in
+                try await watcher.run(from: start) { height in self.started.withLock { $0 = height } } onNotification: { result throws(HandOverFailure) in
+                    if result.id == refusing { throw HandOverFailure("refused") }
                     self.delivered.withLock { $0.append(result) }
                 }
                 return .success(())
@@ -43,6 +45,9 @@ final class WatchRun: Sendable {
         self.task.withLock { $0 = task }
         try await until("the watch started") { self.startHeight != nil }
     }
+
+    /// Waits for the watch to end by itself.
+    func ended() async -> Result<Void, WatchError>? { await task.withLock({ $0 })?.value }
 
     @discardableResult
     func stop() async -> Result<Void, WatchError>? {
@@ -159,6 +164,53 @@ struct WatchTests {
         await second.stop()
         #expect(first.results.map(\.id) == [early])
         #expect(second.results.map(\.id) == [meanwhile, late])
+    }
+
+    /// A notification the handler cannot show stops the watch, and it and the rest of its page
+    /// are shown by the next start.
+    @Test func oneThatCannotBeHandedOverIsShownByTheNextStart() async throws {
+        let network = try await FetchNetwork()
+        let start = try await NodeClient(pool: network.pool).height() + 1
+        var sent: [TransactionID] = []
+        for text in ["one", "two", "three"] { sent.append(try network.confirmed(try await network.send(text, from: network.friend, to: network.me))) }
+        network.devnet.mine()
+        let first = try WatchRun(network)
+        try await first.start(from: .height(start), refusing: sent[1])
+        let ended = await first.ended()
+        guard case .failure(.notHandedOver(let id, _)) = ended else { throw TestFailure("ended with \(String(describing: ended))") }
+        #expect(id == sent[1])
+        #expect(first.results.map(\.id) == [sent[0]])
+
+        let second = try WatchRun(network, home: first.home)
+        try await second.start()
+        try await second.until("the rest is shown") { second.results.count >= 2 }
+        await second.stop()
+        #expect(second.results.map(\.id) == Array(sent[1...]))
+    }
+
+    /// A start past the chain's tip is refused with the tip; a kept cursor past it (as an
+    /// older version could keep) starts at the tip instead of silencing the watch.
+    @Test func noCursorIsKeptPastTheChainsTip() async throws {
+        let network = try await FetchNetwork()
+        let refused = try WatchRun(network)
+        let tip = try await NodeClient(pool: network.pool).height()
+        do {
+            try await Watcher(fetcher: network.fetcher(), log: refused.log).begin(.height(99_999_999_999))
+            Issue.record("a start past the tip was taken")
+        } catch {
+            guard case .aheadOfChain(99_999_999_999, let named) = error else { throw error }
+            #expect(named >= tip && named < tip + 50)
+        }
+        #expect(try await refused.log.watchCursor(account: network.me.address, stream: "chats") == nil, "nothing kept")
+
+        let watch = try WatchRun(network)
+        for stream in ["chats", "transfers"] { try await watch.log.setWatchCursor(WatchCursor(height: 99_999_999_999), account: network.me.address, stream: stream) }
+        try await watch.start()
+        #expect(try #require(watch.startHeight) < tip + 50)
+        let new = try network.confirmed(try await network.send("after a cursor past the tip", from: network.friend, to: network.me))
+        try await watch.until("the new one is shown") { watch.results.contains { $0.id == new } }
+        await watch.stop()
+        #expect(try #require(try await watch.log.watchCursor(account: network.me.address, stream: "chats")).height < tip + 50)
     }
 
     /// The first watch of an account starts at the current block: history is not replayed.

@@ -13,7 +13,8 @@ final class WatchProcess: Sendable {
     private let pid = ChildID()
     private let finished: Task<RunResult, any Error>
 
-    init(_ network: FetchDevnet, _ arguments: [String] = [], name: String) async throws {
+    /// Started with `standardOutput` when given (then `stdout` reads nothing), else a file.
+    init(_ network: FetchDevnet, _ arguments: [String] = [], name: String, standardOutput: FileHandle? = nil) async throws {
         let folder = network.outbox.home + "/runs"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         stdoutPath = folder + "/\(name).out"
@@ -25,7 +26,7 @@ final class WatchProcess: Sendable {
         let pid = self.pid
         finished = Task {
             defer { try? out.close(); try? err.close() }
-            return try await run("adm-fetch", all, environment: environment, standardOutput: out, standardError: err, timeout: 240) { child in
+            return try await run("adm-fetch", all, environment: environment, standardOutput: standardOutput ?? out, standardError: err, timeout: 240) { child in
                 pid.value.withLock { $0 = child.processIdentifier }
             }
         }

@@ -1,3 +1,4 @@
+public import AdamantCore
 public import AdamantPush
 
 /// Why `watch` stopped other than by being cancelled.
@@ -6,12 +7,19 @@ public enum WatchError: Error, Sendable, CustomStringConvertible {
     case noUsableNode(String)
     /// The home's log, which keeps the cursor and what was shown, failed.
     case store(OutboxError)
+    /// The watch was asked to start past the highest block any usable node has.
+    case aheadOfChain(height: Int64, tip: Int64)
+    /// The handler could not show this notification: it and the rest of its page stay
+    /// unshown, for the next start.
+    case notHandedOver(TransactionID, HandOverFailure)
 
     /// The reason in a sentence.
     public var description: String {
         switch self {
         case .noUsableNode(let detail): detail
         case .store(let error): "the notification log failed: \(error)"
+        case .aheadOfChain(let height, let tip): "block \(height) is past the chain's tip (block \(tip))"
+        case .notHandedOver(let id, let failure): "transaction \(id) could not be shown: \(failure)"
         }
     }
 }
@@ -21,6 +29,17 @@ public enum WatchStart: Sendable, Hashable {
     /// Where the last watch of this account stopped; the first one starts at the chain's
     /// current height, so history is not replayed.
     case resume
-    /// Blocks at or above this height, whatever the kept cursor says.
+    /// Blocks at or above this height, whatever the kept cursor says; no higher than the
+    /// chain's tip.
     case height(Int64)
+}
+
+/// Why a watch's handler could not show a notification (its output cannot be written, its
+/// hook cannot be started): the watch stops without marking it shown.
+public struct HandOverFailure: Error, Sendable, CustomStringConvertible {
+    /// What failed, in a phrase.
+    public let description: String
+
+    /// A failure described by `description`.
+    public init(_ description: String) { self.description = description }
 }

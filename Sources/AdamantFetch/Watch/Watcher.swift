@@ -12,6 +12,9 @@ public import AdamantPush
 /// a page leaves the page's journal, from which the next start takes the rest out: only the
 /// notification being handed over at the kill is handed over again.
 public struct Watcher: Sendable {
+    /// Shows one notification; throws when it cannot, and the watch then stops.
+    public typealias Deliver = @Sendable (FetchResult) async throws(HandOverFailure) -> Void
+
     /// How often a watch polls, checks the nodes and gives the outbox a turn.
     public struct Configuration: Sendable {
         /// Between polls once caught up; a backlog is read page after page.
@@ -72,30 +75,42 @@ public struct Watcher: Sendable {
             do { try await log.settleWatched(account: account, stream: listing.rawValue) } catch { throw .store(error) }
         }
         let reports = await pool.checkHealth()
-        guard reports.contains(where: \.health.isUsable) else { throw .noUsableNode(NodeError.noUsableNode(reports).description) }
+        let usable = reports.filter(\.health.isUsable)
+        guard let tip = usable.compactMap(\.status?.height).max() else { throw .noUsableNode(NodeError.noUsableNode(reports).description) }
         switch start {
         case .height(let height):
+            // A cursor past the tip would skip every block up to it, silently, for good.
+            guard height <= tip else { throw .aheadOfChain(height: height, tip: tip) }
             for listing in WatchListing.allCases { try await keep(WatchCursor(height: max(height, 0)), listing) }
             return max(height, 0)
         case .resume:
             if let kept = try await cursor(.chats) {
+                // Nodes of a pool may lag each other by the reread margin; a cursor further ahead
+                // than that was never a block a node showed (another network's home, an old
+                // version's start past the tip), and waiting for the chain to reach it would
+                // show nothing until then.
+                guard kept.height <= tip + configuration.rereadBlocks else {
+                    events.log(.warning, "watch: the kept cursor (block \(kept.height)) is ahead of every node (the tip is block \(tip)); watching from the tip")
+                    for listing in WatchListing.allCases { try await keep(WatchCursor(height: tip), listing) }
+                    return tip
+                }
                 if try await cursor(.transfers) == nil { try await keep(WatchCursor(height: kept.height), .transfers) }
                 return kept.height
             }
-            let height: Int64
-            do { height = try await fetcher.client.height() } catch { throw .noUsableNode("\(error)") }
-            for listing in WatchListing.allCases { try await keep(WatchCursor(height: height), listing) }
-            return height
+            for listing in WatchListing.allCases { try await keep(WatchCursor(height: tip), listing) }
+            return tip
         }
     }
 
     /// Watches until the calling task is cancelled (then returns), with the pool's health
-    /// monitored and the registration outbox flushed alongside. Throws only when no node is
-    /// usable at the start or the log fails; network failures later are logged and retried.
-    /// `onStart` is told the height the watch starts at, once `begin` has settled it.
+    /// monitored and the registration outbox flushed alongside. Throws when no node is usable
+    /// at the start, the start is past the chain's tip, the log fails, or `onNotification`
+    /// cannot show one (that one and the rest of its page stay unshown, so the next start
+    /// shows them); network failures later are logged and retried. `onStart` is told the
+    /// height the watch starts at, once `begin` has settled it.
     public func run(
         from start: WatchStart = .resume, onStart: @Sendable (Int64) -> Void = { _ in },
-        onNotification: @escaping @Sendable (FetchResult) async -> Void
+        onNotification: @escaping Deliver
     ) async throws(WatchError) {
         onStart(try await begin(start))
         enum Ended: Sendable { case polling(WatchError?), chore }
@@ -127,7 +142,7 @@ public struct Watcher: Sendable {
     }
 
     /// Polls every listing until cancelled: each read to its end, then a pause.
-    func poll(_ deliver: @escaping @Sendable (FetchResult) async -> Void) async throws(WatchError) {
+    func poll(_ deliver: @escaping Deliver) async throws(WatchError) {
         var scans: [WatchListing: WatchScan] = [:]
         while !Task.isCancelled {
             let (listings, withTransfers) = WatchListing.current(in: pool)
@@ -148,7 +163,7 @@ public struct Watcher: Sendable {
                 } catch {
                     scans[listing] = scan
                     switch error {
-                    case .store(let failure): throw failure
+                    case .ending(let failure): throw failure
                     case .node where Task.isCancelled: return
                     case .node(let failure):
                         events.log(.warning, "watch: reading \(listing.rawValue) failed, trying again in \(configuration.interval): \(failure)")
@@ -161,7 +176,7 @@ public struct Watcher: Sendable {
 
     /// Reads `listing` page after page until a short one; false when stopped on the way.
     private func catchUp(
-        _ listing: WatchListing, _ scan: inout WatchScan, chatsWithTransfers: Bool, _ deliver: @Sendable (FetchResult) async -> Void
+        _ listing: WatchListing, _ scan: inout WatchScan, chatsWithTransfers: Bool, _ deliver: Deliver
     ) async throws(WatchFailure) -> Bool {
         var read = 0
         while !Task.isCancelled {
@@ -174,7 +189,7 @@ public struct Watcher: Sendable {
             }
             let (next, caughtUp) = scan.advanced(past: page, limit: configuration.pageSize, rereadBlocks: configuration.rereadBlocks)
             let delivered: Bool
-            do { delivered = try await hand(page, listing, from: scan.cursor, to: next.cursor, deliver) } catch { throw .store(error) }
+            do { delivered = try await hand(page, listing, from: scan.cursor, to: next.cursor, deliver) } catch { throw .ending(error) }
             guard delivered else { return false }
             scan = next
             read += page.count
@@ -187,10 +202,11 @@ public struct Watcher: Sendable {
     }
 
     /// Records the page's new notifications with the cursor past it, then hands them over in
-    /// block order; stopped before the end, takes the rest out again. False when stopped.
+    /// block order; stopped before the end, or by one that cannot be handed over, takes the
+    /// rest out again. False when stopped.
     private func hand(
         _ page: [Transaction], _ listing: WatchListing, from cursor: WatchCursor, to next: WatchCursor,
-        _ deliver: @Sendable (FetchResult) async -> Void
+        _ deliver: Deliver
     ) async throws(WatchError) -> Bool {
         // Derived from the key once a page, not once a transaction.
         let account = await self.account
@@ -217,7 +233,12 @@ public struct Watcher: Sendable {
                 do { try await page.forgetTheRest() } catch { throw .store(error) }
                 return false
             }
-            await deliver(result)
+            do throws(HandOverFailure) {
+                try await deliver(result)
+            } catch {
+                do { try await page.forgetTheRest() } catch { throw .store(error) }
+                throw .notHandedOver(result.id, error)
+            }
             page.handedOverNext()
         }
         return true
@@ -244,8 +265,9 @@ public struct WatchProgress: Sendable, Hashable {
     public var caughtUp: Bool
 }
 
-/// A page could not be read (retried later), or the log failed (the watch ends).
+/// A page could not be read (retried later), or the watch ends (the log failed, a
+/// notification could not be handed over).
 enum WatchFailure: Error {
     case node(NodeError)
-    case store(WatchError)
+    case ending(WatchError)
 }

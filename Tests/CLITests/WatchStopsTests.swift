@@ -1,0 +1,64 @@
+import AdamantCore
+import AdamantNodes
+import AdamantPush
+import Foundation
+import Testing
+
+/// Where a watch must stop rather than go on silently: a start past the chain's tip, and
+/// output that cannot be written. Either way nothing is kept as shown that was not.
+@Suite("adm-fetch watch stops", .timeLimit(.minutes(4)))
+struct WatchStopsTests {
+    @Test func aStartPastTheTipIsRefusedNamingTheTip() async throws {
+        let network = try await FetchDevnet()
+        let tip = try await network.client.height()
+        let result = try await network.fetch(["watch", "--from-height", "99999999999"])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        let named = try #require(result.stderr.firstMatch(of: /tip, block (\d+)/).flatMap { Int64($0.1) }, "\(result.stderr)")
+        #expect(named >= tip && named < tip + 50)
+        let log = try NotificationLog(home: network.outbox.home + "/home")
+        #expect(try await log.watchCursor(account: network.me.address, stream: "chats") == nil, "no cursor kept")
+    }
+
+    /// A cursor past the tip, as an older version kept after such a start: the watch starts
+    /// at the tip, says so, and shows what comes.
+    @Test func aKeptCursorPastTheTipStartsAtTheTip() async throws {
+        let network = try await FetchDevnet()
+        let log = try NotificationLog(home: network.outbox.home + "/home")
+        for stream in ["chats", "transfers"] { try await log.setWatchCursor(WatchCursor(height: 99_999_999_999), account: network.me.address, stream: stream) }
+        let watch = try await WatchProcess(network, name: "ahead")
+        let sent = try #require(try await network.send("after the tip", from: network.friend, to: network.me).id).description
+        try await watch.until("it is printed") { watch.ids == [sent] }
+        #expect(try await watch.stop().status == 0)
+        #expect(watch.stderr.contains("ahead of every node"), "\(watch.stderr)")
+        let tip = try await network.client.height()
+        #expect(try #require(try await log.watchCursor(account: network.me.address, stream: "chats")).height <= tip)
+    }
+
+    /// Standard output full or its reader gone: the watch stops at the first notification with
+    /// exit 74, and a restart shows every one of them.
+    @Test(arguments: ["/dev/full", "a closed pipe"])
+    func aBrokenStandardOutputStopsAtTheFirstNotification(_ output: String) async throws {
+        let network = try await FetchDevnet()
+        let broken: FileHandle
+        if output == "a closed pipe" {
+            let pipe = Pipe()
+            try pipe.fileHandleForReading.close()
+            broken = pipe.fileHandleForWriting
+        } else {
+            broken = try #require(FileHandle(forWritingAtPath: output))
+        }
+        let watch = try await WatchProcess(network, name: "broken", standardOutput: broken)
+        try broken.close()
+        var sent: [String] = []
+        for text in ["one", "two", "three"] { sent.append(try #require(try await network.send(text, from: network.friend, to: network.me).id).description) }
+        let result = try await watch.ended()
+        #expect(result.status == 74 && !result.timedOut, "\(watch.stderr)")
+        #expect(watch.stderr.contains("\(sent[0]) could not be shown"), "\(watch.stderr)")
+
+        let again = try await WatchProcess(network, name: "again")
+        try await again.until("all three are printed") { again.ids.count >= 3 }
+        #expect(try await again.stop().status == 0)
+        #expect(again.ids == sent)
+    }
+}
