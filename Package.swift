@@ -22,6 +22,8 @@ let package = Package(
         // libcurl (libcurl4-openssl-dev to build) is not linked but loaded with dlopen by the
         // first request: a command that makes none never pays for its 32 libraries.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("pthread", .when(platforms: [.linux]))]),
+        // posix_spawn's close-from action, which Swift's Glibc module does not declare.
+        .target(name: "CSpawn"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // NFKD for passphrases that are not BIP39 (Linux; Foundation does it elsewhere).
@@ -40,7 +42,7 @@ let package = Package(
         // A push's transaction found, verified, decrypted and rendered; `watch`.
         .target(name: "AdamantFetch", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush"]),
         // What every command shares: argument parsing, passphrase input, output and exit codes.
-        .target(name: "AdamantCLI", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush"]),
+        .target(name: "AdamantCLI", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush", "CSpawn"]),
 
         .executableTarget(name: "adm-push", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush", "AdamantFetch", "AdamantCLI"]),
         .executableTarget(name: "adm-fetch", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush", "AdamantFetch", "AdamantCLI"]),

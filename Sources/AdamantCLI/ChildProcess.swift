@@ -1,3 +1,4 @@
+import CSpawn
 import Dispatch
 import Synchronization
 #if canImport(Glibc)
@@ -12,8 +13,12 @@ package import Darwin
 /// in the child, whatever this thread blocks or ignores. `Foundation.Process` passes on the
 /// spawning thread's mask, which on a task or dispatch thread blocks nearly everything
 /// (swift-corelibs-foundation#4772). The child inherits standard output and error, reads
-/// /dev/null, and gets its own process group, so a timeout kills what it started too.
+/// /dev/null, gets no other descriptor of this process, and gets its own process group, so a
+/// timeout or a cancellation stops what it started too.
 public enum ChildProcess {
+    /// Between SIGTERM, when the waiting task is cancelled, and SIGKILL.
+    public static let stopGrace: Duration = .seconds(2)
+
     public enum Outcome: Sendable, Hashable, CustomStringConvertible {
         case exited(Int32)
         case signalled(Int32)
@@ -34,25 +39,29 @@ public enum ChildProcess {
     }
 
     /// Runs `path` with `arguments` and exactly `environment`, waiting on a thread of its own
-    /// (never a cooperative one) until it ends or `timeout` passes.
+    /// (never a cooperative one) until it ends or `timeout` passes. Cancelling the calling
+    /// task stops its process group: SIGTERM, then SIGKILL after `stopGrace`.
     public static func run(_ path: String, _ arguments: [String], environment: [String: String], timeout: Duration) async -> Outcome {
         let pid: pid_t
         switch spawn(path, arguments, environment) {
         case .success(let spawned): pid = spawned
         case .failure(let reason): return .notStarted(reason.description)
         }
-        // Killed at the timeout unless reaped first; checked under the lock the reaper takes
-        // before the pid can be reused.
+        // Signals go to the group only until it is reaped: checked under the lock the reaper
+        // takes before the pid can be reused.
         let state = Mutex((exited: false, killed: false))
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-            state.withLock { state in
-                guard !state.exited else { return }
-                kill(-pid, SIGKILL)
-                state.killed = true
+        let signalGroup = { @Sendable (signal: Int32, delay: Duration, isTimeout: Bool) in
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay.seconds) {
+                state.withLock { state in
+                    guard !state.exited else { return }
+                    kill(-pid, signal)
+                    if isTimeout { state.killed = true }
+                }
             }
         }
-        return await withCheckedContinuation { continuation in
+        signalGroup(SIGKILL, timeout, true)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
             DetachedThread.start {
                 var info = siginfo_t()
                 while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
@@ -65,6 +74,10 @@ public enum ChildProcess {
                 let signal = raw & 0x7f
                 continuation.resume(returning: killed ? .timedOut(timeout) : signal == 0 ? .exited((raw >> 8) & 0xff) : .signalled(signal))
             }
+            }
+        } onCancel: {
+            signalGroup(SIGTERM, .zero, false)
+            signalGroup(SIGKILL, stopGrace, false)
         }
     }
 
@@ -77,6 +90,8 @@ public enum ChildProcess {
         guard posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) == 0 else {
             return .failure(SpawnError(description: "the spawn attributes cannot be set"))
         }
+        // ENOSYS where the C library has no such action; nothing else can fail it.
+        _ = cspawn_add_close_from(&actions, 3)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
@@ -108,4 +123,9 @@ public enum ChildProcess {
         else { return nil }
         return try body(&attributes)
     }
+}
+
+extension Duration {
+    /// The duration in seconds, for Dispatch's deadlines.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -134,6 +134,36 @@ struct WatchCommandTests {
         #expect(try await watch.stop().status == 0)
     }
 
+    /// The hook gets standard input, output and error, and no other descriptor of the watch
+    /// (libcurl's socket pairs were inherited).
+    @Test func theHookInheritsNoOtherDescriptor() async throws {
+        let network = try await FetchDevnet()
+        let file = network.outbox.home + "/descriptors"
+        let watch = try await WatchProcess(network, ["--exec", "ls /proc/self/fd > '\(file).tmp'; mv '\(file).tmp' '\(file)'"], name: "descriptors")
+        _ = try await network.send("count them", from: network.friend, to: network.me)
+        try await watch.until("the hook ran") { FileManager.default.fileExists(atPath: file) }
+        #expect(try await watch.stop().status == 0)
+        // 3 is ls's own reading of the folder.
+        #expect(try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n") == ["0", "1", "2", "3"])
+    }
+
+    /// SIGTERM while a hook hangs: the hook's group is stopped after a short grace and the
+    /// watch ends at once, not when the hook would have.
+    @Test func sigtermStopsAHangingHook() async throws {
+        let network = try await FetchDevnet()
+        let pidFile = network.outbox.home + "/hook.pid"
+        let watch = try await WatchProcess(network, ["--exec", "echo $$ > '\(pidFile).tmp' && mv '\(pidFile).tmp' '\(pidFile)' && exec sleep 200"], name: "hanging")
+        _ = try await network.send("hang on", from: network.friend, to: network.me)
+        try await watch.until("the hook runs") { FileManager.default.fileExists(atPath: pidFile) }
+        let hook = try #require(pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let signalled = ContinuousClock.now
+        let result = try await watch.stop(SIGTERM)
+        let took = ContinuousClock.now - signalled
+        #expect(result.status == 0 && !result.timedOut, "\(watch.stderr)")
+        #expect(took < .seconds(30), "a 200 s hook held SIGTERM for \(took)")
+        try await watch.until("the hook is gone") { kill(hook, 0) != 0 }
+    }
+
     /// SIGTERM ends it with 0 and a cursor in the home; started again, nothing is repeated.
     @Test func sigtermEndsItCleanlyWithACursor() async throws {
         let network = try await FetchDevnet()
