@@ -121,16 +121,21 @@ public struct ConfigFile: Sendable, Hashable {
     }
 
     /// The parsed file, or nil when there is no file at `path`. Refuses anything but a regular
-    /// file (a FIFO would block the read) and anything over `maxBytes`, without reading it.
+    /// file (a FIFO would block the read), anything over `maxBytes`, and a file another user
+    /// could have written (it names the nodes, the service and the home), without reading it.
     public static func load(path: String) throws(ConfigFileError) -> ConfigFile? {
         func unreadable(_ reason: String) -> ConfigFileError { ConfigFileError(path: path, problem: .unreadable(reason)) }
         let contents: [UInt8]?
-        do { contents = try SmallFile.read(atPath: path, limit: maxBytes) } catch {
+        do { contents = try SmallFile.read(atPath: path, limit: maxBytes, ownerWritesOnly: true) } catch {
             switch error {
             case .cannotOpen(let number): throw unreadable("cannot be opened: \(String(cString: strerror(number)))")
             case .cannotRead(let number): throw unreadable("cannot be read: \(String(cString: strerror(number)))")
             case .notRegular: throw unreadable("is not a regular file")
             case .tooLarge: throw unreadable("is larger than \(maxBytes >> 20) MiB; a config file is a few lines of JSON")
+            case .othersCanWrite(let mode):
+                throw unreadable("is refused: mode \(String(mode, radix: 8)) lets others change it; run chmod go-w \(path.quoted)")
+            case .ownedByAnother(let uid):
+                throw unreadable("is refused: it belongs to uid \(uid), not to you (uid \(geteuid())); make it yours or remove it")
             }
         }
         return try contents.map { contents throws(ConfigFileError) in try ConfigFile(path: path, contents: contents) }

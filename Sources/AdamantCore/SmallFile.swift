@@ -15,11 +15,17 @@ package enum SmallFile {
         case notRegular
         case tooLarge
         case cannotRead(errno: Int32)
+        /// Its group or everyone may write it (the permission bits).
+        case othersCanWrite(mode: UInt32)
+        /// Another user owns it.
+        case ownedByAnother(uid: UInt32)
     }
 
     /// The file's bytes, or nil when there is none at `path`. Anything but a regular file is
-    /// refused without reading it (a FIFO would block), and anything over `limit` bytes.
-    package static func read(atPath path: String, limit: Int) throws(ReadError) -> [UInt8]? {
+    /// refused without reading it (a FIFO would block), and anything over `limit` bytes. With
+    /// `ownerWritesOnly`, so is a file that this user does not own or that others may write:
+    /// for a file whose contents steer a command, as the config file does.
+    package static func read(atPath path: String, limit: Int, ownerWritesOnly: Bool = false) throws(ReadError) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -29,6 +35,10 @@ package enum SmallFile {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw .cannotRead(errno: errno) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw .notRegular }
+        if ownerWritesOnly {
+            guard info.st_uid == geteuid() else { throw .ownedByAnother(uid: UInt32(info.st_uid)) }
+            guard info.st_mode & 0o022 == 0 else { throw .othersCanWrite(mode: UInt32(info.st_mode & 0o7777)) }
+        }
         guard info.st_size <= limit else { throw .tooLarge }
 
         // At most one byte past the cap, in case the file grew since fstat.

@@ -40,7 +40,8 @@ struct WatchCommand: Command {
             (exit 0); exits 69 when no node can be used at the start, 64 for bad input (a
             --from-height past the chain's tip included), and 74 at the first notification that
             cannot be written to standard output or whose --exec cannot be started: that one and
-            those after it are shown at the next start. On a
+            those after it are shown at the next start. One watch per account and home: a second
+            exits 75, naming the process that watches. On a
             terminal, a long catch-up shows its progress on one line of standard error.
             """ + "\n" + LogOptions.help + "\n" + NodeOptions.help + "\n" + PassphraseInput.help)
 
@@ -127,6 +128,10 @@ struct WatchCommand: Command {
             return .success
         case .failure(.noUsableNode(let detail)):
             throw CLIError(detail, exitCode: .unavailable)
+        case .failure(.leaseRefused(.held(let holder))):
+            throw CLIError("another watch of \(keyPair.address) runs on this home (\(holder)); stop it first, or give this one another --home", exitCode: .queued)
+        case .failure(.leaseRefused(let refusal)):
+            throw CLIError(WatchError.leaseRefused(refusal).description, exitCode: .rejected)
         case .failure(.aheadOfChain(let height, let tip)):
             throw CLIError.invalidInput("--from-height \(height) is past the chain's tip, block \(tip): give a height up to \(tip), or leave it out to start at the current block")
         case .failure(.notHandedOver(let id, let failure)):

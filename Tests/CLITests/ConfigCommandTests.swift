@@ -175,6 +175,22 @@ final class ConfigCommandTests {
         #expect(needed.status == 64 && needed.stderr.hasPrefix("Error: the config file is not valid JSON at \(configPath):1:1: "), "\(needed.stderr)")
     }
 
+    /// A file others may write could send the outbox to their nodes and home: every command
+    /// refuses it with exit 64 and the fix, and nothing is created at the home it names.
+    @Test func aFileOthersCanWriteIsRefusedByEveryCommand() async throws {
+        try write(#"{"home": "\#(folder)/planted"}"#)
+        #expect(chmod(configPath, 0o666) == 0)
+        let environment = environment.merging(["ADM_PASSPHRASE": BIP39.randomMnemonic(), "ADM_NODES": "http://127.0.0.1:1"]) { $1 }
+        for arguments in [["config"], ["status"], ["register", "--token", String(repeating: "ab", count: 32), "--provider", "fcm", "--no-wait"]] {
+            let result = try await run("adm-push", arguments, environment: environment)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("lets others change it; run chmod go-w '\(configPath)'"), "\(result.stderr)")
+        }
+        let watch = try await run("adm-fetch", ["watch"], environment: environment)
+        #expect(watch.status == 64 && watch.stderr.contains("chmod go-w"), "\(watch.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/planted"))
+    }
+
     @Test func aMalformedFileNamesTheLine() async throws {
         try write("""
             {

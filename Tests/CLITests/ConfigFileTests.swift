@@ -156,4 +156,28 @@ import Testing
             try ConfigFile.load(path: directory.path)
         }
     }
+
+    /// The file names the nodes, the service and the home: one that another user could have
+    /// written is refused, unread, with what to do.
+    @Test func aFileOthersCouldWriteIsRefused() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("adm-config-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("config.json").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(#"{"home":"/tmp/elsewhere"}"#.utf8)))
+
+        for mode: mode_t in [0o666, 0o620, 0o602] {
+            #expect(chmod(path, mode) == 0)
+            #expect(throws: ConfigFileError(path: path, problem: .unreadable("is refused: mode \(String(mode, radix: 8)) lets others change it; run chmod go-w '\(path)'"))) {
+                try ConfigFile.load(path: path)
+            }
+        }
+        #expect(chmod(path, 0o644) == 0)
+        #expect(try ConfigFile.load(path: path)?.home == "/tmp/elsewhere", "others may read it")
+        guard geteuid() == 0 else { return }  // only root can give a file away
+        #expect(chown(path, 65534, 65534) == 0)
+        #expect(throws: ConfigFileError(path: path, problem: .unreadable("is refused: it belongs to uid 65534, not to you (uid 0); make it yours or remove it"))) {
+            try ConfigFile.load(path: path)
+        }
+    }
 }

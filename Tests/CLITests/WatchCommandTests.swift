@@ -43,6 +43,9 @@ final class WatchProcess: Sendable {
         }
     }
 
+    /// The process's id, once it started.
+    var processID: pid_t? { pid.value.withLock { $0 } }
+
     func send(_ signal: Int32) {
         if let pid = pid.value.withLock({ $0 }) { kill(pid, signal) }
     }

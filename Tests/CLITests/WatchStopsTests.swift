@@ -61,4 +61,21 @@ struct WatchStopsTests {
         #expect(try await again.stop().status == 0)
         #expect(again.ids == sent)
     }
+
+    /// A second watch of the account on the same home would show every message twice: it
+    /// exits 75 naming the first, which goes on alone; once the first stops, one can start.
+    @Test func aSecondWatchOnOneHomeIsRefusedNamingTheFirst() async throws {
+        let network = try await FetchDevnet()
+        let first = try await WatchProcess(network, name: "first")
+        let second = try await network.fetch(["watch"])
+        #expect(second.status == 75, "\(second.stderr)")
+        let pid = try #require(first.processID)
+        #expect(second.stderr.contains("another watch of \(network.me.address) runs on this home (process \(pid) on "), "\(second.stderr)")
+        let sent = try #require(try await network.send("once", from: network.friend, to: network.me).id).description
+        try await first.until("the first shows it") { first.ids == [sent] }
+        #expect(try await first.stop().status == 0)
+
+        let third = try await WatchProcess(network, name: "third")
+        #expect(try await third.stop().status == 0, "\(third.stderr)")
+    }
 }

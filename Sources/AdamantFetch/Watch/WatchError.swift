@@ -7,6 +7,9 @@ public enum WatchError: Error, Sendable, CustomStringConvertible {
     case noUsableNode(String)
     /// The home's log, which keeps the cursor and what was shown, failed.
     case store(OutboxError)
+    /// Another watch of this account runs on this home (who, as it says), or its lease
+    /// cannot be taken.
+    case leaseRefused(WatchLease.Refusal)
     /// The watch was asked to start past the highest block any usable node has.
     case aheadOfChain(height: Int64, tip: Int64)
     /// The handler could not show this notification: it and the rest of its page stay
@@ -18,6 +21,8 @@ public enum WatchError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .noUsableNode(let detail): detail
         case .store(let error): "the notification log failed: \(error)"
+        case .leaseRefused(.held(let holder)): "another watch of this account runs on this home: \(holder)"
+        case .leaseRefused(.unavailable(let path, let reason)): "the watch's lease \(path) cannot be taken: \(reason)"
         case .aheadOfChain(let height, let tip): "block \(height) is past the chain's tip (block \(tip))"
         case .notHandedOver(let id, let failure): "transaction \(id) could not be shown: \(failure)"
         }

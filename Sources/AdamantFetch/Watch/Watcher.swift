@@ -103,7 +103,8 @@ public struct Watcher: Sendable {
     }
 
     /// Watches until the calling task is cancelled (then returns), with the pool's health
-    /// monitored and the registration outbox flushed alongside. Throws when no node is usable
+    /// monitored and the registration outbox flushed alongside, holding the account's lease on
+    /// the log's home so no second watch shows the same. Throws when another holds it, no node is usable
     /// at the start, the start is past the chain's tip, the log fails, or `onNotification`
     /// cannot show one (that one and the rest of its page stay unshown, so the next start
     /// shows them); network failures later are logged and retried. `onStart` is told the
@@ -112,6 +113,9 @@ public struct Watcher: Sendable {
         from start: WatchStart = .resume, onStart: @Sendable (Int64) -> Void = { _ in },
         onNotification: @escaping Deliver
     ) async throws(WatchError) {
+        let lease: WatchLease
+        do { lease = try log.leaseWatch(account: await account) } catch { throw .leaseRefused(error) }
+        defer { withExtendedLifetime(lease) {} }
         onStart(try await begin(start))
         enum Ended: Sendable { case polling(WatchError?), chore }
         let failure = await withTaskGroup(of: Ended.self) { group -> WatchError? in

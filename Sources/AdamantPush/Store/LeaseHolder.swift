@@ -24,7 +24,8 @@ enum LeaseHolder {
         return kill(pid, 0) == -1 && errno == ESRCH
     }
 
-    private static let hostName: String = {
+    /// This host's name, as holders on it are written.
+    static let hostName: String = {
         var name = [CChar](repeating: 0, count: 256)
         guard gethostname(&name, name.count - 1) == 0 else { return "localhost" }
         let text = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

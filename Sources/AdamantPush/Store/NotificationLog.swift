@@ -78,6 +78,9 @@ public final class NotificationLog: Sendable {
 
     // MARK: The watch cursor
 
+    /// The lease of `account`'s watch on this log's home, held until it is released.
+    public func leaseWatch(account: Address) throws(WatchLease.Refusal) -> WatchLease { try WatchLease(home: home, account: account) }
+
     /// Where `watch` resumes for `account` on one of its listings (`stream`), if it ran before.
     public func watchCursor(account: Address, stream: String) async throws(OutboxError) -> WatchCursor? {
         let rows = try await read { db in
