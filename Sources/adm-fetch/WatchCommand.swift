@@ -35,7 +35,10 @@ struct WatchCommand: Command {
             again); the first run starts at the current block. With --exec,
             the command runs once per notification, one at a time, its output on this one's;
             for example: --exec 'notify-send -- "$ADM_TITLE" "$ADM_BODY"' ('--', as a message
-            may start with a dash). The passphrase is not passed on to it. While watching, node health is re-checked and a registration
+            may start with a dash). The passphrase is not passed on to it. What a hook passes as
+            arguments, any local user can read while it runs (ps, /proc/PID/cmdline): on a
+            machine shared with others, read ADM_BODY from the environment inside the hook
+            (only its owner can read that) instead of passing it to a program's arguments. While watching, node health is re-checked and a registration
             outbox in --home is flushed now and then. Stops cleanly on SIGINT or SIGTERM
             (exit 0); exits 69 when no node can be used at the start, 64 for bad input (a
             --from-height past the chain's tip included), and 74 at the first notification that
