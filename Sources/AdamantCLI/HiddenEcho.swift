@@ -7,11 +7,16 @@ import Darwin
 #endif
 
 /// Echo off on a terminal for the length of one prompt, restored however the prompt ends:
-/// normally, or by SIGINT, SIGQUIT, SIGTERM or SIGTSTP, which then take their default action as
-/// if no handler had been there. After a stop, SIGCONT turns echo off again, so a passphrase
-/// typed after `fg` is still not shown. One prompt at a time per process.
+/// normally, or by any signal that stops or ends a process by default and can be sent to it
+/// (SIGINT, SIGHUP, SIGTERM, SIGTSTP, SIGALRM, …), which then takes its default action as if no
+/// handler had been there. After a stop, SIGCONT turns echo off again, so a passphrase typed
+/// after `fg` is still not shown. One prompt at a time per process.
 enum HiddenEcho {
-    static let endingSignals = [SIGINT, SIGQUIT, SIGTERM, SIGTSTP]
+    /// Those a handler can catch and another process or the kernel's timers may send; not the
+    /// faults (SIGSEGV and the like), which come from a bug in this process, not a person.
+    static let endingSignals = [
+        SIGINT, SIGQUIT, SIGTERM, SIGTSTP, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGPIPE,
+    ]
 
     /// Runs `body` with echo off on `descriptor`; nil if the terminal's settings cannot be read.
     static func run<T>(on descriptor: Int32, _ body: () -> T) -> T? {

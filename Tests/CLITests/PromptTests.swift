@@ -27,7 +27,7 @@ struct PromptTests {
     /// Ctrl-C, Ctrl-\ or a kill while asking: echo is back on and the signal ends the process
     /// as it would have without the prompt. Started from a shell (the signal goes to the main
     /// thread while another reads) or with signals blocked (only the reading thread takes them).
-    @Test(arguments: [SIGINT, SIGQUIT, SIGTERM], [false, true])
+    @Test(arguments: [SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGALRM], [false, true])
     func aSignalWhileAskingRestoresEcho(_ signal: Int32, blocked: Bool) async throws {
         let terminal = try PseudoTerminal()
         let result = try await run(
