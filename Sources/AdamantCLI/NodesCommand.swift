@@ -7,7 +7,8 @@ public struct NodesCommand: Command {
         name: "nodes",
         overview: "Check the configured nodes: status, height, version, latency and clock.",
         options: NodeOptions.options + [json, OutboxOptions.home],
-        discussion: NodeOptions.help + "\nExits 69 when no node is usable.")
+        discussion: "CLOCK is the node's clock against this machine's: +60.0 s for a node a minute ahead (in --json, clockDeltaMs is this machine's minus the node's).\n"
+            + NodeOptions.help + "\nExits 69 when no node is usable.")
     static let json = Flag("json", help: "Print {\"nodes\": [...]} as JSON.")
 
     let arguments: ParsedArguments
@@ -55,10 +56,12 @@ struct Row: Encodable {
         clockDeltaMs = report.clock?.deltaMillis
     }
 
-    /// A clock offset as `+1.2 s` / `-0.4 s`, to the tenth.
-    static func signedSeconds(_ milliseconds: Int64) -> String {
-        let tenths = (Double(milliseconds.magnitude) / 100).rounded()
-        return (milliseconds < 0 ? "-" : "+") + "\(Int(tenths) / 10).\(Int(tenths) % 10) s"
+    /// The node's clock against this machine's, as `+1.2 s` (the node ahead) or `-0.4 s`,
+    /// to the tenth, from `clockDeltaMs` (this machine's minus the node's), so the column reads
+    /// as the reason beside it does ("60.0 s ahead").
+    static func nodeClock(_ localMinusNode: Int64) -> String {
+        let tenths = (Double(localMinusNode.magnitude) / 100).rounded()
+        return (localMinusNode > 0 ? "-" : "+") + "\(Int(tenths) / 10).\(Int(tenths) % 10) s"
     }
 
     static func table(_ rows: [Row]) -> [String] {
@@ -67,7 +70,7 @@ struct Row: Encodable {
             [
                 row.url, row.status, row.height.map(String.init) ?? "-", row.version ?? "-",
                 row.latencyMs.map { "\($0) ms" } ?? "-",
-                row.clockDeltaMs.map(Self.signedSeconds) ?? "-",
+                row.clockDeltaMs.map(Self.nodeClock) ?? "-",
                 row.reason ?? "",
             ]
         }

@@ -61,3 +61,15 @@ public struct RepeatableOption: DeclaredOption {
         spec = OptionSpec(name: name, short: nil, kind: .repeatable, valueName: valueName, allowedValues: nil, valueKind: valueKind, help: help)
     }
 }
+
+extension SingleOption {
+    /// A value in seconds written the plain way, digits with an optional decimal part, within
+    /// `range`; nil otherwise. `Double(_:)` alone would also take `0x10`, `1e3`, `nan` and `inf`.
+    public static func seconds(_ text: String, in range: ClosedRange<Double>) -> Duration? {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.contains(where: { !$0.isEmpty }), parts.allSatisfy({ $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }),
+              let value = Double(text), range.contains(value)
+        else { return nil }
+        return .milliseconds(Int64((value * 1000).rounded()))
+    }
+}

@@ -102,10 +102,10 @@ public enum OutboxOptions {
     /// `--deadline` as a duration: 0 to 3600 seconds.
     public static func deadline(_ arguments: ParsedArguments, default seconds: Int = 30) throws(CLIError) -> Duration {
         guard let text = arguments.value(deadline) else { return .seconds(seconds) }
-        guard let value = Double(text), value.isFinite, (0...3600).contains(value) else {
+        guard let duration = SingleOption.seconds(text, in: 0...3600) else {
             throw .usage("--deadline takes a number of seconds from 0 to 3600, got \(text.quoted)")
         }
-        return .milliseconds(Int64((value * 1000).rounded()))
+        return duration
     }
 
     /// The outbox for the account of `keys`, on the configured nodes; its store opens while

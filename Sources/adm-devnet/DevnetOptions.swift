@@ -39,10 +39,10 @@ enum DevnetOptions {
     }
 
     private static func seconds(_ option: SingleOption, _ text: String) throws(CLIError) -> Duration {
-        guard let seconds = Double(text), seconds.isFinite, (0.001...86_400).contains(seconds) else {
+        guard let seconds = SingleOption.seconds(text, in: 0.001...86_400) else {
             throw .usage("--\(option.spec.name) takes seconds from 0.001 to 86400, got \(text.quoted)")
         }
-        return .milliseconds(Int64((seconds * 1000).rounded()))
+        return seconds
     }
 
     /// `PASSPHRASE=ADM`, split at the last `=` (a passphrase has none).

@@ -66,10 +66,10 @@ struct WatchCommand: Command {
             start = .resume
         }
         if let text = arguments.value(Self.interval) {
-            guard let seconds = Double(text), seconds.isFinite, (0.5...3600).contains(seconds) else {
+            guard let seconds = SingleOption.seconds(text, in: 0.5...3600) else {
                 throw .usage("--interval takes a number of seconds from 0.5 to 3600, got \(text.quoted)")
             }
-            pollInterval = .milliseconds(Int64((seconds * 1000).rounded()))
+            pollInterval = seconds
         } else {
             pollInterval = .seconds(10)
         }

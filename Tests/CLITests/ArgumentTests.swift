@@ -43,4 +43,17 @@ struct ArgumentTests {
         #expect("a\tb\u{7F}\u{0}\u{85}\u{202E}\u{2028}".quoted == #"'a\tb\u{7F}\u{0}\u{85}\u{202E}\u{2028}'"#)
         #expect("plain ünïcödé 🙂".quoted == "'plain ünïcödé 🙂'")
     }
+
+    /// Seconds are digits with an optional decimal part: what `Double` also reads (hex,
+    /// exponents, nan, inf, signs, blanks) is refused, and so is a value outside the range.
+    @Test func secondsAreWrittenThePlainWay() {
+        #expect(SingleOption.seconds("16", in: 0...3600) == .seconds(16))
+        #expect(SingleOption.seconds("0.25", in: 0...3600) == .milliseconds(250))
+        #expect(SingleOption.seconds(".5", in: 0...3600) == .milliseconds(500))
+        #expect(SingleOption.seconds("2.", in: 0...3600) == .seconds(2))
+        #expect(SingleOption.seconds("0", in: 0...3600) == .zero)
+        for text in ["0x10", "1e1", "nan", "inf", "+5", "-0", " 5", "5 ", "", ".", "1.2.3", "١٢", "3601", "0x1p4"] {
+            #expect(SingleOption.seconds(text, in: 0...3600) == nil, "\(text)")
+        }
+    }
 }

@@ -256,7 +256,7 @@ struct FetchCommandTests {
     @Test(arguments: [
         (["12x"], "is not a transaction id"), (["1", "2"], "unexpected argument"), (["1", "--payload", "-"], "not both"),
         (["1", "--recipient", "U1x"], "is not an address"), (["1", "--deadline", "-3"], "--deadline"), (["--payload", "/nonexistent/p"], "cannot read --payload"),
-        (["--payload", "/dev/null"], "not a regular file"),
+        (["--payload", "/dev/null"], "not a regular file"), (["1", "--deadline", "0x10"], "--deadline"), (["1", "--deadline", "1e1"], "--deadline"),
     ])
     func badInputIsAUsageError(_ arguments: [String], _ message: String) async throws {
         let network = try await FetchDevnet()

@@ -84,6 +84,23 @@ final class NodesCommandTests {
         #expect(lines[2].contains("usable") && lines[3].contains("usable"))
     }
 
+    /// The CLOCK column is the node's clock against this machine's, with the sign of the reason
+    /// beside it: a node 60 s ahead reads "+60.0 s" and "clock 60.0 s ahead of".
+    @Test func theClockColumnAgreesWithTheReason() async throws {
+        var configuration = DevnetConfiguration()
+        configuration.faults = [.init(node: 0, fault: try Fault(parsing: "skew:60"))]
+        let skewed = try Devnet(configuration)
+        defer { skewed.stop() }
+        let result = try await run("adm-push", ["nodes", "--node", skewed.nodeURLs[0]])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(result.stdout.split(separator: "\n").dropFirst().first.map(String.init))
+        let clock = try #require(line.firstMatch(of: /\s([+-])(\d+)\.\d s\s/), "\(line)")
+        let reason = try #require(line.firstMatch(of: /clock (\d+)\.\d s (ahead of|behind)/), "\(line)")
+        // The two are measured a request apart: 60.0 and 59.9 may stand side by side.
+        #expect(clock.output.1 == "+" && reason.output.2 == "ahead of", "\(line)")
+        #expect(["59", "60"].contains(clock.output.2) && ["59", "60"].contains(reason.output.1), "\(line)")
+    }
+
     @Test func anEmptyNodeListIsAUsageError() async throws {
         let result = try await run("adm-push", ["nodes"], environment: ["ADM_NODES": ""])
         #expect(result.status == 64)

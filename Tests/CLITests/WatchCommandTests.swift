@@ -188,7 +188,7 @@ struct WatchCommandTests {
         #expect(again.ids == [later.id!.description])
     }
 
-    @Test(arguments: [["--interval", "0.1"], ["--from-height", "x"], ["--exec", " "], ["extra"], ["--service-address", "U1"]])
+    @Test(arguments: [["--interval", "0.1"], ["--interval", "0x10"], ["--from-height", "x"], ["--exec", " "], ["extra"], ["--service-address", "U1"]])
     func badInputIsAUsageError(_ arguments: [String]) async throws {
         let network = try await FetchDevnet()
         let result = try await network.fetch(["watch"] + arguments)
