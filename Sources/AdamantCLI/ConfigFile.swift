@@ -42,6 +42,11 @@ public struct ConfigFile: Sendable, Hashable {
     /// Parses the file's bytes.
     public init(path: String, contents: [UInt8]) throws(ConfigFileError) {
         self.path = path
+        // The decoder would take the first of a key given twice, and says no more than "not
+        // JSON" of a syntax error: the grammar is checked first, with lines and columns.
+        if let syntax = JSONSyntax.firstProblem(in: contents) {
+            throw ConfigFileError(path: path, problem: .malformed(line: syntax.line, column: syntax.column, reason: syntax.reason))
+        }
         let body: Body
         do {
             body = try JSONCoding.decode(Body.self, from: contents, lenient: true)
@@ -59,6 +64,10 @@ public struct ConfigFile: Sendable, Hashable {
         nethash = body.nethash
         if let home = body.home, !(home.hasPrefix("/") || home == "~" || home.hasPrefix("~/")) {
             throw ConfigFileError(path: path, problem: .invalid(key: "home", reason: "must be an absolute path or start with ~/, got \(home.quoted)"))
+        }
+        // A C path ends at its first NUL: "/tmp/x\u0000y" would quietly be /tmp/x.
+        if let home = body.home, home.utf8.contains(0) {
+            throw ConfigFileError(path: path, problem: .invalid(key: "home", reason: "holds a NUL character, which no path can, got \(home.quoted)"))
         }
         home = body.home
         service = try body.service.map { entry throws(ConfigFileError) in try Self.service(entry, path: path) }

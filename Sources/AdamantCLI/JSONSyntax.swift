@@ -1,6 +1,10 @@
+import AdamantCore
+
 /// Where a file stops being JSON (RFC 8259), so an error can name the line: the toolchain's
 /// decoder says only that the data is not valid JSON. A check of the grammar, nothing decoded;
-/// as lenient as the decoder about a trailing comma and a byte order mark.
+/// as lenient as the decoder about a trailing comma and a byte order mark, stricter about a
+/// key given twice in one object, which the decoder would take the first of (keys are
+/// compared as written, escapes and all).
 enum JSONSyntax {
     struct Problem: Sendable, Hashable {
         /// From 1; the column counts characters, not bytes.
@@ -79,9 +83,15 @@ enum JSONSyntax {
             offset += 1
             skipSpace()
             if current == UInt8(ascii: "}") { offset += 1; return }
+            var keys = Set<ArraySlice<UInt8>>()
             while true {
                 guard current == UInt8(ascii: "\"") else { throw fail("expected a key in double quotes") }
+                let start = offset
                 try string()
+                let key = bytes[(start + 1)..<(offset - 1)]
+                guard keys.insert(key).inserted else {
+                    throw Failure(offset: start, reason: "the key \(String(decoding: key, as: UTF8.self).quoted) is given twice; keep one")
+                }
                 skipSpace()
                 guard current == UInt8(ascii: ":") else { throw fail("expected ':' after the key") }
                 offset += 1

@@ -51,6 +51,8 @@ import Testing
         ("", 1, 1, "the file is empty"),
         ("{} {}", 1, 4, "more text after the JSON object"),
         ("nodes = [x]", 1, 1, "expected a value"),
+        ("{\n  \"home\": \"/a\",\n  \"home\": \"/b\"\n}", 3, 3, "the key 'home' is given twice; keep one"),
+        ("{\"service\": {\"address\": \"U1\", \"publicKey\": \"00\", \"address\": \"U2\"}}", 1, 50, "the key 'address' is given twice"),
     ])
     func malformedJSONNamesTheLineAndColumn(_ text: String, _ line: Int, _ column: Int, _ reason: String) throws {
         let error = try #require(problem(text))
@@ -86,6 +88,7 @@ import Testing
         (#"{"nethash": "abc"}"#, "'nethash' in /cfg/config.json is not a nethash (64 hex characters)"),
         (#"{"home": "adm"}"#, "'home' in /cfg/config.json must be an absolute path or start with ~/, got 'adm'"),
         (#"{"home": "~adm/x"}"#, "'home' in /cfg/config.json must be an absolute path or start with ~/, got '~adm/x'"),
+        (#"{"home": "/tmp/x\u0000y"}"#, #"'home' in /cfg/config.json holds a NUL character, which no path can, got '/tmp/x\u{0}y'"#),
     ])
     func wrongValuesNameTheKey(_ text: String, _ message: String) {
         #expect(problem(text)?.description == message)
