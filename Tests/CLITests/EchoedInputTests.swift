@@ -29,4 +29,16 @@ struct EchoedInputTests {
         let argument = try await run("adm-push", ["nodes", "--node", "http://127.0.0.1:1", "a\u{7}b"])
         #expect(argument.stderr.hasPrefix("Error: unexpected argument 'a\\u{7}b'\n"))
     }
+
+    /// A value of any length is quoted back cut, with its length: the error stays one line of
+    /// a readable size.
+    @Test func aLongValueIsCutWhereItIsQuoted() async throws {
+        let long = String(repeating: "7x", count: 60_000)
+        for arguments in [["fetch", long], ["watch", "--from-height", long], ["fetch", "1", "--deadline", long]] {
+            let result = try await run("adm-fetch", arguments, environment: ["ADM_PASSPHRASE": "x", "ADM_NODES": "http://127.0.0.1:1"])
+            #expect(result.status == 64, "\(result.stderr.prefix(300))")
+            let first = try #require(result.stderr.split(separator: "\n").first)
+            #expect(first.count < 400 && first.contains("…' (120000 characters)"), "\(first.prefix(400))")
+        }
+    }
 }
