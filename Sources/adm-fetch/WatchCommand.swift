@@ -3,14 +3,6 @@ import AdamantCore
 import AdamantFetch
 import AdamantNodes
 import AdamantPush
-import Synchronization
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `adm-fetch watch`: notifications with no push service, from polling the nodes.
 struct WatchCommand: Command {
@@ -202,74 +194,5 @@ struct Hook: Sendable {
         let outcome = await ChildProcess.run("/bin/sh", ["-c", command], environment: environment, timeout: WatchCommand.hookTimeout)
         if case .notStarted(let reason) = outcome { throw HandOverFailure("--exec could not start: \(reason)") }
         if !outcome.succeeded { logger.log(.warning, "watch: --exec for transaction \(result.id) \(outcome)") }
-    }
-}
-
-/// The write end of the pipe the signal handler writes to (-1 when none): the handler may
-/// only make async-signal-safe calls, so it reads a lock-free atomic and writes one byte.
-private let stopPipe = Atomic<Int32>(-1)
-
-/// SIGINT and SIGTERM cancel the watch instead of ending the process, so the current item
-/// finishes and the cursor stays consistent. A handler that writes to a pipe, read by a thread
-/// of its own, rather than a dispatch signal source: on Linux those read a signalfd, which
-/// sees a signal only if every thread blocks it, and the threads already running do not.
-final class StopOnSignals: Sendable {
-    private final class State: Sendable {
-        let lock = Mutex<(requested: Bool, cancel: (@Sendable () -> Void)?)>((false, nil))
-    }
-    private let state = State()
-    private let readEnd: Int32
-
-    init() {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
-            readEnd = -1
-            return  // without a pipe the signals keep their default: they end the process
-        }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        readEnd = ends[0]
-        stopPipe.store(ends[1], ordering: .sequentiallyConsistent)
-        let state = self.state, readEnd = self.readEnd
-        DetachedThread.start {
-            var byte: UInt8 = 0
-            while true {
-                let count = read(readEnd, &byte, 1)
-                if count < 0 && errno == EINTR { continue }
-                guard count == 1 else { break }  // closed: released
-                let cancel = state.lock.withLock { state in
-                    state.requested = true
-                    return state.cancel
-                }
-                cancel?()
-            }
-            close(readEnd)
-        }
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { number in
-            var byte = UInt8(truncatingIfNeeded: number)
-            let descriptor = stopPipe.load(ordering: .sequentiallyConsistent)
-            if descriptor >= 0 { _ = write(descriptor, &byte, 1) }
-        }
-        action.sa_flags = SA_RESTART
-        sigemptyset(&action.sa_mask)
-        for number in [SIGINT, SIGTERM] { sigaction(number, &action, nil) }
-    }
-
-    var requested: Bool { state.lock.withLock { $0.requested } }
-
-    /// Cancels `task` at the first signal (at once, if one came already).
-    func cancelling<Success: Sendable>(_ task: Task<Success, Never>) {
-        let already = state.lock.withLock { state in
-            state.cancel = { task.cancel() }
-            return state.requested
-        }
-        if already { task.cancel() }
-    }
-
-    /// From here on a signal is ignored (the process is stopping anyway).
-    func release() {
-        for number in [SIGINT, SIGTERM] { signal(number, SIG_IGN) }
-        let writeEnd = stopPipe.exchange(-1, ordering: .sequentiallyConsistent)
-        if writeEnd >= 0 { close(writeEnd) }
     }
 }

@@ -101,7 +101,11 @@ struct FlushCommand: Command {
         name: "flush",
         overview: "Send what the newest intents still need, and wait for the chain.",
         options: [loop, interval, OutboxOptions.deadline, OutboxOptions.json, LogOptions.verbose] + OutboxOptions.options,
-        discussion: "Exit codes as for register, over every token. With --loop, each pass is also logged.\n" + LogOptions.help + "\n" + OutboxOptions.help)
+        discussion: """
+            Exit codes as for register, over every token. With --loop, each pass is also logged,
+            and SIGINT or SIGTERM stop it cleanly (exit 0, as they stop adm-fetch watch): what is
+            still pending stays queued.
+            """ + "\n" + LogOptions.help + "\n" + OutboxOptions.help)
 
     let arguments: ParsedArguments
 
@@ -120,24 +124,36 @@ struct FlushCommand: Command {
         let logger = try LogOptions.logger(arguments, context)
         let outbox = try await OutboxOptions.open(
             arguments, context, keys: AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context)), log: Demoted(logger, as: "outbox"))
-        let seconds = arguments.value(Self.interval).flatMap(Int.init) ?? 60
         let wait = try OutboxOptions.deadline(arguments)
-        var pass = 0
-        while true {
-            pass += 1
+        let json = arguments.flag(OutboxOptions.json)
+        guard arguments.flag(Self.loop) else {
             let report: FlushReport
             do { report = try await outbox.flush(until: .now + wait) } catch { throw CLIError(outboxError: error) }
-            let json = arguments.flag(OutboxOptions.json), loop = arguments.flag(Self.loop)
-            // In a loop the log says what the nodes did (a warning), not a bare line beside it.
-            OutboxReport.print(loop && !json ? FlushReport(keys: report.keys, balance: report.balance) : report, json: json, context)
-            guard loop, !Task.isCancelled else {
-                OutboxReport.advice(report.keys, balance: report.balance, context)
-                return OutboxReport.exitCode(for: report.keys)
-            }
-            FlushLog.log(report, pass: pass, logger)
-            logger.log(.debug, "flush: next pass at \(Logger.timestamp(Logger.now() + Int64(seconds) * 1000)) (in \(seconds) s)")
-            try? await Task.sleep(for: .seconds(seconds))
+            OutboxReport.print(report, json: json, context)
+            OutboxReport.advice(report.keys, balance: report.balance, context)
+            return OutboxReport.exitCode(for: report.keys)
         }
+        let seconds = arguments.value(Self.interval).flatMap(Int.init) ?? 60
+        let stop = StopOnSignals()
+        defer { stop.release() }
+        let passes = Task { () -> Result<Void, CLIError> in
+            var pass = 0
+            while !Task.isCancelled {
+                pass += 1
+                let report: FlushReport
+                do throws(OutboxError) { report = try await outbox.flush(until: .now + wait) } catch { return .failure(CLIError(outboxError: error)) }
+                // In a loop the log says what the nodes did (a warning), not a bare line beside it.
+                OutboxReport.print(json ? report : FlushReport(keys: report.keys, balance: report.balance), json: json, context)
+                FlushLog.log(report, pass: pass, logger)
+                logger.log(.debug, "flush: next pass at \(Logger.timestamp(Logger.now() + Int64(seconds) * 1000)) (in \(seconds) s)")
+                try? await Task.sleep(for: .seconds(seconds))
+            }
+            return .success(())
+        }
+        stop.cancelling(passes)
+        if case .failure(let error) = await passes.value { throw error }
+        logger.log(.info, "flush: stopped; what is still pending stays queued in the home")
+        return .success
     }
 }
 
