@@ -17,8 +17,9 @@ struct RegisterCommand: Command {
         discussion: """
             The intent is stored durably before anything is sent, and only the newest intent for a
             token is ever sent: a remove still queued from earlier is cancelled. Exits 0 once the
-            signal is in a block, 75 if it is still queued at the deadline, 1 if it needs you (not
-            enough ADM for the 0.001 ADM fee, or refused for good).
+            signal is in a block, 75 if it is still queued at the deadline or when SIGINT or SIGTERM
+            end the wait (it stays queued), 1 if it needs you (not enough ADM for the 0.001 ADM fee,
+            or refused for good).
             """ + "\n" + OutboxOptions.help)
 
     let arguments: ParsedArguments
@@ -72,16 +73,29 @@ enum OutboxCommand {
             return .queued
         }
         let deadline = ContinuousClock.now + (try OutboxOptions.deadline(arguments))
+        // The intents are stored by now: Ctrl-C or SIGTERM end the wait, not the process, so
+        // the report says where they stand and that they stay queued.
+        let stop = StopOnSignals()
+        defer { stop.release() }
+        let waiting = Task { () -> Result<FlushReport, OutboxError> in
+            do throws(OutboxError) {
+                return .success(try await outbox.flush(until: deadline) { keys in keys.filter { tokens.contains($0.token) }.allSatisfy(\.isSettled) })
+            } catch {
+                return .failure(error)
+            }
+        }
+        stop.cancelling(waiting)
         let report: FlushReport
-        do {
-            report = try await outbox.flush(until: deadline) { keys in keys.filter { tokens.contains($0.token) }.allSatisfy(\.isSettled) }
-        } catch {
-            throw CLIError(outboxError: error)
+        switch await waiting.value {
+        case .success(let flushed): report = flushed
+        case .failure(let error): throw CLIError(outboxError: error)
         }
         let keys = report.keys.filter { tokens.contains($0.token) }
         OutboxReport.print(FlushReport(keys: keys, balance: report.balance, networkProblem: report.networkProblem), json: json, context)
+        let code = OutboxReport.exitCode(for: keys)
+        if stop.requested, code == .queued { context.output.error("Interrupted: the wait ended; what was asked for is not lost.") }
         OutboxReport.advice(keys, balance: report.balance, context)
-        return OutboxReport.exitCode(for: keys)
+        return code
     }
 
     static func failure(_ error: any Error) -> CLIError {

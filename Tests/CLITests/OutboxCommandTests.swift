@@ -1,6 +1,7 @@
 import AdamantCore
 import AdamantDevnet
 import Foundation
+import Synchronization
 import Testing
 
 /// `adm-push register` and friends as processes against an in-process devnet.
@@ -85,6 +86,37 @@ struct OutboxCommandTests {
         #expect(intents.map(\.action) == ["add", "remove", "add"])
         #expect(intents[1].state == "superseded" && intents[1].attempts.isEmpty, "the stale remove was never sent")
         #expect(intents.flatMap(\.attempts).count == 1, "one signal in all")
+    }
+
+    /// Ctrl-C (or SIGTERM) while register waits for the chain: the intent is stored already, so
+    /// the wait ends with the report, exit 75 and a word that it stays queued; a flush later
+    /// applies it.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalWhileWaitingSaysTheIntentStaysQueued(_ signal: Int32) async throws {
+        let network = try OutboxDevnet()
+        try network.faultEveryNode("refuse")
+        let pid = Mutex<pid_t?>(nil)
+        let environment = ["ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.passphrase]
+        let arguments = ["register", "--token", Self.token, "--provider", "apns", "--deadline", "50", "--home", network.home + "/home",
+                         "--service-address", network.devnet.ans.address.description, "--service-public-key", network.devnet.ans.publicKey.hex]
+        let register = Task { try await run("adm-push", arguments, environment: environment, timeout: 60) { child in pid.withLock { $0 = child.processIdentifier } } }
+        let deadline = ContinuousClock.now + .seconds(30)
+        var queue = try await network.push(["queue"])
+        while !queue.stdout.contains("c3c3c3…c3c3 #1 add") {
+            guard ContinuousClock.now < deadline else { throw WatchTestFailure("the intent never showed in the queue: \(queue.stdout)\(queue.stderr)") }
+            queue = try await network.push(["queue"])
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        kill(try #require(pid.withLock { $0 }), signal)
+        let result = try await register.value
+        #expect(result.status == 75 && result.signal == nil && !result.timedOut, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("add c3c3c3…c3c3 (apns): pending"), "\(result.stdout)")
+        #expect(result.stderr.contains("Interrupted: the wait ended; what was asked for is not lost."), "\(result.stderr)")
+        #expect(result.stderr.contains("'adm-push flush'"), "\(result.stderr)")
+
+        try network.clearFaults()
+        let flush = try await network.push(["flush"])
+        #expect(flush.status == 0 && flush.stdout.hasPrefix("add c3c3c3…c3c3 (apns): applied"), "\(flush.stdout)\(flush.stderr)")
     }
 
     @Test func noFundsIsExitOneNamingTheFeeAndAFlushSendsItOnceFunded() async throws {
