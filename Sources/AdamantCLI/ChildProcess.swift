@@ -62,18 +62,18 @@ public enum ChildProcess {
         signalGroup(SIGKILL, timeout, true)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-            DetachedThread.start {
-                var info = siginfo_t()
-                while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
-                let killed = state.withLock { state in
-                    state.exited = true
-                    return state.killed
+                DetachedThread.start {
+                    var info = siginfo_t()
+                    while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+                    let killed = state.withLock { state in
+                        state.exited = true
+                        return state.killed
+                    }
+                    var raw: Int32 = 0
+                    while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+                    let signal = raw & 0x7f
+                    continuation.resume(returning: killed ? .timedOut(timeout) : signal == 0 ? .exited((raw >> 8) & 0xff) : .signalled(signal))
                 }
-                var raw: Int32 = 0
-                while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
-                let signal = raw & 0x7f
-                continuation.resume(returning: killed ? .timedOut(timeout) : signal == 0 ? .exited((raw >> 8) & 0xff) : .signalled(signal))
-            }
             }
         } onCancel: {
             signalGroup(SIGTERM, .zero, false)
