@@ -188,6 +188,17 @@ struct OutboxCommandTests {
         #expect(open.status == 64)
         #expect(open.stderr.hasPrefix("Error: the home directory \(network.home)/open cannot be used: others can enter it (mode 755); run: chmod 700"))
 
+        // Another user's home, even a private one, is refused, root or not, and not told to chmod.
+        if geteuid() == 0 {
+            let theirs = network.home + "/theirs"
+            try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+            #expect(chown(theirs, 65534, 65534) == 0)
+            let other = try await network.push(register, home: "theirs")
+            #expect(other.status == 64, "\(other.stderr)")
+            #expect(other.stderr.hasPrefix("Error: the home directory \(theirs) cannot be used: it belongs to uid 65534, not to you (uid 0); give a home of your own with --home"), "\(other.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: theirs).isEmpty, "nothing made in it")
+        }
+
         try FileManager.default.createDirectory(atPath: network.home + "/corrupt", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 17) })
         try garbage.write(to: URL(fileURLWithPath: network.home + "/corrupt/outbox.sqlite"))

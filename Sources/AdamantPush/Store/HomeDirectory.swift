@@ -8,8 +8,8 @@ import Darwin
 
 /// The home directory's rules: only its owner may enter it (0700) or read its files (0600).
 enum HomeDirectory {
-    /// Creates `path` (and parents) 0700 if missing; refuses a home others can enter, or one
-    /// that is not a directory.
+    /// Creates `path` (and parents) 0700 if missing; refuses a home others can enter, another
+    /// user's, or one that is not a directory.
     static func prepare(_ path: String) throws(OutboxError) {
         var info = stat()
         if lstat(path, &info) != 0 {
@@ -18,6 +18,11 @@ enum HomeDirectory {
             guard lstat(path, &info) == 0 else { throw .home(path: path, problem: String(cString: strerror(errno))) }
         }
         guard info.st_mode & S_IFMT == S_IFDIR else { throw .home(path: path, problem: "it is not a directory") }
+        // Another user's home is theirs even to root: its outbox and log are their state, and a
+        // chmod it could not run would be no advice.
+        guard info.st_uid == geteuid() else {
+            throw .home(path: path, problem: "it belongs to uid \(info.st_uid), not to you (uid \(geteuid())); give a home of your own with --home")
+        }
         guard info.st_mode & 0o077 == 0 else {
             throw .home(path: path, problem: "others can enter it (mode \(String(info.st_mode & 0o777, radix: 8))); run: chmod 700 \(path)")
         }
