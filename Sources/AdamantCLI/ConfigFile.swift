@@ -53,7 +53,7 @@ public struct ConfigFile: Sendable, Hashable {
         } catch let error as UnknownKeys {
             throw ConfigFileError(path: path, problem: .unknownKeys(error.names))
         } catch let error as DecodingError {
-            throw ConfigFileError(path: path, problem: Self.problem(error, contents))
+            throw ConfigFileError(path: path, problem: Self.problem(error))
         } catch {
             throw ConfigFileError(path: path, problem: .malformed(line: nil, column: nil, reason: "not valid JSON"))
         }
@@ -97,16 +97,14 @@ public struct ConfigFile: Sendable, Hashable {
 
     /// What a decoding error says about the file: the key whose value is wrong, or where the
     /// JSON breaks (the decoder gives no position, so the grammar is checked here).
-    private static func problem(_ error: DecodingError, _ contents: [UInt8]) -> ConfigFileError.Problem {
+    private static func problem(_ error: DecodingError) -> ConfigFileError.Problem {
         let path: [any CodingKey]
         switch error {
         case .typeMismatch(_, let context), .valueNotFound(_, let context): path = context.codingPath
         case .keyNotFound:  // only the service's keys are required
             return .invalid(key: "service", reason: #"needs both "address" and "publicKey""#)
         case .dataCorrupted(let context):
-            if let syntax = JSONSyntax.firstProblem(in: contents) {
-                return .malformed(line: syntax.line, column: syntax.column, reason: syntax.reason)
-            }
+            // The grammar passed before the decode: what is left is not UTF-8, or a value.
             guard !context.codingPath.isEmpty else { return .malformed(line: nil, column: nil, reason: "not valid JSON (is it UTF-8?)") }
             path = context.codingPath
         @unknown default: return .malformed(line: nil, column: nil, reason: "not readable as settings")

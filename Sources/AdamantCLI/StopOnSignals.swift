@@ -61,13 +61,21 @@ public final class StopOnSignals: Sendable {
     /// Whether a signal came.
     public var requested: Bool { state.lock.withLock { $0.requested } }
 
-    /// Cancels `task` at the first signal (at once, if one came already).
-    public func cancelling<Success: Sendable>(_ task: Task<Success, Never>) {
+    /// Runs `body` in a task of its own that the first signal cancels (at once, if one came
+    /// already), and gives what it returned or threw; `requested` then tells whether a signal
+    /// ended it.
+    public func run<Value: Sendable, Failure: Error>(
+        _ body: @escaping @Sendable () async throws(Failure) -> Value
+    ) async throws(Failure) -> Value {
+        let task = Task { () -> Result<Value, Failure> in
+            do throws(Failure) { return .success(try await body()) } catch { return .failure(error) }
+        }
         let already = state.lock.withLock { state in
             state.cancel = { task.cancel() }
             return state.requested
         }
         if already { task.cancel() }
+        return try await task.value.get()
     }
 
     /// From here on a signal is ignored (the process is stopping anyway).

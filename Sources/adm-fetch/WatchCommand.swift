@@ -93,8 +93,9 @@ struct WatchCommand: Command {
         let output = context.output, json = arguments.flag(Self.json)
         let hook = command.map { Hook(command: $0, environment: context.environment, logger: logger) }
         let stop = StopOnSignals()
-        let task = Task { () -> Result<Void, WatchError> in
-            do throws(WatchError) {
+        defer { stop.release() }
+        do throws(WatchError) {
+            try await stop.run { () throws(WatchError) in
                 try await watcher.run(from: start) { height in
                     logger.log(.info, "Watching \(keyPair.address) from block \(height); stop with Ctrl-C.")
                 } onNotification: { result throws(HandOverFailure) in
@@ -109,32 +110,27 @@ struct WatchCommand: Command {
                     guard written else { throw HandOverFailure("standard output cannot be written") }
                     try await hook?.run(for: result)
                 }
-                return .success(())
-            } catch {
-                return .failure(error)
             }
-        }
-        stop.cancelling(task)
-        defer { stop.release() }
-        switch await task.value {
-        case .success:
             return .success
-        case .failure where stop.requested:
+        } catch where stop.requested {
             return .success
-        case .failure(.noUsableNode(let detail)):
-            throw CLIError(detail, exitCode: .unavailable)
-        case .failure(.leaseRefused(.held(let holder))):
-            throw CLIError("another watch of \(keyPair.address) runs on this home (\(holder)); stop it first, or give this one another --home", exitCode: .queued)
-        case .failure(.leaseRefused(let refusal)):
-            throw CLIError(WatchError.leaseRefused(refusal).description, exitCode: .rejected)
-        case .failure(.aheadOfChain(let height, let tip)):
-            throw CLIError.invalidInput("--from-height \(height) is past the chain's tip, block \(tip): give a height up to \(tip), or leave it out to start at the current block")
-        case .failure(.notHandedOver(let id, let failure)):
-            // Standard output's own failure is reported by Tool, as for every command.
-            logger.log(.error, "watch: stopped: transaction \(id) could not be shown (\(failure)); it is shown at the next start")
-            return .outputFailed
-        case .failure(.store(let error)):
-            throw CLIError(outboxError: error)
+        } catch {
+            switch error {
+            case .noUsableNode(let detail):
+                throw CLIError(detail, exitCode: .unavailable)
+            case .leaseRefused(.held(let holder)):
+                throw CLIError("another watch of \(keyPair.address) runs on this home (\(holder)); stop it first, or give this one another --home", exitCode: .queued)
+            case .leaseRefused(let refusal):
+                throw CLIError(WatchError.leaseRefused(refusal).description, exitCode: .rejected)
+            case .aheadOfChain(let height, let tip):
+                throw CLIError.invalidInput("--from-height \(height) is past the chain's tip, block \(tip): give a height up to \(tip), or leave it out to start at the current block")
+            case .notHandedOver(let id, let failure):
+                // Standard output's own failure is reported by Tool, as for every command.
+                logger.log(.error, "watch: stopped: transaction \(id) could not be shown (\(failure)); it is shown at the next start")
+                return .outputFailed
+            case .store(let error):
+                throw CLIError(outboxError: error)
+            }
         }
     }
 

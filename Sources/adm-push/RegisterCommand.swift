@@ -77,18 +77,13 @@ enum OutboxCommand {
         // the report says where they stand and that they stay queued.
         let stop = StopOnSignals()
         defer { stop.release() }
-        let waiting = Task { () -> Result<FlushReport, OutboxError> in
-            do throws(OutboxError) {
-                return .success(try await outbox.flush(until: deadline) { keys in keys.filter { tokens.contains($0.token) }.allSatisfy(\.isSettled) })
-            } catch {
-                return .failure(error)
-            }
-        }
-        stop.cancelling(waiting)
         let report: FlushReport
-        switch await waiting.value {
-        case .success(let flushed): report = flushed
-        case .failure(let error): throw CLIError(outboxError: error)
+        do throws(OutboxError) {
+            report = try await stop.run { () throws(OutboxError) in
+                try await outbox.flush(until: deadline) { keys in keys.filter { tokens.contains($0.token) }.allSatisfy(\.isSettled) }
+            }
+        } catch {
+            throw CLIError(outboxError: error)
         }
         let keys = report.keys.filter { tokens.contains($0.token) }
         OutboxReport.print(FlushReport(keys: keys, balance: report.balance, networkProblem: report.networkProblem), json: json, context)

@@ -136,22 +136,19 @@ struct FlushCommand: Command {
         let seconds = arguments.value(Self.interval).flatMap(Int.init) ?? 60
         let stop = StopOnSignals()
         defer { stop.release() }
-        let passes = Task { () -> Result<Void, CLIError> in
+        try await stop.run { () throws(CLIError) in
             var pass = 0
             while !Task.isCancelled {
                 pass += 1
                 let report: FlushReport
-                do throws(OutboxError) { report = try await outbox.flush(until: .now + wait) } catch { return .failure(CLIError(outboxError: error)) }
+                do throws(OutboxError) { report = try await outbox.flush(until: .now + wait) } catch { throw CLIError(outboxError: error) }
                 // In a loop the log says what the nodes did (a warning), not a bare line beside it.
                 OutboxReport.print(json ? report : FlushReport(keys: report.keys, balance: report.balance), json: json, context)
                 FlushLog.log(report, pass: pass, logger)
                 logger.log(.debug, "flush: next pass at \(Logger.timestamp(Logger.now() + Int64(seconds) * 1000)) (in \(seconds) s)")
                 try? await Task.sleep(for: .seconds(seconds))
             }
-            return .success(())
         }
-        stop.cancelling(passes)
-        if case .failure(let error) = await passes.value { throw error }
         logger.log(.info, "flush: stopped; what is still pending stays queued in the home")
         return .success
     }

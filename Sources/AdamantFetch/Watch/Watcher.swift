@@ -75,8 +75,7 @@ public struct Watcher: Sendable {
             do { try await log.settleWatched(account: account, stream: listing.rawValue) } catch { throw .store(error) }
         }
         let reports = await pool.checkHealth()
-        let usable = reports.filter(\.health.isUsable)
-        guard let tip = usable.compactMap(\.status?.height).max() else { throw .noUsableNode(NodeError.noUsableNode(reports).description) }
+        guard let tip = reports.filter(\.health.isUsable).compactMap(\.status?.height).max() else { throw .noUsableNode(NodeError.noUsableNode(reports).description) }
         switch start {
         case .height(let height):
             // A cursor past the tip would skip every block up to it, silently, for good.

@@ -33,7 +33,7 @@ public final class WatchLease: Sendable {
             let reason = errno
             defer { close(descriptor) }
             guard reason == EWOULDBLOCK else { throw .unavailable(path: path, reason: String(cString: strerror(reason))) }
-            let holder = (try? SmallFile.read(atPath: path, limit: 256)).flatMap { $0.map { String(decoding: $0, as: UTF8.self) } } ?? ""
+            let holder = String(decoding: (try? SmallFile.read(atPath: path, limit: 256)) ?? [], as: UTF8.self)
             throw .held(by: holder.isEmpty ? "another watch" : holder.escapingControlCharacters)
         }
         let holder = Array("process \(getpid()) on \(LeaseHolder.hostName)".utf8)
