@@ -32,7 +32,7 @@ enum FlushLog {
         guard !keys.isEmpty else { return "nothing kept to send" }
         var counts: [String: Int] = [:]
         for key in keys { counts[word(key.newest.state), default: 0] += 1 }
-        let order = ["applied", "in flight", "pending", "waiting for funds", "failed", "superseded"]
+        let order = ["applied", "in flight", "pending", "waiting for funds", "overridden", "failed", "superseded"]
         return order.compactMap { word in counts[word].map { "\($0) \(word)" } }.joined(separator: ", ")
     }
 
@@ -44,6 +44,7 @@ enum FlushLog {
         case .waitingForFunds: "waiting for funds"
         case .failed: "failed"
         case .superseded: "superseded"
+        case .overridden: "overridden"
         }
     }
 }

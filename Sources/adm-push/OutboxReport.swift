@@ -17,9 +17,15 @@ enum OutboxReport {
         case .applied(let height?): "applied (block \(height))"
         case .applied(nil): "applied (nothing to send)"
         case .superseded: "superseded"
+        case .overridden(let signal): "\(overriding(signal)) by another client at block \(signal.height)"
         case .waitingForFunds: "waiting for funds"
         case .failed(let reason): "failed: \(reason)"
         }
+    }
+
+    /// What another client's signal did: `unregistered`, `registered (fcm)`.
+    static func overriding(_ signal: OwnSignal) -> String {
+        signal.signal.action == .remove ? "unregistered" : "registered (\(signal.signal.provider.rawValue))"
     }
 
     static func chain(_ state: TokenState?) -> String {
@@ -75,10 +81,15 @@ enum OutboxReport {
             case .inflight: "inflight"
             case .applied: "applied"
             case .superseded: "superseded"
+            case .overridden: "overridden"
             case .waitingForFunds: "waitingForFunds"
             case .failed: "failed"
             }
-            if case .applied(let applied) = key.newest.state { height = applied } else { height = nil }
+            height = switch key.newest.state {
+            case .applied(let applied): applied
+            case .overridden(let signal): signal.height
+            default: nil
+            }
             chain = key.chain.map { switch $0.standing {
             case .never: "never"
             case .registered: "registered"

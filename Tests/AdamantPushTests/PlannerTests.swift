@@ -208,13 +208,56 @@ struct PlannerTests {
         #expect(steps == [.fail(intent: 1, reason: "not applied within 7 days: every try failed")])
     }
 
-    /// An old remove that lands after the add was applied: the add is reopened and sent again.
-    @Test func aLateLandingReopensTheAppliedIntent() {
+    /// A remove of this home's that lands after the add was applied (its intent was superseded
+    /// when the remove seemed lost): the add is reopened and sent again.
+    @Test func aLateLandingOfThisHomesSignalReopensTheAppliedIntent() {
+        let staleRemove = Build.intent(1, .remove, state: .superseded, attempts: [Build.attempt(302, .remove, .absent)])
         let applied = Build.intent(2, .add, state: .applied(height: 20), createdAt: 0)
-        let late = state(Build.own(.add, at: 20), Build.own(.remove, at: 30))
+        let late = state(Build.own(.add, at: 20), Build.own(.remove, at: 30, id: 302))
         let tenDaysLater = planner.policy.maxAgeMillis + 3 * 86_400_000
-        #expect(planner.plan(intents: [applied], chain: late, height: 40, now: tenDaysLater) == [.reopen(intent: 2), .send(intent: 2, action: .add)])
-        #expect(planner.plan(intents: [applied], chain: state(Build.own(.add, at: 20)), height: 40, now: tenDaysLater) == [])
+        #expect(planner.plan(intents: [staleRemove, applied], chain: late, height: 40, now: tenDaysLater) == [.reopen(intent: 2), .send(intent: 2, action: .add)])
+        #expect(planner.plan(intents: [staleRemove, applied], chain: state(Build.own(.add, at: 20)), height: 40, now: tenDaysLater) == [])
+    }
+
+    /// A signal this home never signed, after its intent was applied, is another client's newer
+    /// word (`unregister --all` from another home, an app with the passphrase): the intent is
+    /// settled as overridden by it and nothing is sent, whatever it did to the token.
+    @Test(arguments: [
+        (PushAction.add, Build.own(.remove, at: 30, id: 999)),
+        (.add, Build.own(.add, at: 30, .fcm, id: 999)),  // registered elsewhere with another provider
+        (.remove, Build.own(.add, at: 30, id: 999)),
+    ])
+    func anotherClientsNewerSignalOverridesTheAppliedIntent(_ action: PushAction, _ foreign: OwnSignal) {
+        let sent = Build.own(action, at: 20, id: 555)
+        let applied = Build.intent(2, action, state: .applied(height: 20), attempts: [Build.attempt(555, action, .confirmed(height: 20))])
+        let chain = action == .add ? state(sent, foreign) : state(Build.own(.add, at: 10), sent, foreign)
+        #expect(planner.plan(intents: [applied], chain: chain, height: 40, now: 2_000) == [.cede(intent: 2, to: foreign)])
+        // Settled: later passes leave it, and an explicit new intent starts over.
+        let overridden = Build.intent(2, action, state: .overridden(by: foreign), attempts: applied.attempts)
+        #expect(planner.plan(intents: [overridden], chain: chain, height: 40, now: 2_000) == [])
+        let again = Build.intent(3, action)
+        #expect(planner.plan(intents: [overridden, again], chain: chain, height: 40, now: 2_000).last == .send(intent: 3, action: action == .add ? (foreign.signal.action == .add ? .remove : .add) : .remove))
+    }
+
+    /// Applied with nothing to send (the chain already held it), then changed by a signal this
+    /// home never sent: overridden too.
+    @Test func anIntentAppliedWithNothingSentIsOverriddenAlike() {
+        let applied = Build.intent(1, .remove, state: .applied(height: nil))
+        let foreign = Build.own(.add, at: 30, id: 999)
+        #expect(planner.plan(intents: [applied], chain: state(foreign), height: 40, now: 2_000) == [.cede(intent: 1, to: foreign)])
+    }
+
+    /// Not yet applied, an intent is this home's user's word and is still sent over another
+    /// client's signal.
+    @Test func aPendingIntentIsSentOverAnotherClientsSignal() {
+        let chain = state(Build.own(.add, at: 10, id: 5), Build.own(.remove, at: 20, id: 999))
+        #expect(planner.plan(intents: [Build.intent(1, .add)], chain: chain, height: 40, now: 2_000) == [.send(intent: 1, action: .add)])
+    }
+
+    /// The newest intent decides even when it is settled: an older one still open is never sent.
+    @Test func aSettledNewestIntentLeavesNothingOlderToSend() {
+        let intents = [Build.intent(1, .add), Build.intent(2, .remove, state: .failed("no"))]
+        #expect(planner.plan(intents: intents, chain: .never, height: 10, now: 2_000) == [.supersede(intent: 1)])
     }
 
     @Test func settledIntentsAreLeftAlone() {

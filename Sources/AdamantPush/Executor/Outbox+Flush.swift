@@ -17,10 +17,10 @@ public struct KeyStatus: Sendable, Hashable {
     /// The token the key is about.
     public var token: String { newest.signal.token }
 
-    /// Done for now: applied, failed, or in need of funds.
+    /// Done for now: applied, overridden, failed, or in need of funds.
     public var isSettled: Bool {
         switch newest.state {
-        case .applied, .failed, .superseded, .waitingForFunds: true
+        case .applied, .failed, .superseded, .overridden, .waitingForFunds: true
         case .pending, .inflight: false
         }
     }
@@ -73,7 +73,7 @@ extension Outbox {
     }
 
     /// Every key's status from the chain and the store. The scheduler runs as in a flush and
-    /// records what the chain shows (applied, superseded, reopened, failed), but signs and
+    /// records what the chain shows (applied, superseded, reopened, overridden, failed), but signs and
     /// sends nothing.
     public func status() async throws(OutboxError) -> FlushReport {
         try await pass(sending: false)
@@ -170,8 +170,11 @@ extension Outbox {
             log.log(.info, "intent \(id) is applied\(height.map { " (block \($0))" } ?? " (nothing to send)")")
             return .state(intent: id, .applied(height: height))
         case .reopen(let id):
-            log.log(.warning, "intent \(id) no longer matches the chain (a late signal landed): sending again")
+            log.log(.warning, "intent \(id) no longer matches the chain (a late signal of this home landed): sending again")
             return .reopen(intent: id)
+        case .cede(let id, let signal):
+            log.log(.warning, "intent \(id) was overridden by another client's \(signal.signal.action.rawValue) at block \(signal.height): sending nothing")
+            return .state(intent: id, .overridden(by: signal))
         case .fail(let id, let reason):
             return .state(intent: id, .failed(reason))
         case .wait, .send:

@@ -50,8 +50,9 @@ public struct Intent: Sendable, Hashable, Identifiable {
     public var liveAttempts: [Attempt] { attempts.filter(\.mayStillLand) }
 }
 
-/// Where an intent stands. Applied, superseded, failed and waiting for funds are settled: a pass
-/// does nothing more for them until something changes.
+/// Where an intent stands. Superseded, overridden and failed are final: a pass does nothing
+/// more for them (only `repair` takes a failed one up again). Applied and waiting for funds are
+/// done for now, and looked at again on every pass: the chain or the balance may change.
 public enum IntentState: Sendable, Hashable {
     /// Waiting to be sent, or between tries.
     case pending
@@ -61,15 +62,19 @@ public enum IntentState: Sendable, Hashable {
     case applied(height: Int64?)
     /// A newer intent of the same key replaced it before any of its attempts could land.
     case superseded
+    /// Applied, then the token's last signal came from another client of the account (another
+    /// home, an app holding the passphrase): that signal is the user's newer word, so nothing
+    /// is sent to undo it. A new intent for the token starts over.
+    case overridden(by: OwnSignal)
     /// The balance is below a signal's fee; a later run sends it once funded.
     case waitingForFunds
     /// Given up: refused for good by a node (its message), or too old.
     case failed(String)
 
-    /// No more work, unless the chain changes under an applied newest intent.
+    /// Final: no pass looks at it again.
     public var isSettled: Bool {
         switch self {
-        case .superseded, .failed: true
+        case .superseded, .overridden, .failed: true
         case .applied, .pending, .inflight, .waitingForFunds: false
         }
     }

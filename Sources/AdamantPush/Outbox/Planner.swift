@@ -44,9 +44,12 @@ public struct Planner: Sendable {
         /// Settle the intent as applied: the chain matches it (at this block, or with nothing
         /// sent).
         case apply(intent: Int64, height: Int64?)
-        /// An applied intent the chain no longer matches (an old signal landed late): it needs
-        /// work again, from now, with a fresh backoff.
+        /// An applied intent the chain no longer matches because a signal of this home landed
+        /// late: it needs work again, from now, with a fresh backoff.
         case reopen(intent: Int64)
+        /// Settle an applied intent as overridden: the token's last signal, which no longer
+        /// matches it, was sent by another client of the account after it.
+        case cede(intent: Int64, to: OwnSignal)
         /// Give the intent up: too old, or refused for good.
         case fail(intent: Int64, reason: String)
         /// Sign and send this action for the intent now.
@@ -61,21 +64,21 @@ public struct Planner: Sendable {
     /// A planner with `policy`.
     public init(policy: Policy = Policy()) { self.policy = policy }
 
-    /// The steps for one key. `intents` are all of the key's unsettled intents (any order);
-    /// `chain` the state of its token and `account` the account's activity on chain; `height`
-    /// the chain height now; `now` Unix ms.
+    /// The steps for one key. `intents` are all of the key's intents, settled ones too (any
+    /// order): their attempts tell this home's signals from another client's. `chain` is the
+    /// state of its token and `account` the account's activity on chain; `height` the chain
+    /// height now; `now` Unix ms.
     public func plan(intents: [Intent], chain: TokenState, account: AccountActivity = AccountActivity(), height: Int64, now: Int64) -> [Step] {
-        let open = intents.filter { !$0.state.isSettled }
-        guard var newest = open.max(by: { $0.sequence < $1.sequence }) else { return [] }
+        guard var newest = intents.max(by: { $0.sequence < $1.sequence }) else { return [] }
         var steps: [Step] = []
 
         // Older intents: cancelled unless something of theirs may still land.
-        let older = open.filter { $0.id != newest.id }
+        let older = intents.filter { $0.id != newest.id && !$0.state.isSettled }
         for intent in older where intent.liveAttempts.isEmpty { steps.append(.supersede(intent: intent.id)) }
+        if newest.state.isSettled { return steps }
         let olderInFlight = older.flatMap(\.liveAttempts).map(\.id)
         if !olderInFlight.isEmpty { return steps + [.wait(intent: newest.id, .attemptsInFlight(olderInFlight))] }
 
-        if case .failed = newest.state { return steps }
         if satisfied(newest, by: chain) {
             if newest.state != .applied(height: chain.last?.height) {
                 steps.append(.apply(intent: newest.id, height: chain.last?.height))
@@ -83,6 +86,11 @@ public struct Planner: Sendable {
             return steps
         }
         if case .applied = newest.state {
+            // Only this home's own signal landing late is healed; one it never signed is the
+            // user's newer word from elsewhere, and sending again would undo it.
+            if let last = chain.last, !intents.contains(where: { $0.attempts.contains { $0.id == last.id } }) {
+                return steps + [.cede(intent: newest.id, to: last)]
+            }
             steps.append(.reopen(intent: newest.id))
             (newest.state, newest.activeSince, newest.retries, newest.notBefore) = (.pending, now, 0, 0)
         }

@@ -69,12 +69,19 @@ final class OutboxStore: Sendable {
     /// key and each group in sequence order.
     func intents(scope: StoreScope, includeSettled: Bool) async throws(OutboxError) -> [[Intent]] {
         let (account, service) = (scope.account.description, scope.service.description)
-        let filter = includeSettled ? "" : "AND token_tag IN (SELECT token_tag FROM intents WHERE account = ?1 AND service = ?2 AND state NOT IN ('superseded', 'failed'))"
+        // Leaves out keys with nothing but superseded intents: a failed or overridden newest
+        // intent is still the token's state to show.
+        let filter = includeSettled ? "" : """
+            AND i.token_tag IN (SELECT token_tag FROM intents WHERE account = ?1 AND service = ?2
+                                AND (state != 'superseded' OR overridden_by IS NOT NULL))
+            """
         let (intentRows, attemptRows) = try await read { db in
             let intents = try db.query(
                 """
-                SELECT id, token_tag, sequence, sealed, created_at, active_since, state, applied_height, failure, retries, not_before, must_send
-                FROM intents WHERE account = ?1 AND service = ?2 \(filter) ORDER BY token_tag, sequence
+                SELECT i.id, i.token_tag, i.sequence, i.sealed, i.created_at, i.active_since, i.state, i.applied_height, i.failure, i.retries,
+                       i.not_before, i.must_send, i.overridden_by, o.height, o.timestamp, o.sealed
+                FROM intents i LEFT JOIN own_signals o ON o.id = i.overridden_by
+                WHERE i.account = ?1 AND i.service = ?2 \(filter) ORDER BY i.token_tag, i.sequence
                 """, [.text(account), .text(service)])
             let attempts = try db.query(
                 """

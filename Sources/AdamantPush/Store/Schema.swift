@@ -71,5 +71,9 @@ enum Schema {
             """),
         // Intents `repair` sends although the chain seems to hold them (see Intent.mustSend).
         Migration(version: 2, sql: "ALTER TABLE intents ADD COLUMN must_send INTEGER NOT NULL DEFAULT 0 CHECK (must_send IN (0, 1))"),
+        // The kept signal of another client that overrode an applied intent (Intent.overridden).
+        // Its state stays 'superseded', which the state's CHECK allows, so the table need not be
+        // rebuilt: a superseded row with this id set is an overridden intent.
+        Migration(version: 3, sql: "ALTER TABLE intents ADD COLUMN overridden_by INTEGER REFERENCES own_signals (id)"),
     ]
 }

@@ -77,6 +77,7 @@ struct ModelOutbox {
                 case .supersede(let id): update(id) { $0.state = .superseded }
                 case .apply(let id, let height): update(id) { $0.state = .applied(height: height) }
                 case .reopen(let id): update(id) { ($0.state, $0.activeSince, $0.retries, $0.notBefore) = (.pending, now, 0, 0) }
+                case .cede(let id, let signal): update(id) { $0.state = .overridden(by: signal) }
                 case .fail(let id, let reason): update(id) { $0.state = .failed(reason) }
                 case .wait: break
                 case .send(let id, let action):
@@ -114,7 +115,7 @@ struct ModelOutbox {
         else { return false }
         return Dictionary(grouping: intents, by: \.signal.token).values.allSatisfy { group in
             switch group.max(by: { $0.sequence < $1.sequence })?.state {
-            case .applied?, .failed?, .superseded?: true
+            case .applied?, .failed?, .superseded?, .overridden?: true
             default: false
             }
         }
