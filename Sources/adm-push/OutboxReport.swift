@@ -121,12 +121,17 @@ enum OutboxReport {
         if let problem = report.networkProblem { context.output.error("nodes: \(problem)") }
     }
 
-    /// The exit code for waiting on `keys`: 0 all applied; 1 one needs the user (refused for good,
-    /// or no funds); 75 still queued.
+    /// The exit code for waiting on `keys`: 0 nothing left to send (applied, or overridden by
+    /// another client); 1 one needs the user (refused for good, or no funds); 75 still queued.
     static func exitCode(for keys: [KeyStatus]) -> ExitCode {
         if keys.contains(where: { $0.newest.state.isFailure || $0.newest.state == .waitingForFunds }) { return .rejected }
-        if keys.allSatisfy({ if case .applied = $0.newest.state { true } else { false } }) { return .success }
-        return .queued
+        let done = keys.allSatisfy { key in
+            switch key.newest.state {
+            case .applied, .overridden: true
+            default: false
+            }
+        }
+        return done ? .success : .queued
     }
 
     /// What to tell the user after waiting, on standard error.

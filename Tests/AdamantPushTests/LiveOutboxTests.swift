@@ -98,6 +98,20 @@ struct LiveOutboxTests {
         #expect(second.keys.first?.newest.state == .applied(height: height))
     }
 
+    /// An intent given up (here: too old, every send refused by a failing node) is the token's
+    /// state until the user acts: every later report shows it failed, with the reason.
+    @Test func aFailedIntentStaysInTheReport() async throws {
+        let network = try await OutboxNetwork()
+        let outbox = try network.outbox { $0.policy.maxAgeMillis = 300 }
+        try network.faultEveryNode("status:500@/api/chats/process")
+        let intent = try await outbox.register(token: Self.token, provider: .apns)
+        let report = try await outbox.waitUntilSettled(intent, until: .now + .seconds(20))
+        #expect(report.keys.map(\.newest.state) == [.failed("not applied within 0 days: every try failed")])
+        let later = try await outbox.status()
+        #expect(later.keys.map(\.newest.id) == [intent.id])
+        #expect(later.keys.first?.lastError == "not applied within 0 days: every try failed")
+    }
+
     /// The seed's race: logout while offline queues remove(T); login again registers T. The
     /// remove, never sent, is cancelled; the add is already satisfied, so nothing is sent.
     @Test(arguments: ANSMode.allCases)

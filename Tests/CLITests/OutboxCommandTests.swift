@@ -148,6 +148,42 @@ struct OutboxCommandTests {
         #expect(none.status == 0 && none.stdout.contains("nothing to unregister"))
     }
 
+    /// `unregister --all` from another home is the user's newer word: the home that registered
+    /// the tokens says they were unregistered elsewhere and sends nothing, however often it
+    /// flushes; an explicit register there starts over.
+    @Test func anOldHomeDoesNotUndoUnregisterAllMadeElsewhere() async throws {
+        let network = try OutboxDevnet()
+        let tokens = [Self.token, String(repeating: "d4", count: 32)]
+        for token in tokens {
+            #expect(try await network.push(["register", "--token", token, "--provider", "apns", "--no-wait"], home: "old").status == 75)
+        }
+        #expect(try await network.push(["flush"], home: "old").status == 0)
+        network.settle()
+        #expect(try await network.push(["unregister", "--all"], home: "fresh").status == 0)
+        network.settle()
+        #expect(network.registered.isEmpty)
+
+        let status = try await network.push(["status"], home: "old")
+        #expect(status.status == 0, "\(status.stderr)")
+        let lines = status.stdout.split(separator: "\n")
+        #expect(lines.count == 2 && lines.allSatisfy { $0.contains(": unregistered by another client at block ") && $0.hasPrefix("add ") }, "\(status.stdout)")
+        for _ in 0..<2 {
+            let flush = try await network.push(["flush"], home: "old")
+            #expect(flush.status == 0, "\(flush.stderr)")
+            network.settle()
+        }
+        #expect(network.registered.isEmpty, "the old home added the tokens again")
+        struct Queue: Decodable { struct Intent: Decodable { let attempts: [Attempt] }; struct Attempt: Decodable { let id: String }; let intents: [Intent] }
+        let queue = try JSONDecoder().decode(Queue.self, from: Data(try await network.push(["queue", "--json"], home: "old").stdout.utf8))
+        #expect(queue.intents.flatMap(\.attempts).count == 2, "one add each, nothing since")
+
+        let again = try await network.push(["register", "--token", tokens[0], "--provider", "apns", "--no-wait"], home: "old")
+        #expect(again.status == 75)
+        #expect(try await network.push(["flush"], home: "old").status == 0)
+        network.settle()
+        #expect(network.registered == [tokens[0]])
+    }
+
     /// Bad input: one line saying what is wrong, exit 64 (or 1 for a store that needs the user),
     /// and nothing written.
     @Test(arguments: [

@@ -26,7 +26,8 @@ struct ModelOutbox {
     private(set) var intents: [Intent] = []
     /// The own signals read so far (the chain only grows).
     private var own: [OwnSignal] = []
-    private var current: String?
+    /// The token the user is logged in with here, as this home's client remembers it.
+    private(set) var current: String?
     private var nextID: Int64 = 1
 
     init(me: Int) { self.me = me }
@@ -43,6 +44,21 @@ struct ModelOutbox {
         }
     }
 
+    /// `unregister --all`: a remove for every token the chain shows may be registered, from
+    /// the chain alone (this home may know none of them).
+    mutating func unregisterAll(seenOn network: SimulatedNetwork, now: Int64) {
+        read(network)
+        for (token, state) in fold.states(of: own).sorted(by: { $0.key < $1.key }) where !state.isUnregistered { want(.remove, token, now) }
+        current = nil
+    }
+
+    private mutating func read(_ network: SimulatedNetwork) {
+        for landed in network.signals(from: me).dropFirst(own.count) {
+            own.append(OwnSignal(id: TransactionID(number: landed.signal.id), height: landed.height, timestamp: 0,
+                                 signal: try! PushSignal(token: landed.signal.token, provider: landed.signal.provider, action: landed.signal.action)))
+        }
+    }
+
     private mutating func want(_ action: PushAction, _ token: String, _ now: Int64) {
         let sequence = (intents.filter { $0.signal.token == token }.map(\.sequence).max() ?? 0) + 1
         intents.append(Intent(id: nextID, sequence: sequence, signal: try! PushSignal(token: token, provider: .apns, action: action), createdAt: now))
@@ -50,10 +66,7 @@ struct ModelOutbox {
     }
 
     mutating func run(on network: inout SimulatedNetwork, _ conditions: SendConditions, crash: CrashPoint?, now: Int64) {
-        for landed in network.signals(from: me).dropFirst(own.count) {
-            own.append(OwnSignal(id: TransactionID(number: landed.signal.id), height: landed.height, timestamp: 0,
-                                 signal: try! PushSignal(token: landed.signal.token, provider: landed.signal.provider, action: landed.signal.action)))
-        }
+        read(network)
         // Resolve attempts that may still land.
         for index in intents.indices {
             for a in intents[index].attempts.indices where intents[index].attempts[a].mayStillLand {

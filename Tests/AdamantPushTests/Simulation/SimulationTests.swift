@@ -143,6 +143,19 @@ struct SimulationTests {
         #expect(iOSFailures > 0, "the baseline model must meet the races it is known to lose")
     }
 
+    /// Two homes of one account: the first runs a random schedule and settles; then the second
+    /// says a newer word (`unregister --all`, or a login with a token) through random faults
+    /// while the first keeps running; then, half the time, the first's user logs in or out
+    /// again. The service ends at the words in the order they were said: the first home never
+    /// sends its old registration again over the second's newer signal, and never fights it.
+    @Test func twoHomesOfOneAccountEndAtTheLastWordOfEither() async {
+        let failures = await onOwnThread { () -> [UInt64] in
+            (1...UInt64(Self.schedules / 5)).filter { seed in !TwoHomesRun(seed: seed).endsAtTheLastWord }
+        }
+        let wrong = failures.count
+        #expect(wrong == 0, "first failing seeds: \(failures.prefix(10))")
+    }
+
     /// The seed's race, spelled out: logout while the answer is lost (the node took the remove),
     /// log in again, the remove lands later. The iOS algorithm ends unregistered; this one heals.
     @Test func theSeedsRaceBreaksTheIOSAlgorithmOnly() {
@@ -175,5 +188,91 @@ struct SimulationTests {
 func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
         Thread.detachNewThread { continuation.resume(returning: body()) }
+    }
+}
+
+/// One history of two homes of one account (see `twoHomesOfOneAccountEndAtTheLastWordOfEither`).
+struct TwoHomesRun {
+    let expected: Set<String>
+    let held: Set<String>
+    /// Signals our two homes sent after the last word was said and everything went quiet.
+    let sentWhenQuiet: Int
+
+    var endsAtTheLastWord: Bool { held == expected && sentWhenQuiet == 0 }
+
+    init(seed: UInt64) {
+        let schedule = Schedule(seed: seed)
+        var random = SplitMix(seed: seed &* 31)
+        var network = SimulatedNetwork(mode: schedule.mode, pollEvery: 2)
+        var first = ModelOutbox(me: 1)
+        var second = ModelOutbox(me: 1)
+        var clock: Int64 = 0
+        func now() -> Int64 { network.height * 5_000 + clock }
+        func faults() -> SendConditions {
+            SendConditions(offline: random.chance(0.2), answerLost: random.chance(0.2), dropped: random.chance(0.1),
+                           delay: Int64.random(in: 1...6, using: &random), staleLookups: random.chance(0.2))
+        }
+        func quiet(_ rounds: Int) {
+            for _ in 0..<rounds {
+                first.run(on: &network, SendConditions(), crash: nil, now: now())
+                second.run(on: &network, SendConditions(), crash: nil, now: now())
+                network.forge()
+            }
+        }
+
+        for event in schedule.events {
+            clock += 1
+            switch event {
+            case .user(let action, let conditions, let crash):
+                first.user(action, now: now())
+                first.run(on: &network, conditions, crash: crash, now: now())
+            case .run(let conditions, let crash, _): first.run(on: &network, conditions, crash: crash, now: now())
+            case .forge: network.forge()
+            case .strangerRegisters: break
+            }
+        }
+        quiet(60)
+        var expected = Set(schedule.expected.keys)
+
+        // The second home's word.
+        if random.chance(0.5) {
+            second.unregisterAll(seenOn: network, now: now())
+            expected = []
+        } else {
+            let token = Schedule.token(random.chance(0.5) ? "t1" : "t2")
+            second.user(.login(token), now: now())
+            expected.insert(token)
+        }
+        for _ in 0..<Int.random(in: 1...12, using: &random) {
+            second.run(on: &network, faults(), crash: nil, now: now())
+            first.run(on: &network, faults(), crash: nil, now: now())
+            network.forge()
+        }
+        quiet(60)
+
+        // Half the time, the first home's user again: that explicit word starts over there.
+        if random.chance(0.5) {
+            let before = first.current
+            if random.chance(0.7) {
+                let token = Schedule.token(random.chance(0.5) ? "t1" : "t2")
+                first.user(.login(token), now: now())
+                if let before, before != token { expected.remove(before) }
+                expected.insert(token)
+            } else {
+                first.user(.logout, now: now())
+                if let before { expected.remove(before) }
+            }
+            for _ in 0..<Int.random(in: 1...12, using: &random) {
+                first.run(on: &network, faults(), crash: nil, now: now())
+                second.run(on: &network, faults(), crash: nil, now: now())
+                network.forge()
+            }
+        }
+        quiet(60)
+        let signalsBefore = network.signals(from: 1).count
+        quiet(20)
+        sentWhenQuiet = network.signals(from: 1).count - signalsBefore
+        self.expected = expected
+        held = Set(network.registrations(of: 1).keys)
     }
 }
