@@ -28,6 +28,17 @@ enum OutboxReport {
         signal.signal.action == .remove ? "unregistered" : "registered (\(signal.signal.provider.rawValue))"
     }
 
+    static func outcome(_ outcome: AttemptOutcome) -> String {
+        switch outcome {
+        case .recorded: "recorded, no answer kept (it may land)"
+        case .accepted: "in a node's pool"
+        case .ambiguous: "no clear answer (it may land)"
+        case .refused(let message): "refused: \(message)"
+        case .confirmed(let height): "in block \(height)"
+        case .absent: "not found on the nodes: it cannot land"
+        }
+    }
+
     static func chain(_ state: TokenState?) -> String {
         guard let state else { return "unknown (no node)" }
         switch state.standing {

@@ -56,6 +56,7 @@ struct QueueCommand: Command {
 
     struct AttemptJSON: Encodable {
         let id: String
+        let action: String
         let node: String
         let outcome: String
     }
@@ -79,13 +80,15 @@ struct QueueCommand: Command {
                 IntentJSON(
                     token: OutboxReport.hint(intent.signal.token), sequence: intent.sequence, action: intent.action.rawValue,
                     provider: intent.signal.provider.rawValue, state: OutboxReport.state(intent.state),
-                    attempts: intent.attempts.map { AttemptJSON(id: $0.id.description, node: $0.node, outcome: "\($0.outcome)") })
+                    attempts: intent.attempts.map { AttemptJSON(id: $0.id.description, action: $0.action.rawValue, node: $0.node, outcome: "\($0.outcome)") })
             }])
             return .success
         }
         for intent in intents {
             context.output.print("\(OutboxReport.hint(intent.signal.token)) #\(intent.sequence) \(intent.action.rawValue) (\(intent.signal.provider.rawValue)): \(OutboxReport.state(intent.state))")
-            for attempt in intent.attempts { context.output.print("    signal \(attempt.id) via \(attempt.node.isEmpty ? "?" : attempt.node): \(attempt.outcome)") }
+            for attempt in intent.attempts {
+                context.output.print("    \(attempt.action.rawValue) \(attempt.id) via \(attempt.node.isEmpty ? "?" : attempt.node): \(OutboxReport.outcome(attempt.outcome))")
+            }
         }
         if intents.isEmpty { context.output.print("the outbox is empty for this account") }
         return .success
@@ -113,10 +116,15 @@ struct FlushCommand: Command {
         guard arguments.positional.isEmpty else { throw .usage("flush takes no arguments") }
         _ = try OutboxOptions.service(arguments)
         _ = try OutboxOptions.deadline(arguments)
-        if let text = arguments.value(Self.interval) {
-            guard let seconds = Int(text), (1...86_400).contains(seconds) else { throw .usage("--interval takes 1 to 86400 seconds, got \(text.quoted)") }
-        }
+        _ = try Self.interval(arguments)
         self.arguments = arguments
+    }
+
+    /// `--interval`, plain seconds (as `--deadline` takes them), 60 when not given.
+    static func interval(_ arguments: ParsedArguments) throws(CLIError) -> Duration {
+        guard let text = arguments.value(interval) else { return .seconds(60) }
+        guard let duration = SingleOption.seconds(text, in: 1...86_400) else { throw .usage("--interval takes 1 to 86400 seconds, got \(text.quoted)") }
+        return duration
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
@@ -133,7 +141,8 @@ struct FlushCommand: Command {
             OutboxReport.advice(report.keys, balance: report.balance, context)
             return OutboxReport.exitCode(for: report.keys)
         }
-        let seconds = arguments.value(Self.interval).flatMap(Int.init) ?? 60
+        let interval = try Self.interval(arguments)
+        let milliseconds = interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000
         let stop = StopOnSignals()
         defer { stop.release() }
         try await stop.run { () throws(CLIError) in
@@ -145,8 +154,8 @@ struct FlushCommand: Command {
                 // In a loop the log says what the nodes did (a warning), not a bare line beside it.
                 OutboxReport.print(json ? report : FlushReport(keys: report.keys, balance: report.balance), json: json, context)
                 FlushLog.log(report, pass: pass, logger)
-                logger.log(.debug, "flush: next pass at \(Logger.timestamp(Logger.now() + Int64(seconds) * 1000)) (in \(seconds) s)")
-                try? await Task.sleep(for: .seconds(seconds))
+                logger.log(.debug, "flush: next pass at \(Logger.timestamp(Logger.now() + milliseconds)) (in \(milliseconds % 1000 == 0 ? "\(milliseconds / 1000)" : "\(Double(milliseconds) / 1000)") s)")
+                try? await Task.sleep(for: interval)
             }
         }
         logger.log(.info, "flush: stopped; what is still pending stays queued in the home")

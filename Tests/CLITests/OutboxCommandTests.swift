@@ -184,6 +184,30 @@ struct OutboxCommandTests {
         #expect(network.registered == [tokens[0]])
     }
 
+    /// With every node down, register, unregister, register: the store says at once that only
+    /// the last is still to send, and the queue shows each attempt's action.
+    @Test func aNewerIntentSupersedesTheUnsentOnesAtOnce() async throws {
+        let network = try OutboxDevnet()
+        try network.faultEveryNode("refuse")
+        for arguments in [["register", "--provider", "apns"], ["unregister"], ["register", "--provider", "fcm"]] {
+            let result = try await network.push(arguments + ["--token", Self.token, "--no-wait"])
+            #expect(result.status == 75, "\(result.stderr)")
+        }
+        let queue = try await network.push(["queue"])
+        #expect(queue.stdout.split(separator: "\n").map { $0.split(separator: " ").dropFirst().joined(separator: " ") }
+            == ["#1 add (apns): superseded", "#2 remove (apns): superseded", "#3 add (fcm): pending"], "\(queue.stdout)")
+        try network.clearFaults()
+
+        // A provider switch sends a remove of the old provider first: its attempt says so.
+        #expect(try await network.push(["flush"]).status == 0)
+        network.settle()
+        #expect(try await network.push(["register", "--provider", "apns", "--token", Self.token, "--deadline", "20"]).status == 0)
+        let switched = try await network.push(["queue"])
+        let attempts = switched.stdout.split(separator: "\n").filter { $0.hasPrefix("    ") }.map { $0.split(separator: " ").first.map(String.init) }
+        #expect(attempts == ["add", "remove", "add"], "\(switched.stdout)")
+        #expect(!switched.stdout.contains("confirmed("), "outcomes in words")
+    }
+
     /// Bad input: one line saying what is wrong, exit 64 (or 1 for a store that needs the user),
     /// and nothing written.
     @Test(arguments: [
@@ -194,6 +218,9 @@ struct OutboxCommandTests {
         (["register", "--provider", "apns"], "Error: --token is required"),
         (["unregister"], "Error: give --token TOKEN or --all"),
         (["register", "--token", String(repeating: "c3", count: 32), "--provider", "apns", "--deadline", "-1"], "Error: --deadline takes a number of seconds from 0 to 3600, got '-1'"),
+        (["flush", "--loop", "--interval", "+5"], "Error: --interval takes 1 to 86400 seconds, got '+5'"),
+        (["flush", "--loop", "--interval", "0x10"], "Error: --interval takes 1 to 86400 seconds, got '0x10'"),
+        (["flush", "--loop", "--interval", "0.5"], "Error: --interval takes 1 to 86400 seconds, got '0.5'"),
     ])
     func badInputIsRefusedAndNothingIsWritten(_ arguments: [String], _ message: String) async throws {
         let network = try OutboxDevnet()

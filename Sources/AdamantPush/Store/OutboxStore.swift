@@ -61,6 +61,14 @@ final class OutboxStore: Sendable {
                 [.text(account), .text(service), .blob(tag), .integer(last + 1), .text(signal.action.rawValue), .blob(sealed), .integer(now),
                  .integer(mustSend ? 1 : 0)])
             let id = try db.query("SELECT last_insert_rowid()").first?.integer(0) ?? 0
+            // The planner's first rule, applied at once so the store says it even while no node
+            // can be reached: an older intent none of whose signals can still land is never sent.
+            try db.query(
+                """
+                UPDATE intents SET state = 'superseded'
+                WHERE account = ?1 AND service = ?2 AND token_tag = ?3 AND sequence < ?4 AND state NOT IN ('superseded', 'failed')
+                  AND NOT EXISTS (SELECT 1 FROM attempts WHERE attempts.intent = intents.id AND outcome IN ('recorded', 'accepted', 'ambiguous'))
+                """, [.text(account), .text(service), .blob(tag), .integer(last + 1)])
             return Intent(id: id, sequence: last + 1, signal: signal, createdAt: now, mustSend: mustSend)
         }
     }
