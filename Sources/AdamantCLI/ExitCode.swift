@@ -10,7 +10,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case invalidData = 65
     /// No usable node, or not found before the deadline (EX_UNAVAILABLE).
     case unavailable = 69
-    /// Output could not be written: a full disk, a closed pipe (EX_IOERR).
+    /// Output, or a file of the home, could not be written: a full disk, a closed pipe, a
+    /// read-only or locked store (EX_IOERR).
     case outputFailed = 74
     /// Durably queued, not yet applied; it will be retried (EX_TEMPFAIL).
     case queued = 75
@@ -23,7 +24,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .usage: "usage error or invalid input"
         case .invalidData: "data from the network could not be verified"
         case .unavailable: "no usable node, or not found before the deadline"
-        case .outputFailed: "output could not be written (standard output or error)"
+        case .outputFailed: "output or a file of the home could not be written (a closed pipe, a full disk, a lock held too long)"
         case .queued: "durably queued, not yet applied (will retry)"
         }
     }

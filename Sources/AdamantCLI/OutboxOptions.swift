@@ -131,12 +131,13 @@ public enum OutboxOptions {
 }
 
 extension CLIError {
-    /// A home that cannot be used is bad input (64); a store that is damaged, newer or failing
-    /// needs the user (1).
+    /// A home or service key that cannot be used is bad input (64); a store that is damaged or
+    /// newer needs the user (1); a file that cannot be read or written as it is, the machine (74).
     public init(outboxError error: OutboxError) {
         switch error {
-        case .home: self = .invalidInput(error.description)
-        case .newerStore, .damagedStore, .store: self.init(error.description, exitCode: .rejected)
+        case .home, .unusableServiceKey: self = .invalidInput(error.description)
+        case .newerStore, .damagedStore: self.init(error.description, exitCode: .rejected)
+        case .storeFailed: self.init(error.description, exitCode: .outputFailed)
         }
     }
 }

@@ -1,3 +1,5 @@
+internal import CSQLite
+
 /// What can go wrong with the outbox, each with what to do about it.
 public enum OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The home directory cannot be used.
@@ -6,14 +8,18 @@ public enum OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
     case newerStore(path: String, found: Int64, supported: Int64)
     /// The store file is not a database, or a row in it cannot be read with this account's key.
     case damagedStore(path: String, detail: String)
-    /// Any other storage failure (disk full, I/O error, locked for too long).
-    case store(String)
+    /// A file of the home cannot be read or written as it is (disk full, I/O error, read-only,
+    /// locked too long, not a regular file): the store is not damaged, the machine must change.
+    case storeFailed(path: String, StoreFailure)
+    /// The service's public key is not a key a signal can be encrypted to.
+    case unusableServiceKey
 
-    /// A failure of the store in `file`, which its damage must name: the advice is about that file.
-    init(storeFailure error: any Error, file: String = OutboxStore.fileName) {
+    /// A failure of the store at `path`, as a user can act on it.
+    init(storeFailure error: any Error, path: String) {
         if let error = error as? OutboxError { self = error; return }
-        if let error = error as? SQLiteError, error.isCorrupt { self = .damagedStore(path: file, detail: error.message); return }
-        self = .store("\(error)")
+        guard let error = error as? SQLiteError else { self = .storeFailed(path: path, .other("\(error)")); return }
+        if error.isCorrupt { self = .damagedStore(path: path, detail: error.message); return }
+        self = .storeFailed(path: path, error.isBusy ? .locked(holders: FileHolders.processes(holding: path)) : StoreFailure(error))
     }
 
     /// What went wrong and what to do, naming the file.
@@ -28,8 +34,67 @@ public enum OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
             "the notification log \(path) is damaged (\(detail)): move it aside, and a new one is started (which has forgotten what was shown)"
         case .damagedStore(let path, let detail):
             "the outbox store \(path) is damaged (\(detail)): move it aside and run 'adm-push repair', which rebuilds it from the chain"
-        case .store(let detail):
-            "the outbox store failed: \(detail)"
+        case .storeFailed(let path, let failure):
+            "\(Self.name(of: path)) \(path) \(failure)"
+        case .unusableServiceKey:
+            "the service's public key cannot be used for encryption: check --service-public-key"
+        }
+    }
+
+    /// What the file at `path` (a store, or its WAL or shared-memory file) is to the user.
+    static func name(of path: String) -> String {
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        if file.hasPrefix(NotificationLog.fileName) { return "the notification log" }
+        if file.hasPrefix(OutboxStore.fileName) { return "the outbox store" }
+        if path.hasSuffix(".journal") { return "the watch journal" }
+        return "the file"
+    }
+}
+
+/// Why a file of the home cannot be used as it is, with what to do. The SQL that failed is
+/// never part of it: it tells the user nothing they can act on.
+public enum StoreFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file system has no room left.
+    case diskFull
+    /// The file or its directory cannot be written.
+    case readOnly
+    /// The disk failed a read or a write (SQLite's words).
+    case ioError(String)
+    /// Another process held the file's write lock past the wait: the processes that have it
+    /// open, when they can be told.
+    case locked(holders: [String])
+    /// Something other than a regular file is there (what it is).
+    case notARegularFile(String)
+    /// Anything else, in SQLite's or the system's words.
+    case other(String)
+
+    init(_ error: SQLiteError) {
+        switch error.code {
+        case SQLITE_FULL: self = .diskFull
+        case SQLITE_READONLY, SQLITE_PERM: self = .readOnly
+        case SQLITE_IOERR: self = .ioError(error.message)
+        case SQLITE_BUSY, SQLITE_LOCKED: self = .locked(holders: [])
+        default: self = .other(error.message)
+        }
+    }
+
+    /// The rest of a sentence that begins with the file's name and path.
+    public var description: String {
+        switch self {
+        case .diskFull:
+            "cannot be written: the disk is full. Free some space and run the command again; what it held is intact"
+        case .readOnly:
+            "cannot be written: it or its directory is read-only. Make both writable by you (chmod u+w), or give another --home"
+        case .ioError(let message):
+            "cannot be read or written: the disk reported an error (\(message)). Check the disk; what was committed before is intact"
+        case .locked(let holders) where !holders.isEmpty:
+            "stayed locked past the wait; it is open in \(holders.joined(separator: ", ")): let that finish, then run again"
+        case .locked:
+            "stayed locked by another process past the wait: let the other adm-push or adm-fetch on this home finish, then run again"
+        case .notARegularFile(let kind):
+            "is not a regular file but \(kind): remove it, and a new one is made"
+        case .other(let message):
+            "cannot be used: \(message)"
         }
     }
 }

@@ -98,7 +98,7 @@ struct HelpTests {
             "  64   usage error or invalid input",
             "  65   data from the network could not be verified",
             "  69   no usable node, or not found before the deadline",
-            "  74   output could not be written (standard output or error)",
+            "  74   output or a file of the home could not be written (a closed pipe, a full disk, a lock held too long)",
             "  75   durably queued, not yet applied (will retry)",
         ])
     }

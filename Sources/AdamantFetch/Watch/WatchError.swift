@@ -20,7 +20,7 @@ public enum WatchError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noUsableNode(let detail): detail
-        case .store(let error): "the notification log failed: \(error)"
+        case .store(let error): error.description
         case .leaseRefused(.held(let holder)): "another watch of this account runs on this home: \(holder)"
         case .leaseRefused(.unavailable(let path, let reason)): "the watch's lease \(path) cannot be taken: \(reason)"
         case .aheadOfChain(let height, let tip): "block \(height) is past the chain's tip (block \(tip))"

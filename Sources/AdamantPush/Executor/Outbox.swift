@@ -86,7 +86,7 @@ public final class Outbox: Sendable {
         self.store = store
         scope = StoreScope(account: keyPair.address, service: service.address, key: LocalSealingKey(keyPair: keyPair, purpose: "outbox v1"))
         do { chatKey = try ChatKey(secretKey: keyPair.secretKey, partner: service.publicKey) } catch {
-            throw .store("the service's public key cannot be used for encryption")
+            throw .unusableServiceKey
         }
         self.keyPair = keyPair
         self.service = service

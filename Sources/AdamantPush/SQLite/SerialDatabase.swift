@@ -9,11 +9,14 @@ final class SerialDatabase: @unchecked Sendable {
     // Sendable sound.
     private let connection: SQLiteConnection
     private let queue = DispatchQueue(label: "adm-push.sqlite")
+    /// The file, for errors that must name it.
+    let path: String
 
     /// Opens and migrates `path`. A file that is not a database, or one from a newer schema, is
     /// refused before anything is written to it; one where `checked` tables are damaged, before
     /// anything is read from them. `durable`: see `SQLiteConnection.enableWAL`.
     init(path: String, create: Bool, migrations: [Migration], checked: [String] = [], durable: Bool = true) throws {
+        self.path = path
         connection = try SQLiteConnection(path: path, create: create, configure: false)
         try connection.refuseNewer(than: migrations)
         try connection.enableWAL(durable: durable)

@@ -29,6 +29,17 @@ enum HomeDirectory {
         guard access(path, W_OK) == 0 else { throw .home(path: path, problem: "it is not writable") }
     }
 
+    /// What a file of `mode` is, in words.
+    private static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFSOCK: "a socket"
+        case S_IFDIR: "a directory"
+        default: "of another kind"
+        }
+    }
+
     /// `mkdir -p` with mode 0700 for what it creates.
     private static func makeDirectories(_ path: String) throws(OutboxError) {
         var prefix = path.hasPrefix("/") ? "" : "."
@@ -48,8 +59,15 @@ enum HomeDirectory {
         try prepare(home)
         let path = home + "/" + fileName
         let descriptor = open(path, O_RDONLY | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .store("\(path) cannot be opened: \(String(cString: strerror(errno)))") }
-        close(descriptor)
+        guard descriptor >= 0 else { throw .storeFailed(path: path, StoreFailure(errno: errno)) }
+        defer { close(descriptor) }
+        // SQLite would take a FIFO or a device for a database and fail on it in its own words.
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .storeFailed(path: path, StoreFailure(errno: errno)) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .storeFailed(path: path, .notARegularFile(kind(of: info.st_mode))) }
+        for companion in [path + "-wal", path + "-shm"] where lstat(companion, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFREG else { throw .storeFailed(path: companion, .notARegularFile(kind(of: info.st_mode))) }
+        }
         return path
     }
 }
@@ -65,14 +83,22 @@ extension SerialDatabase {
         do {
             return try SerialDatabase(path: path, create: true, migrations: migrations, checked: checked, durable: durable)
         } catch let error as MigrationError {
-            guard case .newerSchema(let found, let supported) = error else { throw .store("\(error)") }
+            guard case .newerSchema(let found, let supported) = error else { throw OutboxError(storeFailure: error, path: path) }
             throw .newerStore(path: path, found: found, supported: supported)
-        } catch let error as SQLiteError where error.isCorrupt {
-            throw .damagedStore(path: path, detail: error.message)
-        } catch let error as OutboxError {
-            throw error
         } catch {
-            throw .store("\(error)")
+            throw OutboxError(storeFailure: error, path: path)
+        }
+    }
+}
+
+extension StoreFailure {
+    /// A failed system call on a file of the home, by its errno.
+    init(errno code: Int32) {
+        switch code {
+        case ENOSPC, EDQUOT: self = .diskFull
+        case EROFS, EACCES, EPERM: self = .readOnly
+        case EIO: self = .ioError(String(cString: strerror(code)))
+        default: self = .other(String(cString: strerror(code)))
         }
     }
 }

@@ -185,11 +185,11 @@ public final class NotificationLog: Sendable {
 
     @discardableResult
     private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(OutboxError) -> T {
-        do { return try await database.write(body) } catch { throw OutboxError(storeFailure: error, file: Self.fileName) }
+        do { return try await database.write(body) } catch { throw OutboxError(storeFailure: error, path: database.path) }
     }
 
     private func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(OutboxError) -> T {
-        do { return try await database.read(body) } catch { throw OutboxError(storeFailure: error, file: Self.fileName) }
+        do { return try await database.read(body) } catch { throw OutboxError(storeFailure: error, path: database.path) }
     }
 
     static let migrations = [

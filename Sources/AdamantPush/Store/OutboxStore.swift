@@ -34,6 +34,8 @@ struct StoreScope: Sendable {
 final class OutboxStore: Sendable {
     static let fileName = "outbox.sqlite"
     private let database: SerialDatabase
+    /// The file, which every error names.
+    private var path: String { database.path }
 
     /// Opens (creating if needed) the store in `directory`, which is made 0700 with a 0600 file.
     /// The tables that decide what is sent are checked whole first (they stay small: a row per
@@ -100,14 +102,14 @@ final class OutboxStore: Sendable {
         }
         var attemptsByIntent: [Int64: [Attempt]] = [:]
         for row in attemptRows {
-            guard let intent = row.integer(0), let attempt = Self.attempt(row) else { throw .damagedStore(path: Self.fileName, detail: "an attempt row cannot be read") }
+            guard let intent = row.integer(0), let attempt = Self.attempt(row) else { throw .damagedStore(path: path, detail: "an attempt row cannot be read") }
             attemptsByIntent[intent, default: []].append(attempt)
         }
         var groups: [[Intent]] = []
         var lastTag: [UInt8]?
         for row in intentRows {
             guard let intent = Self.intent(row, scope: scope, attempts: attemptsByIntent) else {
-                throw .damagedStore(path: Self.fileName, detail: "an intent cannot be read with this account's key")
+                throw .damagedStore(path: path, detail: "an intent cannot be read with this account's key")
             }
             if row.blob(1) != lastTag { groups.append([]) }
             lastTag = row.blob(1)
@@ -224,16 +226,17 @@ final class OutboxStore: Sendable {
     /// outside any block (only signals in one are kept), whose height the fold cannot take. Read
     /// row by row in place: 10,000 of them are folded on every run.
     func ownSignals(scope: StoreScope) async throws(OutboxError) -> [OwnSignal] {
-        try await read { db in
+        let path = path
+        return try await read { db in
             var signals: [OwnSignal] = []
             try db.forEachRow("SELECT id, height, timestamp, sealed FROM own_signals WHERE account = ?1 AND service = ?2 ORDER BY height",
                               [.text(scope.account.description), .text(scope.service.description)]) { row in
                 guard let number = row.integer(0), let height = row.integer(1), height > 0,
                       let timestamp = row.integer(2).flatMap({ Int32(exactly: $0) }), let sealed = row.blob(3)
-                else { throw OutboxError.damagedStore(path: Self.fileName, detail: "a kept signal cannot be read") }
+                else { throw OutboxError.damagedStore(path: path, detail: "a kept signal cannot be read") }
                 let id = TransactionID(number: UInt64(bitPattern: number))
                 guard let signal = SealedSignal.open(sealed, key: scope.key, context: scope.signalContext(id: id)) else {
-                    throw OutboxError.damagedStore(path: Self.fileName, detail: "a kept signal cannot be read with this account's key")
+                    throw OutboxError.damagedStore(path: path, detail: "a kept signal cannot be read with this account's key")
                 }
                 signals.append(OwnSignal(id: id, height: height, timestamp: timestamp, signal: signal))
             }
@@ -245,10 +248,10 @@ final class OutboxStore: Sendable {
 
     @discardableResult
     private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(OutboxError) -> T {
-        do { return try await database.write(body) } catch { throw OutboxError(storeFailure: error) }
+        do { return try await database.write(body) } catch { throw OutboxError(storeFailure: error, path: path) }
     }
 
     private func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(OutboxError) -> T {
-        do { return try await database.read(body) } catch { throw OutboxError(storeFailure: error) }
+        do { return try await database.read(body) } catch { throw OutboxError(storeFailure: error, path: path) }
     }
 }

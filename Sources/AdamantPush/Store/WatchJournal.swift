@@ -56,10 +56,10 @@ package struct WatchJournal {
     /// `ids`, none delivered, and returns the open file, to which `Delivery.record` appends.
     func start(from: WatchCursor, ids: [TransactionID]) throws(OutboxError) -> Delivery {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw .store("the watch journal \(path) cannot be written: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw .storeFailed(path: path, StoreFailure(errno: errno)) }
         let delivery = Delivery(descriptor: descriptor)
         guard delivery.append(Self.encode(Page(from: from, ids: ids))) else {
-            throw .store("the watch journal \(path) cannot be written: \(String(cString: strerror(errno)))")
+            throw .storeFailed(path: path, StoreFailure(errno: errno))
         }
         return delivery
     }
