@@ -1,4 +1,5 @@
 import AdamantCore
+import AdamantPush
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #elseif canImport(Musl)
@@ -57,6 +58,8 @@ public struct Tool: Sendable {
             // instructions of a cold fetch). With none run, curl's threads need not be stopped
             // first either (`CurlTransport.shutdown`, for programs that call exit()): the
             // kernel ends them, and a hedged request still waiting on a silent node with them.
+            // The stores written to are left checkpointed: whole in their main files.
+            WrittenStores.checkpoint()
             _exit(code.rawValue)
         }
         while true { pause() }

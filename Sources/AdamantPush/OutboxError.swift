@@ -29,16 +29,24 @@ public enum OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
             "the home directory \(path) cannot be used: \(problem)"
         case .newerStore(let path, let found, let supported):
             "\(path) was written by a newer adm-push (schema \(found), this one knows \(supported)): use that version, or another --home"
-        case .damagedStore(let path, let detail) where path.hasSuffix(NotificationLog.fileName):
-            // Repair rebuilds the outbox, not the log; the log only remembers, so a new one does.
-            "the notification log \(path) is damaged (\(detail)): move it aside, and a new one is started (which has forgotten what was shown)"
         case .damagedStore(let path, let detail):
-            "the outbox store \(path) is damaged (\(detail)): move it aside and run 'adm-push repair', which rebuilds it from the chain"
+            Self.damage(of: path, detail)
         case .storeFailed(let path, let failure):
             "\(Self.name(of: path)) \(path) \(failure)"
         case .unusableServiceKey:
             "the service's public key cannot be used for encryption: check --service-public-key"
         }
+    }
+
+    /// The damage of the file at `path`, and what to do. A WAL goes aside with its index (the
+    /// main file keeps what was checkpointed). Repair rebuilds the outbox, not the log; the log
+    /// only remembers, so a new one does.
+    static func damage(of path: String, _ detail: String) -> String {
+        let aside = path.hasSuffix("-wal") ? "it and \(path.dropLast(4))-shm" : "it"
+        if name(of: path) == "the notification log" {
+            return "the notification log \(path) is damaged (\(detail)): move \(aside) aside, and a new one is started (which has forgotten what was shown)"
+        }
+        return "the outbox store \(path) is damaged (\(detail)): move \(aside) aside and run 'adm-push repair', which rebuilds it from the chain"
     }
 
     /// What the file at `path` (a store, or its WAL or shared-memory file) is to the user.

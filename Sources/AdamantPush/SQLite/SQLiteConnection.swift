@@ -59,6 +59,12 @@ final class SQLiteConnection {
     /// other connection: one that is busy (a watch reading) leaves it for a later open.
     private func truncateLongWAL() {
         guard let size = SmallFile.size(atPath: path + "-wal"), size >= Self.walBytes(frames: Self.truncateWALAtFrames) else { return }
+        checkpointTruncating()
+    }
+
+    /// Copies the WAL into the main file and truncates it to nothing, waiting for no other
+    /// connection: what another one still reads stays in the WAL, for a later checkpoint.
+    func checkpointTruncating() {
         sqlite3_busy_timeout(handle, 0)
         defer { sqlite3_busy_timeout(handle, Int32(busyTimeout / .milliseconds(1))) }
         sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_TRUNCATE, nil, nil)

@@ -1,5 +1,6 @@
 internal import CSQLite
 import Dispatch
+import Synchronization
 
 /// The single owner of one SQLite connection (GRDB's rule: one serial owner per connection).
 /// Every use runs on its private serial queue, off the cooperative pool, so a statement that
@@ -7,10 +8,12 @@ import Dispatch
 final class SerialDatabase: @unchecked Sendable {
     // Touched only on `queue` once the init has returned: that is what makes the unchecked
     // Sendable sound.
-    private let connection: SQLiteConnection
-    private let queue = DispatchQueue(label: "adm-push.sqlite")
+    fileprivate let connection: SQLiteConnection
+    fileprivate let queue = DispatchQueue(label: "adm-push.sqlite")
     /// The file, for errors that must name it.
     let path: String
+    /// Whether this process wrote to it, so it is checkpointed as the process ends.
+    private let hasWritten = Atomic(false)
 
     /// Opens and migrates `path`. A file that is not a database, or one from a newer schema, is
     /// refused before anything is written to it; one where `checked` tables are damaged, before
@@ -24,9 +27,15 @@ final class SerialDatabase: @unchecked Sendable {
         try connection.checkIntegrity(of: checked)
     }
 
+    // Closed once no work is queued (each holds it): a store written to is left checkpointed.
+    deinit {
+        if hasWritten.load(ordering: .relaxed) { connection.checkpointTruncating() }
+    }
+
     /// `body` in one `BEGIN IMMEDIATE` transaction, committed (and synced) before this returns.
     func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
-        try await run { connection in try connection.writeTransaction { try body(connection) } }
+        if !hasWritten.exchange(true, ordering: .relaxed) { WrittenStores.add(self) }
+        return try await run { connection in try connection.writeTransaction { try body(connection) } }
     }
 
     /// `body` on one consistent snapshot.
@@ -37,6 +46,26 @@ final class SerialDatabase: @unchecked Sendable {
     private func run<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try body(self.connection) }) }
+        }
+    }
+}
+
+/// The stores this process wrote to. A command checkpoints those still open as it ends (the
+/// others were as they closed): between commands every commit is then in the main files, so a
+/// backup of the `.sqlite` files alone is whole, and a WAL found holding commits at the next
+/// open means a process died mid-command.
+package enum WrittenStores {
+    private struct Entry: Sendable { weak var database: SerialDatabase? }
+    private static let entries = Mutex<[Entry]>([])
+
+    static func add(_ database: SerialDatabase) { entries.withLock { $0.append(Entry(database: database)) } }
+
+    /// Checkpoints every store written to that is still open, on its own queue, after the
+    /// work already queued there.
+    package static func checkpoint() {
+        for entry in entries.withLock({ $0 }) {
+            guard let database = entry.database else { continue }
+            database.queue.sync { database.connection.checkpointTruncating() }
         }
     }
 }

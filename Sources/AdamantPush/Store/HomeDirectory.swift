@@ -80,6 +80,7 @@ extension SerialDatabase {
         _ fileName: String, in home: String, migrations: [Migration], checked: [String] = [], durable: Bool = true
     ) throws(OutboxError) -> SerialDatabase {
         let path = try HomeDirectory.privateFile(fileName, in: home)
+        if let problem = WriteAheadLog.unreadableCommits(of: path) { throw .damagedStore(path: path + "-wal", detail: problem) }
         do {
             return try SerialDatabase(path: path, create: true, migrations: migrations, checked: checked, durable: durable)
         } catch let error as MigrationError {
