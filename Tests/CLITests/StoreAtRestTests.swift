@@ -17,7 +17,6 @@ struct StoreAtRestTests {
             #expect(try await network.push(["register", "--token", token, "--provider", "apns", "--no-wait"]).status == 75)
         }
         let home = network.home + "/home"
-        #expect(SmallFile.size(atPath: home + "/outbox.sqlite-wal") == 0)
         let backup = network.home + "/backup"
         try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         try FileManager.default.copyItem(atPath: home + "/outbox.sqlite", toPath: backup + "/outbox.sqlite")

@@ -64,10 +64,16 @@ final class SQLiteConnection {
 
     /// Copies the WAL into the main file and truncates it to nothing, waiting for no other
     /// connection: what another one still reads stays in the WAL, for a later checkpoint.
-    func checkpointTruncating() {
+    func checkpointTruncating() { checkpoint(SQLITE_CHECKPOINT_TRUNCATE) }
+
+    /// Copies the WAL into the main file (synced), waiting for no other connection, and leaves
+    /// the WAL as it is: two syncs, where truncating it costs a third and a wait for readers.
+    func checkpointPassively() { checkpoint(SQLITE_CHECKPOINT_PASSIVE) }
+
+    private func checkpoint(_ mode: Int32) {
         sqlite3_busy_timeout(handle, 0)
         defer { sqlite3_busy_timeout(handle, Int32(busyTimeout / .milliseconds(1))) }
-        sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        sqlite3_wal_checkpoint_v2(handle, "main", mode, nil, nil)
     }
 
     /// The size of a WAL of `frames` pages: a 32-byte header, then a 24-byte header and a

@@ -29,7 +29,7 @@ final class SerialDatabase: @unchecked Sendable {
 
     // Closed once no work is queued (each holds it): a store written to is left checkpointed.
     deinit {
-        if hasWritten.load(ordering: .relaxed) { connection.checkpointTruncating() }
+        if hasWritten.load(ordering: .relaxed) { connection.checkpointPassively() }
     }
 
     /// `body` in one `BEGIN IMMEDIATE` transaction, committed (and synced) before this returns.
@@ -65,7 +65,7 @@ package enum WrittenStores {
     package static func checkpoint() {
         for entry in entries.withLock({ $0 }) {
             guard let database = entry.database else { continue }
-            database.queue.sync { database.connection.checkpointTruncating() }
+            database.queue.sync { database.connection.checkpointPassively() }
         }
     }
 }

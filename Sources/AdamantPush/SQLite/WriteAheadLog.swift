@@ -9,10 +9,11 @@ import Darwin
 
 /// Whether a database's WAL holds commits SQLite cannot read, looked at before SQLite opens it.
 /// SQLite takes a WAL whose header fails its checks for an empty one and starts over, so the
-/// commits in it would be gone without a word. The shared-memory file says how many frames the
-/// last writer left in the WAL; only when it says some were left, and the WAL that should hold
-/// them is short or not a WAL, is anything reported: a torn first write that no commit
-/// finished, or a WAL restarted by a writer right now, never is.
+/// commits in it would be gone without a word. The shared-memory file, as the last process left
+/// it, says how many frames are in the WAL and how many a checkpoint copied into the main file;
+/// only when some were not copied, and the WAL that should hold them is short or not a WAL, is
+/// anything reported: a torn first write that no commit finished, or a WAL restarted by a
+/// writer right now, never is.
 /// (Formats: sqlite.org/walformat.html.)
 enum WriteAheadLog {
     static let magic: ClosedRange<UInt32> = 0x377F_0682...0x377F_0683
@@ -21,22 +22,23 @@ enum WriteAheadLog {
     /// Why the commits the WAL of `database` should hold cannot be read; nil when it has none
     /// left or they can be.
     static func unreadableCommits(of database: String) -> String? {
-        guard let index = prefix(of: database + "-shm", count: 96), index.count == 96,
+        guard let index = prefix(of: database + "-shm", count: 100), index.count == 100,
               index[0..<48].elementsEqual(index[48..<96]),  // both copies agree: no writer mid-update
               nativeWord(index, at: 0) == version, index[12] == 1
         else { return nil }
-        let frames = Int(nativeWord(index, at: 16))
-        guard frames > 0 else { return nil }
+        // Frames up to the checkpoint's mark are in the main file already.
+        let frames = Int(nativeWord(index, at: 16)), copied = Int(nativeWord(index, at: 96))
+        guard frames > copied else { return nil }
         let storedPageSize = Int(index[14]) | Int(index[15]) << 8
         let pageSize = storedPageSize == 1 ? 65_536 : storedPageSize
         let wal = prefix(of: database + "-wal", count: 32) ?? []
         let (expected, overflow) = frames.multipliedReportingOverflow(by: 24 + pageSize)
         guard wal.count == 32, !overflow, let size = SmallFile.size(atPath: database + "-wal"), size >= 32 + expected else {
-            return "its write-ahead log is missing or shorter than the \(frames) pages the last commit left in it"
+            return "its write-ahead log is missing or shorter than the \(frames) pages the last commit left in it, \(frames - copied) not in the main file"
         }
         guard magic.contains(word(wal, at: 0, bigEndian: true)), word(wal, at: 4, bigEndian: true) == version,
               checksum(of: Array(wal[0..<24]), bigEndian: wal[3] & 1 == 1) == (word(wal, at: 24, bigEndian: true), word(wal, at: 28, bigEndian: true))
-        else { return "its write-ahead log holds \(frames) pages of commits but is not a write-ahead log any more" }
+        else { return "its write-ahead log holds \(frames - copied) pages of commits but is not a write-ahead log any more" }
         return nil
     }
 
