@@ -56,7 +56,12 @@ struct FetchCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
-        var push = try readPush(context)
+        var push: PushPayload
+        do { push = try readPush(context) } catch {
+            // An extension shows something even for a push it cannot read.
+            FetchReport.printFallback(reason: error.message, json: arguments.flag(Self.json), context)
+            throw error
+        }
         if let recipient {
             if let pushedFor = push.recipient, pushedFor != recipient {
                 throw .invalidInput("--recipient \(recipient) is not the payload's push-recipient \(pushedFor)")

@@ -49,7 +49,7 @@ struct PushPayloadTests {
     }
 
     @Test(arguments: [
-        ("", PushPayloadError.notJSON), ("[1]", .notJSON), ("\"txn-id\"", .notJSON), ("{}", .noTransaction),
+        ("", PushPayloadError.notJSON), ("{\"txn-id\":", .notJSON), ("[1]", .notAnObject), ("\"txn-id\"", .notAnObject), ("{}", .noTransaction),
         ("{\"aps\":{}}", .noTransaction), ("{\"message\":{\"data\":{\"data\":{\"txn-id\":\"1\"}}}}", .noTransaction),
         ("{\"txn-id\":null}", .noTransaction),
     ])
@@ -62,6 +62,8 @@ struct PushPayloadTests {
         ("{\"txn-id\":{}}", "txn-id"), ("{\"txn-id\":\"1\",\"push-recipient\":\"U12x\"}", "push-recipient"),
         ("{\"txn-id\":\"1\",\"push-recipient\":5}", "push-recipient"), ("{\"txn\":\"{\\\"type\\\":8}\"}", "txn"),
         ("{\"txn\":\"not json\"}", "txn"), ("{\"txn\":[]}", "txn"),
+        // Under data or message.data, as FCM sends them: named too, not "no transaction".
+        ("{\"data\":{\"txn\":\"garbage\"}}", "txn"), ("{\"message\":{\"data\":{\"txn-id\":\"x\"}}}", "txn-id"),
     ])
     func badFieldsAreNamed(_ text: String, _ field: String) {
         let error = #expect(throws: PushPayloadError.self) { try Self.parse(text) }
@@ -74,6 +76,10 @@ struct PushPayloadTests {
             try PushPayload(json: [UInt8](repeating: 0x20, count: PushPayload.maximumSize + 1))
         }
         let deep = "{\"aps\":" + String(repeating: "[", count: 30_000) + String(repeating: "]", count: 30_000) + ",\"txn-id\":\"1\"}"
-        #expect(throws: PushPayloadError.self) { try Self.parse(deep) }
+        #expect(throws: PushPayloadError.tooDeep) { try Self.parse(deep) }
+        // 32 levels are read (and carry nothing); 33 are refused as too deep, not as "not JSON".
+        let levels = { (count: Int) in String(repeating: "{\"data\":", count: count - 1) + "{}" + String(repeating: "}", count: count - 1) }
+        #expect(throws: PushPayloadError.noTransaction) { try Self.parse(levels(32)) }
+        #expect(throws: PushPayloadError.tooDeep) { try Self.parse(levels(33)) }
     }
 }

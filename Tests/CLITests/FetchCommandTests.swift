@@ -263,6 +263,27 @@ struct FetchCommandTests {
         let result = try await network.fetch(arguments)
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.contains(message), "\(result.stderr)")
-        #expect(result.stdout.isEmpty)
+        // A push that cannot be read still leaves the extension something to show.
+        #expect(result.stdout == (arguments.first == "--payload" ? "ADAMANT\nNew message\n" : ""), "\(result.stdout)")
+    }
+
+    /// A payload that is read but is no push: the field it gets wrong, or what it is instead,
+    /// with the generic text on standard output (in JSON too).
+    @Test(arguments: [
+        ("{\"data\":{\"txn\":\"garbage\"}}", "Error: --payload: the payload's \"txn\" is not a transaction: The given data was not valid JSON."),
+        (String(repeating: "{\"data\":", count: 40) + "{}" + String(repeating: "}", count: 40), "Error: --payload: the payload nests deeper than 32 levels, which no push does"),
+        ("[1]", "Error: --payload: the payload is JSON but not an object"),
+        ("{\"txn-id\":", "Error: --payload: the payload is not JSON"),
+    ])
+    func aPayloadThatIsNoPushSaysWhyAndShowsTheGenericText(_ payload: String, _ message: String) async throws {
+        let network = try await FetchDevnet()
+        let text = try await network.fetch(["--payload", "-"], input: Data(payload.utf8))
+        #expect(text.status == 64)
+        #expect(text.stderr == message + "\n")
+        #expect(text.stdout == "ADAMANT\nNew message\n")
+        let json = try await network.fetch(["--payload", "-", "--json"], input: Data(payload.utf8))
+        let object = try network.object(json)
+        #expect(object["title"] as? String == "ADAMANT" && object["body"] as? String == "New message" && object["fallback"] as? Bool == true)
+        #expect(object["reason"] as? String == String(message.dropFirst("Error: ".count)))
     }
 }

@@ -8,7 +8,8 @@
 /// `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]` does for ASCII keys.
 package enum JSONCoding {
     /// Decodes `type` from a whole JSON document. Bytes that are not UTF-8 or not JSON are
-    /// `DecodingError.dataCorrupted` with an empty coding path. `lenient` takes a byte order
+    /// `DecodingError.dataCorrupted` with an empty coding path (with the parser's `JSONRefusal`
+    /// as the underlying error when it refused the JSON). `lenient` takes a byte order
     /// mark and trailing commas too, as `JSONDecoder` does: for files people edit.
     package static func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>, lenient: Bool = false) throws -> T {
         let bytes = Array(bytes)
@@ -18,7 +19,7 @@ package enum JSONCoding {
         var parser = JSONParser(bytes: bytes, rules: .foundation(lenient: lenient))
         let document: JSONValue
         do { document = try parser.document() } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid JSON."))
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid JSON.", underlyingError: error))
         }
         return try T(from: ValueDecoder(value: document, codingPath: []))
     }

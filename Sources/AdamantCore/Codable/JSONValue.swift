@@ -35,7 +35,11 @@ package enum JSONValue: Sendable, Hashable {
 }
 
 /// Why the parser stopped; the reason is never shown, only that the text is not usable JSON.
-package struct JSONRefusal: Error {}
+package struct JSONRefusal: Error {
+    /// Nested past `JSONValue.maximumDepth`, where the rest may well be JSON.
+    package let isTooDeep: Bool
+    init(tooDeep: Bool = false) { isTooDeep = tooDeep }
+}
 
 /// A recursive-descent parser over UTF-8 bytes (already valid UTF-8, being a Swift string),
 /// bounded by `JSONValue.maximumDepth`. Every read checks the index first: no trap on any input.
@@ -94,10 +98,10 @@ package struct JSONParser {
         skipWhitespace()
         switch current {
         case UInt8(ascii: "{"):
-            guard depth < JSONValue.maximumDepth else { throw JSONRefusal() }
+            guard depth < JSONValue.maximumDepth else { throw JSONRefusal(tooDeep: true) }
             return try object(depth: depth + 1)
         case UInt8(ascii: "["):
-            guard depth < JSONValue.maximumDepth else { throw JSONRefusal() }
+            guard depth < JSONValue.maximumDepth else { throw JSONRefusal(tooDeep: true) }
             return try array(depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try string())
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)

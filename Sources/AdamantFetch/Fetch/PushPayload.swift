@@ -35,8 +35,10 @@ public struct PushPayload: Sendable, Hashable {
         let root: Carrier
         do { root = try JSONCoding.decode(Carrier.self, from: bytes) } catch let error as PushPayloadError {
             throw error
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            throw (context.underlyingError as? JSONRefusal)?.isTooDeep == true ? .tooDeep : .notJSON
         } catch {
-            throw .notJSON
+            throw .notAnObject
         }
         guard let carrier = root.firstCarrying else { throw .noTransaction }
         let transaction = carrier.transaction
@@ -52,6 +54,10 @@ public enum PushPayloadError: Error, Sendable, Hashable, CustomStringConvertible
     case tooLarge(Int)
     /// Not a JSON object.
     case notJSON
+    /// JSON, but an array or a single value.
+    case notAnObject
+    /// JSON nested deeper than the reader goes (`JSONValue.maximumDepth`), which no push is.
+    case tooDeep
     /// Names no transaction: neither `txn-id` nor `txn` where they are looked for.
     case noTransaction
     /// A field is there but wrong: its name, and why.
@@ -63,7 +69,9 @@ public enum PushPayloadError: Error, Sendable, Hashable, CustomStringConvertible
     public var description: String {
         switch self {
         case .tooLarge(let size): "the payload is \(size) bytes; a push is at most \(PushPayload.maximumSize)"
-        case .notJSON: "the payload is not a JSON object"
+        case .notJSON: "the payload is not JSON"
+        case .notAnObject: "the payload is JSON but not an object"
+        case .tooDeep: "the payload nests deeper than \(JSONValue.maximumDepth) levels, which no push does"
         case .noTransaction: "the payload names no transaction: expected \"txn-id\" or \"txn\" (at the top level, under \"data\" or under \"message.data\")"
         case .invalid(let field, let reason): "the payload's \"\(field)\" \(reason)"
         case .idsDisagree(let id, let carried): "the payload's \"txn-id\" \(id) is not the id of the transaction it carries (\(carried))"
@@ -91,7 +99,7 @@ private final class Carrier: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         // Levels are only ever two deep (`message.data`); deeper is not a push.
-        guard decoder.codingPath.count <= 2 else { throw PushPayloadError.notJSON }
+        guard decoder.codingPath.count <= 2 else { throw PushPayloadError.noTransaction }
         let c = try decoder.container(keyedBy: Keys.self)
         if c.contains(.id), try !c.decodeNil(forKey: .id) {
             // A string of digits as the C# ANS sends it, or a number.
@@ -112,8 +120,21 @@ private final class Carrier: Decodable, Sendable {
         } else {
             recipient = nil
         }
-        data = try? c.decodeIfPresent(Carrier.self, forKey: .data)
-        message = try? c.decodeIfPresent(Carrier.self, forKey: .message)
+        data = try Self.carrier(in: c, forKey: .data)
+        message = try Self.carrier(in: c, forKey: .message)
+    }
+
+    /// The level under `key`. One that is not an object, or nests too deep, carries nothing; one
+    /// whose transaction fields are wrong says so, since they are what the push is about.
+    private static func carrier(in c: KeyedDecodingContainer<Keys>, forKey key: Keys) throws -> Carrier? {
+        do { return try c.decodeIfPresent(Carrier.self, forKey: key) } catch let error as PushPayloadError {
+            switch error {
+            case .invalid, .idsDisagree: throw error
+            default: return nil
+            }
+        } catch {
+            return nil
+        }
     }
 
     /// `txn`: the transaction as a JSON string (FCM data values are strings) or as an object.
