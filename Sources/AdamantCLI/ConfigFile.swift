@@ -220,7 +220,7 @@ public struct ConfigFileError: Error, Sendable, Hashable, CustomStringConvertibl
         case .unreadable(let reason):
             "the config file \(path) \(reason)"
         case .malformed(let line?, let column?, let reason):
-            "the config file is not valid JSON at \(path):\(line):\(column): \(reason)"
+            "the config file has an error at \(path):\(line):\(column): \(reason)"
         case .malformed(_, _, let reason):
             "the config file \(path) is \(reason)"
         case .notAnObject:

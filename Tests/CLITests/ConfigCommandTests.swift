@@ -172,7 +172,7 @@ final class ConfigCommandTests {
         let queue = try await run("adm-push", ["queue", "--json"] + given, environment: environment)
         #expect(queue.status == 0, "\(queue.stderr)")
         let needed = try await run("adm-push", ["queue", "--json"] + given.dropFirst(2), environment: environment)
-        #expect(needed.status == 64 && needed.stderr.hasPrefix("Error: the config file is not valid JSON at \(configPath):1:1: "), "\(needed.stderr)")
+        #expect(needed.status == 64 && needed.stderr.hasPrefix("Error: the config file has an error at \(configPath):1:1: "), "\(needed.stderr)")
     }
 
     /// A file others may write could send the outbox to their nodes and home: every command
@@ -200,7 +200,7 @@ final class ConfigCommandTests {
             """)
         let result = try await run("adm-push", ["config"], environment: environment)
         #expect(result.status == 64)
-        #expect(result.stderr.hasPrefix("Error: the config file is not valid JSON at \(configPath):3:11: expected a value"), "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("Error: the config file has an error at \(configPath):3:11: expected a value"), "\(result.stderr)")
         let status = try await run("adm-push", ["queue"], environment: environment.merging(["ADM_PASSPHRASE": BIP39.randomMnemonic()]) { $1 })
         #expect(status.status == 64 && status.stderr.contains("\(configPath):3:11"), "\(status.stderr)")
     }

@@ -61,7 +61,7 @@ import Testing
             return
         }
         #expect(foundLine == line && foundColumn == column && said.hasPrefix(reason), "\(error)")
-        #expect(error.description.hasPrefix("the config file is not valid JSON at /cfg/config.json:\(line):\(column): "), "\(error)")
+        #expect(error.description.hasPrefix("the config file has an error at /cfg/config.json:\(line):\(column): "), "\(error)")
     }
 
     /// No false alarm: valid JSON of every kind passes the locator, and so do the trailing
