@@ -80,9 +80,11 @@ final class SystemdUnitTests {
         #expect(result.status == 0 && result.stdout == KeysCommandTests.expected + "\n", "\(result.stderr)")
     }
 
-    /// The watch hook as the shell gets it: title and body as notify-send's own arguments
-    /// after '--', so a message that starts with a dash is not an option.
-    @Test func theWatchHookPassesTitleAndBodyAsTwoArguments() async throws {
+    /// The watch hook as the shell gets it: the sender and what came as notify-send's own
+    /// arguments after '--' (a title that starts with a dash is not an option), and never the
+    /// message text, which every local user could read in notify-send's command line.
+    @Test(arguments: [("message", "New message"), ("reply", "New message"), ("transfer", "New transfer"), ("cryptoTransfer", "New transfer")])
+    func theWatchHookNamesTheSenderButNeverPassesTheText(_ kind: String, _ body: String) async throws {
         let text = try String(contentsOf: Self.source.appendingPathComponent("adm-fetch-watch.service"), encoding: .utf8)
         let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
         let words = Self.systemdWords(String(line.dropFirst("ExecStart=".count)), variables: [:])
@@ -93,13 +95,14 @@ final class SystemdUnitTests {
         let fake = bin.appendingPathComponent("notify-send").path
         try "#!/bin/sh\nprintf '[%s]\\n' \"$@\"\n".write(toFile: fake, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake)
-        let result = try await run("/bin/sh", ["-c", hook], environment: ["PATH": bin.path + ":/usr/bin:/bin", "ADM_TITLE": "Bob's $HOME", "ADM_BODY": "-u critical \"hi\""])
-        #expect(result.status == 0 && result.stdout == "[--]\n[Bob's $HOME]\n[-u critical \"hi\"]\n", "\(result.stdout)\(result.stderr)")
+        let environment = ["PATH": bin.path + ":/usr/bin:/bin", "ADM_TITLE": "-Bob's $HOME", "ADM_BODY": "my bank PIN is 4321", "ADM_KIND": kind]
+        let result = try await run("/bin/sh", ["-c", hook], environment: environment)
+        #expect(result.status == 0 && result.stdout == "[--]\n[-Bob's $HOME]\n[\(body)]\n", "\(result.stdout)\(result.stderr)")
     }
 
     /// The watch unit's command line, as systemd hands it over, against a devnet: the
     /// passphrase from a credential file as systemd writes it, and each notification reaching
-    /// notify-send (a stand-in at the same place in the hook) as title and body.
+    /// notify-send (a stand-in at the same place in the hook) as the sender and what came.
     @Test(.timeLimit(.minutes(2)))
     func theWatchUnitsCommandNotifiesThroughTheCredential() async throws {
         let network = try await FetchDevnet()
@@ -116,14 +119,14 @@ final class SystemdUnitTests {
         let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
         var words = Self.systemdWords(String(line.dropFirst("ExecStart=".count)), variables: ["CREDENTIALS_DIRECTORY": credentials.path])
         try #require(words.prefix(2) == ["/usr/bin/adm-fetch", "watch"])
-        words = words.map { $0.hasPrefix("notify-send ") ? fake + $0.dropFirst("notify-send".count) : $0 }
+        words = words.map { $0.replacingOccurrences(of: "exec notify-send ", with: "exec \(fake) ") }
         let watch = try await WatchProcess(network, Array(words.dropFirst(2)), name: "unit")
         _ = try await network.send("-u critical hi", from: network.friend, to: network.me)
         try await watch.until("notify-send ran") { FileManager.default.fileExists(atPath: notified) }
         let result = try await watch.stop()
         #expect(result.status == 0, "\(watch.stderr)")
         let arguments = try String(contentsOfFile: notified, encoding: .utf8)
-        #expect(arguments == "[--]\n[\(network.friend.address)]\n[-u critical hi]\n", "\(arguments)")
+        #expect(arguments == "[--]\n[\(network.friend.address)]\n[New message]\n", "\(arguments)")
     }
 
     /// An ExecStart= line as systemd splits it, for what the units use: words apart at blanks,
