@@ -14,12 +14,16 @@ final class SerialDatabase: @unchecked Sendable {
     let path: String
     /// Whether this process wrote to it, so it is checkpointed as the process ends.
     private let hasWritten = Atomic(false)
+    /// Durable stores are left whole in their main file; the others (the notification log,
+    /// whose commits are not synced either) are not worth two syncs per command.
+    private let checkpointsAtRest: Bool
 
     /// Opens and migrates `path`. A file that is not a database, or one from a newer schema, is
     /// refused before anything is written to it; one where `checked` tables are damaged, before
     /// anything is read from them. `durable`: see `SQLiteConnection.enableWAL`.
     init(path: String, create: Bool, migrations: [Migration], checked: [String] = [], durable: Bool = true) throws {
         self.path = path
+        checkpointsAtRest = durable
         connection = try SQLiteConnection(path: path, create: create, configure: false)
         try connection.refuseNewer(than: migrations)
         try connection.enableWAL(durable: durable)
@@ -34,7 +38,7 @@ final class SerialDatabase: @unchecked Sendable {
 
     /// `body` in one `BEGIN IMMEDIATE` transaction, committed (and synced) before this returns.
     func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
-        if !hasWritten.exchange(true, ordering: .relaxed) { WrittenStores.add(self) }
+        if checkpointsAtRest, !hasWritten.exchange(true, ordering: .relaxed) { WrittenStores.add(self) }
         return try await run { connection in try connection.writeTransaction { try body(connection) } }
     }
 
@@ -50,8 +54,8 @@ final class SerialDatabase: @unchecked Sendable {
     }
 }
 
-/// The stores this process wrote to. A command checkpoints those still open as it ends (the
-/// others were as they closed): between commands every commit is then in the main files, so a
+/// The durable stores this process wrote to. A command checkpoints those still open as it ends
+/// (the others were as they closed): between commands every commit is then in the main files, so a
 /// backup of the `.sqlite` files alone is whole, and a WAL found holding commits at the next
 /// open means a process died mid-command.
 package enum WrittenStores {
