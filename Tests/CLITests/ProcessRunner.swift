@@ -103,11 +103,13 @@ func run(
                 close(stdin.write)
             }
             whileRunning?(child)
-            // Drain both pipes before waiting, so a chatty child cannot fill one and stall.
+            // Drain both pipes before waiting, so a chatty child cannot fill one and stall. Not
+            // on DispatchQueue.global(): on Linux its workers are the ones tasks run on, and each
+            // read holds one for the child's whole life (the full suite's tasks waited 30 s).
             let group = DispatchGroup()
             nonisolated(unsafe) var out = Data(), err = Data()
-            if let stdout { DispatchQueue.global().async(group: group) { out = readToEnd(stdout.read) } }
-            if let stderr { DispatchQueue.global().async(group: group) { err = readToEnd(stderr.read) } }
+            if let stdout { drainOnOwnThread(group) { out = readToEnd(stdout.read) } }
+            if let stderr { drainOnOwnThread(group) { err = readToEnd(stderr.read) } }
             group.wait()
             var info = siginfo_t()
             while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
@@ -122,6 +124,15 @@ func run(
                 status: signal ?? (raw >> 8) & 0xff, signal: signal, timedOut: killed,
                 stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self)))
         }
+    }
+}
+
+/// Runs `read` on a new thread, inside `group`.
+private func drainOnOwnThread(_ group: DispatchGroup, _ read: @escaping @Sendable () -> Void) {
+    group.enter()
+    Thread.detachNewThread {
+        read()
+        group.leave()
     }
 }
 
