@@ -88,14 +88,14 @@ final class SystemdUnitTests {
         let text = try String(contentsOf: Self.source.appendingPathComponent("adm-fetch-watch.service"), encoding: .utf8)
         let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
         let words = Self.systemdWords(String(line.dropFirst("ExecStart=".count)), variables: [:])
+        // A stand-in notify-send that prints its arguments one per line, read by sh: a file
+        // just written can be "busy" to exec while another test's spawn holds it open.
+        let fake = folder.appendingPathComponent("notify-send").path
+        try "printf '[%s]\\n' \"$@\"\n".write(toFile: fake, atomically: true, encoding: .utf8)
         let hook = try #require(words.firstIndex(of: "--exec").map { words[$0 + 1] })
-        // A stand-in notify-send that prints its arguments one per line.
-        let bin = folder.appendingPathComponent("bin")
-        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        let fake = bin.appendingPathComponent("notify-send").path
-        try "#!/bin/sh\nprintf '[%s]\\n' \"$@\"\n".write(toFile: fake, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake)
-        let environment = ["PATH": bin.path + ":/usr/bin:/bin", "ADM_TITLE": "-Bob's $HOME", "ADM_BODY": "my bank PIN is 4321", "ADM_KIND": kind]
+            .replacingOccurrences(of: "exec notify-send ", with: "exec /bin/sh \(fake) ")
+        try #require(hook.contains(fake), "the hook runs notify-send: \(hook)")
+        let environment = ["PATH": "/usr/bin:/bin", "ADM_TITLE": "-Bob's $HOME", "ADM_BODY": "my bank PIN is 4321", "ADM_KIND": kind]
         let result = try await run("/bin/sh", ["-c", hook], environment: environment)
         #expect(result.status == 0 && result.stdout == "[--]\n[-Bob's $HOME]\n[\(body)]\n", "\(result.stdout)\(result.stderr)")
     }
@@ -119,7 +119,7 @@ final class SystemdUnitTests {
         let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
         var words = Self.systemdWords(String(line.dropFirst("ExecStart=".count)), variables: ["CREDENTIALS_DIRECTORY": credentials.path])
         try #require(words.prefix(2) == ["/usr/bin/adm-fetch", "watch"])
-        words = words.map { $0.replacingOccurrences(of: "exec notify-send ", with: "exec \(fake) ") }
+        words = words.map { $0.replacingOccurrences(of: "exec notify-send ", with: "exec /bin/sh \(fake) ") }
         let watch = try await WatchProcess(network, Array(words.dropFirst(2)), name: "unit")
         _ = try await network.send("-u critical hi", from: network.friend, to: network.me)
         try await watch.until("notify-send ran") { FileManager.default.fileExists(atPath: notified) }
