@@ -64,7 +64,7 @@ struct LockHolder {
     init(_ path: String) async throws {
         flag = path + ".holding"
         let ready = path + ".held"
-        FileManager.default.createFile(atPath: flag, contents: nil)
+        _ = FileManager.default.createFile(atPath: flag, contents: nil)
         let script = """
             import os, sqlite3, sys, time
             c = sqlite3.connect(sys.argv[1], isolation_level=None)
