@@ -43,7 +43,7 @@ public enum OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// only remembers, so a new one does.
     static func damage(of path: String, _ detail: String) -> String {
         let aside = path.hasSuffix("-wal") ? "it and \(path.dropLast(4))-shm" : "it"
-        if name(of: path) == "the notification log" {
+        if isNotificationLog(path) {
             return "the notification log \(path) is damaged (\(detail)): move \(aside) aside, and a new one is started (which has forgotten what was shown)"
         }
         return "the outbox store \(path) is damaged (\(detail)): move \(aside) aside and run 'adm-push repair', which rebuilds it from the chain"
@@ -51,12 +51,15 @@ public enum OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// What the file at `path` (a store, or its WAL or shared-memory file) is to the user.
     static func name(of path: String) -> String {
-        let file = path.split(separator: "/").last.map(String.init) ?? path
-        if file.hasPrefix(NotificationLog.fileName) { return "the notification log" }
-        if file.hasPrefix(OutboxStore.fileName) { return "the outbox store" }
+        if isNotificationLog(path) { return "the notification log" }
+        if fileName(of: path).hasPrefix(OutboxStore.fileName) { return "the outbox store" }
         if path.hasSuffix(".journal") { return "the watch journal" }
         return "the file"
     }
+
+    private static func isNotificationLog(_ path: String) -> Bool { fileName(of: path).hasPrefix(NotificationLog.fileName) }
+
+    private static func fileName(of path: String) -> Substring { path.split(separator: "/").last ?? Substring(path) }
 }
 
 /// Why a file of the home cannot be used as it is, with what to do. The SQL that failed is

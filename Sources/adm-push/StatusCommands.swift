@@ -142,7 +142,7 @@ struct FlushCommand: Command {
             return OutboxReport.exitCode(for: report.keys)
         }
         let interval = try Self.interval(arguments)
-        let milliseconds = interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds = Int64(interval / .milliseconds(1))
         let stop = StopOnSignals()
         defer { stop.release() }
         try await stop.run { () throws(CLIError) in
