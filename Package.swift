@@ -70,28 +70,3 @@ for target in package.targets where target.type != .system {
         .enableUpcomingFeature("InternalImportsByDefault"),
     ]
 }
-
-// Release builds of the commands on Linux link the Swift runtime statically (they use no
-// Foundation), with packed relative relocations (GNU ld's DT_RELR): a command's cost is mostly
-// process start, and resolving the shared runtime's symbols was most of it. Only executables
-// carry the flags, so packages that depend on the libraries are not refused for unsafe flags.
-// adm-devnet, which uses all of Foundation, links it statically too, so the Debian package needs
-// no Swift runtime installed (the benchmark and the fuzzer stay as they were). The modules are
-// compiled against the shared runtime's interfaces, whose autolinking does not name the static
-// runtime's own dependencies; those are given here. The static runtime needs libstdc++, whose
-// 3,000 symbol relocations the loader resolved at every start (2M instructions): the driver
-// names `-lstdc++` itself, so Linker/ holds a `libstdc++.so` that is a linker script pointing
-// at the static archive, found first.
-let staticRuntime = BuildSettingCondition.when(platforms: [.linux], configuration: .release)
-let staticRuntimeFlags = [
-    "-static-stdlib", "-use-ld=bfd", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-lswiftSynchronization",
-    "-L", Context.packageDirectory + "/Linker/static-libstdc++",
-]
-let staticFoundationFlags = [
-    "-l_FoundationCShims", "-l_FoundationCollections", "-lFoundationInternationalization", "-lCoreFoundation",
-    "-l_FoundationICU", "-lswiftDispatch", "-lstdc++",
-]
-for target in package.targets where ["adm-push", "adm-fetch", "adm-devnet"].contains(target.name) {
-    let flags = target.name == "adm-devnet" ? staticRuntimeFlags + staticFoundationFlags : staticRuntimeFlags
-    target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(flags, staticRuntime)]
-}
