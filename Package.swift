@@ -42,7 +42,11 @@ let package = Package(
         // A push's transaction found, verified, decrypted and rendered; `watch`.
         .target(name: "AdamantFetch", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush"]),
         // What every command shares: argument parsing, passphrase input, output and exit codes.
-        .target(name: "AdamantCLI", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush", "CSpawn"]),
+        // Debug builds, which the tests run, carry the hooks the crash tests kill a send with;
+        // release builds, which ship, have none.
+        .target(
+            name: "AdamantCLI", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush", "CSpawn"],
+            swiftSettings: [.define("ADM_TEST_HOOKS", .when(configuration: .debug))]),
 
         .executableTarget(name: "adm-push", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush", "AdamantFetch", "AdamantCLI"]),
         .executableTarget(name: "adm-fetch", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush", "AdamantFetch", "AdamantCLI"]),

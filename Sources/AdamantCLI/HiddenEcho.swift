@@ -47,7 +47,9 @@ enum HiddenEcho {
         }
     }
 
-    /// Runs `body` with echo off on `descriptor`; nil if the terminal's settings cannot be read.
+    /// Runs `body` with echo off on `descriptor`; nil, with `errno` set, if echo cannot be
+    /// turned off or its restoring cannot be ensured: then the caller must not ask, since what
+    /// is typed would be shown.
     static func run<T>(on descriptor: Int32, _ body: (Waiter) -> T) -> T? {
         let shared = echoState
         guard tcgetattr(descriptor, &shared.pointee.visible) == 0 else { return nil }
@@ -60,32 +62,53 @@ enum HiddenEcho {
         shared.pointee.onStop = action(stopWhileAsking)
         let onEnd = action(restoreAndReraise), onContinue = action(hideAgain)
         var previous: [(Int32, sigaction)] = []
-        for number in endingSignals + [SIGTSTP, SIGCONT] {
-            var old = sigaction()
-            sigaction(number, nil, &old)
-            if isIgnored(old) { continue }  // e.g. SIGINT in a background job: stays ignored
-            var mine = number == SIGTSTP ? shared.pointee.onStop : number == SIGCONT ? onContinue : onEnd
-            sigaction(number, &mine, nil)
-            previous.append((number, old))
-        }
         // A process started from a thread that blocks signals (Foundation.Process spawned from a
         // task does that) would never see them: let this thread take them while it waits.
         var handled = sigset_t(), previousMask = sigset_t()
         sigemptyset(&handled)
         for number in endingSignals + [SIGTSTP, SIGCONT] { sigaddset(&handled, number) }
-        pthread_sigmask(SIG_UNBLOCK, &handled, &previousMask)
-        tcsetattr(descriptor, TCSAFLUSH, &shared.pointee.hidden)
+        pthread_sigmask(SIG_BLOCK, nil, &previousMask)
+        // Echo back first, handlers after: a signal in between finds echo already on.
+        func restore() {
+            let failure = errno
+            shared.pointee.isHiding = false
+            tcsetattr(descriptor, TCSAFLUSH, &shared.pointee.visible)
+            for (number, old) in previous {
+                var old = old
+                sigaction(number, &old, nil)
+            }
+            pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+            errno = failure
+        }
+
+        for number in endingSignals + [SIGTSTP, SIGCONT] {
+            var old = sigaction()
+            guard sigaction(number, nil, &old) == 0 else { restore(); return nil }
+            if isIgnored(old) { continue }  // e.g. SIGINT in a background job: stays ignored
+            var mine = number == SIGTSTP ? shared.pointee.onStop : number == SIGCONT ? onContinue : onEnd
+            guard sigaction(number, &mine, nil) == 0 else { restore(); return nil }
+            previous.append((number, old))
+        }
+        let unmasked = pthread_sigmask(SIG_UNBLOCK, &handled, nil)
+        guard unmasked == 0 else {
+            errno = unmasked
+            restore()
+            return nil
+        }
+        // tcsetattr succeeds when any one change was made, so read back that echo is off.
+        var now = termios()
+        guard tcsetattr(descriptor, TCSAFLUSH, &shared.pointee.hidden) == 0, tcgetattr(descriptor, &now) == 0 else {
+            restore()
+            return nil
+        }
+        guard now.c_lflag & tcflag_t(ECHO) == 0 else {
+            restore()
+            errno = ENOTTY
+            return nil
+        }
 
         let result = body(Waiter(descriptor: descriptor, resumed: shared.pointee.resumed.read))
-
-        // Echo back first, handlers after: a signal in between finds echo already on.
-        shared.pointee.isHiding = false
-        tcsetattr(descriptor, TCSAFLUSH, &shared.pointee.visible)
-        for (number, old) in previous {
-            var old = old
-            sigaction(number, &old, nil)
-        }
-        pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+        restore()
         return result
     }
 

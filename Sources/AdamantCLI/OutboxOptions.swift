@@ -118,10 +118,12 @@ public enum OutboxOptions {
         let home = try homeDirectory(arguments, context)
         let nodes = if let nodes { nodes } else { NodeClient(pool: NodePool(nodes: try NodeOptions.nodeList(arguments, context))) }
         var configuration = Outbox.Configuration()
-        // A test hook: the crash tests make the process die at one moment of a send.
+        #if ADM_TEST_HOOKS
+        // The crash tests make the process die at one moment of a send.
         if let point = context.environment["ADM_PUSH_TEST_KILL_AT"].flatMap(Outbox.SendCheckpoint.init(rawValue:)) {
             configuration.checkpoint = { reached in if reached == point { kill(getpid(), SIGKILL) } }
         }
+        #endif
         do {
             return try await Outbox(home: home, keys: keys, service: service, chain: nodes, configuration: configuration, log: log)
         } catch {

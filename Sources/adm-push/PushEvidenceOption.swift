@@ -17,12 +17,7 @@ enum PushEvidenceReport {
               let log = try? NotificationLog(home: home), let client = outbox.chain as? NodeClient,
               let tokens = try? await outbox.tokensOnChain(refresh: refresh)
         else { return nil }
-        var check = PushEvidenceCheck(account: account, log: log, client: client)
-        // A test hook, as ADM_PUSH_TEST_KILL_AT: the process tests cannot wait ten minutes.
-        if let seconds = context.environment["ADM_PUSH_TEST_EVIDENCE_GRACE"].flatMap(Int64.init), (0...86_400).contains(seconds) {
-            check.grace = .seconds(seconds)
-        }
-        return try? await check.assess(tokens)
+        return try? await PushEvidenceCheck(account: account, log: log, client: client).assess(tokens)
     }
 
     static func print(_ evidence: PushEvidence?, _ context: Context) {

@@ -169,12 +169,18 @@ struct TimeTests {
         #expect(AdamantTime.unixMillis(timestamp: .min) <= Int64.min + AdamantTime.epochUnixMillis)
     }
 
+    /// Every stamp, however far the clocks are apart, is the whole seconds of its milliseconds,
+    /// held to int32 at both ends.
     @Test func stampsSaturateInsteadOfTrapping() {
         for delta in [Int64.min, .max, 0] {
             for local in [Int64.min, .max, 0] {
-                _ = NodeClock(deltaMillis: delta).stamp(localUnixMillis: local)
+                let stamp = NodeClock(deltaMillis: delta).stamp(localUnixMillis: local)
+                let seconds = stamp.timestampMs / 1000 - (stamp.timestampMs % 1000 < 0 ? 1 : 0)
+                #expect(Int64(stamp.timestamp) == min(max(seconds, Int64(Int32.min)), Int64(Int32.max)))
             }
         }
+        #expect(NodeClock(deltaMillis: .min).stamp(localUnixMillis: .max).timestamp == .max)
+        #expect(NodeClock(deltaMillis: .max).stamp(localUnixMillis: .min).timestamp == .min)
     }
 
     /// A submitted body can carry any integer: every policy answers, none traps.

@@ -67,7 +67,7 @@ struct ScheduleRun {
     /// Our signals on chain, in order: (height, token prefix, action), for replaying a failure.
     let ourSignals: [(Int64, String, PushAction)]
 
-    init(_ schedule: Schedule, debugTrace: Bool = false) {
+    init(_ schedule: Schedule) {
         let me = 1
         var ourNetwork = SimulatedNetwork(mode: schedule.mode, pollEvery: 2)
         var theirNetwork = ourNetwork
@@ -103,7 +103,6 @@ struct ScheduleRun {
         }
         // Quiet: every node answers, time passes, both clients keep running.
         for round in 0..<80 {
-            if debugTrace { print("quiet \(round) h=\(ourNetwork.height) idle=\(outbox.isIdle(on: ourNetwork)) \(outbox.intents.map { "\($0.signal.token.prefix(2)) \($0.action) #\($0.sequence) \($0.state) \($0.attempts.map(\.outcome))" })") }
             if !outbox.isIdle(on: ourNetwork) { outbox.run(on: &ourNetwork, SendConditions(), crash: nil, now: now(ourNetwork)) }
             if round % 5 == 0 { app.coldLaunch(on: &theirNetwork, SendConditions(), now: now(theirNetwork)) }
             ourNetwork.forge()
