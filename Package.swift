@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "AdamantCore", targets: ["AdamantCore"]),
         .library(name: "AdamantNodes", targets: ["AdamantNodes"]),
         .library(name: "AdamantDevnet", targets: ["AdamantDevnet"]),
+        .library(name: "AdamantStore", targets: ["AdamantStore"]),
         .library(name: "AdamantPush", targets: ["AdamantPush"]),
         .library(name: "AdamantFetch", targets: ["AdamantFetch"]),
         .executable(name: "adm-push", targets: ["adm-push"]),
@@ -37,31 +38,34 @@ let package = Package(
         .target(name: "AdamantNodes", dependencies: ["AdamantCore", "CCurl"]),
         // A simulated ADAMANT network with an ANS emulator, served by libmicrohttpd.
         .target(name: "AdamantDevnet", dependencies: ["AdamantCore", "CMicroHTTPD"]),
-        // The registration outbox: SQLite store, chain state, scheduler.
-        .target(name: "AdamantPush", dependencies: ["AdamantCore", "AdamantNodes", "CSQLite"]),
-        // A push's transaction found, verified, decrypted and rendered; `watch`.
-        .target(name: "AdamantFetch", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush"]),
+        // The home's files: the SQLite wrapper, the notification log and the watch journal.
+        .target(name: "AdamantStore", dependencies: ["AdamantCore", "CSQLite"]),
+        // The registration outbox: its store, chain state, scheduler.
+        .target(name: "AdamantPush", dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore"]),
+        // A push's transaction found, verified, decrypted and rendered; `watch` (which runs the
+        // outbox's flushes between pages, hence AdamantPush).
+        .target(name: "AdamantFetch", dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush"]),
         // What every command shares: argument parsing, passphrase input, output and exit codes.
         // Debug builds, which the tests run, carry the hooks the crash tests kill a send with;
         // release builds, which ship, have none.
         .target(
-            name: "AdamantCLI", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush", "CSpawn"],
+            name: "AdamantCLI", dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "CSpawn"],
             swiftSettings: [.define("ADM_TEST_HOOKS", .when(configuration: .debug))]),
 
-        .executableTarget(name: "adm-push", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush", "AdamantFetch", "AdamantCLI"]),
-        .executableTarget(name: "adm-fetch", dependencies: ["AdamantCore", "AdamantNodes", "AdamantPush", "AdamantFetch", "AdamantCLI"]),
+        .executableTarget(name: "adm-push", dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantCLI"]),
+        .executableTarget(name: "adm-fetch", dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantCLI"]),
         // The performance targets of DESIGN.md: `swift run -c release adm-bench`.
-        .executableTarget(name: "adm-bench", dependencies: ["AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantPush", "AdamantFetch", "CSQLite", "CSodium"]),
-        .executableTarget(name: "adm-devnet", dependencies: ["AdamantDevnet", "AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantPush"]),
+        .executableTarget(name: "adm-bench", dependencies: ["AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantStore", "AdamantPush", "AdamantFetch", "CSQLite", "CSodium"]),
+        .executableTarget(name: "adm-devnet", dependencies: ["AdamantDevnet", "AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantStore", "AdamantPush"]),
         // The fuzz targets: `scripts/fuzz [TARGET] [SECONDS]`; a normal build only replays inputs.
-        .executableTarget(name: "adm-fuzz", dependencies: ["CFuzzer", "AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantFetch", "CSQLite"]),
+        .executableTarget(name: "adm-fuzz", dependencies: ["CFuzzer", "AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantStore", "AdamantPush", "AdamantFetch", "CSQLite"]),
 
         .testTarget(name: "AdamantCoreTests", dependencies: ["AdamantCore"]),
         .testTarget(name: "AdamantNodesTests", dependencies: ["AdamantNodes", "AdamantCore", "AdamantDevnet"]),
-        .testTarget(name: "AdamantPushTests", dependencies: ["AdamantPush", "AdamantCore", "AdamantNodes", "AdamantDevnet"]),
-        .testTarget(name: "AdamantFetchTests", dependencies: ["AdamantFetch", "AdamantPush", "AdamantCore", "AdamantNodes", "AdamantDevnet"]),
+        .testTarget(name: "AdamantPushTests", dependencies: ["AdamantStore", "AdamantPush", "AdamantCore", "AdamantNodes", "AdamantDevnet"]),
+        .testTarget(name: "AdamantFetchTests", dependencies: ["AdamantFetch", "AdamantStore", "AdamantPush", "AdamantCore", "AdamantNodes", "AdamantDevnet"]),
         .testTarget(name: "AdamantDevnetTests", dependencies: ["AdamantDevnet", "AdamantCore", "AdamantCLI", "adm-devnet"]),
-        .testTarget(name: "CLITests", dependencies: ["AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantDevnet", "AdamantFetch", "adm-push", "adm-fetch", "adm-devnet", "adm-bench"]),
+        .testTarget(name: "CLITests", dependencies: ["AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantDevnet", "AdamantStore", "AdamantPush", "AdamantFetch", "adm-push", "adm-fetch", "adm-devnet", "adm-bench"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import AdamantPush
+import AdamantStore
 
 /// What the man pages say beyond the declarations: the environment variables and files that
 /// stand behind the shared options, listed for a tool only when it declares that option.

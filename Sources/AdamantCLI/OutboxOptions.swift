@@ -1,6 +1,7 @@
 public import AdamantCore
 public import AdamantNodes
 public import AdamantPush
+public import AdamantStore
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #elseif canImport(Musl)
@@ -137,9 +138,18 @@ extension CLIError {
     /// newer needs the user (1); a file that cannot be read or written as it is, the machine (74).
     public init(outboxError error: OutboxError) {
         switch error {
-        case .home, .unusableServiceKey: self = .invalidInput(error.description)
-        case .newerStore, .damagedStore: self.init(error.description, exitCode: .rejected)
-        case .storeFailed: self.init(error.description, exitCode: .outputFailed)
+        case .store(let error): self.init(storeError: error)
+        case .unusableServiceKey: self = .invalidInput(error.description)
+        }
+    }
+
+    /// A home that cannot be used is bad input (64); a store that is damaged or newer needs
+    /// the user (1); a file that cannot be read or written as it is, the machine (74).
+    public init(storeError error: StoreError) {
+        switch error {
+        case .home: self = .invalidInput(error.description)
+        case .newer, .damaged: self.init(error.description, exitCode: .rejected)
+        case .failed: self.init(error.description, exitCode: .outputFailed)
         }
     }
 }

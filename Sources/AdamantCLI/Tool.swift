@@ -1,5 +1,5 @@
 import AdamantCore
-import AdamantPush
+import AdamantStore
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #elseif canImport(Musl)

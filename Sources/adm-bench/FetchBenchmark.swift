@@ -2,7 +2,7 @@ import AdamantCLI
 import AdamantCore
 import AdamantDevnet
 import AdamantNodes
-import AdamantPush
+import AdamantStore
 import Foundation
 
 /// `adm-fetch TXN_ID --json --no-names` as a whole cold process against a devnet of 3 nodes,

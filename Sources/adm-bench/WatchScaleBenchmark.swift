@@ -2,7 +2,7 @@ import AdamantCore
 import AdamantDevnet
 import AdamantFetch
 import AdamantNodes
-import AdamantPush
+import AdamantStore
 import Foundation
 import Synchronization
 

@@ -2,7 +2,7 @@ import AdamantCLI
 import AdamantCore
 import AdamantFetch
 import AdamantNodes
-import AdamantPush
+import AdamantStore
 
 /// `adm-fetch TXN_ID` / `adm-fetch --payload FILE`: the notification extension's job.
 struct FetchCommand: Command {

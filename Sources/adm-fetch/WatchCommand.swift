@@ -3,6 +3,7 @@ import AdamantCore
 import AdamantFetch
 import AdamantNodes
 import AdamantPush
+import AdamantStore
 
 /// `adm-fetch watch`: notifications with no push service, from polling the nodes.
 struct WatchCommand: Command {
@@ -79,7 +80,7 @@ struct WatchCommand: Command {
         let keyPair = KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context))
         let home = try OutboxOptions.homeDirectory(arguments, context)
         let log: NotificationLog
-        do { log = try NotificationLog(home: home) } catch { throw CLIError(outboxError: error) }
+        do { log = try NotificationLog(home: home) } catch { throw CLIError(storeError: error) }
         let pool = HealthCache.pool(for: try NodeOptions.nodeList(arguments, context), home: home)
         defer { HealthCache.save(pool, home: home) }
         let fetcher = Fetcher(keyPair: keyPair, client: NodeClient(pool: pool, deadline: .seconds(15)), publicKeys: log)
@@ -129,7 +130,7 @@ struct WatchCommand: Command {
                 logger.log(.error, "watch: stopped: transaction \(id) could not be shown (\(failure)); it is shown at the next start")
                 return .outputFailed
             case .store(let error):
-                throw CLIError(outboxError: error)
+                throw CLIError(storeError: error)
             }
         }
     }

@@ -1,4 +1,4 @@
-import AdamantPush
+import AdamantStore
 
 /// The watch's page journal as a restart reads it (a file in the home, perhaps cut short or
 /// damaged). What it reads, written back, is the file's whole records byte for byte, and the

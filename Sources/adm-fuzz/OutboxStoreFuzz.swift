@@ -1,5 +1,6 @@
 import AdamantCore
 import AdamantPush
+import AdamantStore
 import Foundation
 
 /// The outbox store and the notification log opening a damaged file: `StoreBaseline`'s file,
@@ -12,7 +13,7 @@ import Foundation
 /// byte alike whatever the random parts of a baseline hold, so an input is the same damage
 /// in every process.
 ///
-/// Invariants: no trap; every failure an `OutboxError` of the store, never of the home, and
+/// Invariants: no trap; every failure a `StoreError` of the store read, never of the home, and
 /// naming the file that was opened; what
 /// reads is well formed: intents grouped by token in sequence order, each with a signal
 /// written for its token (their seals name the row), kept signals only as sealed for their id,
@@ -29,15 +30,19 @@ enum OutboxStoreFuzz {
         guard FileManager.default.createFile(atPath: "\(home)/\(name)", contents: Data(file), attributes: [.posixPermissions: 0o600]) else {
             fatalError("cannot write \(home)/\(name)")
         }
+        let store: StoreError.Store = readsLog ? .notificationLog : .outbox
         runBlocking {
-            do throws(OutboxError) {
-                if readsLog { try await readLog(home) } else { try await readOutbox(home, baseline) }
-            } catch {
-                switch error {
-                case .home: invariant(false, "a damaged store is blamed on the home: \(error)")
-                case .damagedStore(let path, _), .newerStore(let path, _, _): invariant(path.hasSuffix(name), "the damage of \(name) is blamed on \(path)")
-                case .storeFailed, .unusableServiceKey: break
-                }
+            var failure: StoreError?
+            if readsLog {
+                do throws(StoreError) { try await readLog(home) } catch { failure = error }
+            } else {
+                do throws(OutboxError) { try await readOutbox(home, baseline) } catch { if case .store(let error) = error { failure = error } }
+            }
+            switch failure {
+            case .home?: invariant(false, "a damaged store is blamed on the home: \(String(describing: failure))")
+            case .damaged(let blamed, let path, _)?, .newer(let blamed, let path, _, _)?:
+                invariant(blamed == store && path.hasSuffix(name), "the damage of \(name) is blamed on \(blamed.name) \(path)")
+            case .failed?, nil: break
             }
         }
     }
@@ -87,7 +92,7 @@ enum OutboxStoreFuzz {
         }
     }
 
-    private static func readLog(_ home: String) async throws(OutboxError) {
+    private static func readLog(_ home: String) async throws(StoreError) {
         let log = try NotificationLog(home: home)
         let account = OwnSignalsFuzz.account.address
         _ = try await log.pushes(to: account)

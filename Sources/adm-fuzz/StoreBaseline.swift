@@ -1,6 +1,7 @@
 import AdamantCore
 import AdamantNodes
 import AdamantPush
+import AdamantStore
 import CSQLite
 import Foundation
 

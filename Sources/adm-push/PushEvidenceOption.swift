@@ -3,6 +3,7 @@ import AdamantCore
 import AdamantFetch
 import AdamantNodes
 import AdamantPush
+import AdamantStore
 
 /// What `status` and `repair` learn from the pushes `adm-fetch` recorded in this home.
 enum PushEvidenceReport {

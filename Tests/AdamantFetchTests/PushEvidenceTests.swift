@@ -2,6 +2,7 @@ import AdamantCore
 import AdamantDevnet
 import AdamantNodes
 import AdamantPush
+import AdamantStore
 import Foundation
 import Testing
 

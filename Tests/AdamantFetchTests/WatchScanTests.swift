@@ -1,5 +1,5 @@
 import AdamantCore
-import AdamantPush
+import AdamantStore
 import Testing
 
 @testable import AdamantFetch

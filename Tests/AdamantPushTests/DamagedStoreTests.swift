@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import AdamantPush
+@testable import AdamantStore
 
 /// Stores damaged on disk, as the outbox-store fuzz target found them (Fuzz/Crashes/outbox-store/).
 @Suite("Damaged stores")
@@ -18,8 +19,8 @@ struct DamagedStoreTests {
             try connection.query("INSERT INTO shown (account, id, shown_at, pushed) VALUES (?1, 11, 1, 1)", [.text(account.description)])
         }
         let log = try NotificationLog(home: home.path)
-        let error = await #expect(throws: OutboxError.self) { try await log.pushes(to: account) }
-        guard case .damagedStore(let path, _)? = error else { return }
+        let error = await #expect(throws: StoreError.self) { try await log.pushes(to: account) }
+        guard case .damaged(.notificationLog, let path, _)? = error else { Issue.record("\(String(describing: error))"); return }
         #expect(path.hasSuffix(NotificationLog.fileName), "\(path)")
         let advice = try #require(error?.description)
         #expect(!advice.contains(OutboxStore.fileName) && !advice.contains("repair"), "\(advice)")
@@ -48,7 +49,7 @@ struct DamagedStoreTests {
             }
         }
         let error = #expect(throws: OutboxError.self) { _ = try OutboxStore(directory: home.path) }
-        guard case .damagedStore(let path, let detail)? = error else { return }
+        guard case .store(.damaged(.outbox, let path, let detail))? = error else { Issue.record("\(String(describing: error))"); return }
         #expect(path.hasSuffix(OutboxStore.fileName))
         #expect(detail.contains("sqlite_autoindex_intents_1"), "\(detail)")
     }
@@ -76,7 +77,7 @@ struct DamagedStoreTests {
             }
         }
         let error = try await #require(throws: OutboxError.self) { try await OutboxStore(directory: home.path).ownSignals(scope: scope) }
-        guard case .damagedStore(let path, _) = error else { Issue.record("\(error)"); return }
+        guard case .store(.damaged(.outbox, let path, _)) = error else { Issue.record("\(error)"); return }
         #expect(path.hasSuffix(OutboxStore.fileName))
         // Where it trapped: the fold of the kept signals, as every outbox pass makes it.
         let outbox = try Outbox(home: home.path, keyPair: keyPair, service: service, chain: ListedChain(transactions: []))

@@ -2,7 +2,7 @@ import AdamantCore
 import Foundation
 import Testing
 
-@testable import AdamantPush
+@testable import AdamantStore
 
 /// What opening the notification log leaves on disk: files only the user can read, nothing in
 /// a home others can enter, a log from a newer schema untouched.
@@ -13,7 +13,7 @@ struct NotificationLogFilesTests {
     @Test func aHomeOthersCanEnterIsRefusedWithNothingCreated() throws {
         let home = try TemporaryDirectory()
         chmod(home.path, 0o755)
-        let error = #expect(throws: OutboxError.self) { _ = try NotificationLog(home: home.path) }
+        let error = #expect(throws: StoreError.self) { _ = try NotificationLog(home: home.path) }
         guard case .home? = error else { Issue.record("\(String(describing: error))"); return }
         #expect(!FileManager.default.fileExists(atPath: home.file(NotificationLog.fileName)))
     }
@@ -28,8 +28,8 @@ struct NotificationLogFilesTests {
             try connection.execute("PRAGMA user_version = \(newer)")
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: home.file(NotificationLog.fileName)))
-        let error = #expect(throws: OutboxError.self) { _ = try NotificationLog(home: home.path) }
-        guard case .newerStore(_, let found, let supported)? = error else { Issue.record("\(String(describing: error))"); return }
+        let error = #expect(throws: StoreError.self) { _ = try NotificationLog(home: home.path) }
+        guard case .newer(.notificationLog, _, let found, let supported)? = error else { Issue.record("\(String(describing: error))"); return }
         #expect(found == newer && supported == newer - 1)
         #expect(try Data(contentsOf: URL(fileURLWithPath: home.file(NotificationLog.fileName))) == before)
     }

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import AdamantPush
+@testable import AdamantStore
 
 /// A home written by an earlier adm-push opens with every intent intact.
 @Suite("Outbox store migrations")

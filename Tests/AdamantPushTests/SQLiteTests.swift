@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import AdamantPush
+@testable import AdamantStore
 
 /// A directory of its own per test, removed when the test's value is released.
 final class TemporaryDirectory: Sendable {

@@ -1,9 +1,9 @@
 import Testing
 
-@testable import AdamantPush
+@testable import AdamantStore
 
-/// What a storage failure says: the file by its name and path, what happened and what to do,
-/// and never the SQL that failed.
+/// What a storage failure says: the store by its name and its path, what happened and what to
+/// do, and never the SQL that failed.
 @Suite("Store failure words")
 struct StoreFailureWordsTests {
     @Test(arguments: [
@@ -15,18 +15,29 @@ struct StoreFailureWordsTests {
     ])
     func aFailureSaysWhatHappenedToWhichFile(_ code: Int32, _ message: String, _ said: String) {
         let error = SQLiteError(extendedCode: code, message: message, sql: "INSERT INTO sync_cursors (account, service, height) VALUES (?1, ?2, ?3)")
-        let outbox = OutboxError(storeFailure: error, path: "/nonexistent/home/outbox.sqlite")
+        let outbox = StoreError(error, store: .outbox, path: "/nonexistent/home/outbox.sqlite")
         #expect(outbox.description == "the outbox store /nonexistent/home/outbox.sqlite " + said)
         #expect(!outbox.description.contains("INSERT") && !outbox.description.contains("SQLite error"))
-        let log = OutboxError(storeFailure: error, path: "/nonexistent/home/notifications.sqlite")
+        let log = StoreError(error, store: .notificationLog, path: "/nonexistent/home/notifications.sqlite")
         #expect(log.description.hasPrefix("the notification log /nonexistent/home/notifications.sqlite "))
+    }
+
+    /// The store is named by what it is, not by its file's name: a file called anything is
+    /// still the store it was opened as.
+    @Test func theStoreIsNamedByItsTypeWhateverItsFileIsCalled() {
+        let failure = StoreError.failed(.watchJournal, path: "/h/renamed.sqlite", .readOnly)
+        #expect(failure.description.hasPrefix("the watch journal /h/renamed.sqlite cannot be written"))
+        let corrupt = SQLiteError(extendedCode: 11, message: "database disk image is malformed")
+        #expect(StoreError(corrupt, store: .notificationLog, path: "/h/outbox.sqlite").description.hasPrefix("the notification log /h/outbox.sqlite is damaged"))
     }
 
     /// Damage is still damage, with the repair to run, whichever file it is.
     @Test func aCorruptFileIsDamageNamingTheRepair() {
         let corrupt = SQLiteError(extendedCode: 11, message: "database disk image is malformed", sql: "SELECT 1")
-        #expect(OutboxError(storeFailure: corrupt, path: "/h/outbox.sqlite").description
+        #expect(StoreError(corrupt, store: .outbox, path: "/h/outbox.sqlite").description
             == "the outbox store /h/outbox.sqlite is damaged (database disk image is malformed): move it aside and run 'adm-push repair', which rebuilds it from the chain")
-        #expect(OutboxError(storeFailure: corrupt, path: "/h/notifications.sqlite").description.hasSuffix("move it aside, and a new one is started (which has forgotten what was shown)"))
+        #expect(StoreError(corrupt, store: .notificationLog, path: "/h/notifications.sqlite").description
+            == "the notification log /h/notifications.sqlite is damaged (database disk image is malformed): move it aside, and a new one is started (which has forgotten what was shown)")
+        #expect(StoreError(corrupt, store: .outbox, path: "/h/outbox.sqlite-wal").description.contains("move it and /h/outbox.sqlite-shm aside and run"))
     }
 }

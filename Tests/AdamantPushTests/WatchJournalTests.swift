@@ -2,7 +2,7 @@ import AdamantCore
 import Foundation
 import Testing
 
-@testable import AdamantPush
+@testable import AdamantStore
 
 /// The page journal that lets a watch killed in the middle of a page lose none of it: each
 /// test leaves a page the way a process would have, then opens the home afresh, as the next
@@ -180,5 +180,20 @@ struct WatchJournalTests {
         try Data("not a journal at all, just words".utf8).write(to: URL(fileURLWithPath: path))
         #expect(try await log.settleWatched(account: account, stream: "chats") == 0)
         #expect(try await log.watchCursor(account: account, stream: "chats") == past)
+    }
+
+    /// A journal that cannot be written is the watch journal's failure, named as such, and the
+    /// page is not recorded in the log.
+    @Test func aJournalThatCannotBeWrittenIsNamedTheWatchJournal() async throws {
+        let home = try home()
+        let log = try NotificationLog(home: home.path)
+        let path = WatchJournal(home: home.path, account: account, stream: "chats").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        let error = await #expect(throws: StoreError.self) {
+            _ = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
+        }
+        guard case .failed(.watchJournal, path, _)? = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(error?.description.hasPrefix("the watch journal \(path) cannot be used: ") == true, "\(String(describing: error))")
+        #expect(try await log.shown(among: listed, account: account).isEmpty)
     }
 }

@@ -1,7 +1,7 @@
 import AdamantCore
 import AdamantDevnet
 import AdamantNodes
-import AdamantPush
+import AdamantStore
 import Foundation
 import Synchronization
 import Testing

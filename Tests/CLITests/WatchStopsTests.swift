@@ -1,6 +1,6 @@
 import AdamantCore
 import AdamantNodes
-import AdamantPush
+import AdamantStore
 import Foundation
 import Testing
 

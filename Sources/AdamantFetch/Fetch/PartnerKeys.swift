@@ -1,6 +1,6 @@
 public import AdamantCore
 import AdamantNodes
-public import AdamantPush
+public import AdamantStore
 import Synchronization
 
 /// Where partners' public keys are kept between runs. The key an address signs with never

@@ -1,12 +1,13 @@
 public import AdamantCore
 public import AdamantPush
+public import AdamantStore
 
 /// Why `watch` stopped other than by being cancelled.
 public enum WatchError: Error, Sendable, CustomStringConvertible {
     /// At the start, no node could be used (later, failures are retried).
     case noUsableNode(String)
     /// The home's log, which keeps the cursor and what was shown, failed.
-    case store(OutboxError)
+    case store(StoreError)
     /// Another watch of this account runs on this home (who, as it says), or its lease
     /// cannot be taken.
     case leaseRefused(WatchLease.Refusal)

@@ -1,5 +1,5 @@
 import AdamantCore
-import AdamantPush
+import AdamantStore
 
 /// Which listed transactions notify: confirmed, incoming (to this account, from another),
 /// transfers and chats but never signals, each id once; in block order.

@@ -1,6 +1,6 @@
 import AdamantCore
 import AdamantNodes
-import AdamantPush
+import AdamantStore
 
 /// The node listings `watch` reads for one account. Nodes 0.10 and newer give chats and
 /// transfers in one (`includeDirectTransfers`); older ones list transfers only through

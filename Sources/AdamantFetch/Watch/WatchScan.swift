@@ -1,5 +1,5 @@
 import AdamantCore
-import AdamantPush
+import AdamantStore
 
 /// Paging through one listing of a node, pure. Nodes list by timestamp, not by height, and
 /// `fromHeight` is the only height filter, so a scan keeps its starting height and pages on

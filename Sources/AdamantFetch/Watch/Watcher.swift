@@ -1,6 +1,7 @@
 import AdamantCore
 public import AdamantNodes
 public import AdamantPush
+public import AdamantStore
 
 /// Notifications with no push service: polls the account's incoming transactions, verifies,
 /// decrypts and renders each (through `Fetcher.show`), and hands each one over exactly once,

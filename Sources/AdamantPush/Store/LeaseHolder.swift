@@ -1,3 +1,5 @@
+import AdamantStore
+
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #elseif canImport(Musl)
@@ -10,7 +12,7 @@ import Darwin
 /// on this host whose process is gone has crashed, and its lease is free at once instead of at
 /// its expiry.
 enum LeaseHolder {
-    static func make() -> String { "\(hostName) \(getpid()) \(nonce())" }
+    static func make() -> String { "\(HostName.current) \(getpid()) \(nonce())" }
 
     /// Eight random hex digits, telling apart the outboxes one process opens.
     private static func nonce() -> String {
@@ -20,15 +22,7 @@ enum LeaseHolder {
 
     static func isGone(_ holder: String) -> Bool {
         let parts = holder.split(separator: " ")
-        guard parts.count == 3, parts[0] == hostName, let pid = pid_t(parts[1]), pid > 0, pid != getpid() else { return false }
+        guard parts.count == 3, parts[0] == HostName.current, let pid = pid_t(parts[1]), pid > 0, pid != getpid() else { return false }
         return kill(pid, 0) == -1 && errno == ESRCH
     }
-
-    /// This host's name, as holders on it are written.
-    static let hostName: String = {
-        var name = [CChar](repeating: 0, count: 256)
-        guard gethostname(&name, name.count - 1) == 0 else { return "localhost" }
-        let text = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return text.isEmpty || text.contains(" ") ? "localhost" : text
-    }()
 }

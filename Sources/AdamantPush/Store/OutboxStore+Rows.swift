@@ -1,4 +1,5 @@
 import AdamantCore
+import AdamantStore
 
 /// Rows to values and back. Every column is read as optional: a row that does not decode is
 /// reported as damage by the caller.

@@ -1,4 +1,5 @@
 import AdamantCore
+import AdamantStore
 
 /// Which account's records, for which service, opened with which local key. Every query is
 /// scoped by it, so several accounts can share one home.
@@ -41,7 +42,7 @@ final class OutboxStore: Sendable {
     /// The tables that decide what is sent are checked whole first (they stay small: a row per
     /// wish and per send); the cache of own signals, which can hold 10,000, is not.
     init(directory: String) throws(OutboxError) {
-        database = try SerialDatabase.openPrivately(Self.fileName, in: directory, migrations: Schema.migrations, checked: ["intents", "attempts"])
+        do { database = try SerialDatabase.openPrivately(Self.fileName, of: .outbox, in: directory, migrations: Schema.migrations, checked: ["intents", "attempts"]) } catch { throw .store(error) }
     }
 
     // MARK: Intents
@@ -102,14 +103,14 @@ final class OutboxStore: Sendable {
         }
         var attemptsByIntent: [Int64: [Attempt]] = [:]
         for row in attemptRows {
-            guard let intent = row.integer(0), let attempt = Self.attempt(row) else { throw .damagedStore(path: path, detail: "an attempt row cannot be read") }
+            guard let intent = row.integer(0), let attempt = Self.attempt(row) else { throw .store(.damaged(.outbox, path: path, detail: "an attempt row cannot be read")) }
             attemptsByIntent[intent, default: []].append(attempt)
         }
         var groups: [[Intent]] = []
         var lastTag: [UInt8]?
         for row in intentRows {
             guard let intent = Self.intent(row, scope: scope, attempts: attemptsByIntent) else {
-                throw .damagedStore(path: path, detail: "an intent cannot be read with this account's key")
+                throw .store(.damaged(.outbox, path: path, detail: "an intent cannot be read with this account's key"))
             }
             if row.blob(1) != lastTag { groups.append([]) }
             lastTag = row.blob(1)
@@ -233,10 +234,10 @@ final class OutboxStore: Sendable {
                               [.text(scope.account.description), .text(scope.service.description)]) { row in
                 guard let number = row.integer(0), let height = row.integer(1), height > 0,
                       let timestamp = row.integer(2).flatMap({ Int32(exactly: $0) }), let sealed = row.blob(3)
-                else { throw OutboxError.damagedStore(path: path, detail: "a kept signal cannot be read") }
+                else { throw StoreError.damaged(.outbox, path: path, detail: "a kept signal cannot be read") }
                 let id = TransactionID(number: UInt64(bitPattern: number))
                 guard let signal = SealedSignal.open(sealed, key: scope.key, context: scope.signalContext(id: id)) else {
-                    throw OutboxError.damagedStore(path: path, detail: "a kept signal cannot be read with this account's key")
+                    throw StoreError.damaged(.outbox, path: path, detail: "a kept signal cannot be read with this account's key")
                 }
                 signals.append(OwnSignal(id: id, height: height, timestamp: timestamp, signal: signal))
             }
@@ -248,10 +249,10 @@ final class OutboxStore: Sendable {
 
     @discardableResult
     private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(OutboxError) -> T {
-        do { return try await database.write(body) } catch { throw OutboxError(storeFailure: error, path: path) }
+        do { return try await database.write(body) } catch { throw .store(StoreError(error, store: .outbox, path: path)) }
     }
 
     private func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(OutboxError) -> T {
-        do { return try await database.read(body) } catch { throw OutboxError(storeFailure: error, path: path) }
+        do { return try await database.read(body) } catch { throw .store(StoreError(error, store: .outbox, path: path)) }
     }
 }

@@ -1,3 +1,5 @@
+import AdamantStore
+
 /// The outbox's tables. Tokens, providers and device ids are stored only sealed (with the
 /// account's local key) and found through keyed tags; addresses and transaction ids are public
 /// on chain anyway. Times are Unix milliseconds, heights block heights.

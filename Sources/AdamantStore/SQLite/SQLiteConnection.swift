@@ -3,7 +3,7 @@ internal import CSQLite
 
 /// One SQLite connection. Not `Sendable`: exactly one owner (`SerialDatabase`) uses it, from one
 /// thread at a time, which is why it is opened with `SQLITE_OPEN_NOMUTEX`.
-final class SQLiteConnection {
+package final class SQLiteConnection {
     let handle: OpaquePointer
     private let path: String
     private let busyTimeout: Duration
@@ -111,7 +111,7 @@ final class SQLiteConnection {
     /// Runs `sql` with `values` bound to `?1…?n` and returns every row. Statements are prepared
     /// once per connection and reused.
     @discardableResult
-    func query(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [SQLiteRow.Values] {
+    package func query(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [SQLiteRow.Values] {
         let statement = try cachedStatement(sql)
         try statement.bind(values)
         return try statement.rows()
@@ -119,14 +119,14 @@ final class SQLiteConnection {
 
     /// Runs `sql` and hands each row to `body` as it is stepped, without copying it into values:
     /// for large reads.
-    func forEachRow(_ sql: String, _ values: [SQLiteValue] = [], _ body: (SQLiteRow) throws -> Void) throws {
+    package func forEachRow(_ sql: String, _ values: [SQLiteValue] = [], _ body: (SQLiteRow) throws -> Void) throws {
         let statement = try cachedStatement(sql)
         try statement.bind(values)
         while let row = try statement.step() { try body(row) }
     }
 
     /// The rows changed by the last INSERT, UPDATE or DELETE.
-    var changes: Int { Int(sqlite3_changes(handle)) }
+    package var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// `body` inside `BEGIN IMMEDIATE … COMMIT`: the write lock is taken at BEGIN, so the busy
     /// timeout covers it and no read can fail later on upgrading. Any error rolls back.

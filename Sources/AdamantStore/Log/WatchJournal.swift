@@ -54,12 +54,12 @@ package struct WatchJournal {
 
     /// Starts the journal of a page read from `from`: replaces the file's contents with its
     /// `ids`, none delivered, and returns the open file, to which `Delivery.record` appends.
-    func start(from: WatchCursor, ids: [TransactionID]) throws(OutboxError) -> Delivery {
+    func start(from: WatchCursor, ids: [TransactionID]) throws(StoreError) -> Delivery {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw .storeFailed(path: path, StoreFailure(errno: errno)) }
+        guard descriptor >= 0 else { throw .failed(.watchJournal, path: path, StoreFailure(errno: errno)) }
         let delivery = Delivery(descriptor: descriptor)
         guard delivery.append(Self.encode(Page(from: from, ids: ids))) else {
-            throw .storeFailed(path: path, StoreFailure(errno: errno))
+            throw .failed(.watchJournal, path: path, StoreFailure(errno: errno))
         }
         return delivery
     }

@@ -77,7 +77,7 @@ final class SQLiteStatement {
 }
 
 /// A value as SQLite stores it.
-enum SQLiteValue: Sendable, Hashable {
+package enum SQLiteValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case text(String)
@@ -85,16 +85,16 @@ enum SQLiteValue: Sendable, Hashable {
 }
 
 /// The current row of a stepping statement; valid only until the next step.
-struct SQLiteRow {
-    typealias Values = [SQLiteValue]
+package struct SQLiteRow {
+    package typealias Values = [SQLiteValue]
     fileprivate let statement: OpaquePointer
 
     /// One column read in place, nil when it holds another type (a file changed elsewhere).
-    func integer(_ column: Int32) -> Int64? {
+    package func integer(_ column: Int32) -> Int64? {
         sqlite3_column_type(statement, column) == SQLITE_INTEGER ? sqlite3_column_int64(statement, column) : nil
     }
 
-    func blob(_ column: Int32) -> [UInt8]? {
+    package func blob(_ column: Int32) -> [UInt8]? {
         guard sqlite3_column_type(statement, column) == SQLITE_BLOB else { return nil }
         let count = Int(sqlite3_column_bytes(statement, column))
         guard count > 0, let base = sqlite3_column_blob(statement, column) else { return [] }

@@ -10,7 +10,7 @@ import Darwin
 enum HomeDirectory {
     /// Creates `path` (and parents) 0700 if missing; refuses a home others can enter, another
     /// user's, or one that is not a directory.
-    static func prepare(_ path: String) throws(OutboxError) {
+    static func prepare(_ path: String) throws(StoreError) {
         var info = stat()
         if lstat(path, &info) != 0 {
             guard errno == ENOENT else { throw .home(path: path, problem: String(cString: strerror(errno))) }
@@ -41,7 +41,7 @@ enum HomeDirectory {
     }
 
     /// `mkdir -p` with mode 0700 for what it creates.
-    private static func makeDirectories(_ path: String) throws(OutboxError) {
+    private static func makeDirectories(_ path: String) throws(StoreError) {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             prefix += "/" + component
@@ -55,39 +55,36 @@ enum HomeDirectory {
     /// the file made 0600 if it was missing. SQLite gives a new database 0644 less the umask,
     /// and its WAL and shm files the database's own mode, so a file made here first keeps all
     /// three private without touching the process-wide umask.
-    static func privateFile(_ fileName: String, in home: String) throws(OutboxError) -> String {
+    static func privateFile(_ fileName: String, of store: StoreError.Store, in home: String) throws(StoreError) -> String {
         try prepare(home)
         let path = home + "/" + fileName
         let descriptor = open(path, O_RDONLY | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .storeFailed(path: path, StoreFailure(errno: errno)) }
+        guard descriptor >= 0 else { throw .failed(store, path: path, StoreFailure(errno: errno)) }
         defer { close(descriptor) }
         // SQLite would take a FIFO or a device for a database and fail on it in its own words.
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .storeFailed(path: path, StoreFailure(errno: errno)) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .storeFailed(path: path, .notARegularFile(kind(of: info.st_mode))) }
+        guard fstat(descriptor, &info) == 0 else { throw .failed(store, path: path, StoreFailure(errno: errno)) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .failed(store, path: path, .notARegularFile(kind(of: info.st_mode))) }
         for companion in [path + "-wal", path + "-shm"] where lstat(companion, &info) == 0 {
-            guard info.st_mode & S_IFMT == S_IFREG else { throw .storeFailed(path: companion, .notARegularFile(kind(of: info.st_mode))) }
+            guard info.st_mode & S_IFMT == S_IFREG else { throw .failed(store, path: companion, .notARegularFile(kind(of: info.st_mode))) }
         }
         return path
     }
 }
 
 extension SerialDatabase {
-    /// The database `fileName` in `home` (0700, the file 0600), created and migrated if
-    /// needed, `checked` tables checked whole, with its failures said as a user can act on
-    /// them: a newer schema, a damaged file, or any other storage failure.
-    static func openPrivately(
-        _ fileName: String, in home: String, migrations: [Migration], checked: [String] = [], durable: Bool = true
-    ) throws(OutboxError) -> SerialDatabase {
-        let path = try HomeDirectory.privateFile(fileName, in: home)
-        if let problem = WriteAheadLog.unreadableCommits(of: path) { throw .damagedStore(path: path + "-wal", detail: problem) }
+    /// The database `fileName` of `store` in `home` (0700, the file 0600), created and
+    /// migrated if needed, `checked` tables checked whole, with its failures said as a user
+    /// can act on them: a newer schema, a damaged file, or any other storage failure.
+    package static func openPrivately(
+        _ fileName: String, of store: StoreError.Store, in home: String, migrations: [Migration], checked: [String] = [], durable: Bool = true
+    ) throws(StoreError) -> SerialDatabase {
+        let path = try HomeDirectory.privateFile(fileName, of: store, in: home)
+        if let problem = WriteAheadLog.unreadableCommits(of: path) { throw .damaged(store, path: path + "-wal", detail: problem) }
         do {
             return try SerialDatabase(path: path, create: true, migrations: migrations, checked: checked, durable: durable)
-        } catch let error as MigrationError {
-            guard case .newerSchema(let found, let supported) = error else { throw OutboxError(storeFailure: error, path: path) }
-            throw .newerStore(path: path, found: found, supported: supported)
         } catch {
-            throw OutboxError(storeFailure: error, path: path)
+            throw StoreError(error, store: store, path: path)
         }
     }
 }

@@ -36,7 +36,7 @@ public final class WatchLease: Sendable {
             let holder = String(decoding: (try? SmallFile.read(atPath: path, limit: 256)) ?? [], as: UTF8.self)
             throw .held(by: holder.isEmpty ? "another watch" : holder.escapingControlCharacters)
         }
-        let holder = Array("process \(getpid()) on \(LeaseHolder.hostName)".utf8)
+        let holder = Array("process \(getpid()) on \(HostName.current)".utf8)
         // Who holds it is only for the message of the one refused: a failure here changes nothing.
         if ftruncate(descriptor, 0) == 0 { _ = holder.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) } }
         self.descriptor = descriptor

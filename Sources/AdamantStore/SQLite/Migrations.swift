@@ -1,8 +1,13 @@
 /// A schema change, applied once, in order, in its own write transaction, numbered by
 /// `PRAGMA user_version`.
-struct Migration: Sendable {
+package struct Migration: Sendable {
     let version: Int64
     let sql: String
+
+    package init(version: Int64, sql: String) {
+        self.version = version
+        self.sql = sql
+    }
 }
 
 enum MigrationError: Error, Sendable, Hashable {

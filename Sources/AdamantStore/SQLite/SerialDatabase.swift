@@ -5,13 +5,13 @@ import Synchronization
 /// The single owner of one SQLite connection (GRDB's rule: one serial owner per connection).
 /// Every use runs on its private serial queue, off the cooperative pool, so a statement that
 /// waits on another process's lock never stalls other tasks.
-final class SerialDatabase: @unchecked Sendable {
+package final class SerialDatabase: @unchecked Sendable {
     // Touched only on `queue` once the init has returned: that is what makes the unchecked
     // Sendable sound.
     fileprivate let connection: SQLiteConnection
     fileprivate let queue = DispatchQueue(label: "adm-push.sqlite")
     /// The file, for errors that must name it.
-    let path: String
+    package let path: String
     /// Whether this process wrote to it, so it is checkpointed as the process ends.
     private let hasWritten = Atomic(false)
     /// Durable stores are left whole in their main file; the others (the notification log,
@@ -37,13 +37,13 @@ final class SerialDatabase: @unchecked Sendable {
     }
 
     /// `body` in one `BEGIN IMMEDIATE` transaction, committed (and synced) before this returns.
-    func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+    package func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
         if checkpointsAtRest, !hasWritten.exchange(true, ordering: .relaxed) { WrittenStores.add(self) }
         return try await run { connection in try connection.writeTransaction { try body(connection) } }
     }
 
     /// `body` on one consistent snapshot.
-    func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+    package func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
         try await run { connection in try connection.readTransaction { try body(connection) } }
     }
 

@@ -14,8 +14,8 @@ public final class NotificationLog: Sendable {
     /// wait for no fsync, since `adm-fetch` records a transaction before it prints the
     /// notification: a power loss can forget the last one shown (it may be shown again), never
     /// damage the file.
-    public init(home: String) throws(OutboxError) {
-        database = try SerialDatabase.openPrivately(Self.fileName, in: home, migrations: Self.migrations, durable: false)
+    public init(home: String) throws(StoreError) {
+        database = try SerialDatabase.openPrivately(Self.fileName, of: .notificationLog, in: home, migrations: Self.migrations, durable: false)
         self.home = home
     }
 
@@ -25,7 +25,7 @@ public final class NotificationLog: Sendable {
     /// keeps what it handed over by block, so without it only other showings count.
     public func recordShown(
         _ id: TransactionID, account: Address, pushed: Bool, at unixMillis: Int64, height: Int64? = nil
-    ) async throws(OutboxError) -> Bool {
+    ) async throws(StoreError) -> Bool {
         let (account, number) = (account.description, Int64(bitPattern: id.number))
         return try await write { db in
             let before = try Self.wasShown(number, at: height, account: account, db)
@@ -50,7 +50,7 @@ public final class NotificationLog: Sendable {
     }
 
     /// Every transaction a push brought to `account`, oldest first.
-    public func pushes(to account: Address) async throws(OutboxError) -> [Push] {
+    public func pushes(to account: Address) async throws(StoreError) -> [Push] {
         let rows = try await read { db in
             try db.query("SELECT id, shown_at, height FROM shown WHERE account = ?1 AND pushed = 1 ORDER BY shown_at",
                          [.text(account.description)])
@@ -62,14 +62,14 @@ public final class NotificationLog: Sendable {
     }
 
     /// The key kept for `address`, if it was kept and still hashes to it.
-    public func publicKey(of address: Address) async throws(OutboxError) -> PublicKey? {
+    public func publicKey(of address: Address) async throws(StoreError) -> PublicKey? {
         let rows = try await read { db in try db.query("SELECT public_key FROM public_keys WHERE address = ?1", [.text(address.description)]) }
         guard case .blob(let bytes)? = rows.first?.first, let key = try? PublicKey(bytes: bytes), key.address == address else { return nil }
         return key
     }
 
     /// Keeps `key` for `address` if it is that address's key (anything else is refused).
-    public func remember(_ key: PublicKey, of address: Address) async throws(OutboxError) {
+    public func remember(_ key: PublicKey, of address: Address) async throws(StoreError) {
         guard key.address == address else { return }
         try await write { db in
             try db.query("INSERT OR REPLACE INTO public_keys (address, public_key) VALUES (?1, ?2)", [.text(address.description), .blob(key.bytes)])
@@ -82,7 +82,7 @@ public final class NotificationLog: Sendable {
     public func leaseWatch(account: Address) throws(WatchLease.Refusal) -> WatchLease { try WatchLease(home: home, account: account) }
 
     /// Where `watch` resumes for `account` on one of its listings (`stream`), if it ran before.
-    public func watchCursor(account: Address, stream: String) async throws(OutboxError) -> WatchCursor? {
+    public func watchCursor(account: Address, stream: String) async throws(StoreError) -> WatchCursor? {
         let rows = try await read { db in
             try db.query("SELECT height, skip FROM watch_cursors WHERE account = ?1 AND stream = ?2", [.text(account.description), .text(stream)])
         }
@@ -91,12 +91,12 @@ public final class NotificationLog: Sendable {
     }
 
     /// Keeps `cursor` as where `watch` resumes for `account` on `stream`.
-    public func setWatchCursor(_ cursor: WatchCursor, account: Address, stream: String) async throws(OutboxError) {
+    public func setWatchCursor(_ cursor: WatchCursor, account: Address, stream: String) async throws(StoreError) {
         try await write { db in try Self.storeCursor(cursor, account: account, stream: stream, db) }
     }
 
     /// Which of `transactions` were shown to `account` before (by `watch` or for a push).
-    public func shown(among transactions: [WatchedTransaction], account: Address) async throws(OutboxError) -> Set<TransactionID> {
+    public func shown(among transactions: [WatchedTransaction], account: Address) async throws(StoreError) -> Set<TransactionID> {
         guard !transactions.isEmpty else { return [] }
         let account = account.description
         return try await read { db in
@@ -127,7 +127,7 @@ public final class NotificationLog: Sendable {
     /// (`settleWatched` at the next start).
     public func recordWatched(
         _ transactions: [WatchedTransaction], account: Address, from: WatchCursor, to cursor: WatchCursor, stream: String
-    ) async throws(OutboxError) -> WatchedPage {
+    ) async throws(StoreError) -> WatchedPage {
         let ids = transactions.map(\.id)
         let journal = WatchJournal(home: home, account: account, stream: stream)
         let delivery = try journal.start(from: from, ids: ids)
@@ -150,7 +150,7 @@ public final class NotificationLog: Sendable {
     /// again and the cursor put back before that page, so the next read hands them over.
     /// Returns how many were taken out.
     @discardableResult
-    public func settleWatched(account: Address, stream: String) async throws(OutboxError) -> Int {
+    public func settleWatched(account: Address, stream: String) async throws(StoreError) -> Int {
         let journal = WatchJournal(home: home, account: account, stream: stream)
         guard let page = journal.read() else {
             journal.clear()  // none, or damaged: it guards nothing
@@ -164,7 +164,7 @@ public final class NotificationLog: Sendable {
 
     /// Undoes `recordWatched` for the ids of a page that were not delivered, putting the cursor
     /// back where the page started.
-    func forgetWatched(_ ids: [TransactionID], account: Address, cursor: WatchCursor, stream: String) async throws(OutboxError) {
+    func forgetWatched(_ ids: [TransactionID], account: Address, cursor: WatchCursor, stream: String) async throws(StoreError) {
         let text = account.description
         try await write { db in
             for id in ids {
@@ -184,12 +184,12 @@ public final class NotificationLog: Sendable {
     }
 
     @discardableResult
-    private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(OutboxError) -> T {
-        do { return try await database.write(body) } catch { throw OutboxError(storeFailure: error, path: database.path) }
+    private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(StoreError) -> T {
+        do { return try await database.write(body) } catch { throw StoreError(error, store: .notificationLog, path: database.path) }
     }
 
-    private func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(OutboxError) -> T {
-        do { return try await database.read(body) } catch { throw OutboxError(storeFailure: error, path: database.path) }
+    private func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(StoreError) -> T {
+        do { return try await database.read(body) } catch { throw StoreError(error, store: .notificationLog, path: database.path) }
     }
 
     static let migrations = [
@@ -261,7 +261,7 @@ public final class WatchedPage {
 
     /// The watch stops before the page's end: the notifications not handed over are taken out
     /// of the log again and the cursor put back before the page.
-    public func forgetTheRest() async throws(OutboxError) {
+    public func forgetTheRest() async throws(StoreError) {
         if handedOver < ids.count { try await log.forgetWatched(Array(ids[handedOver...]), account: account, cursor: from, stream: stream) }
         journal.clear()
     }
