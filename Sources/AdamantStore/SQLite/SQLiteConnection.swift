@@ -28,8 +28,9 @@ package final class SQLiteConnection {
         handle = db
         self.path = path
         busyTimeout = .milliseconds(busyTimeoutMillis)
-        sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, busyTimeoutMillis)
+        // Thrown from here on, the handle is closed by deinit.
+        try check(sqlite3_extended_result_codes(db, 1), "extended result codes cannot be turned on")
+        try check(sqlite3_busy_timeout(db, busyTimeoutMillis), "the busy timeout cannot be set")
         if configure { try enableWAL() }
     }
 
@@ -46,8 +47,8 @@ package final class SQLiteConnection {
         // WAL (two more fsyncs) and delete the WAL and shm files, which the next process then
         // makes again (with a sync of the directory). Both stay, and a commit is as durable.
         var persist: Int32 = 1
-        sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
-        csqlite_no_checkpoint_on_close(handle)
+        try check(sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist), "the WAL cannot be kept between connections")
+        try check(csqlite_no_checkpoint_on_close(handle), "the checkpoint on close cannot be turned off")
         truncateLongWAL()
     }
 
@@ -70,6 +71,9 @@ package final class SQLiteConnection {
     /// the WAL as it is: two syncs, where truncating it costs a third and a wait for readers.
     func checkpointPassively() { checkpoint(SQLITE_CHECKPOINT_PASSIVE) }
 
+    /// Best effort, so nothing it answers is an error: a checkpoint that cannot run now (a
+    /// reader is busy) leaves the WAL to a later one, and the timeouts are refused only for a
+    /// closed handle.
     private func checkpoint(_ mode: Int32) {
         sqlite3_busy_timeout(handle, 0)
         defer { sqlite3_busy_timeout(handle, Int32(busyTimeout / .milliseconds(1))) }
@@ -169,7 +173,18 @@ package final class SQLiteConnection {
         return statement
     }
 
+    /// The error of a call that answered `status`. The connection's last error refines it
+    /// only when it is of the same kind: a call that fails before it reaches the database
+    /// (a bind out of range, a misuse) leaves the last one as it was.
     func error(_ status: Int32, sql: String?) -> SQLiteError {
-        SQLiteError(extendedCode: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        let last = sqlite3_extended_errcode(handle)
+        guard last & 0xff == status & 0xff else { return SQLiteError(extendedCode: status, message: String(cString: sqlite3_errstr(status)), sql: sql) }
+        return SQLiteError(extendedCode: last, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+
+    /// Throws the error of `status` unless it is `SQLITE_OK`, saying what could not be done.
+    private func check(_ status: Int32, _ failure: String) throws(SQLiteError) {
+        guard status != SQLITE_OK else { return }
+        throw SQLiteError(extendedCode: status, message: "\(failure) (\(String(cString: sqlite3_errstr(status))))")
     }
 }
