@@ -107,7 +107,8 @@ struct FetchCommand: Command {
         switch failure {
         case nil: .success
         case .wrongAccount: .usage
-        case .notFound, .noUsableNode: .unavailable
+        // Stopped before it was found: as for one not found, the generic text was shown.
+        case .notFound, .noUsableNode, .cancelled: .unavailable
         case .unverifiable, .notOurs, .unreadable: .invalidData
         }
     }

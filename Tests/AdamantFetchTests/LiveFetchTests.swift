@@ -134,6 +134,19 @@ struct LiveFetchTests {
         #expect(result.notification.body.isEmpty == false)
     }
 
+    /// A fetch whose task is cancelled says so, not that the transaction was not found, and
+    /// ends at once rather than at its deadline.
+    @Test func aCancelledFetchSaysItWasCancelled() async throws {
+        let network = try await FetchNetwork()
+        let started = ContinuousClock.now
+        let fetch = Task { await network.fetcher(deadline: .seconds(60)).fetch(PushPayload(id: TransactionID(number: 12345))) }
+        fetch.cancel()
+        let result = await fetch.value
+        #expect(result.failure == .cancelled, "\(String(describing: result.failure))")
+        #expect(ContinuousClock.now - started < .seconds(30), "long before the deadline")
+        #expect(result.notification.body.isEmpty == false, "the generic text is still shown")
+    }
+
     /// As `adm-fetch` runs it: the keys are still being derived when the fetch starts looking.
     @Test func keysStillBeingDerivedGiveTheSameNotification() async throws {
         let network = try await FetchNetwork()

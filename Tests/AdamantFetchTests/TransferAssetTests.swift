@@ -25,11 +25,22 @@ struct TransferAssetTests {
         // A node nobody asks: the transaction is handed over, and a transfer needs no key.
         let nowhere = NodePool(nodes: NodeList(endpoints: [NodeEndpoint(url: try NodeURL("http://127.0.0.1:9"))], nethash: .majority, source: .arguments))
         let fetcher = Fetcher(keyPair: Self.me, client: NodeClient(pool: nowhere))
-        let result = await fetcher.show(try Self.transferCarryingAChat(), until: .now + .seconds(5))
+        let result = try await fetcher.show(try Self.transferCarryingAChat(), until: .now + .seconds(5))
         #expect(result.failure == nil)
         #expect(result.text == nil)
         #expect(!result.notification.body.contains("hidden"), "\(result.notification)")
         #expect(!result.notification.title.contains("hidden"))
+    }
+
+    /// A chat with no asset has no id to compute: it is refused as unverifiable, not shown as
+    /// transaction 0.
+    @Test func aTransactionWithNoIdToComputeIsUnverifiable() async throws {
+        let nowhere = NodePool(nodes: NodeList(endpoints: [NodeEndpoint(url: try NodeURL("http://127.0.0.1:9"))], nethash: .majority, source: .arguments))
+        let fetcher = Fetcher(keyPair: Self.me, client: NodeClient(pool: nowhere))
+        let chat = Transaction(type: .chat, amount: 0, senderPublicKey: Self.friend.publicKey, recipientId: Self.me.address, timestamp: 1)
+        let error = await #expect(throws: FetchFailure.self) { _ = try await fetcher.show(chat, until: .now + .seconds(5)) }
+        guard case .unverifiable(let detail)? = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(detail.hasPrefix("it has no id, and none can be computed"), "\(detail)")
     }
 
     @Test func doesNotHideTheTransferFromWatch() throws {

@@ -28,6 +28,8 @@ public enum FetchFailure: Error, Sendable, Hashable, CustomStringConvertible {
     case wrongAccount(pushedFor: Address, account: Address)
     /// No node had it by the deadline, or no node could be asked.
     case notFound(String)
+    /// The fetch was stopped (its task cancelled) before the transaction was found.
+    case cancelled
     /// No node was usable (offline, wrong network, out of sync): nobody could be asked.
     case noUsableNode(String)
     /// Nodes answered, but no answer verified; or a carried transaction that does not verify.
@@ -43,6 +45,7 @@ public enum FetchFailure: Error, Sendable, Hashable, CustomStringConvertible {
         case .wrongAccount(let pushedFor, let account):
             "the push is for \(pushedFor), not for this passphrase's account \(account): fetch it with that account's passphrase"
         case .notFound(let detail): "the transaction was not found by the deadline (\(detail))"
+        case .cancelled: "the fetch was stopped before the transaction was found"
         case .noUsableNode(let detail): detail
         case .unverifiable(let detail): "the transaction cannot be verified: \(detail)"
         case .notOurs(let sender, let recipient):

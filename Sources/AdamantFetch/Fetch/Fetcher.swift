@@ -65,7 +65,8 @@ public struct Fetcher: Sendable {
             return fallback(push.id, .wrongAccount(pushedFor: pushedFor, account: account))
         }
         switch await located {
-        case .success(let transaction): return await show(transaction, until: deadline)
+        case .success(let transaction):
+            return await show(transaction, id: push.id, sender: transaction.senderPublicKey.address, account: account, until: deadline)
         case .failure(let fallback): return fallback.result
         }
     }
@@ -86,15 +87,22 @@ public struct Fetcher: Sendable {
         let result: FetchResult
     }
 
-    /// A verified transaction, ours, as a notification.
-    public func show(_ transaction: Transaction, until deadline: ContinuousClock.Instant) async -> FetchResult {
-        await show(transaction, sender: transaction.senderPublicKey.address, account: await keys.keyPair.address, until: deadline)
+    /// A verified transaction, ours, as a notification. Throws `unverifiable` for one that
+    /// has no id and whose id cannot be computed: no notification can name it.
+    public func show(_ transaction: Transaction, until deadline: ContinuousClock.Instant) async throws(FetchFailure) -> FetchResult {
+        let id: TransactionID
+        if let given = transaction.id { id = given } else {
+            do { id = try transaction.computedID() } catch { throw .unverifiable("it has no id, and none can be computed (\(error))") }
+        }
+        return await show(transaction, id: id, sender: transaction.senderPublicKey.address, account: await keys.keyPair.address, until: deadline)
     }
 
-    /// The same with the addresses of `transaction`'s sender key and of this account already
-    /// derived (a SHA-256 each), as a watch has them.
-    func show(_ transaction: Transaction, sender: Address, account me: Address, until deadline: ContinuousClock.Instant) async -> FetchResult {
-        let id = transaction.id ?? (try? transaction.computedID()) ?? TransactionID(number: 0)
+    /// The same for the transaction `id` (a push or a watch's listing found it by it, and checked
+    /// it), with the addresses of its sender key and of this account already derived (a
+    /// SHA-256 each), as a watch has them.
+    func show(
+        _ transaction: Transaction, id: TransactionID, sender: Address, account me: Address, until deadline: ContinuousClock.Instant
+    ) async -> FetchResult {
         let incoming = sender != me
         guard !incoming || transaction.recipientId == me else {
             return fallback(id, .notOurs(sender: sender, recipient: transaction.recipientId), type: transaction)
@@ -138,7 +146,7 @@ public struct Fetcher: Sendable {
                 switch error {
                 case .noUsableNode: return .failure(.noUsableNode("\(error)"))
                 case _ where error.everyAnswerFailedVerification: return .failure(.unverifiable("\(error)"))
-                case .cancelled: return .failure(.notFound("cancelled"))
+                case .cancelled: return .failure(.cancelled)
                 default: lastProblem = "\(error)"
                 }
             }
@@ -147,7 +155,7 @@ public struct Fetcher: Sendable {
                 return .failure(.notFound(lastProblem))
             }
             try? await Task.sleep(until: now + pause, clock: .continuous)
-            if Task.isCancelled { return .failure(.notFound("cancelled")) }
+            if Task.isCancelled { return .failure(.cancelled) }
             pause = min(pause * 2, configuration.maximumPollInterval)
         }
     }

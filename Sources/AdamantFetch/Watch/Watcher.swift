@@ -73,7 +73,7 @@ public struct Watcher: Sendable {
     @discardableResult
     public func begin(_ start: WatchStart) async throws(WatchError) -> Int64 {
         for listing in WatchListing.allCases {
-            do { try await log.settleWatched(account: account, stream: listing.rawValue) } catch { throw .store(error) }
+            try await logged { () throws(StoreError) in try await log.settleWatched(account: account, stream: listing.rawValue) }
         }
         let reports = await pool.checkHealth()
         guard let tip = reports.filter(\.health.isUsable).compactMap(\.status?.height).max() else { throw .noUsableNode(NodeError.noUsableNode(reports).description) }
@@ -215,32 +215,26 @@ public struct Watcher: Sendable {
         // Derived from the key once a page, not once a transaction.
         let account = await self.account
         let candidates = WatchFilter.notifiable(page, for: account)
-        let known: Set<TransactionID>
-        do { known = try await log.shown(among: candidates.map(\.watched), account: account) } catch { throw .store(error) }
+        let known = try await logged { () throws(StoreError) in try await log.shown(among: candidates.map(\.watched), account: account) }
         let fresh = candidates.filter { !known.contains($0.id) }
         guard !fresh.isEmpty || next != cursor else { return true }
         var results: [FetchResult] = []
         results.reserveCapacity(fresh.count)
         for candidate in fresh {
             results.append(await fetcher.show(
-                candidate.transaction, sender: candidate.sender, account: account, until: .now + fetcher.configuration.deadline))
+                candidate.transaction, id: candidate.id, sender: candidate.sender, account: account, until: .now + fetcher.configuration.deadline))
         }
         guard !Task.isCancelled else { return false }
-        let page: WatchedPage
-        do {
-            page = try await log.recordWatched(fresh.map(\.watched), account: account, from: cursor, to: next, stream: listing.rawValue)
-        } catch {
-            throw .store(error)
-        }
+        let page = try await logged { () throws(StoreError) in try await log.recordWatched(fresh.map(\.watched), account: account, from: cursor, to: next, stream: listing.rawValue) }
         for result in results {
             if Task.isCancelled {
-                do { try await page.forgetTheRest() } catch { throw .store(error) }
+                try await logged { () throws(StoreError) in try await page.forgetTheRest() }
                 return false
             }
             do throws(HandOverFailure) {
                 try await deliver(result)
             } catch {
-                do { try await page.forgetTheRest() } catch { throw .store(error) }
+                try await logged { () throws(StoreError) in try await page.forgetTheRest() }
                 throw .notHandedOver(result.id, error)
             }
             page.handedOverNext()
@@ -249,11 +243,17 @@ public struct Watcher: Sendable {
     }
 
     private func cursor(_ listing: WatchListing) async throws(WatchError) -> WatchCursor? {
-        do { return try await log.watchCursor(account: account, stream: listing.rawValue) } catch { throw .store(error) }
+        try await logged { () throws(StoreError) in try await log.watchCursor(account: account, stream: listing.rawValue) }
     }
 
     private func keep(_ cursor: WatchCursor, _ listing: WatchListing) async throws(WatchError) {
-        do { try await log.setWatchCursor(cursor, account: account, stream: listing.rawValue) } catch { throw .store(error) }
+        try await logged { () throws(StoreError) in try await log.setWatchCursor(cursor, account: account, stream: listing.rawValue) }
+    }
+
+    /// What the log answers, its failure the watch's.
+    @discardableResult
+    private func logged<T>(_ body: () async throws(StoreError) -> T) async throws(WatchError) -> T {
+        do { return try await body() } catch { throw .store(error) }
     }
 }
 
