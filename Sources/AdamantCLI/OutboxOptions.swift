@@ -134,12 +134,13 @@ public enum OutboxOptions {
 }
 
 extension CLIError {
-    /// A home or service key that cannot be used is bad input (64); a store that is damaged or
-    /// newer needs the user (1); a file that cannot be read or written as it is, the machine (74).
+    /// A home, service key or token that cannot be used is bad input (64); nodes that cannot be
+    /// read, unavailable (69); the store's failures as `init(storeError:)` says.
     public init(outboxError error: OutboxError) {
         switch error {
         case .store(let error): self.init(storeError: error)
-        case .unusableServiceKey: self = .invalidInput(error.description)
+        case .unusableServiceKey, .invalidSignal: self = .invalidInput(error.description)
+        case .network: self.init(error.description, exitCode: .unavailable)
         }
     }
 

@@ -1,3 +1,5 @@
+public import AdamantCore
+public import AdamantNodes
 public import AdamantStore
 
 /// What can go wrong with the outbox, each with what to do about it.
@@ -6,12 +8,18 @@ public enum OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
     case store(StoreError)
     /// The service's public key is not a key a signal can be encrypted to.
     case unusableServiceKey
+    /// The token, provider or device id cannot make a signal.
+    case invalidSignal(SignalError)
+    /// The chain could not be read from any node.
+    case network(NodeError)
 
     /// What went wrong and what to do, naming the file.
     public var description: String {
         switch self {
         case .store(let error): error.description
         case .unusableServiceKey: "the service's public key cannot be used for encryption: check --service-public-key"
+        case .invalidSignal(let error): error.description
+        case .network(let error): error.description
         }
     }
 }

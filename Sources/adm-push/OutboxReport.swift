@@ -1,5 +1,6 @@
 import AdamantCLI
 import AdamantCore
+import AdamantNodes
 import AdamantPush
 
 /// How outbox results are shown: one line per token in text, one object in JSON. Tokens are
@@ -125,7 +126,7 @@ enum OutboxReport {
     static func print(_ report: FlushReport, json: Bool, evidence: String? = nil, _ context: Context) {
         if json {
             context.output.printJSON(ReportJSON(
-                tokens: report.keys.map(KeyJSON.init), balance: report.balance?.description, networkProblem: report.networkProblem, pushes: evidence))
+                tokens: report.keys.map(KeyJSON.init), balance: report.balance?.description, networkProblem: report.networkProblem?.description, pushes: evidence))
             return
         }
         for key in report.keys { context.output.print(line(key)) }

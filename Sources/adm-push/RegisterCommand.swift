@@ -52,7 +52,7 @@ struct RegisterCommand: Command {
         do {
             intent = try await outbox.register(token: signal.token, provider: signal.provider, deviceId: signal.deviceId)
         } catch {
-            throw OutboxCommand.failure(error)
+            throw CLIError(outboxError: error)
         }
         return try await OutboxCommand.finish([intent], outbox: outbox, arguments: arguments, context)
     }
@@ -91,11 +91,5 @@ enum OutboxCommand {
         if stop.requested, code == .queued { context.output.error("Interrupted: the wait ended; what was asked for is not lost.") }
         OutboxReport.advice(keys, balance: report.balance, context)
         return code
-    }
-
-    static func failure(_ error: any Error) -> CLIError {
-        if let error = error as? OutboxError { return CLIError(outboxError: error) }
-        if let error = error as? SignalError { return .invalidInput("\(error)") }
-        return CLIError("\(error)", exitCode: .unavailable)
     }
 }

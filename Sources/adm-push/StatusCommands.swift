@@ -191,7 +191,7 @@ struct RepairCommand: Command {
         let outbox = try await OutboxOptions.open(arguments, context, keys: keys)
         let evidence = await PushEvidenceReport.assess(outbox, account: outbox.account, arguments, context)
         if let evidence { context.output.error("Evidence: \(evidence); sending the last signal of each affected token again") }
-        do { _ = try await outbox.repair(resend: evidence?.tokensToResend ?? []) } catch { throw OutboxCommand.failure(error) }
+        do { _ = try await outbox.repair(resend: evidence?.tokensToResend ?? []) } catch { throw CLIError(outboxError: error) }
         let wait = try OutboxOptions.deadline(arguments)
         let report: FlushReport
         do { report = try await outbox.flush(until: .now + wait) } catch { throw CLIError(outboxError: error) }

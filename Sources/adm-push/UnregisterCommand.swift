@@ -50,7 +50,7 @@ struct UnregisterCommand: Command {
                 intents = try await outbox.unregisterAll(progress: progress)
             }
         } catch {
-            throw OutboxCommand.failure(error)
+            throw CLIError(outboxError: error)
         }
         if intents.isEmpty {
             if arguments.flag(OutboxOptions.json) {

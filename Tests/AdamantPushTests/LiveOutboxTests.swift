@@ -86,7 +86,7 @@ struct LiveOutboxTests {
         let intent = try await outbox.register(token: Self.token, provider: .apns)
         let report = try await outbox.waitUntilSettled(intent, until: .now + .seconds(20))
         let key = try #require(report.keys.first)
-        guard case .applied(let height?) = key.newest.state else { Issue.record("not applied: \(key) \(report.networkProblem ?? "")"); return }
+        guard case .applied(let height?) = key.newest.state else { Issue.record("not applied: \(key) \(report.networkProblem.map { "\($0)" } ?? "")"); return }
         #expect(height > 0)
         network.devnet.pollANS()
         #expect(network.registered == [Self.token])

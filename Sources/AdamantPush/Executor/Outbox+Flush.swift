@@ -1,5 +1,5 @@
 public import AdamantCore
-import AdamantNodes
+public import AdamantNodes
 import Synchronization
 
 /// Where one key stands after a pass: its newest intent, the chain's view of its token, and
@@ -33,11 +33,11 @@ public struct FlushReport: Sendable, Hashable {
     public var keys: [KeyStatus]
     /// The account's spendable balance, when some intent waits for funds.
     public var balance: ADMAmount?
-    /// Why the nodes could not be used in the last pass, in words; nil when they could.
-    public var networkProblem: String?
+    /// Why the nodes could not be used in the last pass; nil when they could.
+    public var networkProblem: NodeError?
 
     /// A report made of its parts (for tests and for callers that combine reports).
-    public init(keys: [KeyStatus], balance: ADMAmount? = nil, networkProblem: String? = nil) {
+    public init(keys: [KeyStatus], balance: ADMAmount? = nil, networkProblem: NodeError? = nil) {
         self.keys = keys
         self.balance = balance
         self.networkProblem = networkProblem
@@ -88,19 +88,15 @@ extension Outbox {
     /// it but the sends unless `sending`: what the chain shows is recorded either way).
     func pass(sending: Bool = true) async throws(OutboxError) -> FlushReport {
         var view: ChainView?
-        var networkProblem: String?
+        var networkProblem: NodeError?
         do {
             view = try await syncChain()
-        } catch let error as OutboxError {
-            throw error
-        } catch {
-            networkProblem = "\(error)"
+        } catch .network(let error) {
+            networkProblem = error
         }
         var groups = try await store.intents(scope: scope, includeSettled: false)
         if let current = view {
-            do { view = try await refreshAttempts(of: groups, view: current) } catch let error as OutboxError { throw error } catch {
-                networkProblem = "\(error)"
-            }
+            do { view = try await refreshAttempts(of: groups, view: current) } catch .network(let error) { networkProblem = error }
             groups = try await store.intents(scope: scope, includeSettled: false)
         }
         guard let view else {
@@ -129,8 +125,12 @@ extension Outbox {
                     if let shortOf = try await send(intent, action: action, chain: chainState, account: activity, height: view.height) {
                         balance = shortOf
                     }
-                } catch let error as OutboxError { throw error } catch {
-                    networkProblem = "\(error)"
+                } catch let error as OutboxError { throw error } catch let error as NodeError {
+                    networkProblem = error
+                } catch {
+                    // Not the nodes' doing: a signal or transaction that cannot be made from
+                    // what is stored. The intent stays as it is, for the next pass.
+                    log.log(.error, "intent \(intent.id) could not be sent: \(error)")
                 }
                 // What was just sent is in flight for the keys planned after this one.
                 activity = account.activity.with(live: try await store.intents(scope: scope, includeSettled: false).joined())

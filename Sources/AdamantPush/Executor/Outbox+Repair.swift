@@ -9,7 +9,7 @@ extension Outbox {
     /// `resend` names tokens whose last signal is on chain but evidently not held by the
     /// service (pushes stopped while it is registered, or keep arriving after its remove):
     /// each gets a must-send intent equal to that signal, sent although the chain holds it.
-    public func repair(resend: Set<String> = []) async throws -> [Intent] {
+    public func repair(resend: Set<String> = []) async throws(OutboxError) -> [Intent] {
         let view = try await syncChain()
         let known = Set(try await store.intents(scope: scope, includeSettled: true).map { scope.tag($0[0].signal.token) })
         var made: [Intent] = []
@@ -32,7 +32,7 @@ extension Outbox {
 extension Outbox {
     /// Every token this account ever signalled to the service, as the chain leaves it: read
     /// from the nodes first, unless `refresh` is false (a `status` pass has just done so).
-    public func tokensOnChain(refresh: Bool = true) async throws -> [String: TokenState] {
+    public func tokensOnChain(refresh: Bool = true) async throws(OutboxError) -> [String: TokenState] {
         fold.states(of: refresh ? try await syncChain().signals : try await store.ownSignals(scope: scope))
     }
 

@@ -11,14 +11,14 @@ extension Outbox {
     /// Reads the account's new signals to the service from the nodes (from a little below the
     /// last cursor, since pages overlap harmlessly), keeps them, and returns all kept ones.
     /// `progress` is told how many transactions were read after each full page (more follow).
-    func syncChain(progress: (@Sendable (Int) -> Void)? = nil) async throws -> ChainView {
-        let height = try await chain.height()
+    func syncChain(progress: (@Sendable (Int) -> Void)? = nil) async throws(OutboxError) -> ChainView {
+        let height = try await reading { () throws(NodeError) in try await chain.height() }
         let cursor = try await store.cursor(scope: scope)
         let after = max(0, min(cursor, height) - configuration.policy.gap)
         var found: [OwnSignal] = []
         var offset = 0
         for _ in 0..<configuration.maxSyncPages {
-            let page = try await chain.signals(sentBy: scope.account, afterHeight: after, offset: offset)
+            let page = try await reading { () throws(NodeError) in try await chain.signals(sentBy: scope.account, afterHeight: after, offset: offset) }
             found += page.compactMap(ownSignal)
             guard page.count >= 100 else { break }
             offset += page.count
@@ -42,7 +42,7 @@ extension Outbox {
 
     /// Brings every attempt that may still land up to date: found in a kept signal or a block
     /// (confirmed), in a pool (accepted), or absent from the nodes long enough to be dead.
-    func refreshAttempts(of groups: [[Intent]], view: ChainView) async throws -> ChainView {
+    func refreshAttempts(of groups: [[Intent]], view: ChainView) async throws(OutboxError) -> ChainView {
         let onChain = Dictionary(view.signals.map { ($0.id, $0.height) }, uniquingKeysWith: max)
         var confirmedHere: [OwnSignal] = []
         for attempt in groups.joined().flatMap(\.liveAttempts) {
@@ -50,7 +50,7 @@ extension Outbox {
                 try await store.setOutcome(.confirmed(height: height), attempt: attempt.id)
                 continue
             }
-            switch try await chain.locate(attempt.id) {
+            switch try await reading({ () throws(NodeError) in try await chain.locate(attempt.id) }) {
             case .confirmed(let transaction):
                 guard let signal = ownSignal(transaction) else { continue }
                 confirmedHere.append(signal)
@@ -68,6 +68,11 @@ extension Outbox {
         guard !confirmedHere.isEmpty else { return view }
         try await store.saveOwnSignals(confirmedHere, cursor: 0, scope: scope)
         return ChainView(height: view.height, signals: try await store.ownSignals(scope: scope))
+    }
+
+    /// What the nodes answer, their failure the outbox's.
+    private func reading<T>(_ body: () async throws(NodeError) -> T) async throws(OutboxError) -> T {
+        do { return try await body() } catch { throw .network(error) }
     }
 }
 

@@ -102,17 +102,17 @@ public final class Outbox: Sendable {
     // MARK: Intents
 
     /// Durably records the wish that `token` be registered with `provider`. Nothing is sent yet.
-    public func register(token: String, provider: PushProvider, deviceId: String? = nil) async throws -> Intent {
-        let signal = try PushSignal(token: token, provider: provider, action: .add, deviceId: deviceId)
+    public func register(token: String, provider: PushProvider, deviceId: String? = nil) async throws(OutboxError) -> Intent {
+        let signal = try Self.signal(token: token, provider: provider, action: .add, deviceId: deviceId)
         return try await store.addIntent(signal, scope: scope, now: wallClock.unixMillis())
     }
 
     /// Durably records the wish that `token` be unregistered. The provider of the remove is the
     /// one the token was last registered with (the service ignores it, but it is part of the
     /// signal), else the one its shape says.
-    public func unregister(token: String) async throws -> Intent {
+    public func unregister(token: String) async throws(OutboxError) -> Intent {
         let provider = try await knownProvider(of: token) ?? (Hex.decode(token) != nil ? .apns : .fcm)
-        let signal = try PushSignal(token: token, provider: provider, action: .remove)
+        let signal = try Self.signal(token: token, provider: provider, action: .remove)
         return try await store.addIntent(signal, scope: scope, now: wallClock.unixMillis())
     }
 
@@ -120,7 +120,7 @@ public final class Outbox: Sendable {
     /// be registered, found from the chain's history alone (so it works with a fresh home),
     /// and for any token with a pending add here. A long history is read page by page:
     /// `progress` hears how many of the account's transactions to the service were read so far.
-    public func unregisterAll(progress: (@Sendable (Int) -> Void)? = nil) async throws -> [Intent] {
+    public func unregisterAll(progress: (@Sendable (Int) -> Void)? = nil) async throws(OutboxError) -> [Intent] {
         let synced = try await syncChain(progress: progress)
         var tokens: [String: PushProvider] = [:]
         for (token, state) in fold.states(of: synced.signals) where !state.isUnregistered {
@@ -132,10 +132,14 @@ public final class Outbox: Sendable {
         }
         var intents: [Intent] = []
         for (token, provider) in tokens.sorted(by: { $0.key < $1.key }) {
-            let signal = try PushSignal(token: token, provider: provider, action: .remove)
+            let signal = try Self.signal(token: token, provider: provider, action: .remove)
             intents.append(try await store.addIntent(signal, scope: scope, now: wallClock.unixMillis()))
         }
         return intents
+    }
+
+    private static func signal(token: String, provider: PushProvider, action: PushAction, deviceId: String? = nil) throws(OutboxError) -> PushSignal {
+        do { return try PushSignal(token: token, provider: provider, action: action, deviceId: deviceId) } catch { throw .invalidSignal(error) }
     }
 
     private func knownProvider(of token: String) async throws(OutboxError) -> PushProvider? {
