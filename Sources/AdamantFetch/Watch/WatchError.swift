@@ -1,5 +1,4 @@
 public import AdamantCore
-public import AdamantPush
 public import AdamantStore
 
 /// Why `watch` stopped other than by being cancelled.
