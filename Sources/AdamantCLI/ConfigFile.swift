@@ -42,20 +42,27 @@ public struct ConfigFile: Sendable, Hashable {
     /// Parses the file's bytes.
     public init(path: String, contents: [UInt8]) throws(ConfigFileError) {
         self.path = path
-        // The decoder would take the first of a key given twice, and says no more than "not
-        // JSON" of a syntax error: the grammar is checked first, with lines and columns.
-        if let syntax = JSONSyntax.firstProblem(in: contents) {
-            throw ConfigFileError(path: path, problem: .malformed(line: syntax.line, column: syntax.column, reason: syntax.reason))
+        // A key given twice is refused rather than one of the two taken, and a syntax error is
+        // named by its line and column.
+        let rules = JSONReader.Rules(maximumDepth: JSONValue.maximumDepth, lenient: true)
+        let document: JSONValue
+        do {
+            document = try JSONReader.read(contents, rules: rules) { reader throws(JSONReadError) in
+                try JSONValue(json: &reader, keyNamedTwice: .refused)
+            }
+        } catch {
+            let position = error.lineAndColumn(in: contents)
+            throw ConfigFileError(path: path, problem: .malformed(line: position?.line, column: position?.column, reason: error.reason))
         }
         let body: Body
         do {
-            body = try JSONCoding.decode(Body.self, from: contents, lenient: true)
+            body = try JSONCoding.decode(Body.self, from: document)
         } catch let error as UnknownKeys {
             throw ConfigFileError(path: path, problem: .unknownKeys(error.names))
         } catch let error as DecodingError {
             throw ConfigFileError(path: path, problem: Self.problem(error))
         } catch {
-            throw ConfigFileError(path: path, problem: .malformed(line: nil, column: nil, reason: "not valid JSON"))
+            throw ConfigFileError(path: path, problem: .malformed(line: nil, column: nil, reason: "not readable as settings"))
         }
         nodes = body.nodes
         if let nethash = body.nethash, Nethash(nethash) == nil {
@@ -95,18 +102,14 @@ public struct ConfigFile: Sendable, Hashable {
         }
     }
 
-    /// What a decoding error says about the file: the key whose value is wrong, or where the
-    /// JSON breaks (the decoder gives no position, so the grammar is checked here).
+    /// What a decoding error says about the file: the key whose value is wrong.
     private static func problem(_ error: DecodingError) -> ConfigFileError.Problem {
         let path: [any CodingKey]
         switch error {
         case .typeMismatch(_, let context), .valueNotFound(_, let context): path = context.codingPath
         case .keyNotFound:  // only the service's keys are required
             return .invalid(key: "service", reason: #"needs both "address" and "publicKey""#)
-        case .dataCorrupted(let context):
-            // The grammar passed before the decode: what is left is not UTF-8, or a value.
-            guard !context.codingPath.isEmpty else { return .malformed(line: nil, column: nil, reason: "not valid JSON (is it UTF-8?)") }
-            path = context.codingPath
+        case .dataCorrupted(let context): path = context.codingPath
         @unknown default: return .malformed(line: nil, column: nil, reason: "not readable as settings")
         }
         let names = path.filter { $0.intValue == nil }.map(\.stringValue)

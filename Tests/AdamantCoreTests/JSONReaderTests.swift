@@ -43,7 +43,7 @@ struct JSONReaderTests {
         let bytes = Array(template.replacingOccurrences(of: "SIG", with: signature).replacingOccurrences(of: "PK", with: key).utf8)
         let expected = try #require(Self.decoded(bytes))
         #expect(try Self.read(bytes) == expected)
-        #expect(Self.failure(String(decoding: bytes, as: UTF8.self) + " {}") == "malformed JSON", "only whitespace may follow")
+        #expect(Self.failure(String(decoding: bytes, as: UTF8.self) + " {}") == "malformed JSON at byte \(bytes.count + 1): more text after the JSON value", "only whitespace may follow")
     }
 
     /// What the reader refuses, and says: the field by its path, and what about it. Each is
@@ -62,9 +62,12 @@ struct JSONReaderTests {
         (#"{"type":8,"amount":0,"asset":{"chat":{"message":"00","type":7}}}"#, "asset.chat.type: unknown chat type 7"),
         (#"{"type":8,"amount":0,"asset":{"chat":{"type":1}}}"#, "asset.chat.message is missing"),
         (#"{"type":8,"amount":0,"asset":[]}"#, "asset is not an object"),
-        (#"{"type":0,"amount":1"#, "malformed JSON"),
-        (#"{"type":0,"amount":01}"#, "malformed JSON"),
-        (#"{"type":0,"x":"\ud800"}"#, "malformed JSON"),
+        (#"{"type":0,"amount":1"#, "malformed JSON at byte 20: the text ends inside the JSON: expected ',' or '}' (a missing comma?)"),
+        (#"{"type":0,"amount":01}"#, "malformed JSON at byte 20: expected ',' or '}' (a missing comma?)"),
+        (#"{"type":0,"x":"\ud800"}"#, "malformed JSON at byte 15: a lone UTF-16 surrogate escape"),
+        (#"{"type":0,"x":"a\qb"}"#, "malformed JSON at byte 17: an unknown escape in a string (write \\\\ for a backslash)"),
+        (#"{"type":0 "amount":1}"#, "malformed JSON at byte 10: expected ',' or '}' (a missing comma?)"),
+        (#"{"type":0,"x":tru}"#, "malformed JSON at byte 14: expected a value (a string in double quotes, a number, a list, an object, true, false or null)"),
         (#"[]"#, "the answer is not an object"),
         (#"{"\u0074ype":null}"#, "type is null"),
         (#"{"type":0,"amount":1,"id":"01"}"#, #"id: "01": not a transaction id"#),
@@ -97,7 +100,7 @@ struct JSONReaderTests {
     /// Nesting past the bound is refused, not recursed into (no stack to exhaust).
     @Test func deepNestingIsRefused() {
         let deep = #"{"x":"# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}"
-        #expect(Self.failure(deep) == "malformed JSON")
+        #expect(Self.failure(deep) == "malformed JSON at byte 68: nested more than 64 deep")
     }
 
     /// A list of transactions and a page's envelope read as nodes answer.
@@ -148,7 +151,7 @@ struct JSONReaderTests {
     ])
     func malformedSkippedValuesAreRefused(_ value: String) {
         let json = #"{"type":0,"skipped":"# + value + "}"
-        #expect(Self.failure(json) == "malformed JSON")
+        #expect(Self.failure(json)?.hasPrefix("malformed JSON at byte ") == true)
         #expect(Self.decoded(Array(json.utf8)) == nil)
     }
 
@@ -169,7 +172,7 @@ struct JSONReaderTests {
                 + String(repeating: "}]", count: levels / 2) + "}"
         }
         #expect(Self.failure(nested(63)) == "amount is missing")
-        #expect(Self.failure(nested(64)) == "malformed JSON")
+        #expect(Self.failure(nested(64))?.hasSuffix(": nested more than 64 deep") == true)
         #expect(Self.failure(nested(62)) == "amount is missing")
     }
 

@@ -71,6 +71,35 @@ struct PushPayloadTests {
         #expect(named == field)
     }
 
+    /// Each level a push may carry its keys at, with each bad value a field can hold: the error
+    /// names the field and says why, in one line, wherever the field stands.
+    @Test(arguments: ["%@", "{\"data\":%@}", "{\"message\":{\"token\":\"t\",\"data\":%@}}"], [
+        (#"{"txn":"garbage"}"#, "txn", "is not a transaction: malformed JSON at byte 0: expected a value"),
+        (#"{"txn":"{\"type\":8}"}"#, "txn", "is not a transaction: amount is missing"),
+        (#"{"txn":{"type":8}}"#, "txn", "is not a transaction: "),
+        (#"{"txn":7}"#, "txn", "is not a transaction: "),
+        (#"{"txn-id":"x1"}"#, "txn-id", "is not a transaction id (digits below 2^64)"),
+        (#"{"txn-id":-1}"#, "txn-id", "is not a transaction id (digits below 2^64)"),
+        (#"{"txn-id":"-1"}"#, "txn-id", "is not a transaction id (digits below 2^64)"),
+        (#"{"txn-id":18446744073709551616}"#, "txn-id", "is not a transaction id (digits below 2^64)"),
+        (#"{"txn-id":"18446744073709551616"}"#, "txn-id", "is not a transaction id (digits below 2^64)"),
+        (#"{"txn-id":true}"#, "txn-id", "is not a transaction id (digits below 2^64)"),
+        (#"{"txn-id":"1","push-recipient":"U1x"}"#, "push-recipient", "is not an ADAMANT address: "),
+    ])
+    func aBadFieldIsNamedAtEveryLevel(_ level: String, _ bad: (fields: String, field: String, reason: String)) {
+        let error = #expect(throws: PushPayloadError.self) { try Self.parse(level.replacingOccurrences(of: "%@", with: bad.fields)) }
+        guard case .invalid(let named, let reason)? = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(named == bad.field && reason.hasPrefix(bad.reason), "\(reason)")
+        #expect(error.map { !"\($0)".contains("\n") } == true)
+    }
+
+    @Test(arguments: ["%@", "{\"data\":%@}", "{\"message\":{\"data\":%@}}"])
+    func aGoodIdIsReadAtEveryLevelAsANumberOrAString(_ level: String) throws {
+        for id in ["12345", "\"12345\""] {
+            #expect(try Self.parse(level.replacingOccurrences(of: "%@", with: "{\"txn-id\":\(id)}")).id == TransactionID(number: 12345))
+        }
+    }
+
     @Test func hostileSizesAndNestingAreRefusedWithoutATrap() {
         #expect(throws: PushPayloadError.tooLarge(PushPayload.maximumSize + 1)) {
             try PushPayload(json: [UInt8](repeating: 0x20, count: PushPayload.maximumSize + 1))

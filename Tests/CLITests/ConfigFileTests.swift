@@ -47,9 +47,9 @@ import Testing
         ("{\"home\": \"/tmp/é\" \"x\"}", 1, 19, "expected ',' or '}'"),
         ("{\"home\": \"/h\n\"}", 1, 13, "a control character in a string"),
         ("{\"home\": \"/h\\q\"}", 1, 14, "an unknown escape"),
-        ("{\n\"nodes\": [\"a\"", 2, 14, "the file ends inside the JSON"),
-        ("", 1, 1, "the file is empty"),
-        ("{} {}", 1, 4, "more text after the JSON object"),
+        ("{\n\"nodes\": [\"a\"", 2, 14, "the text ends inside the JSON: expected ',' or ']'"),
+        ("", 1, 1, "there is no JSON value"),
+        ("{} {}", 1, 4, "more text after the JSON value"),
         ("nodes = [x]", 1, 1, "expected a value"),
         ("{\n  \"home\": \"/a\",\n  \"home\": \"/b\"\n}", 3, 3, "the key 'home' is given twice; keep one"),
         ("{\"service\": {\"address\": \"U1\", \"publicKey\": \"00\", \"address\": \"U2\"}}", 1, 50, "the key 'address' is given twice"),
@@ -64,16 +64,25 @@ import Testing
         #expect(error.description.hasPrefix("the config file has an error at /cfg/config.json:\(line):\(column): "), "\(error)")
     }
 
-    /// No false alarm: valid JSON of every kind passes the locator, and so do the trailing
-    /// commas the decoder takes (the file then works).
-    @Test func theLocatorAcceptsValidJSON() throws {
-        for text in [#"{"a": [1, -0.5, 2e10, 0, 1E-3, true, false, null, "\u00e9\n\"\\\/"], "b": {}, "c": []}"#, " \t\r\n[] ", "\"x\"", "-0", "\u{FEFF}{}"] {
-            #expect(JSONSyntax.firstProblem(in: Array(text.utf8)) == nil, "\(text)")
+    /// No false alarm: valid JSON of every kind is read, and so are the trailing commas and the
+    /// byte order mark `JSONDecoder` takes; nesting past the bound is named, never recursed into.
+    @Test func validJSONIsNotAnError() throws {
+        for text in [#"{"a": [1, -0.5, 2e10, 0, 1E-3, true, false, null, "\u00e9\n\"\\\/"], "b": {}, "c": []}"#, "\u{FEFF}{}", #"{"a": [1,], "b": {"c": 2,},}"#] {
+            if case .malformed? = problem(text)?.problem { Issue.record("\(text) is JSON") }
         }
         #expect(try parse(#"{"nodes": ["https://a.example",], "home": "/h",}"#).nodes == ["https://a.example"])
-        #expect(JSONSyntax.firstProblem(in: Array(#"{"a": [1,], "b": {"c": 2,},}"#.utf8)) == nil)
-        let deep = String(repeating: "[", count: 100_000)
-        #expect(JSONSyntax.firstProblem(in: Array(deep.utf8))?.reason.hasPrefix("nested more than 512 deep") == true)
+        let deep = problem(#"{"nodes": "# + String(repeating: "[", count: 100_000))
+        guard case .malformed(1?, 42?, let reason)? = deep?.problem else { Issue.record("\(String(describing: deep))"); return }
+        #expect(reason == "nested more than \(JSONValue.maximumDepth) deep")
+    }
+
+    @Test func aStringThatIsNotUTF8IsNamedWhereItStarts() {
+        do {
+            _ = try ConfigFile(path: Self.path, contents: Array(#"{"home": "/h"#.utf8) + [0xFF] + Array(#""}"#.utf8))
+            Issue.record("read")
+        } catch {
+            #expect(error.problem == .malformed(line: 1, column: 10, reason: "a string that is not UTF-8"))
+        }
     }
 
     @Test(arguments: [

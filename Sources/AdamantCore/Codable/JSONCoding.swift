@@ -8,20 +8,29 @@
 /// `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]` does for ASCII keys.
 package enum JSONCoding {
     /// Decodes `type` from a whole JSON document. Bytes that are not UTF-8 or not JSON are
-    /// `DecodingError.dataCorrupted` with an empty coding path (with the parser's `JSONRefusal`
-    /// as the underlying error when it refused the JSON). `lenient` takes a byte order
-    /// mark and trailing commas too, as `JSONDecoder` does: for files people edit.
+    /// `DecodingError.dataCorrupted` with an empty coding path (with the reader's
+    /// `JSONReadError` as the underlying error when it refused the JSON). `lenient` takes a byte
+    /// order mark and trailing commas too, as `JSONDecoder` does: for files people edit.
     package static func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>, lenient: Bool = false) throws -> T {
         let bytes = Array(bytes)
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid UTF-8."))
         }
-        var parser = JSONParser(bytes: bytes, rules: .foundation(lenient: lenient))
+        let rules = JSONReader.Rules(maximumDepth: JSONValue.maximumDepth, lenient: lenient)
         let document: JSONValue
-        do { document = try parser.document() } catch {
+        do {
+            document = try JSONReader.read(bytes, rules: rules) { reader throws(JSONReadError) in
+                try JSONValue(json: &reader, keyNamedTwice: .firstCounts)
+            }
+        } catch {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid JSON.", underlyingError: error))
         }
-        return try T(from: ValueDecoder(value: document, codingPath: []))
+        return try decode(type, from: document)
+    }
+
+    /// Decodes `type` from a value already read.
+    package static func decode<T: Decodable>(_ type: T.Type, from document: JSONValue) throws -> T {
+        try T(from: ValueDecoder(value: document, codingPath: []))
     }
 
     /// The compact JSON of `value`, keys sorted by their UTF-8 bytes.

@@ -4,14 +4,34 @@
 /// built that the caller does not ask for; what is skipped is still checked, so a document this
 /// reader accepts is one `JSONDecoder` accepts too (the transaction fuzz target holds it to that).
 ///
-/// Every read checks the index first and nesting is bounded: no input traps.
+/// Every read checks the index first and nesting is bounded: no input traps. A refusal of the
+/// grammar carries the byte offset and what was expected there.
 package struct JSONReader {
     private let bytes: [UInt8]
     private var index = 0
     private var path: [Step] = []
+    private let rules: Rules
 
-    /// Deeper than any node answer (a transaction's asset is three levels down).
-    static let maximumDepth = 64
+    /// Where readers of JSON differ, whose reading to follow.
+    package struct Rules: Sendable {
+        /// Containers nested deeper are refused before they are entered.
+        package var maximumDepth = 64
+        /// A leading byte order mark and a comma before `]` or `}`, as `JSONDecoder` takes
+        /// them: for files people edit.
+        package var lenient = false
+        /// A lone UTF-16 surrogate escape read as U+FFFD, as the web clients' `JSON.parse`
+        /// reads it, rather than refused.
+        package var replacesLoneSurrogates = false
+
+        /// Node answers: deeper than any (a transaction's asset is three levels down), strict.
+        package static let nodeAnswer = Rules()
+
+        package init(maximumDepth: Int = 64, lenient: Bool = false, replacesLoneSurrogates: Bool = false) {
+            self.maximumDepth = maximumDepth
+            self.lenient = lenient
+            self.replacesLoneSurrogates = replacesLoneSurrogates
+        }
+    }
 
     private enum Step {
         /// A key as it stands in the document (a range, so a step holds no reference).
@@ -26,18 +46,23 @@ package struct JSONReader {
         case object, array, string, number, bool, null
     }
 
-    private init(_ bytes: [UInt8]) { self.bytes = bytes }
+    private init(_ bytes: [UInt8], rules: Rules) {
+        self.bytes = bytes
+        self.rules = rules
+        if rules.lenient, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+    }
 
     /// Reads `bytes` as one document with `body`, which reads its one value; only whitespace
     /// may follow it.
     package static func read<Value>(
-        _ bytes: [UInt8], _ body: (inout JSONReader) throws(JSONReadError) -> Value
+        _ bytes: [UInt8], rules: Rules = .nodeAnswer, _ body: (inout JSONReader) throws(JSONReadError) -> Value
     ) throws(JSONReadError) -> Value {
-        var reader = JSONReader(bytes)
+        var reader = JSONReader(bytes, rules: rules)
         reader.skipWhitespace()
+        guard reader.byte != nil else { throw JSONReadError(offset: reader.index, reason: "there is no JSON value, only blank space") }
         let value = try body(&reader)
         reader.skipWhitespace()
-        guard reader.index == bytes.count else { throw .malformed }
+        guard reader.index == bytes.count else { throw reader.malformed("more text after the JSON value") }
         return value
     }
 
@@ -48,37 +73,24 @@ package struct JSONReader {
     /// node writes one, and decoders disagree on which of the two counts (`JSONDecoder` takes
     /// the first).
     package mutating func readObject(_ member: (inout JSONReader, JSONKey) throws(JSONReadError) -> Void) throws(JSONReadError) {
-        guard path.count < Self.maximumDepth else { throw .malformed }
         try expect(kind: .object)
-        index += 1
-        skipWhitespace()
+        try enterContainer(depth: path.count)
         if byte == UInt8(ascii: "}") { index += 1; return }
         while true {
             skipWhitespace()
-            guard byte == UInt8(ascii: "\"") else { throw .malformed }
-            let (key, escaped) = try readKey()
-            skipWhitespace()
-            guard byte == UInt8(ascii: ":") else { throw .malformed }
-            index += 1
-            skipWhitespace()
+            let offset = index
+            let (key, escaped) = try readKeyAndColon()
             path.append(escaped ? .escapedKey(Array(key)) : .key(key.indices))
-            try member(&self, JSONKey(bytes: key))
+            try member(&self, JSONKey(bytes: key, offset: offset))
             path.removeLast()
-            skipWhitespace()
-            switch byte {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return
-            default: throw .malformed
-            }
+            if try nextMember(closing: UInt8(ascii: "}")) { return }
         }
     }
 
     /// Calls `element` for each value of an array, with the reader at it.
     package mutating func readArray(_ element: (inout JSONReader) throws(JSONReadError) -> Void) throws(JSONReadError) {
-        guard path.count < Self.maximumDepth else { throw .malformed }
         try expect(kind: .array)
-        index += 1
-        skipWhitespace()
+        try enterContainer(depth: path.count)
         if byte == UInt8(ascii: "]") { index += 1; return }
         var position = 0
         while true {
@@ -87,12 +99,36 @@ package struct JSONReader {
             try element(&self)
             path.removeLast()
             position += 1
+            if try nextMember(closing: UInt8(ascii: "]")) { return }
+        }
+    }
+
+    /// Steps into the container at the reader, `depth` levels down, to its first member.
+    private mutating func enterContainer(depth: Int) throws(JSONReadError) {
+        guard depth < rules.maximumDepth else {
+            throw JSONReadError(offset: index, reason: "nested more than \(rules.maximumDepth) deep", nestsTooDeep: true)
+        }
+        index += 1
+        skipWhitespace()
+    }
+
+    /// After a member: true when its container closes here (past `closing`), false when a comma
+    /// leads to another member.
+    private mutating func nextMember(closing: UInt8) throws(JSONReadError) -> Bool {
+        skipWhitespace()
+        switch byte {
+        case UInt8(ascii: ","):
+            index += 1
+            guard rules.lenient else { return false }
             skipWhitespace()
-            switch byte {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; return
-            default: throw .malformed
-            }
+            guard byte == closing else { return false }
+            index += 1
+            return true
+        case closing:
+            index += 1
+            return true
+        default:
+            throw malformed("expected ',' or '\(Character(Unicode.Scalar(closing)))' (a missing comma?)")
         }
     }
 
@@ -128,8 +164,9 @@ package struct JSONReader {
 
     package mutating func readString() throws(JSONReadError) -> String {
         try expect(kind: .string)
+        let start = index
         let text = try stringContent()
-        guard let text = String(validating: text, as: UTF8.self) else { throw .malformed }
+        guard let text = String(validating: text, as: UTF8.self) else { throw malformed("a string that is not UTF-8", at: start) }
         return text
     }
 
@@ -145,6 +182,14 @@ package struct JSONReader {
         }
         guard let value = T(String(decoding: digits, as: UTF8.self)) else { throw failure("\(here) is out of range") }
         return value
+    }
+
+    /// A number as it is written, never through floating point.
+    package mutating func readNumberLiteral() throws(JSONReadError) -> String {
+        try expect(kind: .number)
+        let start = index
+        try skipNumber()
+        return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
     /// An integer written as a number or as a string of its digits, as nodes write counts
@@ -196,7 +241,7 @@ package struct JSONReader {
         case .number?: try skipNumber()
         case .bool?: _ = try readBool()
         case .null?: _ = try readNull()
-        case .object?, .array?, nil: throw .malformed
+        case .object?, .array?, nil: throw malformed(Self.expectedValue)
         }
     }
 
@@ -212,10 +257,8 @@ package struct JSONReader {
             if expectingValue {
                 switch kind {
                 case .object?, .array?:
-                    guard path.count + depth < Self.maximumDepth else { throw .malformed }
                     let isObject = byte == UInt8(ascii: "{")
-                    index += 1
-                    skipWhitespace()
+                    try enterContainer(depth: path.count + depth)
                     if byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                         index += 1
                         expectingValue = false
@@ -224,7 +267,7 @@ package struct JSONReader {
                     }
                     objects = isObject ? objects | 1 << UInt64(depth) : objects & ~(1 << UInt64(depth))
                     depth += 1
-                    if isObject { try skipKey() }
+                    if isObject { _ = try readKeyAndColon() }
                     skipWhitespace()
                     continue
                 default:
@@ -233,32 +276,28 @@ package struct JSONReader {
                     if depth == 0 { return }
                 }
             }
-            skipWhitespace()
             let inObject = objects & 1 << UInt64(depth - 1) != 0
-            switch byte {
-            case UInt8(ascii: ","):
-                index += 1
-                skipWhitespace()
-                if inObject { try skipKey() }
-                skipWhitespace()
-                expectingValue = true
-            case inObject ? UInt8(ascii: "}") : UInt8(ascii: "]"):
-                index += 1
+            if try nextMember(closing: inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                 depth -= 1
                 if depth == 0 { return }
-            default:
-                throw .malformed
+            } else {
+                skipWhitespace()
+                if inObject { _ = try readKeyAndColon() }
+                skipWhitespace()
+                expectingValue = true
             }
         }
     }
 
     /// A key and its colon, the reader left before the value.
-    private mutating func skipKey() throws(JSONReadError) {
-        guard byte == UInt8(ascii: "\"") else { throw .malformed }
-        _ = try readKey()
+    private mutating func readKeyAndColon() throws(JSONReadError) -> (key: ArraySlice<UInt8>, escaped: Bool) {
+        guard byte == UInt8(ascii: "\"") else { throw malformed("expected a key in double quotes") }
+        let key = try readKey()
         skipWhitespace()
-        guard byte == UInt8(ascii: ":") else { throw .malformed }
+        guard byte == UInt8(ascii: ":") else { throw malformed("expected ':' after the key") }
         index += 1
+        skipWhitespace()
+        return key
     }
 
     // MARK: Errors
@@ -292,8 +331,16 @@ package struct JSONReader {
         String(decoding: key, as: UTF8.self).escapingControlCharacters
     }
 
+    /// The grammar broken at `offset` (the reader's by default): `reason` says what was expected.
+    private func malformed(_ reason: String, at offset: Int? = nil) -> JSONReadError {
+        let offset = offset ?? index
+        return JSONReadError(offset: offset, reason: offset < bytes.count ? reason : "the text ends inside the JSON: \(reason)")
+    }
+
+    private static let expectedValue = "expected a value (a string in double quotes, a number, a list, an object, true, false or null)"
+
     private func expect(kind expected: Kind) throws(JSONReadError) {
-        guard let actual = kind else { throw .malformed }
+        guard let actual = kind else { throw malformed(Self.expectedValue) }
         guard actual == expected else {
             if actual == .null { throw failure("\(here) is null") }
             throw failure("\(here) is not \(expected.phrase)")
@@ -312,16 +359,19 @@ package struct JSONReader {
         let matches = word.withUTF8Buffer { expected in
             index + expected.count <= bytes.count && bytes[index..<index + expected.count].elementsEqual(expected)
         }
-        guard matches else { throw .malformed }
+        guard matches else { throw malformed(Self.expectedValue) }
         index += word.utf8CodeUnitCount
     }
 
     /// A key's bytes, valid UTF-8, as every key must be (`JSONDecoder` makes each a String, even
     /// one it ignores).
     private mutating func readKey() throws(JSONReadError) -> (key: ArraySlice<UInt8>, escaped: Bool) {
+        let start = index
         let (content, escaped) = try scanString()
         let key = escaped ? try unescaped(content) : bytes[content]
-        guard key.allSatisfy({ $0 < 0x80 }) || String(validating: key, as: UTF8.self) != nil else { throw .malformed }
+        guard key.allSatisfy({ $0 < 0x80 }) || String(validating: key, as: UTF8.self) != nil else {
+            throw malformed("a key that is not UTF-8", at: start)
+        }
         return (key, escaped)
     }
 
@@ -368,11 +418,11 @@ package struct JSONReader {
                 escaped = true
                 try unescape(into: &scratch)
                 scratch.removeAll(keepingCapacity: true)
-            case 0..<0x20: throw .malformed  // control characters must be escaped
+            case 0..<0x20: throw malformed("a control character in a string (a line break must be written \\n)", at: index - 1)
             default: continue
             }
         }
-        throw .malformed
+        throw malformed("a string with no closing quote")
     }
 
     /// The index of the first quote, backslash or control character at or after `start`, or
@@ -402,7 +452,7 @@ package struct JSONReader {
     }
 
     private mutating func unescape(into out: inout [UInt8]) throws(JSONReadError) {
-        guard let escaped = byte else { throw .malformed }
+        guard let escaped = byte else { throw malformed("a string with no closing quote") }
         index += 1
         switch escaped {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escaped)
@@ -412,27 +462,32 @@ package struct JSONReader {
         case UInt8(ascii: "r"): out.append(0x0D)
         case UInt8(ascii: "t"): out.append(0x09)
         case UInt8(ascii: "u"):
+            let start = index - 2
             var scalar = UInt32(try hexQuad())
-            if (0xD800..<0xDC00).contains(scalar) {
-                // A high surrogate must be followed by its low one.
-                guard byte == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else { throw .malformed }
+            // A high surrogate must be followed by its low one; a lone one, or a lone low one,
+            // is refused or read as U+FFFD, and an escape after it read on its own.
+            if (0xD800..<0xDC00).contains(scalar), byte == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") {
+                let resume = index
                 index += 2
                 let low = UInt32(try hexQuad())
-                guard (0xDC00..<0xE000).contains(low) else { throw .malformed }
-                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                if (0xDC00..<0xE000).contains(low) { scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) } else { index = resume }
             }
-            guard let unicode = Unicode.Scalar(scalar) else { throw .malformed }  // a lone low surrogate
-            out.append(contentsOf: UTF8.encode(unicode)!)
+            if let unicode = Unicode.Scalar(scalar) {
+                out.append(contentsOf: String(Character(unicode)).utf8)
+            } else if rules.replacesLoneSurrogates {
+                out.append(contentsOf: [0xEF, 0xBF, 0xBD])
+            } else {
+                throw malformed("a lone UTF-16 surrogate escape", at: start)
+            }
         default:
-            throw .malformed
+            throw malformed("an unknown escape in a string (write \\\\ for a backslash)", at: index - 1)
         }
     }
 
     private mutating func hexQuad() throws(JSONReadError) -> UInt16 {
-        guard index + 4 <= bytes.count else { throw .malformed }
         var value: UInt16 = 0
         for _ in 0..<4 {
-            guard let digit = Self.hexDigit(bytes[index]) else { throw .malformed }
+            guard let byte, let digit = Self.hexDigit(byte) else { throw malformed("\\u takes four hex digits") }
             value = value << 4 | UInt16(digit)
             index += 1
         }
@@ -451,18 +506,18 @@ package struct JSONReader {
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
     private mutating func skipNumber() throws(JSONReadError) {
         if byte == UInt8(ascii: "-") { index += 1 }
-        guard let first = byte, Self.isDigit(first) else { throw .malformed }
+        guard let first = byte, Self.isDigit(first) else { throw malformed("a malformed number") }
         index += 1
         if first != UInt8(ascii: "0") { skipDigits() }
         if byte == UInt8(ascii: ".") {
             index += 1
-            guard let digit = byte, Self.isDigit(digit) else { throw .malformed }
+            guard let digit = byte, Self.isDigit(digit) else { throw malformed("a malformed number") }
             skipDigits()
         }
         if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
             index += 1
             if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") { index += 1 }
-            guard let digit = byte, Self.isDigit(digit) else { throw .malformed }
+            guard let digit = byte, Self.isDigit(digit) else { throw malformed("a malformed number") }
             skipDigits()
         }
     }
@@ -478,6 +533,11 @@ package struct JSONReader {
 /// reader expects: `switch key { case "height": … }`.
 package struct JSONKey {
     let bytes: ArraySlice<UInt8>
+    /// Where the key's opening quote stands in the document.
+    package let offset: Int
+
+    /// The key as text (keys are checked UTF-8 when read).
+    package var text: String { String(decoding: bytes, as: UTF8.self) }
 
     package static func ~= (name: StaticString, key: JSONKey) -> Bool {
         name.withUTF8Buffer { expected in
@@ -491,14 +551,43 @@ package struct JSONKey {
     }
 }
 
-/// What is wrong with a document, in a user's words: which field, and what about it.
+/// What is wrong with a document, in a user's words: which field, and what about it; or, when
+/// the text breaks the grammar, the byte offset where it does and what was expected there.
 package struct JSONReadError: Error, Sendable, CustomStringConvertible {
-    package let description: String
+    package let reason: String
+    /// The byte where the grammar breaks; nil for a value that is JSON but not what was asked.
+    package let offset: Int?
+    /// Refused for its nesting alone: the rest may well be JSON.
+    package let nestsTooDeep: Bool
 
-    init(_ description: String) { self.description = description }
+    init(_ description: String) {
+        reason = description
+        offset = nil
+        nestsTooDeep = false
+    }
 
-    /// Not JSON at all, or JSON cut short: no field to name.
-    static let malformed = JSONReadError("malformed JSON")
+    package init(offset: Int, reason: String, nestsTooDeep: Bool = false) {
+        self.reason = reason
+        self.offset = offset
+        self.nestsTooDeep = nestsTooDeep
+    }
+
+    package var description: String { offset.map { "malformed JSON at byte \($0): \(reason)" } ?? reason }
+
+    /// Line and column (from 1; the column counts characters, not bytes) of `offset` in `bytes`.
+    package func lineAndColumn(in bytes: [UInt8]) -> (line: Int, column: Int)? {
+        guard let offset else { return nil }
+        var line = 1, column = 1
+        for byte in bytes.prefix(offset) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {  // not a UTF-8 continuation byte
+                column += 1
+            }
+        }
+        return (line, column)
+    }
 }
 
 extension JSONReader.Kind {

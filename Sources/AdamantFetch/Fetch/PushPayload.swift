@@ -32,15 +32,25 @@ public struct PushPayload: Sendable, Hashable {
     /// Reads a push as delivered, in any of the shapes above; at most `maximumSize` bytes.
     public init(json bytes: some Collection<UInt8>) throws(PushPayloadError) {
         guard bytes.count <= Self.maximumSize else { throw .tooLarge(bytes.count) }
-        let root: Carrier
-        do { root = try JSONCoding.decode(Carrier.self, from: bytes) } catch let error as PushPayloadError {
-            throw error
-        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-            throw (context.underlyingError as? JSONRefusal)?.isTooDeep == true ? .tooDeep : .notJSON
-        } catch {
-            throw .notAnObject
+        let bytes = Array(bytes)
+        // The whole payload is checked as JSON before any field is judged, so a broken one is
+        // "not JSON" wherever it breaks.
+        let rules = JSONReader.Rules(maximumDepth: JSONValue.maximumDepth)
+        do { try JSONReader.read(bytes, rules: rules) { reader throws(JSONReadError) in try reader.skipValue() } } catch {
+            throw error.nestsTooDeep ? .tooDeep : .notJSON
         }
-        guard let carrier = root.firstCarrying else { throw .noTransaction }
+        guard String(validating: bytes, as: UTF8.self) != nil else { throw .notJSON }
+        var refusal: PushPayloadError?
+        let carrier: Level?
+        do {
+            carrier = try JSONReader.read(bytes, rules: rules) { reader throws(JSONReadError) in
+                guard reader.kind == .object else { refusal = .notAnObject; throw reader.failure("") }
+                return try Level.firstNaming(&reader, depth: 0, refusal: &refusal)
+            }
+        } catch {
+            throw refusal ?? .notJSON
+        }
+        guard let carrier else { throw .noTransaction }
         let transaction = carrier.transaction
         guard let id = carrier.id ?? transaction?.id else { throw .noTransaction }
         if let carried = transaction?.id, carried != id { throw .idsDisagree(id: id, carried: carried) }
@@ -79,85 +89,58 @@ public enum PushPayloadError: Error, Sendable, Hashable, CustomStringConvertible
     }
 }
 
-/// One level of the payload: the keys fetch reads, and the levels that may hold them.
-private final class Carrier: Decodable, Sendable {
-    let id: TransactionID?
-    let transaction: Transaction?
-    let recipient: Address?
-    let data: Carrier?
-    let message: Carrier?
+/// One level of the payload: the keys fetch reads.
+private struct Level {
+    var id: TransactionID?
+    var transaction: Transaction?
+    var recipient: Address?
 
-    private enum Keys: String, CodingKey {
-        case id = "txn-id", transaction = "txn", recipient = "push-recipient", data, message
-    }
+    /// Levels are only ever two deep (`message.data`); deeper is not a push.
+    static let deepest = 2
 
-    /// This level if it names a transaction, else `data`'s, else `message`'s.
-    var firstCarrying: Carrier? {
-        if id != nil || transaction != nil { return self }
-        return data?.firstCarrying ?? message?.firstCarrying
-    }
-
-    init(from decoder: any Decoder) throws {
-        // Levels are only ever two deep (`message.data`); deeper is not a push.
-        guard decoder.codingPath.count <= 2 else { throw PushPayloadError.noTransaction }
-        let c = try decoder.container(keyedBy: Keys.self)
-        if c.contains(.id), try !c.decodeNil(forKey: .id) {
-            // A string of digits as the C# ANS sends it, or a number.
-            guard let number = try? c.decodeIntegerOrString(UInt64.self, forKey: .id) else {
-                throw PushPayloadError.invalid(field: "txn-id", reason: "is not a transaction id (digits below 2^64)")
+    /// The level at the reader if it names a transaction, else the first under its `data`, else
+    /// under its `message`. One that is not an object carries nothing; a bad field, wherever it
+    /// stands, is `refusal` (the read then stops), since it is what the push is about.
+    static func firstNaming(_ reader: inout JSONReader, depth: Int, refusal: inout PushPayloadError?) throws(JSONReadError) -> Level? {
+        guard reader.kind == .object, depth <= deepest else { try reader.skipValue(); return nil }
+        var level = Level(), data: Level?, message: Level?
+        // Of a key named twice the first counts, as `JSONDecoder` takes it.
+        var seen = Set<String>()
+        try reader.readObject { reader, key throws(JSONReadError) in
+            func refuse(_ field: String, _ reason: String) -> JSONReadError {
+                refusal = .invalid(field: field, reason: reason)
+                return reader.failure(reason)
             }
-            id = TransactionID(number: number)
-        } else {
-            id = nil
-        }
-        transaction = try Self.transaction(in: c)
-        if let text = try? c.decodeIfPresent(String.self, forKey: .recipient) {
-            do { recipient = try Address(text) } catch {
-                throw PushPayloadError.invalid(field: "push-recipient", reason: "is not an ADAMANT address: \(error)")
+            guard seen.insert(key.text).inserted else { try reader.skipValue(); return }
+            guard try !reader.readNull() else { return }
+            switch key {
+            case "txn-id":
+                // A string of digits as the C# ANS sends it, or a number.
+                guard let number = try? reader.readIntegerOrString(UInt64.self) else {
+                    throw refuse("txn-id", "is not a transaction id (digits below 2^64)")
+                }
+                level.id = TransactionID(number: number)
+            case "txn":
+                // The transaction as a JSON string (FCM data values are strings) or as an object.
+                do throws(JSONReadError) {
+                    if reader.kind == .string {
+                        let text = try reader.readString()
+                        level.transaction = try JSONReader.read(Array(text.utf8)) { reader throws(JSONReadError) in try Transaction(json: &reader) }
+                    } else {
+                        level.transaction = try Transaction(json: &reader)
+                    }
+                } catch {
+                    throw refuse("txn", "is not a transaction: \(error)")
+                }
+            case "push-recipient":
+                guard reader.kind == .string else { throw refuse("push-recipient", "is not a string") }
+                let text = try reader.readString()
+                do { level.recipient = try Address(text) } catch { throw refuse("push-recipient", "is not an ADAMANT address: \(error)") }
+            case "data": data = try firstNaming(&reader, depth: depth + 1, refusal: &refusal)
+            case "message": message = try firstNaming(&reader, depth: depth + 1, refusal: &refusal)
+            default: try reader.skipValue()
             }
-        } else if c.contains(.recipient), try !c.decodeNil(forKey: .recipient) {
-            throw PushPayloadError.invalid(field: "push-recipient", reason: "is not a string")
-        } else {
-            recipient = nil
         }
-        data = try Self.carrier(in: c, forKey: .data)
-        message = try Self.carrier(in: c, forKey: .message)
-    }
-
-    /// The level under `key`. One that is not an object, or nests too deep, carries nothing; one
-    /// whose transaction fields are wrong says so, since they are what the push is about.
-    private static func carrier(in c: KeyedDecodingContainer<Keys>, forKey key: Keys) throws -> Carrier? {
-        do { return try c.decodeIfPresent(Carrier.self, forKey: key) } catch let error as PushPayloadError {
-            switch error {
-            case .invalid, .idsDisagree: throw error
-            default: return nil
-            }
-        } catch {
-            return nil
-        }
-    }
-
-    /// `txn`: the transaction as a JSON string (FCM data values are strings) or as an object.
-    private static func transaction(in c: KeyedDecodingContainer<Keys>) throws -> Transaction? {
-        guard c.contains(.transaction), try !c.decodeNil(forKey: .transaction) else { return nil }
-        do {
-            if let text = try? c.decode(String.self, forKey: .transaction) {
-                return try JSONCoding.decode(Transaction.self, from: text.utf8)
-            }
-            return try c.decode(Transaction.self, forKey: .transaction)
-        } catch {
-            throw PushPayloadError.invalid(field: "txn", reason: "is not a transaction: \(Self.reason(error))")
-        }
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "\(error)" }
-        switch error {
-        case .keyNotFound(let key, _): return "\"\(key.stringValue)\" is missing"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return path.isEmpty ? context.debugDescription : "\"\(path)\": \(context.debugDescription)"
-        @unknown default: return "\(error)"
-        }
+        return level.id != nil || level.transaction != nil ? level : data ?? message
     }
 }
