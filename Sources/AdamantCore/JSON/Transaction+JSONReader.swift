@@ -1,22 +1,29 @@
 // Transactions read from node answers with `JSONReader`, by the same rules as their
-// `init(from:)` (the `Decodable` path stays for everything else); the transaction fuzz target
-// checks that whatever is read here decodes there to the same value.
+// `init(from:)`; the transaction fuzz target checks the two agree.
 
 extension Transaction {
     /// The transaction at `reader`, as nodes write it (§3.3, node-api §1.4).
+    /// The keys read, each read once.
+    private enum Key: Int {
+        case type, amount, senderPublicKey, recipientId, timestamp, asset, requesterPublicKey, signature, signSignature
+        case senderId, timestampMs, id, fee, height, blockId, blockTimestamp, confirmations, recipientPublicKey
+    }
+
+    private enum AssetKey: Int { case chat, state }
+
     package init(json reader: inout JSONReader) throws(JSONReadError) {
-        var seen = SeenKeys()
+        var seen = SeenKeys<Key>()
         var type: TransactionType?, amount: Int64?, senderPublicKey: PublicKey?, timestamp: Int32?, signature: [UInt8]?
         var recipientId: Address?, chat: ChatAsset?, state: StateAsset?, requesterPublicKey: [UInt8]?, signSignature: [UInt8]?
         var senderId: Address?, timestampMs: Int64?, id: TransactionID?, fee: Int64?, height: Int64?, blockId: String?
         var blockTimestamp: Int64?, confirmations: Int64?, recipientPublicKey: PublicKey?
         try reader.readObject { reader, key throws(JSONReadError) in
             switch key {
-            case "type": try seen.first(0, reader); type = TransactionType(rawValue: try reader.readInteger())
-            case "amount": try seen.first(1, reader); amount = try reader.readIntegerOrString()
-            case "senderPublicKey": try seen.first(2, reader); senderPublicKey = try reader.readPublicKey()
+            case "type": try seen.first(.type, reader); type = TransactionType(rawValue: try reader.readInteger())
+            case "amount": try seen.first(.amount, reader); amount = try reader.readIntegerOrString()
+            case "senderPublicKey": try seen.first(.senderPublicKey, reader); senderPublicKey = try reader.readPublicKey()
             case "recipientId":
-                try seen.first(3, reader)
+                try seen.first(.recipientId, reader)
                 // Null, absent or "" for types without a recipient.
                 if let address = reader.readString(parsingBytes: ASCIIField.address) {
                     recipientId = address
@@ -24,41 +31,41 @@ extension Transaction {
                     do { recipientId = try Address(text) } catch { throw reader.failure("\(reader.here): \(error)") }
                 }
             case "timestamp":
-                try seen.first(4, reader)
+                try seen.first(.timestamp, reader)
                 let raw: Int64 = try reader.readInteger()
                 guard let exact = Int32(exactly: raw) else { throw reader.failure("\(reader.here): outside the signed int32 range") }
                 timestamp = exact
             case "asset":
-                try seen.first(5, reader)
+                try seen.first(.asset, reader)
                 guard try !reader.readNull() else { break }
-                var assets = SeenKeys()
+                var assets = SeenKeys<AssetKey>()
                 try reader.readObject { reader, key throws(JSONReadError) in
                     switch key {
-                    case "chat": try assets.first(0, reader); chat = try reader.readOptional { reader throws(JSONReadError) in try ChatAsset(json: &reader) }
-                    case "state": try assets.first(1, reader); state = try reader.readOptional { reader throws(JSONReadError) in try StateAsset(json: &reader) }
+                    case "chat": try assets.first(.chat, reader); chat = try reader.readOptional { reader throws(JSONReadError) in try ChatAsset(json: &reader) }
+                    case "state": try assets.first(.state, reader); state = try reader.readOptional { reader throws(JSONReadError) in try StateAsset(json: &reader) }
                     default: try reader.skipValue()
                     }
                 }
-            case "requesterPublicKey": try seen.first(6, reader); requesterPublicKey = try reader.readHexIfPresent(length: PublicKey.length)
-            case "signature": try seen.first(7, reader); signature = try reader.readHex(length: Ed25519.signatureLength)
-            case "signSignature": try seen.first(8, reader); signSignature = try reader.readHexIfPresent(length: Ed25519.signatureLength)
+            case "requesterPublicKey": try seen.first(.requesterPublicKey, reader); requesterPublicKey = try reader.readHexIfPresent(length: PublicKey.length)
+            case "signature": try seen.first(.signature, reader); signature = try reader.readHex(length: Ed25519.signatureLength)
+            case "signSignature": try seen.first(.signSignature, reader); signSignature = try reader.readHexIfPresent(length: Ed25519.signatureLength)
             case "senderId":
-                try seen.first(9, reader)
+                try seen.first(.senderId, reader)
                 if let address = reader.readString(parsingBytes: ASCIIField.address) { senderId = address } else {
                     senderId = try reader.readOptionalParsed(Address.self)
                 }
-            case "timestampMs": try seen.first(10, reader); timestampMs = try reader.readOptionalInteger()
+            case "timestampMs": try seen.first(.timestampMs, reader); timestampMs = try reader.readOptionalInteger()
             case "id":
-                try seen.first(11, reader)
+                try seen.first(.id, reader)
                 if let number = reader.readString(parsingBytes: ASCIIField.decimal) { id = TransactionID(number: number) } else {
                     id = try reader.readOptionalParsed(TransactionID.self)
                 }
-            case "fee": try seen.first(12, reader); fee = try reader.readOptionalIntegerOrString()
-            case "height": try seen.first(13, reader); height = try reader.readOptionalIntegerOrString()
-            case "blockId": try seen.first(14, reader); blockId = try reader.readOptionalString()
-            case "block_timestamp": try seen.first(15, reader); blockTimestamp = try reader.readOptionalIntegerOrString()
-            case "confirmations": try seen.first(16, reader); confirmations = try reader.readOptionalIntegerOrString()
-            case "recipientPublicKey": try seen.first(17, reader); recipientPublicKey = try reader.readOptionalParsed(PublicKey.self)
+            case "fee": try seen.first(.fee, reader); fee = try reader.readOptionalIntegerOrString()
+            case "height": try seen.first(.height, reader); height = try reader.readOptionalIntegerOrString()
+            case "blockId": try seen.first(.blockId, reader); blockId = try reader.readOptionalString()
+            case "block_timestamp": try seen.first(.blockTimestamp, reader); blockTimestamp = try reader.readOptionalIntegerOrString()
+            case "confirmations": try seen.first(.confirmations, reader); confirmations = try reader.readOptionalIntegerOrString()
+            case "recipientPublicKey": try seen.first(.recipientPublicKey, reader); recipientPublicKey = try reader.readOptionalParsed(PublicKey.self)
             default: try reader.skipValue()
             }
         }
@@ -83,14 +90,16 @@ extension Transaction {
 }
 
 extension ChatAsset {
+    private enum Key: Int { case message, ownMessage, type }
+
     package init(json reader: inout JSONReader) throws(JSONReadError) {
-        var seen = SeenKeys()
+        var seen = SeenKeys<Key>()
         var message: [UInt8]?, nonce: [UInt8] = [], type: ChatType?
         try reader.readObject { reader, key throws(JSONReadError) in
             switch key {
-            case "message": try seen.first(0, reader); message = try reader.readHex()
+            case "message": try seen.first(.message, reader); message = try reader.readHex()
             case "own_message":
-                try seen.first(1, reader)
+                try seen.first(.ownMessage, reader)
                 if let bytes = reader.readString(parsingBytes: { ASCIIField.hex($0, length: nil) }) {
                     nonce = bytes
                 } else if let text = try reader.readOptionalString() {
@@ -98,7 +107,7 @@ extension ChatAsset {
                     nonce = bytes
                 }
             case "type":
-                try seen.first(2, reader)
+                try seen.first(.type, reader)
                 let raw: Int = try reader.readInteger()
                 guard let known = ChatType(rawValue: raw) else { throw reader.failure("\(reader.here): unknown chat type \(raw)") }
                 type = known
@@ -112,15 +121,17 @@ extension ChatAsset {
 }
 
 extension StateAsset {
+    private enum Key: Int { case key, value, type }
+
     package init(json reader: inout JSONReader) throws(JSONReadError) {
-        var seen = SeenKeys()
+        var seen = SeenKeys<Key>()
         var key: String?, value: String?, type: Int32?
         try reader.readObject { reader, name throws(JSONReadError) in
             switch name {
-            case "key": try seen.first(0, reader); key = try reader.readOptionalString()
-            case "value": try seen.first(1, reader); value = try reader.readString()
+            case "key": try seen.first(.key, reader); key = try reader.readOptionalString()
+            case "value": try seen.first(.value, reader); value = try reader.readString()
             case "type":
-                try seen.first(2, reader)
+                try seen.first(.type, reader)
                 let raw: Int64 = try reader.readInteger()
                 guard let exact = Int32(exactly: raw) else { throw reader.failure("\(reader.here): state type \(raw) is outside int32") }
                 type = exact
@@ -133,15 +144,16 @@ extension StateAsset {
     }
 }
 
-/// The known keys an object has named so far, so a second naming is refused.
-package struct SeenKeys {
+/// The known keys an object has named so far, so a second naming is refused. `Key` lists a
+/// reader's keys (fewer than 64), a bit each.
+package struct SeenKeys<Key: RawRepresentable> where Key.RawValue == Int {
     private var bits: UInt64 = 0
 
     package init() {}
 
-    /// Marks key number `position` (below 64), throwing if it was named before.
-    package mutating func first(_ position: Int, _ reader: JSONReader) throws(JSONReadError) {
-        let bit: UInt64 = 1 << UInt64(position)
+    /// Marks `key`, throwing if it was named before.
+    package mutating func first(_ key: Key, _ reader: JSONReader) throws(JSONReadError) {
+        let bit: UInt64 = 1 << UInt64(key.rawValue)
         guard bits & bit == 0 else { throw reader.twice }
         bits |= bit
     }

@@ -95,18 +95,20 @@ extension NodeClient {
         return found
     }
 
+    private enum PageKey: Int { case transactions, count }
+
     /// `{"transactions": […], "count": N}`, the count a number or a string (node versions differ).
     @Sendable static func readPage(_ reader: inout JSONReader) throws(JSONReadError) -> TransactionPage {
-        var transactions: [Transaction]?, count: Int?, seen = SeenKeys()
+        var transactions: [Transaction]?, count: Int?, seen = SeenKeys<PageKey>()
         try reader.readObject { reader, key throws(JSONReadError) in
             switch key {
             case "transactions":
-                try seen.first(0, reader)
+                try seen.first(.transactions, reader)
                 var page: [Transaction] = []
                 try reader.readArray { reader throws(JSONReadError) in page.append(try Transaction(json: &reader)) }
                 transactions = page
             case "count":
-                try seen.first(1, reader)
+                try seen.first(.count, reader)
                 count = try reader.readOptionalIntegerOrString()
                 if let count, count < 0 { throw reader.failure("\(reader.here): \(count) is not a count") }
             default: try reader.skipValue()
