@@ -118,39 +118,34 @@ extension JSON {
 
 // MARK: - Reading
 
-extension JSON: Decodable {
-    /// Parses a request body. Objects come back in no particular key order.
-    static func parse(_ bytes: [UInt8]) throws -> JSON {
-        try JSONDecoder().decode(JSON.self, from: Data(bytes))
+extension JSON {
+    /// Parses a request body with the reader the clients' libraries use. Of a key named twice
+    /// the first counts, as a lookup by key finds it.
+    static func parse(_ bytes: [UInt8]) throws(JSONReadError) -> JSON {
+        try JSONReader.read(bytes) { reader throws(JSONReadError) in try JSON(json: &reader) }
     }
 
-    init(from decoder: any Decoder) throws {
-        if let container = try? decoder.container(keyedBy: AnyKey.self) {
-            self = .object(try container.allKeys.map { (key: $0.stringValue, value: try container.decode(JSON.self, forKey: $0)) })
-        } else if var container = try? decoder.unkeyedContainer() {
-            var elements = [JSON]()
-            while !container.isAtEnd { elements.append(try container.decode(JSON.self)) }
+    private init(json reader: inout JSONReader) throws(JSONReadError) {
+        switch reader.kind {
+        case .object?:
+            var members: [(key: String, value: JSON)] = []
+            try reader.readObject { reader, key throws(JSONReadError) in members.append((key.text, try JSON(json: &reader))) }
+            self = .object(members)
+        case .array?:
+            var elements: [JSON] = []
+            try reader.readArray { reader throws(JSONReadError) in elements.append(try JSON(json: &reader)) }
             self = .array(elements)
-        } else {
-            let container = try decoder.singleValueContainer()
-            if container.decodeNil() {
-                self = .null
-            } else if let value = try? container.decode(Bool.self) {
-                self = .bool(value)
-            } else if let value = try? container.decode(Int64.self) {
-                self = .integer(value)
-            } else if let value = try? container.decode(Double.self) {
-                self = .number(value)
-            } else {
-                self = .string(try container.decode(String.self))
-            }
+        case .string?: self = .string(try reader.readString())
+        case .number?:
+            // An integer when it is a whole number Int64 holds (`1.0` and `1e3` too), as
+            // `JSONDecoder` reads an `Int64`; else a finite double.
+            let literal = try reader.readNumberLiteral()
+            guard let value = Double(literal), value.isFinite else { throw reader.failure("\(reader.here): \(literal) is out of range") }
+            self = Int64(literal).map(JSON.integer) ?? Int64(exactly: value).map(JSON.integer) ?? .number(value)
+        case .bool?: self = .bool(try reader.readBool())
+        case .null?, nil:
+            try reader.skipValue()  // `null`, or the refusal of what is not a value
+            self = .null
         }
-    }
-
-    private struct AnyKey: CodingKey {
-        let stringValue: String
-        init(stringValue: String) { self.stringValue = stringValue }
-        var intValue: Int? { nil }
-        init?(intValue: Int) { nil }
     }
 }
