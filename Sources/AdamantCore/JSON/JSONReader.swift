@@ -1,8 +1,10 @@
-/// A forward-only reader of one JSON document, for the node answers a watch or a fetch reads
-/// on every push: a page of 100 transactions cost more in `Codable`'s generic machinery than in
-/// the JSON itself. Values are read where they stand, keys are compared as bytes, and nothing is
-/// built that the caller does not ask for; what is skipped is still checked, so a document this
-/// reader accepts is one `JSONDecoder` accepts too (the transaction fuzz target holds it to that).
+/// A forward-only reader of one JSON document, the one JSON grammar of the package. It is made
+/// for the node answers a watch or a fetch reads on every push (a page of 100 transactions cost
+/// more in `Codable`'s generic machinery than in the JSON itself): values are read where they
+/// stand, keys are compared as bytes, and nothing is built that the caller does not ask for;
+/// the trees (`JSONValue`, the devnet's) are built by it. What is skipped is still checked, so a
+/// document it accepts by the strict rules is one `JSONDecoder` accepts too (the transaction and
+/// coding fuzz targets hold it to that).
 ///
 /// Every read checks the index first and nesting is bounded: no input traps. A refusal of the
 /// grammar carries the byte offset and what was expected there.
