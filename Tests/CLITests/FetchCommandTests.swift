@@ -287,7 +287,7 @@ struct FetchCommandTests {
     /// A payload that is read but is no push: the field it gets wrong, or what it is instead,
     /// with the generic text on standard output (in JSON too).
     @Test(arguments: [
-        ("{\"data\":{\"txn\":\"garbage\"}}", "Error: --payload: the payload's \"txn\" is not a transaction: The given data was not valid JSON."),
+        ("{\"data\":{\"txn\":\"garbage\"}}", "Error: --payload: the payload's \"txn\" is not a transaction: malformed JSON at byte 0: expected a value (a string in double quotes, a number, a list, an object, true, false or null)"),
         (String(repeating: "{\"data\":", count: 40) + "{}" + String(repeating: "}", count: 40), "Error: --payload: the payload nests deeper than 32 levels, which no push does"),
         ("[1]", "Error: --payload: the payload is JSON but not an object"),
         ("{\"txn-id\":", "Error: --payload: the payload is not JSON"),
