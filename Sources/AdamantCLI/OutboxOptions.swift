@@ -109,6 +109,16 @@ public enum OutboxOptions {
         return duration
     }
 
+    /// The outbox of the passphrase's account. The settings are checked first, so that a broken
+    /// config file is said before the passphrase is asked for.
+    public static func openForPassphrase(
+        _ arguments: ParsedArguments, _ context: Context, log: any LogSink = SilentLog()
+    ) async throws(CLIError) -> Outbox {
+        try checkSettings(arguments, context)
+        let keys = AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context))
+        return try await open(arguments, context, keys: keys, log: log)
+    }
+
     /// The outbox for the account of `keys`, on the configured nodes; its store opens while
     /// the keys are still being derived. `nodes`: a client the caller already has (its pool's
     /// health is then shared). `log`: where the outbox tells what it does.

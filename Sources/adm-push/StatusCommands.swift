@@ -21,8 +21,7 @@ struct StatusCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
-        try OutboxOptions.checkSettings(arguments, context)
-        let outbox = try await OutboxOptions.open(arguments, context, keys: AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context)))
+        let outbox = try await OutboxOptions.openForPassphrase(arguments, context)
         let report: FlushReport
         do { report = try await outbox.status() } catch { throw CLIError(outboxError: error) }
         let evidence = await PushEvidenceReport.assess(outbox, account: outbox.account, refresh: false, arguments, context)
@@ -70,8 +69,7 @@ struct QueueCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
-        try OutboxOptions.checkSettings(arguments, context)
-        let outbox = try await OutboxOptions.open(arguments, context, keys: AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context)))
+        let outbox = try await OutboxOptions.openForPassphrase(arguments, context)
         let groups: [[Intent]]
         do { groups = try await outbox.queue() } catch { throw CLIError(outboxError: error) }
         let intents = groups.joined().sorted { $0.createdAt < $1.createdAt }
@@ -128,10 +126,8 @@ struct FlushCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
-        try OutboxOptions.checkSettings(arguments, context)
         let logger = try LogOptions.logger(arguments, context)
-        let outbox = try await OutboxOptions.open(
-            arguments, context, keys: AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context)), log: Demoted(logger, as: "outbox"))
+        let outbox = try await OutboxOptions.openForPassphrase(arguments, context, log: Demoted(logger, as: "outbox"))
         let wait = try OutboxOptions.deadline(arguments)
         let json = arguments.flag(OutboxOptions.json)
         guard arguments.flag(Self.loop) else {
@@ -186,9 +182,7 @@ struct RepairCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
-        try OutboxOptions.checkSettings(arguments, context)
-        let keys = AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context))
-        let outbox = try await OutboxOptions.open(arguments, context, keys: keys)
+        let outbox = try await OutboxOptions.openForPassphrase(arguments, context)
         let evidence = await PushEvidenceReport.assess(outbox, account: outbox.account, arguments, context)
         if let evidence { context.output.error("Evidence: \(evidence); sending the last signal of each affected token again") }
         do { _ = try await outbox.repair(resend: evidence?.tokensToResend ?? []) } catch { throw CLIError(outboxError: error) }

@@ -35,9 +35,7 @@ struct UnregisterCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
-        try OutboxOptions.checkSettings(arguments, context)
-        let keys = AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context))
-        let outbox = try await OutboxOptions.open(arguments, context, keys: keys)
+        let outbox = try await OutboxOptions.openForPassphrase(arguments, context)
         let intents: [Intent]
         do {
             if let token = arguments.value(RegisterCommand.token) {
