@@ -12,8 +12,7 @@ struct DamagedStoreTests {
     /// notification log was reported as a damaged outbox.sqlite, and its advice (move that aside
     /// and repair) would lose the outbox's unsent intents and leave the log as it was.
     @Test func damageInTheNotificationLogNamesTheLog() async throws {
-        let home = try TemporaryDirectory()
-        chmod(home.path, 0o700)
+        let home = try TemporaryDirectory.privateHome()
         let account = KeyPair(passphrase: Passphrase(unvalidated: "damaged log")).address
         try damageRootPage(of: "shown", in: home.file(NotificationLog.fileName), migrations: NotificationLog.migrations) { connection in
             try connection.query("INSERT INTO shown (account, id, shown_at, pushed) VALUES (?1, 11, 1, 1)", [.text(account.description)])
@@ -31,8 +30,7 @@ struct DamagedStoreTests {
     /// a different index, all of them: `queue` and `status` disagreed, and a pass could take an
     /// older intent for a token's newest and send it. The store is checked before it is used.
     @Test func aDamagedIndexOfTheIntentsIsDamageWhenTheStoreOpens() async throws {
-        let home = try TemporaryDirectory()
-        chmod(home.path, 0o700)
+        let home = try TemporaryDirectory.privateHome()
         let keyPair = KeyPair(passphrase: Passphrase(unvalidated: "damaged index"))
         let scope = StoreScope(account: keyPair.address, service: NotificationService.adamantIOS.address, key: LocalSealingKey(keyPair: keyPair, purpose: "outbox v1"))
         try damageRootPage(of: "sqlite_autoindex_intents_1", in: home.file(OutboxStore.fileName), migrations: Schema.migrations, at: Self.firstKeyByte) { connection in
@@ -59,8 +57,7 @@ struct DamagedStoreTests {
     /// next signal (at a height near 2^62, which a node may report) overflowed: a trap. A kept
     /// signal is only ever in a block (height 1 or more), so any other height is damage.
     @Test func aKeptSignalOutsideAnyBlockIsDamage() async throws {
-        let home = try TemporaryDirectory()
-        chmod(home.path, 0o700)
+        let home = try TemporaryDirectory.privateHome()
         let keyPair = KeyPair(passphrase: Passphrase(unvalidated: "damaged height"))
         let service = NotificationService.adamantIOS
         let scope = StoreScope(account: keyPair.address, service: service.address, key: LocalSealingKey(keyPair: keyPair, purpose: "outbox v1"))

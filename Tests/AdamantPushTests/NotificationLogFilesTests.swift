@@ -20,8 +20,7 @@ struct NotificationLogFilesTests {
 
     /// A log from a newer schema is refused with both versions named, and left byte for byte.
     @Test func aNewerLogIsRefusedUntouched() throws {
-        let home = try TemporaryDirectory()
-        chmod(home.path, 0o700)
+        let home = try TemporaryDirectory.privateHome()
         let newer = (NotificationLog.migrations.last?.version ?? 0) + 1
         do {
             let connection = try SQLiteConnection(path: home.file(NotificationLog.fileName), create: true, configure: false)
@@ -38,8 +37,7 @@ struct NotificationLogFilesTests {
     /// leaves the process's umask as it was (setting it would race with every file another
     /// thread creates). Linux only: the umask is read from /proc.
     @Test func itsFilesArePrivateAndTheUmaskIsLeftAlone() async throws {
-        let home = try TemporaryDirectory()
-        chmod(home.path, 0o700)
+        let home = try TemporaryDirectory.privateHome()
         let umaskBefore = try currentUmask()
         let log = try NotificationLog(home: home.path)
         _ = try await log.recordShown(TransactionID(number: 3), account: account, pushed: false, at: 1)

@@ -9,8 +9,7 @@ import Testing
 @Suite("Outbox store migrations")
 struct OutboxMigrationTests {
     @Test func aVersionOneStoreKeepsItsIntentsAndGainsMustSend() async throws {
-        let home = try TemporaryDirectory()
-        chmod(home.path, 0o700)
+        let home = try TemporaryDirectory.privateHome()
         let keyPair = KeyPair(passphrase: Passphrase(unvalidated: "migration test"))
         let scope = StoreScope(
             account: keyPair.address, service: NotificationService.adamantIOS.address, key: LocalSealingKey(keyPair: keyPair, purpose: "outbox v1"))

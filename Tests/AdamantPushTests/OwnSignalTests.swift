@@ -14,8 +14,7 @@ struct OwnSignalTests {
     /// service (a signal copied from the chain, say) and it still verifies. The outbox kept it as
     /// a signal, which the service never reads: here a remove that landed looked undone.
     @Test func aChatAssetOnATransferIsNoSignal() async throws {
-        let home = try TemporaryDirectory()
-        chmod(home.path, 0o700)
+        let home = try TemporaryDirectory.privateHome()
         let account = KeyPair(passphrase: Passphrase(unvalidated: "own signal test"))
         let service = NotificationService.adamantIOS
         let token = String(repeating: "ab", count: 32)

@@ -15,6 +15,13 @@ final class TemporaryDirectory: Sendable {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
     func file(_ name: String) -> String { path + "/" + name }
+
+    /// One only this user can enter, as a store's home must be.
+    static func privateHome() throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory()
+        chmod(directory.path, 0o700)
+        return directory
+    }
 }
 
 @Suite("SQLite")

@@ -17,8 +17,7 @@ struct WatchJournalTests {
     let past = WatchCursor(height: 44)
 
     func home() throws -> TemporaryDirectory {
-        let home = try TemporaryDirectory()
-        chmod(home.path, 0o700)
+        let home = try TemporaryDirectory.privateHome()
         return home
     }
 
