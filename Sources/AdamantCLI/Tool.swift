@@ -56,8 +56,8 @@ public struct Tool: Sendable {
             // buffer holds any) and every store committed; the exit handlers left would only
             // free memory the kernel is about to take back (OpenSSL's cleanup, 0.7M
             // instructions of a cold fetch). With none run, curl's threads need not be stopped
-            // first either (`CurlTransport.shutdown`, for programs that call exit()): the
-            // kernel ends them, and a hedged request still waiting on a silent node with them.
+            // first either: the kernel ends them, and a request still waiting on a silent node
+            // with them.
             // The stores written to are left checkpointed: whole in their main files.
             WrittenStores.checkpoint()
             _exit(code.rawValue)

@@ -123,12 +123,6 @@ CURLcode ccurl_setopt_write(CURL *handle, size_t (*function)(char *, size_t, siz
 CURLcode ccurl_setopt_xferinfo(CURL *handle, int (*function)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t)) {
     return curl.easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, function);
 }
-CURLcode ccurl_setopt_opensocket(CURL *handle, curl_socket_t (*function)(void *, curlsocktype, struct curl_sockaddr *)) {
-    return curl.easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, function);
-}
-CURLcode ccurl_setopt_closesocket(CURL *handle, int (*function)(void *, curl_socket_t)) {
-    return curl.easy_setopt(handle, CURLOPT_CLOSESOCKETFUNCTION, function);
-}
 CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value) { return curl.easy_getinfo(handle, info, value); }
 CURLcode ccurl_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value) { return curl.easy_getinfo(handle, info, value); }
 CURLcode ccurl_getinfo_string(CURL *handle, CURLINFO info, char **value) { return curl.easy_getinfo(handle, info, value); }

@@ -109,8 +109,6 @@ final class CurlEasy: @unchecked Sendable {
         try set(CURLOPT_NOPROGRESS, 0)
         try check(ccurl_setopt_xferinfo(handle) { context, _, _, _, _ in TransferSink.progress(context) }, CURLOPT_XFERINFOFUNCTION)
         try set(CURLOPT_XFERINFODATA, sink.opaque)
-        try check(ccurl_setopt_opensocket(handle) { _, _, address in CurlSockets.open(address) }, CURLOPT_OPENSOCKETFUNCTION)
-        try check(ccurl_setopt_closesocket(handle) { _, socket in CurlSockets.close(socket) }, CURLOPT_CLOSESOCKETFUNCTION)
 
         switch request.method {
         case .get:

@@ -42,8 +42,8 @@ final class TransferSink {
     }
 
     /// CURLOPT_XFERINFOFUNCTION: non-zero aborts with CURLE_ABORTED_BY_CALLBACK, when the
-    /// caller gave up or the process is shutting curl down.
+    /// caller gave up.
     static func progress(_ opaque: UnsafeMutableRawPointer?) -> Int32 {
-        from(opaque).cancellation.isRaised || CurlThreads.shared.isShuttingDown ? 1 : 0
+        from(opaque).cancellation.isRaised ? 1 : 0
     }
 }

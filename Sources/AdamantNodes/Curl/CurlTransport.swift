@@ -17,14 +17,6 @@ public final class CurlTransport: HTTPTransport {
         }
     }
 
-    /// Stops every curl worker thread in the process and waits until each has ended, so that
-    /// nothing of libcurl or OpenSSL still runs while `exit()` tears them down. Transfers in
-    /// flight end with `.cancelled`; every later `send`, on any transport, fails at once.
-    /// Call it last, right before the process exits.
-    public static func shutdown() {
-        CurlThreads.shared.shutdown()
-    }
-
     /// Starts loading libcurl and its libraries on a thread of its own, for a command about
     /// to make requests: the load (5-9 ms on a cold start, most of what a cold `adm-fetch`
     /// waits for) then runs beside the command's own work, the key derivation and the opening
@@ -32,7 +24,7 @@ public final class CurlTransport: HTTPTransport {
     /// made before the load has ended waits for it. At most one load ever starts.
     public static func startLoading() {
         guard !loadStarted.exchange(true, ordering: .relaxed) else { return }
-        _ = CurlThreads.shared.start { _ = ccurl_load_failure() }  // joined by `shutdown` like any worker
+        _ = CurlThreads.shared.start { _ = ccurl_load_failure() }
     }
 
     private static let loadStarted = Atomic(false)

@@ -3,9 +3,9 @@ import Synchronization
 
 /// Threads we own for blocking `curl_easy_perform` calls, so they never occupy Swift's
 /// cooperative pool (two threads on this machine). Workers start on demand, up to
-/// `maxWorkers`, and end when the pool is released or the process shuts curl down
-/// (`CurlThreads.shutdown`). Each job runs on the idle handle that last talked to its origin
-/// (`CurlHandles`), so its keep-alive connection is used whichever worker takes the job.
+/// `maxWorkers`, and end when the pool is released. Each job runs on the idle handle that last
+/// talked to its origin (`CurlHandles`), so its keep-alive connection is used whichever worker
+/// takes the job.
 final class CurlWorkerPool: Sendable {
     /// Runs on a worker thread with a handle, or at once with the reason there is none.
     typealias Job = @Sendable (Result<CurlEasy, TransportError>) -> Void
@@ -22,7 +22,6 @@ final class CurlWorkerPool: Sendable {
     init(maxWorkers: Int) {
         queue = JobQueue(maxWorkers: max(1, maxWorkers))
         handles = CurlHandles(capacity: max(1, maxWorkers))
-        if !CurlThreads.shared.register(queue) { queue.close() }
     }
 
     deinit { queue.close() }
@@ -130,7 +129,6 @@ final class JobQueue: Sendable {
             defer { state.jobs.removeAll() }
             return (state.workers, state.jobs)
         }
-        CurlThreads.shared.unregister(self)
         for _ in 0..<workers { wakeUp.signal() }
         for work in pending { work.job(.failure(Self.shutDownError)) }
     }

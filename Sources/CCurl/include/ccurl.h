@@ -28,8 +28,6 @@ CURLcode ccurl_setopt_string(CURL *handle, CURLoption option, const char *value)
 CURLcode ccurl_setopt_off(CURL *handle, CURLoption option, curl_off_t value);
 CURLcode ccurl_setopt_write(CURL *handle, size_t (*function)(char *, size_t, size_t, void *));
 CURLcode ccurl_setopt_xferinfo(CURL *handle, int (*function)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t));
-CURLcode ccurl_setopt_opensocket(CURL *handle, curl_socket_t (*function)(void *, curlsocktype, struct curl_sockaddr *));
-CURLcode ccurl_setopt_closesocket(CURL *handle, int (*function)(void *, curl_socket_t));
 CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode ccurl_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
 CURLcode ccurl_getinfo_string(CURL *handle, CURLINFO info, char **value);
