@@ -1,3 +1,4 @@
+import AdamantNodes
 import CSpawn
 import Dispatch
 import Synchronization

@@ -1,3 +1,4 @@
+import AdamantNodes
 import Synchronization
 #if canImport(Glibc)
 @preconcurrency import Glibc

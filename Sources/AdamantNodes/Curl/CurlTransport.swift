@@ -24,7 +24,7 @@ public final class CurlTransport: HTTPTransport {
     /// made before the load has ended waits for it. At most one load ever starts.
     public static func startLoading() {
         guard !loadStarted.exchange(true, ordering: .relaxed) else { return }
-        _ = CurlThreads.shared.start { _ = ccurl_load_failure() }
+        DetachedThread.start { _ = ccurl_load_failure() }
     }
 
     private static let loadStarted = Atomic(false)

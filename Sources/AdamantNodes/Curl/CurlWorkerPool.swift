@@ -34,7 +34,7 @@ final class CurlWorkerPool: Sendable {
             break
         case .queuedWithNewWorker:
             let (queue, handles) = (self.queue, self.handles)
-            let started = CurlThreads.shared.start {
+            let started = DetachedThread.start {
                 while let work = queue.next() {
                     let easy = handles.checkOut(for: work.origin)
                     work.job(easy)

@@ -6,8 +6,9 @@
 import Darwin
 #endif
 
-/// A thread of its own for a loop that blocks in a system call (a signal pipe, `waitid`),
-/// which must never hold one of the cooperative pool's few threads.
+/// A thread of its own for work that blocks (`curl_easy_perform`, `dlopen`, a signal pipe,
+/// `waitid`), which must never hold one of the cooperative pool's few threads. None is joined:
+/// the commands end with `_exit`, which ends every thread wherever it is.
 package enum DetachedThread {
     private final class Body {
         let run: @Sendable () -> Void
