@@ -98,17 +98,6 @@ import Testing
         #expect(machine.attemptFailed(candidate: 2) == [.giveUp])
     }
 
-    @Test func namesWhomAnArmedTimerWillAsk() {
-        var machine = HedgedReadMachine(candidateCount: 3)
-        _ = machine.start()
-        #expect(machine.candidateToHedge(generation: 1) == 1)
-        _ = machine.attemptFailed(candidate: 0)  // asks 1 at once, re-arming for 2
-        #expect(machine.candidateToHedge(generation: 1) == nil)
-        #expect(machine.candidateToHedge(generation: 2) == 2)
-        _ = machine.attemptAnswered(candidate: 1)
-        #expect(machine.candidateToHedge(generation: 2) == nil)
-    }
-
     @Test func waitsForTheOthersBeforeGivingUp() {
         var machine = HedgedReadMachine(candidateCount: 2)
         _ = machine.start()

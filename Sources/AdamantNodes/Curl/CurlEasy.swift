@@ -53,25 +53,14 @@ final class CurlEasy: @unchecked Sendable {
         errorBuffer.deallocate()
     }
 
-    /// Runs the exchange on the calling thread; blocks until it ends. Held by a gate, the
-    /// handle is made ready first and the exchange starts when the gate opens, its timeout
-    /// counted from then and cut to `cutOff`; nothing is sent if the gate is cancelled.
-    func perform(
-        _ request: HTTPRequest, sizeLimit: Int, cancellation: CancellationFlag,
-        heldBy hold: (gate: StartGate, cutOff: ContinuousClock.Instant)? = nil
-    ) -> Result<HTTPAnswer, TransportError> {
+    /// Runs the exchange on the calling thread; blocks until it ends.
+    func perform(_ request: HTTPRequest, sizeLimit: Int, cancellation: CancellationFlag) -> Result<HTTPAnswer, TransportError> {
         ccurl_easy_reset(handle)  // clears options, keeps live connections
         errorBuffer[0] = 0
         let sink = TransferSink(limit: sizeLimit, cancellation: cancellation)
         defer { withExtendedLifetime(sink) {} }  // curl holds an unretained pointer to it
         do throws(TransportError) {
             try configure(for: request, sink: sink)
-            if let hold {
-                guard hold.gate.waitOnThread() == .opened else { return .failure(.cancelled) }
-                let timeout = min(request.timeout, ContinuousClock.now.duration(to: hold.cutOff))
-                try set(CURLOPT_TIMEOUT_MS, milliseconds(timeout))
-                try set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds(min(request.connectTimeout, timeout)))
-            }
         } catch {
             return .failure(error)
         }

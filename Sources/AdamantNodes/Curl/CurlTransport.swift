@@ -41,25 +41,14 @@ public final class CurlTransport: HTTPTransport {
     /// Cancellation resumes the caller at once; the worker sees the flag in curl's progress
     /// callback (called at least once a second) and frees itself.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPAnswer {
-        try await transfer(request, heldBy: nil, cutOff: nil)
-    }
-
-    private func transfer(_ request: HTTPRequest, heldBy gate: StartGate?, cutOff: ContinuousClock.Instant?) async throws(TransportError) -> HTTPAnswer {
         let reply = OneShot<Result<HTTPAnswer, TransportError>>()
         let cancellation = CancellationFlag()
-        let result = await reply.value(orOnCancel: .failure(.cancelled), onCancel: { cancellation.raise(); gate?.cancel() }) {
+        let result = await reply.value(orOnCancel: .failure(.cancelled), onCancel: { cancellation.raise() }) {
             workers.submit(for: request.url) { [maxResponseBytes] easy in
                 guard !reply.isDelivered else { return }  // cancelled while queued
-                let hold = gate.map { (gate: $0, cutOff: cutOff!) }
-                reply.deliver(easy.map { $0.perform(request, sizeLimit: maxResponseBytes, cancellation: cancellation, heldBy: hold) }.flatMap { $0 })
+                reply.deliver(easy.map { $0.perform(request, sizeLimit: maxResponseBytes, cancellation: cancellation) }.flatMap { $0 })
             }
         }
         return try result.get()
-    }
-}
-
-extension CurlTransport: HoldingHTTPTransport {
-    func send(_ request: HTTPRequest, heldBy gate: StartGate, cutOff: ContinuousClock.Instant) async throws(TransportError) -> HTTPAnswer {
-        try await transfer(request, heldBy: gate, cutOff: cutOff)
     }
 }

@@ -32,13 +32,6 @@ struct HedgedReadMachine: Sendable {
         return askNext(orElse: [])
     }
 
-    /// Whom the timer of `generation` will ask when it fires: nil once it is stale or the read
-    /// is over. Lets the executor get that request ready ahead of the timer.
-    func candidateToHedge(generation: Int) -> Int? {
-        guard !isDone, generation == timerGeneration, nextCandidate < candidateCount else { return nil }
-        return nextCandidate
-    }
-
     mutating func attemptFailed(candidate: Int) -> [Action] {
         guard !isDone else { return [] }
         inFlight.remove(candidate)
