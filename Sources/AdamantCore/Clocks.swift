@@ -71,8 +71,6 @@ public struct AnyClock: Clock {
 
     private let elapsed: @Sendable () -> Duration
     private let sleepFor: @Sendable (_ offset: Duration, _ tolerance: Duration?) async throws -> Void
-    /// The wrapped clock's start, when it is the system's continuous clock.
-    private let continuousOrigin: ContinuousClock.Instant?
     /// The wrapped clock's resolution.
     public let minimumResolution: Duration
 
@@ -82,7 +80,6 @@ public struct AnyClock: Clock {
         elapsed = { origin.duration(to: clock.now) }
         sleepFor = { offset, tolerance in try await clock.sleep(until: origin.advanced(by: offset), tolerance: tolerance) }
         minimumResolution = clock.minimumResolution
-        continuousOrigin = origin as? ContinuousClock.Instant
     }
 
     /// The system's monotonic clock, which keeps counting while the machine sleeps.
@@ -94,13 +91,6 @@ public struct AnyClock: Clock {
     /// Sleeps on the wrapped clock until `deadline`; throws when the task is cancelled.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try await sleepFor(deadline.offset, tolerance)
-    }
-
-    /// `instant` on the system's continuous clock when that is the clock wrapped, else nil (a
-    /// test clock's instants come when the test says): lets a thread of one's own wait for it
-    /// more precisely than a task's sleep wakes.
-    public func continuousInstant(_ instant: Instant) -> ContinuousClock.Instant? {
-        continuousOrigin.map { $0 + instant.offset }
     }
 }
 
