@@ -35,6 +35,15 @@ import Testing
         #expect(try JSONCoding.encode(Optional<Int>.none) == Array("null".utf8))
     }
 
+    /// What is written is what was read: members in order, numbers as written.
+    @Test func writesAValueAsItWasRead() throws {
+        let text = #"{"z":1,"a":[0.50,-1e3,"\u0001/é\"",null,true],"m":{},"":false}"#
+        let value = try JSONReader.read(Array(text.utf8)) { reader throws(JSONReadError) in
+            try AdamantCore.JSONValue(json: &reader, keyNamedTwice: .refused)
+        }
+        #expect(value.text == text)
+    }
+
     @Test func readsWhatItWrites() throws {
         #expect(try JSONCoding.decode(Report.self, from: JSONCoding.encode(Self.report)) == Self.report)
     }

@@ -26,9 +26,9 @@ struct ANSTests {
         _ = try network.control("POST", "/ans/poll")
     }
 
-    var registry: [JSON] { (try? network.control("GET", "/ans/registry").json["registry"]?.arrayValue) ?? [] }
+    var registry: [JSONValue] { (try? network.control("GET", "/ans/registry").json["registry"]?.arrayValue) ?? [] }
 
-    var tokens: [String] { registry.compactMap { $0["token"]?.stringValue } }
+    var tokens: [String] { registry.compactMap { $0["token"]?.string } }
     static let other = String(repeating: "cd", count: 32)
 
     /// The C# service's batch rules, one branch each (node-api.md §4.1).
@@ -85,13 +85,13 @@ struct ANSTests {
     }
 
     @Test func orderedModeAppliesChainOrder() throws {
-        #expect(try network.control("PUT", "/ans/mode", ["mode": "ordered"]).json["mode"]?.stringValue == "ordered")
+        #expect(try network.control("PUT", "/ans/mode", ["mode": "ordered"]).json["mode"]?.string == "ordered")
         try land([try signal(.add)])
         try land([try signal(.remove), try signal(.add)])
         let registered = registry
         #expect(registered.count == 1)
-        #expect(registered.first?["address"]?.stringValue == Fixtures.alice.address.description)
-        #expect(registered.first?["token"]?.stringValue == Self.token && registered.first?["provider"]?.stringValue == "apns")
+        #expect(registered.first?["address"]?.string == Fixtures.alice.address.description)
+        #expect(registered.first?["token"]?.string == Self.token && registered.first?["provider"]?.string == "apns")
     }
 
     @Test func csharpModeKeepsDuplicateAddsOfOneBatch() throws {
@@ -110,8 +110,8 @@ struct ANSTests {
         try network.devnet.fund(Fixtures.bob.address, amount: try ADMAmount("5"))
         try land([chat, payment, toBob, signalToAlice])
         let pushes = try network.control("GET", "/ans/pushes").json["pushes"]!.arrayValue
-        #expect(pushes.map { $0["txn-id"]?.stringValue } == [try chat.computedID().description, try payment.computedID().description])
-        #expect(pushes.allSatisfy { $0["push-recipient"]?.stringValue == Fixtures.alice.address.description && $0["token"]?.stringValue == Self.token })
+        #expect(pushes.map { $0["txn-id"]?.string } == [try chat.computedID().description, try payment.computedID().description])
+        #expect(pushes.allSatisfy { $0["push-recipient"]?.string == Fixtures.alice.address.description && $0["token"]?.string == Self.token })
     }
 
     @Test func pollsOnItsOwnTimer() throws {

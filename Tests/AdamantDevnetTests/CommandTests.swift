@@ -23,21 +23,21 @@ struct CommandTests {
         let alice = Fixtures.alice
         let child = try Child(["start", "--quiet", "--nodes", "2", "--block-time", "0.05", "--fund", "2",
                                "--account", "\(alice.passphrase)=12.5", "--fault", "1:refuse"])
-        let ready = try JSON.parse(Array(try #require(child.readLine()).utf8))
-        let nodes = ready["nodes"]!.arrayValue.compactMap(\.stringValue)
-        #expect(nodes.count == 2 && ready["nethash"]?.stringValue == DevnetNethash.value)
+        let ready = try JSONValue.parse(Array(try #require(child.readLine()).utf8))
+        let nodes = ready["nodes"]!.arrayValue.compactMap(\.string)
+        #expect(nodes.count == 2 && ready["nethash"]?.string == DevnetNethash.value)
         let accounts = ready["accounts"]!.arrayValue
-        #expect(accounts.map { $0["balance"]?.stringValue } == ["12.5", "100", "100", "0"])
-        #expect(accounts[0]["address"]?.stringValue == alice.address.description)
-        #expect(ready["ans"]?["passphrase"]?.stringValue.map { try? DevnetAccount(passphrase: $0) }??.address.description
-            == ready["ans"]?["address"]?.stringValue)
+        #expect(accounts.map { $0["balance"]?.string } == ["12.5", "100", "100", "0"])
+        #expect(accounts[0]["address"]?.string == alice.address.description)
+        #expect(ready["ans"]?["passphrase"]?.string.map { try? DevnetAccount(passphrase: $0) }??.address.description
+            == ready["ans"]?["address"]?.string)
 
-        #expect(try HTTPClient.send("GET", nodes[0] + "/api/accounts/getBalance?address=\(alice.address)").json["balance"]?.stringValue == "1250000000")
+        #expect(try HTTPClient.send("GET", nodes[0] + "/api/accounts/getBalance?address=\(alice.address)").json["balance"]?.string == "1250000000")
         #expect(throws: HTTPClientError.refused) { try HTTPClient.send("GET", nodes[1] + "/api/node/status") }
-        let control = try #require(ready["control"]?.stringValue)
-        let height = try HTTPClient.send("POST", control + "/mine").json["height"]?.integerValue ?? 0
+        let control = try #require(ready["control"]?.string)
+        let height = try HTTPClient.send("POST", control + "/mine").json["height"]?.int64 ?? 0
         #expect(height >= 2)
-        #expect(try eventually { (try HTTPClient.send("GET", nodes[0] + "/api/blocks/getHeight").json["height"]?.integerValue ?? 0) > height })
+        #expect(try eventually { (try HTTPClient.send("GET", nodes[0] + "/api/blocks/getHeight").json["height"]?.int64 ?? 0) > height })
 
         child.closeStdin()
         #expect(child.waitForExit() == 0)

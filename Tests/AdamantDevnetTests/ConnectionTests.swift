@@ -18,9 +18,9 @@ struct ConnectionTests {
 
         init(_ extra: [String] = []) async throws {
             child = try Child(["start", "--quiet", "--nodes", "1", "--fault", "0:blackhole"] + extra)
-            let ready = try JSON.parse(Array(try #require(await child.nextLine()).utf8))
-            node = try #require(ready["nodes"]?.arrayValue.first?.stringValue)
-            let control = try #require(ready["control"]?.stringValue)
+            let ready = try JSONValue.parse(Array(try #require(await child.nextLine()).utf8))
+            node = try #require(ready["nodes"]?.arrayValue.first?.string)
+            let control = try #require(ready["control"]?.string)
             for _ in 0..<3 { _ = try HTTPClient.send("GET", control + "/", timeout: 20) }
             baseline = try await Self.settledThreadCount(of: child.processIdentifier)
         }

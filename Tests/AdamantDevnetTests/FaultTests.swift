@@ -26,8 +26,8 @@ struct FaultTests {
                 .init(node: 2, fault: try! Fault(parsing: "refuse")),
             ]
         }
-        #expect(try network.get("/api/node/status").json["network"]?["nethash"]?.stringValue == DevnetNethash.value)
-        #expect(try network.get("/api/node/status", node: 1).json["network"]?["nethash"]?.stringValue == String(repeating: "ab", count: 32))
+        #expect(try network.get("/api/node/status").json["network"]?["nethash"]?.string == DevnetNethash.value)
+        #expect(try network.get("/api/node/status", node: 1).json["network"]?["nethash"]?.string == String(repeating: "ab", count: 32))
         #expect(throws: HTTPClientError.refused) { try network.get("/api/node/status", node: 2) }
     }
 
@@ -83,7 +83,7 @@ struct FaultTests {
         #expect(Date().timeIntervalSince(start) < 0.25)
         #expect(try network.get("/api/chats/get").status == 200)
         #expect(Date().timeIntervalSince(start) >= 0.3)
-        #expect(try network.control("GET", "/nodes/0/faults").json["faults"]?.arrayValue.first?.stringValue == "delay:300@/api/chats")
+        #expect(try network.control("GET", "/nodes/0/faults").json["faults"]?.arrayValue.first?.string == "delay:300@/api/chats")
     }
 
     @Test func statusCodesWithTheNodesBodies() throws {
@@ -123,10 +123,10 @@ struct FaultTests {
         try setFault("skew:-120")
         let status = try network.get("/api/node/status").json
         let healthy = try network.get("/api/node/status", node: 1).json
-        #expect(status["network"]?["height"]?.integerValue == 2 && healthy["network"]?["height"]?.integerValue == 4)
-        #expect(status["network"]?["nethash"]?.stringValue == String(repeating: "ab", count: 32))
-        #expect(status["version"]?["version"]?.stringValue == "0.8.3" && status["loader"] == nil)
-        let skew = healthy["nodeTimestamp"]!.integerValue! - status["nodeTimestamp"]!.integerValue!
+        #expect(status["network"]?["height"]?.int64 == 2 && healthy["network"]?["height"]?.int64 == 4)
+        #expect(status["network"]?["nethash"]?.string == String(repeating: "ab", count: 32))
+        #expect(status["version"]?["version"]?.string == "0.8.3" && status["loader"] == nil)
+        let skew = healthy["nodeTimestamp"]!.int64! - status["nodeTimestamp"]!.int64!
         #expect((119...121).contains(skew))
     }
 
@@ -153,7 +153,7 @@ struct FaultTests {
     @Test func dropAnswersSuccessAndForgets() throws {
         try setFault("drop")
         let sent = try transfer(1)
-        #expect(try network.submit(sent).json["transactionId"]?.stringValue == (try sent.computedID().description))
+        #expect(try network.submit(sent).json["transactionId"]?.string == (try sent.computedID().description))
         network.devnet.mine()
         #expect(try network.get("/api/transactions/get?id=\(try sent.computedID())").error == "Transaction not found")
     }
@@ -177,8 +177,8 @@ struct FaultTests {
         _ = try network.get("/api/foo", node: 1)
         let first = try network.control("GET", "/nodes/0/requests").json["requests"]!.arrayValue
         let second = try network.control("GET", "/nodes/1/requests").json["requests"]!.arrayValue
-        #expect(first.map { $0["path"]?.stringValue } == ["/api/node/status"] && first[0]["status"]?.integerValue == 200)
-        #expect(second.map { $0["path"]?.stringValue } == ["/api/foo"] && second[0]["status"]?.integerValue == 404)
+        #expect(first.map { $0["path"]?.string } == ["/api/node/status"] && first[0]["status"]?.int64 == 200)
+        #expect(second.map { $0["path"]?.string } == ["/api/foo"] && second[0]["status"]?.int64 == 404)
         _ = try network.control("DELETE", "/nodes/0/requests")
         #expect(try network.devnet.requests(toNode: 0).isEmpty)
     }

@@ -32,7 +32,7 @@ struct HostileHTTPTests {
         bodies.append(Array("{\"transaction\":{\"signature\":\"\u{0}\(String(repeating: "é", count: 10))\"}}".utf8))
         let signed = [try transfer(1), try message("hostile")]
         for transaction in signed {
-            let good = try JSON.parse(try transaction.submissionBody())["transaction"]!
+            let good = try JSONValue.parse(try transaction.submissionBody())["transaction"]!
             for key in ["type", "amount", "fee", "timestamp", "timestampMs", "senderId", "recipientId", "senderPublicKey", "signature", "asset"] {
                 for value in huge {
                     bodies.append(Array("{\"transaction\":\(good.setting(key, to: .string("@@")).text)}".utf8)
@@ -42,7 +42,7 @@ struct HostileHTTPTests {
             let chat = good["asset"]?["chat"] ?? [:]
             for key in ["type", "message", "own_message"] {
                 for value in huge {
-                    let asset: JSON = ["chat": chat.setting(key, to: .string("@@"))]
+                    let asset: JSONValue = ["chat": chat.setting(key, to: .string("@@"))]
                     bodies.append(Array("{\"transaction\":\(good.setting("asset", to: asset).text)}".utf8)
                         .replacing(Array("\"@@\"".utf8), with: Array(value.utf8)))
                 }
@@ -148,12 +148,12 @@ struct HostileHTTPTests {
         for _ in 0..<942 {
             let reply = try Self.send("POST", network.devnet.controlURL + "/fund", body: Array(#"{"address":"\#(bob)","amount":"98000000"}"#.utf8))
             #expect(reply.status == 400)
-            #expect(reply.json["error"]?.stringValue?.contains("total supply of 98000000 ADM") == true, "\(reply.text)")
+            #expect(reply.json["error"]?.string?.contains("total supply of 98000000 ADM") == true, "\(reply.text)")
             await Task.yield()
         }
         #expect(network.devnet.balance(of: bob) == ADMAmount(units: 0))
         let fits = try network.control("POST", "/fund", ["address": .string(bob.description), "amount": "97999900"])
-        #expect(fits.status == 200 && fits.json["balance"]?.stringValue == "97999900")
+        #expect(fits.status == 200 && fits.json["balance"]?.string == "97999900")
         #expect(try network.control("POST", "/fund", ["address": .string(bob.description), "amount": "0.00000001"]).status == 400)
     }
 

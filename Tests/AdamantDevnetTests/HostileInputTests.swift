@@ -23,18 +23,18 @@ struct HostileInputTests {
 
     /// The envelope's `error`, or `"accepted"`, through `OfflineNode` (the fuzz entry point).
     func answer(_ path: String, method: String = "POST", query: [(name: String, value: String)] = [],
-                body: JSON? = nil, version: NodeVersion = .current) -> String {
+                body: JSONValue? = nil, version: NodeVersion = .current) -> String {
         var node = version == .current ? self.node : OfflineNode(version: version, nowUnixMillis: now)
         if version != .current { try? node.fund(Fixtures.alice.address, units: 100 * ADMAmount.unitsPerADM) }
         guard let response = node.respond(method: method, path: path, query: query, body: body?.bytes ?? []) else {
             return "never answered"
         }
-        let json = (try? JSON.parse(response.body)) ?? .null
+        let json = (try? JSONValue.parse(response.body)) ?? .null
         if json["success"]?.boolValue == true { return "accepted" }
-        return json["error"]?.stringValue ?? "HTTP \(response.status)"
+        return json["error"]?.string ?? "HTTP \(response.status)"
     }
 
-    func submitted(_ transaction: Transaction, setting key: String, to value: JSON, version: NodeVersion = .current) throws -> String {
+    func submitted(_ transaction: Transaction, setting key: String, to value: JSONValue, version: NodeVersion = .current) throws -> String {
         answer(transaction.submissionPath, body: try body(of: transaction, setting: key, to: value), version: version)
     }
 
@@ -74,13 +74,13 @@ struct HostileInputTests {
     /// z-schema calls any whole number an integer, even past Int64 (JSON has no size limit).
     @Test func wholeNumbersBeyondInt64AreIntegersToTheSchema() throws {
         let transfer = try transfer(100, timestamp: nowTimestamp)
-        #expect(try submitted(transfer, setting: "timestamp", to: .number(1e19)) == Self.inFuture)
-        #expect(try submitted(transfer, setting: "timestamp", to: .number(-1e19)) == Self.int32Range)
-        #expect(try submitted(transfer, setting: "amount", to: .number(1e19))
+        #expect(try submitted(transfer, setting: "timestamp", to: .number("1e19")) == Self.inFuture)
+        #expect(try submitted(transfer, setting: "timestamp", to: .number("-1e19")) == Self.int32Range)
+        #expect(try submitted(transfer, setting: "amount", to: .number("1e19"))
             == "Failed to validate transaction schema: Value 10000000000000000000 is greater than maximum 9800000000000000")
-        #expect(try submitted(transfer, setting: "fee", to: .number(-1e30))
+        #expect(try submitted(transfer, setting: "fee", to: .number("-1e30"))
             == "Failed to validate transaction schema: Value -1e+30 is less than minimum 0")
-        #expect(try submitted(transfer, setting: "amount", to: .number(1.5))
+        #expect(try submitted(transfer, setting: "amount", to: .number("1.5"))
             == "Failed to validate transaction schema: Expected type integer but found type number")
     }
 
@@ -158,10 +158,10 @@ struct HostileInputTests {
         let sent = try transfer(250, timestamp: nowTimestamp)
         let id = try sent.computedID().description
         let accepted = node.respond(method: "POST", path: sent.submissionPath, body: try sent.submissionBody())
-        #expect(accepted?.status == 200 && accepted.flatMap { try? JSON.parse($0.body) }?["transactionId"]?.stringValue == id)
+        #expect(accepted?.status == 200 && accepted.flatMap { try? JSONValue.parse($0.body) }?["transactionId"]?.string == id)
         node.mine()
         let found = node.respond(method: "GET", path: "/api/transactions/get", query: [("id", id)])
-        #expect(found.flatMap { try? JSON.parse($0.body) }?["transaction"]?["height"]?.integerValue == 2)
+        #expect(found.flatMap { try? JSONValue.parse($0.body) }?["transaction"]?["height"]?.int64 == 2)
         let unanswered = node.respond(method: "POST", path: "/api/transactions", body: try sent.submissionBody())
         #expect(unanswered == nil)
         let huge = node.respond(method: "POST", path: "/api/chats/process", body: [UInt8](repeating: 0x20, count: HTTPServer.maxBodyBytes + 1))

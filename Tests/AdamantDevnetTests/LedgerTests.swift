@@ -14,7 +14,7 @@ struct LedgerTests {
         try! ledger.credit(Fixtures.alice.address, units: 100 * ADMAmount.unitsPerADM)
     }
 
-    func rejection(_ body: JSON, version: NodeVersion = .current, at time: Int64? = nil) -> String? {
+    func rejection(_ body: JSONValue, version: NodeVersion = .current, at time: Int64? = nil) -> String? {
         var copy = ledger
         do {
             _ = try copy.submit(body, version: version, nowUnixMillis: time ?? now)

@@ -27,7 +27,7 @@ struct ListTests {
 
     func ids(_ query: String) throws -> [String] {
         let reply = try network.get(query)
-        return reply.json["transactions"]?.arrayValue.compactMap { $0["id"]?.stringValue } ?? [reply.error ?? "?"]
+        return reply.json["transactions"]?.arrayValue.compactMap { $0["id"]?.string } ?? [reply.error ?? "?"]
     }
 
     @Test func chatsGetFilters() throws {
@@ -42,7 +42,7 @@ struct ListTests {
         // Prefixed filters pass and are ignored.
         #expect(Set(try ids("/api/chats/get?and:senderId=\(Fixtures.bob.address)")) == [message2, rich3])
         let listed = try network.get("/api/chats/get?type=1").json
-        #expect(listed["count"]?.integerValue == 1 && listed["transactions"]?.arrayValue.first?["recipientPublicKey"]?.isNull == true)
+        #expect(listed["count"]?.int64 == 1 && listed["transactions"]?.arrayValue.first?["recipientPublicKey"]?.isNull == true)
     }
 
     @Test func chatsGetOrderPagingAndLimits() throws {
@@ -52,7 +52,7 @@ struct ListTests {
         #expect(try ids("/api/chats/get?limit=101") == ["Failed to get transactions: Invalid limit. Maximum is 100"])
         #expect(try ids("/api/chats/get?orderBy=amount") == ["Failed to get transactions: Invalid sort field"])
         let page = try network.get("/api/chats/get?limit=1").json
-        #expect(page["count"]?.integerValue == 2 && page["transactions"]?.arrayValue.count == 1)
+        #expect(page["count"]?.int64 == 2 && page["transactions"]?.arrayValue.count == 1)
     }
 
     @Test func chatsGetReturnsUnconfirmedOnRequest() throws {
@@ -62,7 +62,7 @@ struct ListTests {
         _ = try network.submit(pending)
         #expect(try eventually { try network.get("/api/transactions/unconfirmed/get?id=\(id)").json["transaction"] != nil })
         let withPool = try network.get("/api/chats/get?returnUnconfirmed=1").json["transactions"]!.arrayValue
-        #expect(withPool.map { $0["id"]?.stringValue } == [id] && withPool[0]["height"]?.isNull == true)
+        #expect(withPool.map { $0["id"]?.string } == [id] && withPool[0]["height"]?.isNull == true)
         #expect(try network.get("/api/chats/get").json["transactions"]?.arrayValue.isEmpty == true)
     }
 

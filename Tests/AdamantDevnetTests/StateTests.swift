@@ -20,32 +20,32 @@ struct StateTests {
 
     init() throws { network = try TestNetwork() }
 
-    func submitted(_ transaction: Transaction, path: String? = nil) throws -> JSON { try network.submit(transaction, path: path).json }
+    func submitted(_ transaction: Transaction, path: String? = nil) throws -> JSONValue { try network.submit(transaction, path: path).json }
 
-    func error(_ transaction: Transaction, path: String? = nil) throws -> String? { try submitted(transaction, path: path)["error"]?.stringValue }
+    func error(_ transaction: Transaction, path: String? = nil) throws -> String? { try submitted(transaction, path: path)["error"]?.string }
 
-    func error(_ body: JSON, path: String = "/api/states/store") throws -> String? {
-        try HTTPClient.send("POST", network.node + path, body: body.bytes).json["error"]?.stringValue
+    func error(_ body: JSONValue, path: String = "/api/states/store") throws -> String? {
+        try HTTPClient.send("POST", network.node + path, body: body.bytes).json["error"]?.string
     }
 
     @Test func storedValueIsListedAsTheNodeWritesIt() throws {
         let stored = try state(value: "{\"message\":\"00\",\"nonce\":\"11\"}")
-        #expect(try submitted(stored)["transactionId"]?.stringValue == stored.id?.description)
+        #expect(try submitted(stored)["transactionId"]?.string == stored.id?.description)
         network.devnet.mine()
         let reply = try network.get("/api/states/get?senderId=\(Fixtures.alice.address)&key=contact_list&orderBy=timestamp:desc")
         let answer = reply.json
         // `State.dbRead`'s key order, and the nulls of the list view.
         #expect(String(decoding: reply.body, as: UTF8.self).contains(#""key":"contact_list","type":0}}"#))
-        #expect(answer["count"]?.integerValue == 1)
+        #expect(answer["count"]?.int64 == 1)
         let row = try #require(answer["transactions"]?.arrayValue.first)
         #expect(row["recipientId"]?.isNull == true && row["recipientPublicKey"]?.isNull == true)
         #expect(row["requesterPublicKey"]?.isNull == true && row["signSignature"]?.isNull == true)
-        #expect(row["fee"]?.integerValue == 100_000 && row["type"]?.integerValue == 9)
+        #expect(row["fee"]?.int64 == 100_000 && row["type"]?.int64 == 9)
         let decoded = try JSONDecoder().decode(Transaction.self, from: Data(row.bytes))
         #expect(try decoded.verify() == stored.id && decoded.state == stored.state)
         // The single-transaction endpoint carries the asset too.
         let single = try network.get("/api/transactions/get?id=\(stored.id!)&returnAsset=1").json["transaction"]
-        #expect(single?["asset"]?["state"]?["value"]?.stringValue == stored.state?.value)
+        #expect(single?["asset"]?["state"]?["value"]?.string == stored.state?.value)
     }
 
     @Test func newestFirstKeyAndSenderFilters() throws {
@@ -55,7 +55,7 @@ struct StateTests {
         for transaction in [old, new, other] { #expect(try submitted(transaction)["success"]?.boolValue == true) }
         network.devnet.mine()
         func values(_ query: String) throws -> [String] {
-            try network.get("/api/states/get?" + query).json["transactions"]?.arrayValue.compactMap { $0["asset"]?["state"]?["value"]?.stringValue } ?? []
+            try network.get("/api/states/get?" + query).json["transactions"]?.arrayValue.compactMap { $0["asset"]?["state"]?["value"]?.string } ?? []
         }
         let owner = Fixtures.alice.address
         #expect(try values("senderId=\(owner)&key=contact_list&orderBy=timestamp:desc") == ["new", "old"])
@@ -64,8 +64,8 @@ struct StateTests {
         #expect(try values("senderId=\(Fixtures.bob.address)").isEmpty)
         #expect(try values("senderId=\(owner)&fromHeight=2").isEmpty, "fromHeight is strictly greater")
         let posted = try HTTPClient.send("POST", network.node + "/api/states/get",
-                                         body: (["senderIds": [.string(owner.description)], "key": "contact_list", "orderBy": "timestamp:asc"] as JSON).bytes)
-        #expect(posted.json["transactions"]?.arrayValue.compactMap { $0["asset"]?["state"]?["value"]?.stringValue } == ["old", "new"])
+                                         body: (["senderIds": [.string(owner.description)], "key": "contact_list", "orderBy": "timestamp:asc"] as JSONValue).bytes)
+        #expect(posted.json["transactions"]?.arrayValue.compactMap { $0["asset"]?["state"]?["value"]?.string } == ["old", "new"])
     }
 
     @Test(arguments: [
@@ -80,7 +80,7 @@ struct StateTests {
         ("orderBy=height", "Failed to get transactions: Invalid sort field"),
     ])
     func listErrors(_ query: String, _ message: String) throws {
-        #expect(try network.get("/api/states/get?" + query).json["error"]?.stringValue == message)
+        #expect(try network.get("/api/states/get?" + query).json["error"]?.string == message)
     }
 
     @Test func admissionChecksInTheNodesOrder() throws {
@@ -89,9 +89,9 @@ struct StateTests {
         #expect(try error(try state(timestamp: nowTimestamp(offsetSeconds: -30))) == "Transaction timestamp is more than 5 seconds in the past")
         let valid = try state()
         let posted = try body(of: valid)
-        let asset = { (state: JSON) throws -> JSON in try body(of: valid, setting: "asset", to: ["state": state]) }
+        let asset = { (state: JSONValue) throws -> JSONValue in try body(of: valid, setting: "asset", to: ["state": state]) }
         #expect(try error(try asset(["value": "", "type": 0])) == "Failed to validate state schema: String is too short (0 chars), minimum 1")
-        #expect(try error(try asset(["key": JSON.string(String(repeating: "k", count: 21)), "value": "v", "type": 0]))
+        #expect(try error(try asset(["key": JSONValue.string(String(repeating: "k", count: 21)), "value": "v", "type": 0]))
                 == "Failed to validate state schema: String is too long (21 chars), maximum 20")
         #expect(try error(try asset(["value": "v", "type": -1])) == "Failed to validate state schema: Value -1 is less than minimum 0")
         #expect(try error(try asset(["value": "v"])) == "Failed to validate state schema: Missing required property: type")
@@ -99,7 +99,7 @@ struct StateTests {
         #expect(try error(try body(of: valid, setting: "asset", to: [:])) == "Invalid transaction asset")
         // /api/transactions/process looks the recipient up first; the KVS handlers do not.
         #expect(try error(posted, path: "/api/transactions/process") == "Invalid recipient")
-        #expect(try HTTPClient.send("POST", network.node + "/api/transactions", body: posted.bytes).json["transactionId"]?.stringValue
+        #expect(try HTTPClient.send("POST", network.node + "/api/transactions", body: posted.bytes).json["transactionId"]?.string
                 == valid.id?.description)
         #expect(try error(posted) == "Transaction is already processed: \(valid.id!)")
     }
@@ -109,7 +109,7 @@ struct StateTests {
         let hexValue = try state(value: String(repeating: "ab", count: 765))
         _ = try submitted(hexValue)
         let queued = try network.get("/api/transactions/queued/get?id=\(hexValue.id!)").json["transaction"]
-        #expect(queued?["fee"]?.integerValue == 200_000)
+        #expect(queued?["fee"]?.int64 == 200_000)
     }
 
     /// The node's SQL views: `/api/chats/get` (and states) join no account, so the recipient's
@@ -125,8 +125,8 @@ struct StateTests {
         let listed = try network.get("/api/chats/get?senderId=\(Fixtures.alice.address)").json["transactions"]?.arrayValue.first
         #expect(listed?["recipientPublicKey"]?.isNull == true)
         let single = try network.get("/api/transactions/get?id=\(chat.id!)").json["transaction"]
-        #expect(single?["recipientPublicKey"]?.stringValue == bobKey)
+        #expect(single?["recipientPublicKey"]?.string == bobKey)
         let general = try network.get("/api/transactions?senderId=\(Fixtures.alice.address)").json["transactions"]?.arrayValue.first
-        #expect(general?["recipientPublicKey"]?.stringValue == bobKey)
+        #expect(general?["recipientPublicKey"]?.string == bobKey)
     }
 }

@@ -32,19 +32,19 @@ func message(_ text: String, to recipient: KeyPair = Fixtures.bobKeys, from keys
 }
 
 /// The submission body with one field replaced or removed.
-func body(of transaction: Transaction, setting key: String? = nil, to value: JSON? = nil) throws -> JSON {
-    let body = try JSON.parse(try transaction.submissionBody())
+func body(of transaction: Transaction, setting key: String? = nil, to value: JSONValue? = nil) throws -> JSONValue {
+    let body = try JSONValue.parse(try transaction.submissionBody())
     guard let key, var object = body["transaction"] else { return body }
     object = value.map { object.setting(key, to: $0) } ?? object.removing(key)
     return ["transaction": object]
 }
 
-extension JSON {
-    var arrayValue: [JSON] { if case .array(let elements) = self { elements } else { [] } }
+extension JSONValue {
+    var arrayValue: [JSONValue] { if case .array(let elements) = self { elements } else { [] } }
     var boolValue: Bool? { if case .bool(let flag) = self { flag } else { nil } }
     var isNull: Bool { if case .null = self { true } else { false } }
 
-    func removing(_ key: String) -> JSON {
+    func removing(_ key: String) -> JSONValue {
         guard case .object(let members) = self else { return self }
         return .object(members.filter { $0.key != key })
     }
@@ -82,7 +82,7 @@ final class TestNetwork {
                             body: try transaction.submissionBody())
     }
 
-    func control(_ method: String, _ path: String, _ body: JSON? = nil) throws -> HTTPResult {
+    func control(_ method: String, _ path: String, _ body: JSONValue? = nil) throws -> HTTPResult {
         try HTTPClient.send(method, devnet.controlURL + path, body: body?.bytes)
     }
 }
@@ -117,10 +117,10 @@ struct HTTPResult {
     /// False when the connection closed or timed out before Content-Length bytes arrived.
     let complete: Bool
 
-    var json: JSON { (try? JSON.parse(body)) ?? .null }
+    var json: JSONValue { (try? JSONValue.parse(body)) ?? .null }
     var text: String { String(decoding: body, as: UTF8.self) }
     /// `error` of a node envelope.
-    var error: String? { json["error"]?.stringValue }
+    var error: String? { json["error"]?.string }
 }
 
 enum HTTPClientError: Error, Equatable {

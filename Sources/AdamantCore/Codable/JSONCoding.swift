@@ -37,9 +37,7 @@ package enum JSONCoding {
     package static func encode(_ value: some Encodable) throws -> [UInt8] {
         let root = EncodedNode()
         try value.encode(to: ValueEncoder(node: root, codingPath: []))
-        var out: [UInt8] = []
-        root.write(into: &out)
-        return out
+        return root.value.bytes
     }
 }
 

@@ -1,7 +1,9 @@
-/// A JSON value from a hostile rich-message plaintext. Numbers keep the literal as written, so
-/// an amount such as `0.002` is shown as the sender wrote it, never through floating point.
-package enum JSONValue: Sendable, Hashable {
-    case object([String: JSONValue])
+/// A JSON value. Numbers keep the literal as written, so an amount such as `0.002` is shown as
+/// the sender wrote it, never through floating point; objects keep their members in order, so
+/// what is written reads like what was read or built (the devnet's replies, a node's order).
+package enum JSONValue: Sendable, Equatable {
+    /// Members in order, each key once when read (`keyNamedTwice` says which one counts).
+    case object([(key: String, value: JSONValue)])
     case array([JSONValue])
     case string(String)
     case number(String)
@@ -30,7 +32,7 @@ package enum JSONValue: Sendable, Hashable {
     package enum KeyNamedTwice: Sendable {
         /// Foundation's `JSONDecoder`.
         case firstCounts
-        /// JavaScript's `JSON.parse`.
+        /// JavaScript's `JSON.parse` (the key keeps its first place).
         case lastCounts
         /// Neither: refused where the second one stands, for files people edit.
         case refused
@@ -40,14 +42,21 @@ package enum JSONValue: Sendable, Hashable {
     package init(json reader: inout JSONReader, keyNamedTwice: KeyNamedTwice) throws(JSONReadError) {
         switch reader.kind {
         case .object?:
-            var members: [String: JSONValue] = [:]
+            var members: [(key: String, value: JSONValue)] = []
+            // Where each key stands in `members`: a lookup per key, not a scan.
+            var places: [String: Int] = [:]
             try reader.readObject { reader, key throws(JSONReadError) in
-                let name = key.text, isNew = members[name] == nil
-                if !isNew, keyNamedTwice == .refused {
+                let name = key.text, place = places[name]
+                if place != nil, keyNamedTwice == .refused {
                     throw JSONReadError(offset: key.offset, reason: "the key \(name.quoted) is given twice; keep one")
                 }
                 let value = try JSONValue(json: &reader, keyNamedTwice: keyNamedTwice)
-                if isNew || keyNamedTwice == .lastCounts { members[name] = value }
+                if let place {
+                    if keyNamedTwice == .lastCounts { members[place].value = value }
+                } else {
+                    places[name] = members.count
+                    members.append((name, value))
+                }
             }
             self = .object(members)
         case .array?:
@@ -63,13 +72,40 @@ package enum JSONValue: Sendable, Hashable {
         }
     }
 
+    /// The value of `key`, the first member of that name.
     package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members[key]
+        return members.first { $0.key == key }?.value
     }
 
     package var string: String? {
         guard case .string(let text) = self else { return nil }
         return text
     }
+
+    package static func integer(_ value: Int64) -> JSONValue { .number(String(value)) }
+
+    /// Equal when the same members stand in the same order.
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.object(let left), .object(let right)):
+            left.count == right.count && zip(left, right).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        case (.array(let left), .array(let right)): left == right
+        case (.string(let left), .string(let right)), (.number(let left), .number(let right)): left == right
+        case (.bool(let left), .bool(let right)): left == right
+        case (.null, .null): true
+        default: false
+        }
+    }
+}
+
+extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    package init(nilLiteral: ()) { self = .null }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(integerLiteral value: Int64) { self = .integer(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(elements.map { (key: $0.0, value: $0.1) }) }
 }

@@ -8,7 +8,8 @@ struct ValueDecoder: Decoder {
         guard case .object(let members) = try value.present([String: JSONValue].self, at: codingPath) else {
             throw value.mismatch([String: JSONValue].self, at: codingPath)
         }
-        return KeyedDecodingContainer(KeyedReader<Key>(members: members, codingPath: codingPath))
+        let byKey = Dictionary(members.lazy.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        return KeyedDecodingContainer(KeyedReader<Key>(members: byKey, codingPath: codingPath))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {

@@ -2,26 +2,13 @@
 /// `{}`, as `JSONEncoder` writes it. A class, because a nested container keeps writing into
 /// the node its parent already holds.
 final class EncodedNode {
-    enum Scalar {
-        case string(String), number(String), bool(Bool), null
-
-        static func integer(_ value: some FixedWidthInteger) -> Scalar { .number(String(value)) }
-
-        static func real<T: BinaryFloatingPoint & LosslessStringConvertible>(_ value: T, at path: [any CodingKey]) throws -> Scalar {
-            guard value.isFinite else {
-                throw EncodingError.invalidValue(value, .init(codingPath: path, debugDescription: "\(value) is not a JSON number."))
-            }
-            return .number(String(value))
-        }
-    }
-
-    private var scalar: Scalar?
+    private var scalar: JSONValue?
     private var members: [String: EncodedNode]?
     private var elements: [EncodedNode]?
 
     init() {}
 
-    func set(_ value: Scalar) { (scalar, members, elements) = (value, nil, nil) }
+    func set(_ value: JSONValue) { (scalar, members, elements) = (value, nil, nil) }
     func makeObject() { if members == nil { (scalar, members, elements) = (nil, [:], nil) } }
     func makeArray() { if elements == nil { (scalar, members, elements) = (nil, nil, []) } }
 
@@ -42,36 +29,21 @@ final class EncodedNode {
 
     var elementCount: Int { elements?.count ?? 0 }
 
-    func write(into out: inout [UInt8]) {
-        if let scalar {
-            Self.write(scalar, into: &out)
-        } else if let elements {
-            out.append(UInt8(ascii: "["))
-            for (position, element) in elements.enumerated() {
-                if position > 0 { out.append(UInt8(ascii: ",")) }
-                element.write(into: &out)
-            }
-            out.append(UInt8(ascii: "]"))
-        } else {
-            out.append(UInt8(ascii: "{"))
-            let sorted = (members ?? [:]).sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-            for (position, member) in sorted.enumerated() {
-                if position > 0 { out.append(UInt8(ascii: ",")) }
-                JSONCoding.writeString(member.key, into: &out)
-                out.append(UInt8(ascii: ":"))
-                member.value.write(into: &out)
-            }
-            out.append(UInt8(ascii: "}"))
-        }
+    /// What was encoded, an object's keys sorted by their UTF-8 bytes.
+    var value: JSONValue {
+        if let scalar { return scalar }
+        if let elements { return .array(elements.map(\.value)) }
+        let sorted = (members ?? [:]).sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        return .object(sorted.map { (key: $0.key, value: $0.value.value) })
     }
+}
 
-    private static func write(_ scalar: Scalar, into out: inout [UInt8]) {
-        switch scalar {
-        case .string(let text): JSONCoding.writeString(text, into: &out)
-        case .number(let literal): out += literal.utf8
-        case .bool(let flag): out += (flag ? "true" : "false").utf8
-        case .null: out += "null".utf8
+extension JSONValue {
+    fileprivate static func real<T: BinaryFloatingPoint & LosslessStringConvertible>(_ value: T, at path: [any CodingKey]) throws -> JSONValue {
+        guard value.isFinite else {
+            throw EncodingError.invalidValue(value, .init(codingPath: path, debugDescription: "\(value) is not a JSON number."))
         }
+        return .number(String(value))
     }
 }
 
@@ -98,23 +70,23 @@ private struct KeyedWriter<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let node: EncodedNode
     let codingPath: [any CodingKey]
 
-    private func set(_ value: EncodedNode.Scalar, _ key: Key) { node.member(key.stringValue).set(value) }
+    private func set(_ value: JSONValue, _ key: Key) { node.member(key.stringValue).set(value) }
 
     mutating func encodeNil(forKey key: Key) { set(.null, key) }
     mutating func encode(_ value: Bool, forKey key: Key) { set(.bool(value), key) }
     mutating func encode(_ value: String, forKey key: Key) { set(.string(value), key) }
     mutating func encode(_ value: Double, forKey key: Key) throws { set(try .real(value, at: codingPath + [key]), key) }
     mutating func encode(_ value: Float, forKey key: Key) throws { set(try .real(value, at: codingPath + [key]), key) }
-    mutating func encode(_ value: Int, forKey key: Key) { set(.integer(value), key) }
-    mutating func encode(_ value: Int8, forKey key: Key) { set(.integer(value), key) }
-    mutating func encode(_ value: Int16, forKey key: Key) { set(.integer(value), key) }
-    mutating func encode(_ value: Int32, forKey key: Key) { set(.integer(value), key) }
-    mutating func encode(_ value: Int64, forKey key: Key) { set(.integer(value), key) }
-    mutating func encode(_ value: UInt, forKey key: Key) { set(.integer(value), key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) { set(.integer(value), key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) { set(.integer(value), key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) { set(.integer(value), key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) { set(.integer(value), key) }
+    mutating func encode(_ value: Int, forKey key: Key) { set(.number(String(value)), key) }
+    mutating func encode(_ value: Int8, forKey key: Key) { set(.number(String(value)), key) }
+    mutating func encode(_ value: Int16, forKey key: Key) { set(.number(String(value)), key) }
+    mutating func encode(_ value: Int32, forKey key: Key) { set(.number(String(value)), key) }
+    mutating func encode(_ value: Int64, forKey key: Key) { set(.number(String(value)), key) }
+    mutating func encode(_ value: UInt, forKey key: Key) { set(.number(String(value)), key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) { set(.number(String(value)), key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) { set(.number(String(value)), key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) { set(.number(String(value)), key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) { set(.number(String(value)), key) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try value.encode(to: ValueEncoder(node: node.member(key.stringValue), codingPath: codingPath + [key]))
     }
@@ -140,23 +112,23 @@ private struct UnkeyedWriter: UnkeyedEncodingContainer {
     var count: Int { node.elementCount }
 
     private func nextPath() -> [any CodingKey] { codingPath + [PositionKey(intValue: count)] }
-    private func append(_ value: EncodedNode.Scalar) { node.appendElement().set(value) }
+    private func append(_ value: JSONValue) { node.appendElement().set(value) }
 
     mutating func encodeNil() { append(.null) }
     mutating func encode(_ value: Bool) { append(.bool(value)) }
     mutating func encode(_ value: String) { append(.string(value)) }
     mutating func encode(_ value: Double) throws { append(try .real(value, at: nextPath())) }
     mutating func encode(_ value: Float) throws { append(try .real(value, at: nextPath())) }
-    mutating func encode(_ value: Int) { append(.integer(value)) }
-    mutating func encode(_ value: Int8) { append(.integer(value)) }
-    mutating func encode(_ value: Int16) { append(.integer(value)) }
-    mutating func encode(_ value: Int32) { append(.integer(value)) }
-    mutating func encode(_ value: Int64) { append(.integer(value)) }
-    mutating func encode(_ value: UInt) { append(.integer(value)) }
-    mutating func encode(_ value: UInt8) { append(.integer(value)) }
-    mutating func encode(_ value: UInt16) { append(.integer(value)) }
-    mutating func encode(_ value: UInt32) { append(.integer(value)) }
-    mutating func encode(_ value: UInt64) { append(.integer(value)) }
+    mutating func encode(_ value: Int) { append(.number(String(value))) }
+    mutating func encode(_ value: Int8) { append(.number(String(value))) }
+    mutating func encode(_ value: Int16) { append(.number(String(value))) }
+    mutating func encode(_ value: Int32) { append(.number(String(value))) }
+    mutating func encode(_ value: Int64) { append(.number(String(value))) }
+    mutating func encode(_ value: UInt) { append(.number(String(value))) }
+    mutating func encode(_ value: UInt8) { append(.number(String(value))) }
+    mutating func encode(_ value: UInt16) { append(.number(String(value))) }
+    mutating func encode(_ value: UInt32) { append(.number(String(value))) }
+    mutating func encode(_ value: UInt64) { append(.number(String(value))) }
     mutating func encode<T: Encodable>(_ value: T) throws {
         let path = nextPath()
         try value.encode(to: ValueEncoder(node: node.appendElement(), codingPath: path))
@@ -185,41 +157,15 @@ private struct SingleValueWriter: SingleValueEncodingContainer {
     mutating func encode(_ value: String) { node.set(.string(value)) }
     mutating func encode(_ value: Double) throws { node.set(try .real(value, at: codingPath)) }
     mutating func encode(_ value: Float) throws { node.set(try .real(value, at: codingPath)) }
-    mutating func encode(_ value: Int) { node.set(.integer(value)) }
-    mutating func encode(_ value: Int8) { node.set(.integer(value)) }
-    mutating func encode(_ value: Int16) { node.set(.integer(value)) }
-    mutating func encode(_ value: Int32) { node.set(.integer(value)) }
-    mutating func encode(_ value: Int64) { node.set(.integer(value)) }
-    mutating func encode(_ value: UInt) { node.set(.integer(value)) }
-    mutating func encode(_ value: UInt8) { node.set(.integer(value)) }
-    mutating func encode(_ value: UInt16) { node.set(.integer(value)) }
-    mutating func encode(_ value: UInt32) { node.set(.integer(value)) }
-    mutating func encode(_ value: UInt64) { node.set(.integer(value)) }
+    mutating func encode(_ value: Int) { node.set(.number(String(value))) }
+    mutating func encode(_ value: Int8) { node.set(.number(String(value))) }
+    mutating func encode(_ value: Int16) { node.set(.number(String(value))) }
+    mutating func encode(_ value: Int32) { node.set(.number(String(value))) }
+    mutating func encode(_ value: Int64) { node.set(.number(String(value))) }
+    mutating func encode(_ value: UInt) { node.set(.number(String(value))) }
+    mutating func encode(_ value: UInt8) { node.set(.number(String(value))) }
+    mutating func encode(_ value: UInt16) { node.set(.number(String(value))) }
+    mutating func encode(_ value: UInt32) { node.set(.number(String(value))) }
+    mutating func encode(_ value: UInt64) { node.set(.number(String(value))) }
     mutating func encode<T: Encodable>(_ value: T) throws { try value.encode(to: ValueEncoder(node: node, codingPath: codingPath)) }
-}
-
-extension JSONCoding {
-    /// `"`, `\` and control characters escaped, as `JSONEncoder` escapes them; `/` and every
-    /// other character as it is.
-    package static func writeString(_ text: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out += #"\""#.utf8
-            case UInt8(ascii: "\\"): out += #"\\"#.utf8
-            case 0x08: out += #"\b"#.utf8
-            case 0x0C: out += #"\f"#.utf8
-            case 0x0A: out += #"\n"#.utf8
-            case 0x0D: out += #"\r"#.utf8
-            case 0x09: out += #"\t"#.utf8
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out += #"\u00"#.utf8
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-    }
 }

@@ -2,7 +2,7 @@
 /// for the node answers a watch or a fetch reads on every push (a page of 100 transactions cost
 /// more in `Codable`'s generic machinery than in the JSON itself): values are read where they
 /// stand, keys are compared as bytes, and nothing is built that the caller does not ask for;
-/// the trees (`JSONValue`, the devnet's) are built by it. What is skipped is still checked, so a
+/// the one tree, `JSONValue`, is built by it. What is skipped is still checked, so a
 /// document it accepts by the strict rules is one `JSONDecoder` accepts too (the transaction and
 /// coding fuzz targets hold it to that).
 ///
@@ -562,7 +562,7 @@ package struct JSONReadError: Error, Sendable, CustomStringConvertible {
     /// Refused for its nesting alone: the rest may well be JSON.
     package let nestsTooDeep: Bool
 
-    init(_ description: String) {
+    package init(_ description: String) {
         reason = description
         offset = nil
         nestsTooDeep = false

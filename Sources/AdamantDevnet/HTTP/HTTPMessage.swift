@@ -1,3 +1,5 @@
+import AdamantCore
+
 /// A request as the server hands it over: the query in its original order (the `and:` join of
 /// `/api/transactions` depends on it), the body complete.
 struct HTTPRequest: Sendable {
@@ -31,7 +33,7 @@ struct HTTPResponse: Sendable {
     var body: [UInt8]
     var delivery: Delivery = .whole
 
-    static func json(_ value: JSON, status: Int = 200) -> HTTPResponse {
+    static func json(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
         HTTPResponse(status: status, contentType: "application/json; charset=utf-8", body: value.bytes)
     }
 

@@ -1,4 +1,5 @@
 // The only file that drives libmicrohttpd (the socket calls it needs live in the C shim).
+import AdamantCore
 import CMicroHTTPD
 import Foundation
 import Synchronization

@@ -15,7 +15,7 @@ extension Ledger {
     /// worked out again; throws the first check that fails, with the node's text.
     /// `/api/states/store` looks no recipient up (`needsRecipient: false`).
     mutating func submit(
-        _ body: JSON, version: NodeVersion, nowUnixMillis: Int64, disposition: Disposition = .enqueue,
+        _ body: JSONValue, version: NodeVersion, nowUnixMillis: Int64, disposition: Disposition = .enqueue,
         needsRecipient: Bool = true
     ) throws(Rejection) -> Transaction {
         let policy = version.timestampPolicy
@@ -97,16 +97,16 @@ extension Ledger {
 
     /// The types the devnet simulates. JavaScript looks `trs.type` up as an object key, so the
     /// string "8" passes here and fails the schema later ("+8" or "08" are other keys).
-    private static func knownType(_ value: JSON) -> TransactionType? {
+    private static func knownType(_ value: JSONValue) -> TransactionType? {
         let number: Int? = switch value {
-        case .integer(let number): Int(exactly: number)
+        case .number: value.int64.flatMap { Int(exactly: $0) }
         case .string(let text): Int(text).flatMap { String($0) == text ? $0 : nil }
         default: nil
         }
         return number.map(TransactionType.init(rawValue:)).flatMap { [.transfer, .chat, .state].contains($0) ? $0 : nil }
     }
 
-    private func isPresent(_ value: JSON) -> Bool {
+    private func isPresent(_ value: JSONValue) -> Bool {
         switch value {
         case .null: false
         case .string(let text): !text.isEmpty
@@ -115,11 +115,10 @@ extension Ledger {
     }
 
     /// How JavaScript prints a value in `'Unknown transaction type ' + trs.type`.
-    private static func javaScriptText(_ value: JSON) -> String {
+    private static func javaScriptText(_ value: JSONValue) -> String {
         switch value {
         case .null: "undefined"
         case .string(let text): text
-        case .integer(let number): String(number)
         case .number: value.javaScriptNumber
         case .bool(let flag): String(flag)
         case .array(let elements): elements.map(javaScriptText).joined(separator: ",")

@@ -11,14 +11,14 @@ struct Rejection: Error, Sendable, Equatable, CustomStringConvertible {
 /// texts (`Missing required property: …`, `Expected type … but found type …`, `Object didn't
 /// pass validation for format …: …`) behind the node's prefix.
 struct SchemaReader {
-    let object: JSON
+    let object: JSONValue
     /// `Failed to validate transaction schema: ` and the like; empty for endpoint schemas.
     let prefix: String
 
     func fail(_ message: String) -> Rejection { Rejection(prefix + message) }
 
     /// Null counts as absent: the node strips null fields first.
-    func require(_ key: String) throws(Rejection) -> JSON {
+    func require(_ key: String) throws(Rejection) -> JSONValue {
         guard let value = present(key) else { throw fail("Missing required property: \(key)") }
         return value
     }
@@ -50,13 +50,13 @@ struct SchemaReader {
         present(key) == nil ? nil : try string(key, format: format, maxLength: maxLength)
     }
 
-    func nestedObject(_ key: String) throws(Rejection) -> JSON? {
+    func nestedObject(_ key: String) throws(Rejection) -> JSONValue? {
         guard let value = present(key) else { return nil }
         guard case .object = value else { throw fail("Expected type object but found type \(value.schemaType)") }
         return value
     }
 
-    private func present(_ key: String) -> JSON? {
+    private func present(_ key: String) -> JSONValue? {
         guard let value = object[key] else { return nil }
         if case .null = value { return nil }
         return value
@@ -85,7 +85,7 @@ enum TransactionSchema {
     static let maxStateKeyLength = 20
 
     /// Step 1, the endpoint's own schema: a `transaction` object with a signature.
-    static func endpoint(_ body: JSON) throws(Rejection) -> JSON {
+    static func endpoint(_ body: JSONValue) throws(Rejection) -> JSONValue {
         guard case .object = body else { throw Rejection("Expected type object but found type \(body.schemaType)") }
         let endpoint = SchemaReader(object: body, prefix: "")
         let transaction = try endpoint.require("transaction")
@@ -99,7 +99,7 @@ enum TransactionSchema {
     /// Normalisation: every signed field typed and in range, giving the transaction the node
     /// will hash. `timestampMs` only counts for the future check and is then dropped, as
     /// before the node's "spaceship" activation height.
-    static func normalize(_ object: JSON, version: NodeVersion) throws(Rejection) -> Transaction {
+    static func normalize(_ object: JSONValue, version: NodeVersion) throws(Rejection) -> Transaction {
         let reader = SchemaReader(object: object, prefix: "Failed to validate transaction schema: ")
         let type = try reader.integer("type")
         let timestamp = try reader.integer("timestamp")
@@ -125,7 +125,7 @@ enum TransactionSchema {
         return transaction
     }
 
-    private static func chatAsset(in asset: JSON?) throws(Rejection) -> ChatAsset {
+    private static func chatAsset(in asset: JSONValue?) throws(Rejection) -> ChatAsset {
         guard let chat = asset?["chat"], case .object = chat else { throw Rejection("Invalid transaction asset") }
         let reader = SchemaReader(object: chat, prefix: "Failed to validate chat schema: ")
         let message = try reader.string("message", format: .hex, maxLength: maxMessageLength)
@@ -137,7 +137,7 @@ enum TransactionSchema {
 
     /// `State.objectNormalize`: key 0–20 characters, value 1–20,480, type an integer ≥ 0. A
     /// type outside int32 cannot be the 0 or 1 `verify` wants, so it fails as verify would.
-    private static func stateAsset(in asset: JSON?) throws(Rejection) -> StateAsset {
+    private static func stateAsset(in asset: JSONValue?) throws(Rejection) -> StateAsset {
         guard let state = asset?["state"], case .object = state else { throw Rejection("Invalid transaction asset") }
         let reader = SchemaReader(object: state, prefix: "Failed to validate state schema: ")
         let key = try reader.optionalString("key", maxLength: maxStateKeyLength) ?? ""

@@ -26,7 +26,7 @@ struct ControlAPI {
         }
     }
 
-    private func route(_ request: HTTPRequest) throws -> JSON {
+    private func route(_ request: HTTPRequest) throws -> JSONValue {
         let parts = request.path.split(separator: "/").map(String.init)
         if parts.count == 3, parts[0] == "nodes" {
             guard let node = Int(parts[1]) else { throw ControlFailure.badRequest("node index must be a number: \(parts[1])") }
@@ -39,8 +39,8 @@ struct ControlAPI {
             return ["height": .integer(devnet.mine())]
         case ("POST", "/fund"):
             let body = try Self.body(of: request)
-            let address = try Self.parse(body["address"]?.stringValue, as: "address") { try Address($0) }
-            let amount = try Self.parse(body["amount"]?.stringValue, as: "amount (ADM, as a string)") { try ADMAmount($0) }
+            let address = try Self.parse(body["address"]?.string, as: "address") { try Address($0) }
+            let amount = try Self.parse(body["amount"]?.string, as: "amount (ADM, as a string)") { try ADMAmount($0) }
             do {
                 return ["address": .string(address.description), "balance": .string(try devnet.fund(address, amount: amount).description)]
             } catch {
@@ -51,7 +51,7 @@ struct ControlAPI {
         case ("POST", "/contacts"):
             return try storeContacts(try Self.body(of: request))
         case ("PUT", "/ans/mode"):
-            devnet.ansMode = try Self.parse(try Self.body(of: request)["mode"]?.stringValue, as: "mode (csharp or ordered)") {
+            devnet.ansMode = try Self.parse(try Self.body(of: request)["mode"]?.string, as: "mode (csharp or ordered)") {
                 guard let mode = ANSMode(rawValue: $0) else { throw ControlFailure.badRequest("") }
                 return mode
             }
@@ -74,12 +74,12 @@ struct ControlAPI {
     }
 
     /// `/nodes/N/faults` and `/nodes/N/requests`.
-    private func nodeRoute(_ request: HTTPRequest, node: Int, resource: String) throws -> JSON {
+    private func nodeRoute(_ request: HTTPRequest, node: Int, resource: String) throws -> JSONValue {
         switch (request.method, resource) {
         case ("GET", "faults"):
             break
         case ("POST", "faults"):
-            let text = try Self.parse(try Self.body(of: request)["fault"]?.stringValue, as: "fault") { $0 }
+            let text = try Self.parse(try Self.body(of: request)["fault"]?.string, as: "fault") { $0 }
             try devnet.add(Fault(parsing: text), toNode: node)
         case ("DELETE", "faults"):
             try devnet.clearFaults(ofNode: node, kind: request.parameter("kind"))
@@ -95,10 +95,10 @@ struct ControlAPI {
         return ["faults": .array(try devnet.faults(ofNode: node).map { .string($0.description) })]
     }
 
-    private func send(_ body: JSON) throws(ControlFailure) -> JSON {
-        let from = try Self.parse(body["from"]?.stringValue, as: "from (a devnet account's address)") { try Address($0) }
-        let to = try Self.parse(body["to"]?.stringValue, as: "to (an address)") { try Address($0) }
-        let kind = try Self.parse(body["kind"]?.stringValue, as: "kind (message, rich, signal or transfer)") {
+    private func send(_ body: JSONValue) throws(ControlFailure) -> JSONValue {
+        let from = try Self.parse(body["from"]?.string, as: "from (a devnet account's address)") { try Address($0) }
+        let to = try Self.parse(body["to"]?.string, as: "to (an address)") { try Address($0) }
+        let kind = try Self.parse(body["kind"]?.string, as: "kind (message, rich, signal or transfer)") {
             guard let kind = DevnetMessageKind(rawValue: $0) else { throw ControlFailure.badRequest("") }
             return kind
         }
@@ -113,13 +113,13 @@ struct ControlAPI {
         }
     }
 
-    private func storeContacts(_ body: JSON) throws(ControlFailure) -> JSON {
-        let account = try Self.parse(body["account"]?.stringValue, as: "account (a devnet account's address)") { try Address($0) }
+    private func storeContacts(_ body: JSONValue) throws(ControlFailure) -> JSONValue {
+        let account = try Self.parse(body["account"]?.string, as: "account (a devnet account's address)") { try Address($0) }
         guard case .object(let members)? = body["names"] else { throw .badRequest(#"missing or invalid names ({"U…": "name"})"#) }
         var names: [Address: String] = [:]
         for (key, value) in members {
             let address = try Self.parse(key, as: "address in names") { try Address($0) }
-            names[address] = try Self.parse(value.stringValue, as: "name of \(key) (a string)") { $0 }
+            names[address] = try Self.parse(value.string, as: "name of \(key) (a string)") { $0 }
         }
         do {
             return ["id": .string(try devnet.storeContacts(of: account, names: names).description)]
@@ -129,7 +129,7 @@ struct ControlAPI {
     }
 
     /// Absent or null is nil; anything but a string is an error.
-    private static func optionalString(_ body: JSON, _ key: String) throws(ControlFailure) -> String? {
+    private static func optionalString(_ body: JSONValue, _ key: String) throws(ControlFailure) -> String? {
         switch body[key] {
         case nil, .null?: return nil
         case .string(let text)?: return text
@@ -137,15 +137,15 @@ struct ControlAPI {
         }
     }
 
-    private var registry: JSON {
+    private var registry: JSONValue {
         .array(devnet.ansRegistrations.map { registration in
             ["address": .string(registration.address.description), "token": .string(registration.token),
              "provider": .string(registration.provider)]
         })
     }
 
-    private static func body(of request: HTTPRequest) throws(ControlFailure) -> JSON {
-        guard let body = try? JSON.parse(request.body), case .object = body else {
+    private static func body(of request: HTTPRequest) throws(ControlFailure) -> JSONValue {
+        guard let body = try? JSONValue.parse(request.body), case .object = body else {
             throw .badRequest("the body must be a JSON object")
         }
         return body
@@ -170,9 +170,9 @@ private struct ControlFailure: Error {
 
 extension Devnet {
     /// `{"nodes","control","nethash","ans":{…},"accounts":[…]}`, balances in ADM.
-    var summary: JSON {
+    var summary: JSONValue {
         [
-            "nodes": .array(nodeURLs.map(JSON.string)),
+            "nodes": .array(nodeURLs.map(JSONValue.string)),
             "control": .string(controlURL),
             "nethash": .string(nethash),
             "ans": [

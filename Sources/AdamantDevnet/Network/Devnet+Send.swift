@@ -102,8 +102,8 @@ extension Devnet {
 
     /// The node's own submit path (`Ledger.submit`), body and all.
     private func admit(_ transaction: Transaction) throws(DevnetError) -> TransactionID {
-        let body: JSON
-        do { body = try JSON.parse(try transaction.submissionBody()) } catch { throw .rejected("\(error)") }
+        let body: JSONValue
+        do { body = try JSONValue.parse(try transaction.submissionBody()) } catch { throw .rejected("\(error)") }
         let now = chain.clock.unixMillis()
         do {
             let admitted = try chain.ledger.withLock { ledger throws(Rejection) in

@@ -43,7 +43,7 @@ struct ChatQuery {
     }
 
     /// The page and the count of all matches; `fromHeight` leaves the pool alone, as on the node.
-    func run(on ledger: Ledger, profile: NodeProfile) -> (transactions: [JSON], count: Int) {
+    func run(on ledger: Ledger, profile: NodeProfile) -> (transactions: [JSONValue], count: Int) {
         TransactionListing(order: order, page: page, includeUnconfirmed: includeUnconfirmed).run(
             on: ledger, profile: profile,
             confirmed: { ($0.height ?? .min) > (fromHeight ?? .min) && admits($0) }, pooled: admits,

@@ -26,9 +26,9 @@ struct NodeAPI {
         case ("POST", "/api/transactions"):
             // 0.10 hands types 8 and 9 to their handlers; any other type reaches no branch and
             // the request is never answered.
-            switch (try? JSON.parse(request.body))?["transaction"]?["type"] {
-            case .integer(8)?: return submit(request, ledger: &ledger)
-            case .integer(9)?: return submit(request, ledger: &ledger, needsRecipient: false)
+            switch (try? JSONValue.parse(request.body))?["transaction"]?["type"]?.int64 {
+            case 8?: return submit(request, ledger: &ledger)
+            case 9?: return submit(request, ledger: &ledger, needsRecipient: false)
             default: return Answer(reply: .never, event: "POST /api/transactions with a type it never answers")
             }
         case ("POST", "/api/states/get"):
@@ -50,9 +50,9 @@ struct NodeAPI {
     }
 
     private func submit(_ request: HTTPRequest, ledger: inout Ledger, needsRecipient: Bool = true) -> Answer {
-        let body: JSON
+        let body: JSONValue
         do {
-            body = request.body.isEmpty ? [:] : try JSON.parse(request.body)
+            body = request.body.isEmpty ? [:] : try JSONValue.parse(request.body)
         } catch {
             return Answer(reply: .respond(Self.apiError("Unexpected token in JSON")))
         }
@@ -74,11 +74,11 @@ struct NodeAPI {
 
     /// `{"success":true,"nodeTimestamp":N,…}` or, for a handler error, the same with
     /// `success:false` and `error`, both HTTP 200.
-    private func envelope(_ handler: () throws(Rejection) -> JSON) -> HTTPResponse {
+    private func envelope(_ handler: () throws(Rejection) -> JSONValue) -> HTTPResponse {
         do { return success(try handler()) } catch { return failure(error) }
     }
 
-    private func success(_ payload: JSON) -> HTTPResponse {
+    private func success(_ payload: JSONValue) -> HTTPResponse {
         .json(.object([("success", true), ("nodeTimestamp", .integer(nodeTimestamp))] + payload.members))
     }
 
@@ -91,7 +91,7 @@ struct NodeAPI {
     /// Under a known prefix the API router answers 500 (404 for multisignatures); elsewhere
     /// Express's own 404 page.
     private func notFound(_ request: HTTPRequest) -> HTTPResponse {
-        let body: JSON = ["success": false, "error": "API endpoint not found"]
+        let body: JSONValue = ["success": false, "error": "API endpoint not found"]
         if request.path.hasPrefix("/api/transactions/multisignatures") { return .json(body, status: 404) }
         let section = request.path.split(separator: "/", maxSplits: 2).prefix(2).joined(separator: "/")
         if NodeEndpoints.sections.contains(section) { return .json(body, status: 500) }

@@ -3,7 +3,7 @@ import AdamantCore
 /// The GET handlers of one node: each returns the object whose members follow `success` and
 /// `nodeTimestamp` in the envelope, or throws the node's error text.
 struct NodeEndpoints {
-    typealias Members = [(key: String, value: JSON)]
+    typealias Members = [(key: String, value: JSONValue)]
 
     let profile: NodeProfile
     let nowUnixMillis: Int64
@@ -16,7 +16,7 @@ struct NodeEndpoints {
     ]
 
     /// nil when the path is no endpoint.
-    func handler(for path: String) -> ((HTTPRequest) throws(Rejection) -> JSON)? {
+    func handler(for path: String) -> ((HTTPRequest) throws(Rejection) -> JSONValue)? {
         switch path {
         case "/api/node/status": status
         case "/api/blocks/getHeight": { _ in ["height": .integer(visibleHeight)] }
@@ -44,7 +44,7 @@ struct NodeEndpoints {
     // MARK: Node
 
     /// The 0.10.3 shape, trimmed to what older versions had (node-api §1.6).
-    private func status(_ request: HTTPRequest) -> JSON {
+    private func status(_ request: HTTPRequest) -> JSONValue {
         let version = profile.version
         let visibleBlock = ledger.blocks[Int(visibleHeight) - 1]
         var network: Members = [
@@ -78,19 +78,19 @@ struct NodeEndpoints {
         return .object(members)
     }
 
-    private var versionObject: JSON {
+    private var versionObject: JSONValue {
         ["build": "", "commit": "de7e1e7000000000000000000000000000000000", "version": .string(profile.version.description)]
     }
 
     // MARK: Accounts
 
-    private func publicKey(_ request: HTTPRequest) throws(Rejection) -> JSON {
+    private func publicKey(_ request: HTTPRequest) throws(Rejection) -> JSONValue {
         let address = try requiredAddress(request)
         guard let key = ledger.account(address)?.publicKey else { throw Rejection("Account not found") }
         return ["publicKey": .string(key.hex)]
     }
 
-    private func account(_ request: HTTPRequest) throws(Rejection) -> JSON {
+    private func account(_ request: HTTPRequest) throws(Rejection) -> JSONValue {
         let key = try request.parameter("publicKey").map { text throws(Rejection) in
             guard let key = try? PublicKey(hex: text) else {
                 throw Rejection("Object didn't pass validation for format publicKey: \(text)")
@@ -114,7 +114,7 @@ struct NodeEndpoints {
     }
 
     /// An unknown address has a zero balance: success, not an error.
-    private func balance(_ request: HTTPRequest) throws(Rejection) -> JSON {
+    private func balance(_ request: HTTPRequest) throws(Rejection) -> JSONValue {
         let account = ledger.account(try requiredAddress(request))
         return [
             "balance": .string(String(account?.balance ?? 0)),
@@ -132,7 +132,7 @@ struct NodeEndpoints {
 
     // MARK: Transactions
 
-    private func confirmedTransaction(_ request: HTTPRequest) throws(Rejection) -> JSON {
+    private func confirmedTransaction(_ request: HTTPRequest) throws(Rejection) -> JSONValue {
         let id = try requiredID(request)
         guard let transaction = ledger.confirmed(id), transaction.height! <= visibleHeight else {
             throw Rejection("Transaction not found")
@@ -140,14 +140,14 @@ struct NodeEndpoints {
         return ["transaction": render.confirmed(transaction, includeAsset: request.flag("returnAsset") == true)]
     }
 
-    private func pooledTransaction(_ request: HTTPRequest, in pool: [Ledger.Pooled]) throws(Rejection) -> JSON {
+    private func pooledTransaction(_ request: HTTPRequest, in pool: [Ledger.Pooled]) throws(Rejection) -> JSONValue {
         let id = try requiredID(request)
         guard let entry = pool.first(where: { $0.transaction.id == id }) else { throw Rejection("Transaction not found") }
         return ["transaction": render.pooled(entry)]
     }
 
     /// Filtered by sender key OR recipient address; `count` is the whole list's size.
-    private func pooledList(_ request: HTTPRequest, _ pool: [Ledger.Pooled]) -> JSON {
+    private func pooledList(_ request: HTTPRequest, _ pool: [Ledger.Pooled]) -> JSONValue {
         let key = request.parameter("senderPublicKey"), address = request.parameter("address")
         let listed = key == nil && address == nil ? pool : pool.filter {
             $0.transaction.senderPublicKey.hex == key || $0.transaction.recipientId?.description == address
@@ -155,27 +155,27 @@ struct NodeEndpoints {
         return ["transactions": .array(listed.map(render.pooled)), "count": .integer(Int64(pool.count))]
     }
 
-    private var counts: JSON {
+    private var counts: JSONValue {
         [
             "confirmed": .integer(Int64(ledger.chain.count { $0.height! <= visibleHeight })), "multisignature": 0,
             "unconfirmed": .integer(Int64(ledger.unconfirmed.count)), "queued": .integer(Int64(ledger.queued.count)),
         ]
     }
 
-    private func transactions(_ request: HTTPRequest) throws(Rejection) -> JSON {
+    private func transactions(_ request: HTTPRequest) throws(Rejection) -> JSONValue {
         let query = try TransactionQuery(request, version: profile.version, ledger: ledger)
         let (transactions, count) = query.run(on: ledger, profile: profile)
         return ["transactions": .array(transactions), "count": .integer(Int64(count))]
     }
 
-    private func chats(_ request: HTTPRequest) throws(Rejection) -> JSON {
+    private func chats(_ request: HTTPRequest) throws(Rejection) -> JSONValue {
         let query = try ChatQuery(request, version: profile.version)
         let (transactions, count) = query.run(on: ledger, profile: profile)
         return ["transactions": .array(transactions), "count": .integer(Int64(count))]
     }
 
     /// `/api/states/get` (GET, and POST with the filters in the body).
-    func states(_ request: HTTPRequest) throws(Rejection) -> JSON {
+    func states(_ request: HTTPRequest) throws(Rejection) -> JSONValue {
         let query = try StateQuery(request)
         let (transactions, count) = query.run(on: ledger, profile: profile)
         return ["transactions": .array(transactions), "count": .integer(Int64(count))]
@@ -185,12 +185,5 @@ struct NodeEndpoints {
         guard let text = request.parameter("id") else { throw Rejection("Missing required property: id") }
         guard let id = TransactionID(text) else { throw Rejection("Object didn't pass validation for format id: \(text)") }
         return id
-    }
-}
-
-extension JSON {
-    /// An object's members, to extend an envelope.
-    var members: [(key: String, value: JSON)] {
-        if case .object(let members) = self { members } else { [] }
     }
 }

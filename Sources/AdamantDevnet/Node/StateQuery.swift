@@ -32,7 +32,7 @@ struct StateQuery {
         order = try ListOrder(request.parameter("orderBy"), fields: ["type", "timestamp"], errorPrefix: Self.errorPrefix)
     }
 
-    func run(on ledger: Ledger, profile: NodeProfile) -> (transactions: [JSON], count: Int) {
+    func run(on ledger: Ledger, profile: NodeProfile) -> (transactions: [JSONValue], count: Int) {
         TransactionListing(order: order, page: page, includeUnconfirmed: false).run(
             on: ledger, profile: profile, confirmed: admits, pooled: { _ in false },
             render: { $0.chatListed($1) },
@@ -95,17 +95,17 @@ struct StateQuery {
     /// handler splits them again.
     static func parameters(inBody body: [UInt8]) throws(Rejection) -> [(name: String, value: String)] {
         guard !body.isEmpty else { return [] }
-        guard let parsed = try? JSON.parse(body), case .object(let members) = parsed else {
-            throw Rejection("Expected type object but found type \((try? JSON.parse(body))?.schemaType ?? "string")")
+        guard let parsed = try? JSONValue.parse(body), case .object(let members) = parsed else {
+            throw Rejection("Expected type object but found type \((try? JSONValue.parse(body))?.schemaType ?? "string")")
         }
         var parameters: [(name: String, value: String)] = []
         for (name, value) in members {
             switch value {
             case .null: continue
             case .string(let text): parameters.append((name, text))
-            case .integer(let number): parameters.append((name, String(number)))
-            case .number, .bool, .object: parameters.append((name, value.text))
-            case .array(let elements): parameters.append((name, elements.map { $0.stringValue ?? $0.text }.joined(separator: ",")))
+            case .number: parameters.append((name, value.javaScriptNumber))
+            case .bool, .object: parameters.append((name, value.text))
+            case .array(let elements): parameters.append((name, elements.map { $0.string ?? $0.text }.joined(separator: ",")))
             }
         }
         return parameters

@@ -7,7 +7,7 @@ struct TransactionJSON {
     let ledger: Ledger
 
     /// `/api/transactions/get` and `/api/transactions`: `asset` is `{}` unless asked for.
-    func confirmed(_ transaction: Transaction, includeAsset: Bool) -> JSON {
+    func confirmed(_ transaction: Transaction, includeAsset: Bool) -> JSONValue {
         let transaction = presented(transaction)
         var members = header(of: transaction)
         members += [
@@ -27,7 +27,7 @@ struct TransactionJSON {
 
     /// `/api/chats/get` and `/api/states/get`: the same plus the multisig nulls. Their SQL views
     /// (`full_trs_list`, `full_blocks_list`) join no account, so `recipientPublicKey` is null.
-    func chatListed(_ transaction: Transaction) -> JSON {
+    func chatListed(_ transaction: Transaction) -> JSONValue {
         let transaction = presented(transaction)
         var members = header(of: transaction)
         members += [
@@ -48,7 +48,7 @@ struct TransactionJSON {
     }
 
     /// A pool entry: what the client posted plus what the node adds.
-    func pooled(_ entry: Ledger.Pooled) -> JSON {
+    func pooled(_ entry: Ledger.Pooled) -> JSONValue {
         let transaction = presented(entry.transaction)
         return [
             "type": .integer(Int64(transaction.type.rawValue)),
@@ -69,13 +69,13 @@ struct TransactionJSON {
         ]
     }
 
-    private func header(of transaction: Transaction) -> [(key: String, value: JSON)] {
-        var members: [(key: String, value: JSON)] = [
+    private func header(of transaction: Transaction) -> [(key: String, value: JSONValue)] {
+        var members: [(key: String, value: JSONValue)] = [
             ("id", .string(transaction.id?.description ?? "")),
-            ("height", transaction.height.map(JSON.integer) ?? .null),
-            ("blockId", transaction.blockId.map(JSON.string) ?? .null),
+            ("height", transaction.height.map(JSONValue.integer) ?? .null),
+            ("blockId", transaction.blockId.map(JSONValue.string) ?? .null),
             ("type", .integer(Int64(transaction.type.rawValue))),
-            ("block_timestamp", transaction.blockTimestamp.map(JSON.integer) ?? .null),
+            ("block_timestamp", transaction.blockTimestamp.map(JSONValue.integer) ?? .null),
             ("timestamp", .integer(Int64(transaction.timestamp))),
         ]
         // 0.10 added the column; it stays null until the "spaceship" activation height.
@@ -96,7 +96,7 @@ struct TransactionJSON {
         return tampered
     }
 
-    private func asset(of transaction: Transaction, included: Bool) -> JSON {
+    private func asset(of transaction: Transaction, included: Bool) -> JSONValue {
         guard included else { return [:] }
         if let state = transaction.state {
             // `State.dbRead`'s order.
@@ -112,17 +112,17 @@ struct TransactionJSON {
         ]]
     }
 
-    private func recipientPublicKey(of transaction: Transaction) -> JSON {
+    private func recipientPublicKey(of transaction: Transaction) -> JSONValue {
         guard let recipient = transaction.recipientId, let key = ledger.account(recipient)?.publicKey else { return nil }
         return .string(key.hex)
     }
 
-    private func confirmations(of transaction: Transaction) -> JSON {
+    private func confirmations(of transaction: Transaction) -> JSONValue {
         guard let height = transaction.height else { return 0 }
         return .integer(profile.visibleHeight(of: ledger) - height + 1)
     }
 
-    private func address(_ address: Address?) -> JSON { address.map { .string($0.description) } ?? .null }
+    private func address(_ address: Address?) -> JSONValue { address.map { .string($0.description) } ?? .null }
 
     static func isoTime(unixMillis: Int64) -> String {
         Date(timeIntervalSince1970: Double(unixMillis) / 1000)

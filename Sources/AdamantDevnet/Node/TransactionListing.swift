@@ -13,11 +13,11 @@ struct TransactionListing {
     ///   - sortKey: the value of `order.field` for a transaction.
     func run(
         on ledger: Ledger, profile: NodeProfile, confirmed: (Transaction) -> Bool, pooled: (Transaction) -> Bool,
-        render: @escaping (TransactionJSON, Transaction) -> JSON, sortKey: (String, Transaction) -> SortKey
-    ) -> (transactions: [JSON], count: Int) {
+        render: @escaping (TransactionJSON, Transaction) -> JSONValue, sortKey: (String, Transaction) -> SortKey
+    ) -> (transactions: [JSONValue], count: Int) {
         let writer = TransactionJSON(profile: profile, ledger: ledger)
         let visible = profile.visibleHeight(of: ledger)
-        var matches: [(transaction: Transaction, json: () -> JSON)] = ledger.chain
+        var matches: [(transaction: Transaction, json: () -> JSONValue)] = ledger.chain
             .filter { ($0.height ?? .max) <= visible && confirmed($0) }
             .map { transaction in (transaction, { render(writer, transaction) }) }
         if includeUnconfirmed {

@@ -41,7 +41,7 @@ struct TransactionQuery {
         page = try ListPage(request, maxLimit: 1000, errorPrefix: prefix)
     }
 
-    func run(on ledger: Ledger, profile: NodeProfile) -> (transactions: [JSON], count: Int) {
+    func run(on ledger: Ledger, profile: NodeProfile) -> (transactions: [JSONValue], count: Int) {
         let admits = { (transaction: Transaction) in
             groups.isEmpty || groups.contains { $0.allSatisfy { $0(transaction) } }
         }
