@@ -1,6 +1,6 @@
 /// An integer that nodes send either as a JSON number or as a string of digits (balances,
-/// counts and heights differ between node versions and endpoints). The one decoder of that
-/// shape in the package: every module that reads node JSON uses it.
+/// counts and heights differ between node versions and endpoints), for `Decodable` types;
+/// `JSONReader.readIntegerOrString` reads the same shape.
 package struct IntegerOrString<Value: FixedWidthInteger & Decodable & Sendable>: Decodable, Sendable {
     package let value: Value
 
@@ -16,15 +16,5 @@ package struct IntegerOrString<Value: FixedWidthInteger & Decodable & Sendable>:
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected an integer, got a string that is not one")
         }
         value = number
-    }
-}
-
-extension KeyedDecodingContainer {
-    package func decodeIntegerOrString<T: FixedWidthInteger & Decodable & Sendable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try decode(IntegerOrString<T>.self, forKey: key).value
-    }
-
-    package func decodeIntegerOrStringIfPresent<T: FixedWidthInteger & Decodable & Sendable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try decodeIfPresent(IntegerOrString<T>.self, forKey: key)?.value
     }
 }

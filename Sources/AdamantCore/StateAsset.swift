@@ -1,6 +1,6 @@
 /// `asset.state` of a KVS transaction (type 9): a value stored under a key by its sender.
 /// Only the sender's newest value for a key counts; nodes list them with `/api/states/get`.
-public struct StateAsset: Sendable, Hashable, Codable {
+public struct StateAsset: Sendable, Hashable, Encodable {
     /// At most 20 characters; may be empty (then it adds nothing to the signed bytes).
     public var key: String
     /// Plain text, or an AIP-3 encrypted `{"message","nonce"}` (see `KVSKey`).
@@ -42,18 +42,6 @@ public struct StateAsset: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey { case key, value, type }
-
-    /// Nodes write `key` as a string (empty when none) and `type` as an integer.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        key = try container.decodeIfPresent(String.self, forKey: .key) ?? ""
-        value = try container.decode(String.self, forKey: .value)
-        let rawType = try container.decode(Int64.self, forKey: .type)
-        guard let type = Int32(exactly: rawType) else {
-            throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "state type \(rawType) is outside int32")
-        }
-        self.type = type
-    }
 
     /// Encodes `key`, `value` and `type` as nodes expect them.
     public func encode(to encoder: any Encoder) throws {

@@ -85,7 +85,7 @@ public struct Transaction: Sendable, Hashable {
 
 // MARK: - JSON as nodes write it (§3.3, node-api §1.4)
 
-extension Transaction: Codable {
+extension Transaction: Encodable {
     private enum CodingKeys: String, CodingKey {
         case id, height, blockId, type, timestamp, timestampMs, senderPublicKey, requesterPublicKey
         case senderId, recipientId, recipientPublicKey, amount, fee, signature, signSignature
@@ -94,42 +94,6 @@ extension Transaction: Codable {
     }
 
     private enum AssetKeys: String, CodingKey { case chat, state }
-
-    /// Decodes a transaction as any node version writes it, strict on the signed fields.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        type = try c.decode(TransactionType.self, forKey: .type)
-        amount = try c.decodeIntegerOrString(Int64.self, forKey: .amount)
-        senderPublicKey = try c.decode(PublicKey.self, forKey: .senderPublicKey)
-        // Null, absent or "" for types without a recipient.
-        if let text = try c.decodeIfPresent(String.self, forKey: .recipientId), !text.isEmpty {
-            do { recipientId = try Address(text) } catch {
-                throw DecodingError.dataCorruptedError(forKey: .recipientId, in: c, debugDescription: error.description)
-            }
-        }
-        let rawTimestamp = try c.decode(Int64.self, forKey: .timestamp)
-        guard let timestamp = Int32(exactly: rawTimestamp) else {
-            throw DecodingError.dataCorruptedError(forKey: .timestamp, in: c, debugDescription: "outside the signed int32 range")
-        }
-        self.timestamp = timestamp
-        if c.contains(.asset), try !c.decodeNil(forKey: .asset) {
-            let asset = try c.nestedContainer(keyedBy: AssetKeys.self, forKey: .asset)
-            chat = try asset.decodeIfPresent(ChatAsset.self, forKey: .chat)
-            state = try asset.decodeIfPresent(StateAsset.self, forKey: .state)
-        }
-        requesterPublicKey = try c.decodeHexIfPresent(forKey: .requesterPublicKey, length: PublicKey.length)
-        signature = try c.decodeHex(forKey: .signature, length: Ed25519.signatureLength)
-        signSignature = try c.decodeHexIfPresent(forKey: .signSignature, length: Ed25519.signatureLength)
-        senderId = try c.decodeIfPresent(Address.self, forKey: .senderId)
-        timestampMs = try c.decodeIfPresent(Int64.self, forKey: .timestampMs)
-        id = try c.decodeIfPresent(TransactionID.self, forKey: .id)
-        fee = try c.decodeIntegerOrStringIfPresent(Int64.self, forKey: .fee)
-        height = try c.decodeIntegerOrStringIfPresent(Int64.self, forKey: .height)
-        blockId = try c.decodeIfPresent(String.self, forKey: .blockId)
-        blockTimestamp = try c.decodeIntegerOrStringIfPresent(Int64.self, forKey: .blockTimestamp)
-        confirmations = try c.decodeIntegerOrStringIfPresent(Int64.self, forKey: .confirmations)
-        recipientPublicKey = try c.decodeIfPresent(PublicKey.self, forKey: .recipientPublicKey)
-    }
 
     /// Writes every field that is set, in the node's names; `asset` is `{}` unless a chat or state.
     public func encode(to encoder: any Encoder) throws {

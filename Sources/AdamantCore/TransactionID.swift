@@ -59,7 +59,7 @@ public enum ChatType: Int, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// `asset.chat`: the ciphertext (tag ‖ box), the 24-byte nonce (`own_message`) and the type.
-public struct ChatAsset: Sendable, Hashable, Codable {
+public struct ChatAsset: Sendable, Hashable, Encodable {
     /// The ciphertext: the 16-byte tag, then the box.
     public var message: [UInt8]
     /// The 24-byte nonce it was sealed with.
@@ -76,46 +76,11 @@ public struct ChatAsset: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case message, nonce = "own_message", type }
 
-    /// Decodes `message` and `own_message` (the nonce) from canonical hex.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        message = try container.decodeHex(forKey: .message)
-        nonce = try container.decodeIfPresent(String.self, forKey: .nonce).map { text in
-            guard let bytes = Hex.decode(text) else {
-                throw DecodingError.dataCorruptedError(forKey: .nonce, in: container, debugDescription: "not canonical hex")
-            }
-            return bytes
-        } ?? []
-        let rawType = try container.decode(Int.self, forKey: .type)
-        guard let type = ChatType(rawValue: rawType) else {
-            throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "unknown chat type \(rawType)")
-        }
-        self.type = type
-    }
-
     /// Encodes as nodes expect: hex, and the type's number.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Hex.encode(message), forKey: .message)
         try container.encode(Hex.encode(nonce), forKey: .nonce)
         try container.encode(type.rawValue, forKey: .type)
-    }
-}
-
-extension KeyedDecodingContainer {
-    /// A required field of canonical hex.
-    func decodeHex(forKey key: Key, length: Int? = nil) throws -> [UInt8] {
-        let text = try decode(String.self, forKey: key)
-        let bytes = length.map { Hex.decode(text, length: $0) } ?? Hex.decode(text)
-        guard let bytes else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "not canonical hex")
-        }
-        return bytes
-    }
-
-    /// An optional field of canonical hex; null, absent and "" all mean none.
-    func decodeHexIfPresent(forKey key: Key, length: Int? = nil) throws -> [UInt8]? {
-        guard let text = try decodeIfPresent(String.self, forKey: key), !text.isEmpty else { return nil }
-        return try decodeHex(forKey: key, length: length)
     }
 }

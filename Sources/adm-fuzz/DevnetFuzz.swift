@@ -1,5 +1,6 @@
 import AdamantCore
 import AdamantDevnet
+import AdamantNodes
 import Foundation
 
 /// The devnet's request handling without sockets (`OfflineNode`): a submission body through
@@ -50,9 +51,8 @@ enum DevnetFuzz {
         let found = node.respond(method: "GET", path: "/api/transactions/get", query: [("id", id.description), ("returnAsset", "1")])
         check(found)
         guard let found else { return invariant(false, "an accepted transaction is never served") }
-        struct Found: Decodable { var transaction: Transaction }
         do {
-            let transaction = try JSONDecoder().decode(Found.self, from: Data(found.body)).transaction
+            let transaction = try JSONReader.read(found.body, NodeClient.readFound)
             let verified = try transaction.verify()
             invariant(verified == id, "the devnet serves \(verified) for the \(id) it accepted")
         } catch {

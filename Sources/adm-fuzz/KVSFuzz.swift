@@ -3,7 +3,7 @@ import AdamantFetch
 import Foundation
 
 /// KVS state assets and AIP-3 values (protocol §4.2, §9): `mode ‖ bytes`.
-/// - mode 0: the bytes are `asset.state` JSON: decoding, signed bytes, fee, signing, re-encoding.
+/// - mode 0: the bytes are `asset.state` JSON: reading, signed bytes, fee, signing, re-encoding.
 /// - mode 1: the bytes are a stored value, opened with the account's key.
 /// - mode 2: the bytes are a payload's JSON, sealed for the account, then read as its address book.
 enum KVSFuzz {
@@ -25,13 +25,13 @@ enum KVSFuzz {
     }
 
     private static func stateAsset(_ bytes: [UInt8]) {
-        guard let state = try? JSONDecoder().decode(StateAsset.self, from: Data(bytes)) else { return }
+        guard let state = try? JSONReader.read(bytes, { reader throws(JSONReadError) in try StateAsset(json: &reader) }) else { return }
         var transaction = Transaction(type: .state, amount: 0, senderPublicKey: owner.publicKey, recipientId: nil, timestamp: 0, state: state)
         _ = try? transaction.validate()
         guard (try? Fee.of(transaction)).map({ $0 >= Fee.messageUnit }) == true else { fatalError("a state has a fee of at least one unit") }
         do { try transaction.sign(with: owner) } catch { fatalError("any decoded state asset has signed bytes: \(error)") }
         invariant((try? transaction.verify()) == transaction.id, "a freshly signed state does not verify")
-        let again = (try? JSONEncoder().encode(transaction)).flatMap { try? JSONDecoder().decode(Transaction.self, from: $0) }
+        let again = (try? JSONEncoder().encode(transaction)).flatMap { try? Transaction(json: Array($0)) }
         invariant(again == transaction, "a state transaction does not round-trip through JSON")
     }
 

@@ -17,7 +17,7 @@ enum NodeAnswersFuzz {
     static let wallClockMillis: Int64 = 1_734_393_000_000
 
     /// The docs' transfer (Vectors/transactions.json), looked up and submitted by id.
-    static let transfer: Transaction? = try? JSONDecoder().decode(Transaction.self, from: Data(#"""
+    static let transfer: Transaction? = try? Transaction(json: Array(#"""
         {"type":0,"amount":100000000,"senderId":"U14236667426471084862","senderPublicKey":"8cd9631f9f634a361ea3b85cbd0df882633e39e7d26d7bc615bbcf75e41524ef","recipientId":"U16655734187932477074","timestamp":63228852,"signature":"b3982d603be8f0246fa663e9f012bf28b198cd28f82473db1eb4a342d890f7a2a2c1845db8d256bb5bce1e64a9425822a91e10bf960a2e0b55e20b4841e4ae0b"}
         """#.utf8))
     static let transferID = TransactionID(number: 6_146_865_104_403_680_934)

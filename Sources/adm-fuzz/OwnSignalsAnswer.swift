@@ -87,10 +87,9 @@ enum SignalRecords {
         return Array(json)
     }
 
-    /// The transactions of an answer the client took, decoded as it decodes them.
+    /// The transactions of an answer the client took, read as it reads them.
     static func listed(_ answer: [UInt8]) -> [Transaction]? {
-        struct Listing: Decodable { var transactions: [Transaction] }
-        return (try? JSONDecoder().decode(Listing.self, from: Data(answer)))?.transactions
+        (try? JSONReader.read(answer, NodeClient.readPage))?.transactions
     }
 }
 

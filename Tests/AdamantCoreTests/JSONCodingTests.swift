@@ -48,12 +48,11 @@ import Testing
         #expect(try JSONCoding.decode(Report.self, from: JSONCoding.encode(Self.report)) == Self.report)
     }
 
-    @Test func readsTransactionsAsJSONDecoderDoes() throws {
+    @Test func writesTransactionsAsJSONEncoderDoes() throws {
         let vectors = TransactionVectorTests.vectors
         #expect(vectors.count > 10)
         for vector in vectors {
-            let ours = try JSONCoding.decode(Transaction.self, from: vector.transaction.data)
-            #expect(ours == (try JSONDecoder().decode(Transaction.self, from: vector.transaction.data)), "\(vector.name)")
+            let ours = try Transaction(json: Array(vector.transaction.data))
             #expect(try JSONCoding.encode(ours) == Self.foundationJSON(ours), "\(vector.name)")
         }
     }

@@ -29,7 +29,7 @@ struct PropertyTests {
                 #expect(try transaction.decryptMessage(with: sender, partner: recipient.publicKey) == text)
             }
             #expect(try transaction.verify() == transaction.id)
-            let decoded = try JSONDecoder().decode(Transaction.self, from: JSONEncoder().encode(transaction))
+            let decoded = try Transaction(json: Array(JSONEncoder().encode(transaction)))
             #expect(decoded == transaction)
         }
     }

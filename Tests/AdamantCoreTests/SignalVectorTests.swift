@@ -26,7 +26,7 @@ struct SignalVectorTests {
     /// Building the signal with the vector's timestamp and nonce reproduces its transaction.
     @Test(arguments: vectors)
     func buildsTheSignedTransaction(_ vector: SignalVector) throws {
-        let expected = try vector.transaction.decode(Transaction.self)
+        let expected = try Transaction(json: Array(vector.transaction.data))
         let service = try NotificationService(address: Address(vector.serviceAddress), publicKey: PublicKey(hex: vector.servicePublicKey))
         let sender = try keyPair(passphrase: vector.senderPassphrase)
         let signal = try PushSignal(plaintext: vector.plaintext)

@@ -95,6 +95,6 @@ struct NodeHTTPTests {
 
 enum JSONDecoderForTests {
     static func transaction(_ json: JSONValue) throws -> Transaction {
-        try JSONDecoder().decode(Transaction.self, from: Data(json.bytes))
+        try Transaction(json: json.bytes)
     }
 }

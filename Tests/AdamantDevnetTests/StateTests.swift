@@ -41,7 +41,7 @@ struct StateTests {
         #expect(row["recipientId"]?.isNull == true && row["recipientPublicKey"]?.isNull == true)
         #expect(row["requesterPublicKey"]?.isNull == true && row["signSignature"]?.isNull == true)
         #expect(row["fee"]?.int64 == 100_000 && row["type"]?.int64 == 9)
-        let decoded = try JSONDecoder().decode(Transaction.self, from: Data(row.bytes))
+        let decoded = try Transaction(json: row.bytes)
         #expect(try decoded.verify() == stored.id && decoded.state == stored.state)
         // The single-transaction endpoint carries the asset too.
         let single = try network.get("/api/transactions/get?id=\(stored.id!)&returnAsset=1").json["transaction"]

@@ -53,7 +53,7 @@ import Testing
         transport.route("http://n1:1") { request, path in
             guard request.method == .post else { return .json(FakeStatus().json) }
             posted.withLock { $0 = request }
-            let sent = try! JSONDecoder().decode([String: Transaction].self, from: Data(request.body ?? []))["transaction"]!
+            let sent = try! Fixtures.submitted(request.body)
             return Fixtures.accepted(try! sent.computedID())
         }
         let pool = Fixtures.pool(transport, nodes: ["http://n1:1"])
@@ -64,7 +64,7 @@ import Testing
         }
         let request = try #require(posted.withLock { $0 })
         #expect(request.url.hasSuffix("/api/states/store"))
-        let sent = try JSONDecoder().decode([String: Transaction].self, from: Data(request.body ?? []))["transaction"]!
+        let sent = try Fixtures.submitted(request.body)
         #expect(sent.state == StateAsset(key: "contact_list", value: "{}x") && sent.recipientId == nil)
         #expect(try sent.verify() == recorded.withLock { $0 })
         #expect(result.outcome == .accepted(try sent.computedID()))

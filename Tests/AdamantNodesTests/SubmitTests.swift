@@ -117,7 +117,7 @@ import Testing
         }
         #expect(result.outcome == .accepted(recorded.id!))
         let sent = try #require(recorded.id.flatMap { _ in posts.first?.body })
-        let tx = try JSONDecoder().decode([String: Transaction].self, from: Data(sent))["transaction"]!
+        let tx = try Fixtures.submitted(sent)
         #expect(TimestampPolicy.v0_10.check(type: .chat, timestamp: Int64(tx.timestamp), timestampMs: tx.timestampMs, nowEpochMillis: nodeNow) == nil)
         #expect(tx.timestampMs.map { $0 <= nodeNow } == true)
     }

@@ -3,8 +3,8 @@
 /// more in `Codable`'s generic machinery than in the JSON itself): values are read where they
 /// stand, keys are compared as bytes, and nothing is built that the caller does not ask for;
 /// the one tree, `JSONValue`, is built by it. What is skipped is still checked, so a
-/// document it accepts by the strict rules is one `JSONDecoder` accepts too (the transaction and
-/// coding fuzz targets hold it to that).
+/// document it accepts by the strict rules is one `JSONDecoder` accepts too (the coding fuzz
+/// target holds it to that).
 ///
 /// Every read checks the index first and nesting is bounded: no input traps. A refusal of the
 /// grammar carries the byte offset and what was expected there.

@@ -1,8 +1,12 @@
-// Transactions read from node answers with `JSONReader`, by the same rules as their
-// `init(from:)`; the transaction fuzz target checks the two agree.
+// Transactions are read with `JSONReader` only: from node answers, push payloads and files
+// alike. The transaction fuzz target holds the reader to Foundation's `JSONSerialization`.
 
 extension Transaction {
-    /// The transaction at `reader`, as nodes write it (§3.3, node-api §1.4).
+    /// The transaction a whole document holds.
+    package init(json document: [UInt8]) throws(JSONReadError) {
+        self = try JSONReader.read(document) { reader throws(JSONReadError) in try Transaction(json: &reader) }
+    }
+
     /// The keys read, each read once.
     private enum Key: Int {
         case type, amount, senderPublicKey, recipientId, timestamp, asset, requesterPublicKey, signature, signSignature
@@ -11,6 +15,8 @@ extension Transaction {
 
     private enum AssetKey: Int { case chat, state }
 
+    /// The transaction at `reader`, as nodes write it (§3.3, node-api §1.4): strict where the
+    /// bytes are signed, tolerant where node versions differ.
     package init(json reader: inout JSONReader) throws(JSONReadError) {
         var seen = SeenKeys<Key>()
         var type: TransactionType?, amount: Int64?, senderPublicKey: PublicKey?, timestamp: Int32?, signature: [UInt8]?
@@ -92,6 +98,8 @@ extension Transaction {
 extension ChatAsset {
     private enum Key: Int { case message, ownMessage, type }
 
+    /// The transaction at `reader`, as nodes write it (§3.3, node-api §1.4): strict where the
+    /// bytes are signed, tolerant where node versions differ.
     package init(json reader: inout JSONReader) throws(JSONReadError) {
         var seen = SeenKeys<Key>()
         var message: [UInt8]?, nonce: [UInt8] = [], type: ChatType?
@@ -123,6 +131,8 @@ extension ChatAsset {
 extension StateAsset {
     private enum Key: Int { case key, value, type }
 
+    /// The transaction at `reader`, as nodes write it (§3.3, node-api §1.4): strict where the
+    /// bytes are signed, tolerant where node versions differ.
     package init(json reader: inout JSONReader) throws(JSONReadError) {
         var seen = SeenKeys<Key>()
         var key: String?, value: String?, type: Int32?

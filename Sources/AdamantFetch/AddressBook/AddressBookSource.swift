@@ -77,18 +77,34 @@ public final class AddressBookSource: Sendable {
     }
 
     /// The node's answer as it came (nil: the account has no list), and when.
-    struct Cached: Codable {
+    struct Cached: Encodable {
         var fetchedAt: Int64
         var transaction: Transaction?
     }
 
     private func readCache(_ file: String?) -> Cached? {
         guard let file, let data = try? SmallFile.read(atPath: file, limit: Self.maximumFileSize) else { return nil }
-        return try? JSONCoding.decode(Cached.self, from: data)
+        return try? JSONReader.read(data) { reader throws(JSONReadError) in try Cached(json: &reader) }
     }
 
     private func writeCache(_ cached: Cached, to file: String?) {
         guard let file, let data = try? JSONCoding.encode(cached) else { return }
         SmallFile.replace(atPath: file, with: data)
+    }
+}
+
+extension AddressBookSource.Cached {
+    /// What `writeCache` wrote: no `transaction`, or null, when the account has no list.
+    init(json reader: inout JSONReader) throws(JSONReadError) {
+        var fetchedAt: Int64?, transaction: Transaction?
+        try reader.readObject { reader, key throws(JSONReadError) in
+            switch key {
+            case "fetchedAt": fetchedAt = try reader.readInteger()
+            case "transaction": transaction = try reader.readNull() ? nil : Transaction(json: &reader)
+            default: try reader.skipValue()
+            }
+        }
+        guard let fetchedAt else { throw reader.missing("fetchedAt") }
+        self.init(fetchedAt: fetchedAt, transaction: transaction)
     }
 }

@@ -9,8 +9,8 @@ extension NodeClient {
             ("senderId", owner.description), ("key", key), ("orderBy", "timestamp:desc"),
             ("limit", String(min(max(limit, 1), 100))),
         ]
-        return try await get("/api/states/get", query, until: pool.clock.now + deadline) { [verify] (body: StatesBody) in
-            for transaction in body.transactions {
+        return try await get("/api/states/get", query, until: pool.clock.now + deadline, reading: Self.readPage) { [verify] (page: TransactionPage) in
+            for transaction in page.transactions {
                 try verify(transaction)
                 guard transaction.type == .state, let state = transaction.state, state.key == key,
                       transaction.senderPublicKey.address == owner
@@ -19,7 +19,7 @@ extension NodeClient {
                 }
             }
             // "Newest first" is the node's word; the client relies on it, so sorts again.
-            return body.transactions.enumerated()
+            return page.transactions.enumerated()
                 .sorted { ($0.element.timestamp, -$0.offset) > ($1.element.timestamp, -$1.offset) }
                 .map(\.element)
         }
@@ -38,8 +38,4 @@ extension NodeClient {
         try await willSend(transaction)
         return try await submit(transaction, target: target.node, isResend: isResend)
     }
-}
-
-private struct StatesBody: Decodable, Sendable {
-    var transactions: [Transaction]
 }

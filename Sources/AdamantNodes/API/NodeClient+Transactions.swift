@@ -81,7 +81,7 @@ extension NodeClient {
     }
 
     /// `{"transaction": {…}}`
-    @Sendable private static func readFound(_ reader: inout JSONReader) throws(JSONReadError) -> Transaction {
+    @Sendable package static func readFound(_ reader: inout JSONReader) throws(JSONReadError) -> Transaction {
         var found: Transaction?
         try reader.readObject { reader, key throws(JSONReadError) in
             switch key {
@@ -98,7 +98,7 @@ extension NodeClient {
     private enum PageKey: Int { case transactions, count }
 
     /// `{"transactions": […], "count": N}`, the count a number or a string (node versions differ).
-    @Sendable static func readPage(_ reader: inout JSONReader) throws(JSONReadError) -> TransactionPage {
+    @Sendable package static func readPage(_ reader: inout JSONReader) throws(JSONReadError) -> TransactionPage {
         var transactions: [Transaction]?, count: Int?, seen = SeenKeys<PageKey>()
         try reader.readObject { reader, key throws(JSONReadError) in
             switch key {

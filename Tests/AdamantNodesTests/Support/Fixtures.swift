@@ -1,6 +1,7 @@
 import AdamantCore
 @testable import AdamantNodes
 import Foundation
+import Testing
 
 enum Fixtures {
     /// A fixed "true" time for the scripted nodes: 2026-01-01T00:00:00Z.
@@ -41,6 +42,12 @@ enum Fixtures {
 
     static func transactionBody(_ transaction: Transaction) -> String {
         #"{"success":true,"nodeTimestamp":1,"transaction":\#(json(transaction))}"#
+    }
+
+    /// The transaction of a submission body, `{"transaction": {…}}`.
+    static func submitted(_ body: [UInt8]?) throws -> Transaction {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(body ?? [])) as? [String: Any])
+        return try Transaction(json: Array(JSONSerialization.data(withJSONObject: try #require(object["transaction"]))))
     }
 
     static func accepted(_ id: TransactionID) -> Behavior {
