@@ -125,7 +125,7 @@ private struct Level {
                 do throws(JSONReadError) {
                     if reader.kind == .string {
                         let text = try reader.readString()
-                        level.transaction = try JSONReader.read(Array(text.utf8)) { reader throws(JSONReadError) in try Transaction(json: &reader) }
+                        level.transaction = try Transaction(json: Array(text.utf8))
                     } else {
                         level.transaction = try Transaction(json: &reader)
                     }
