@@ -82,8 +82,9 @@ public struct AnyClock: Clock {
         minimumResolution = clock.minimumResolution
     }
 
-    /// The system's monotonic clock, which keeps counting while the machine sleeps.
-    public static var continuous: AnyClock { AnyClock(ContinuousClock()) }
+    /// The system's monotonic clock, which keeps counting while the machine sleeps: one for
+    /// the process, so the instants of every component that defaults to it compare.
+    public static let continuous = AnyClock(ContinuousClock())
 
     /// The time since the clock was wrapped, by the wrapped clock.
     public var now: Instant { Instant(offset: elapsed()) }

@@ -80,11 +80,11 @@ struct FetchCommand: Command {
         let pool = HealthCache.pool(for: try NodeOptions.nodeList(arguments, context), home: home)
         defer { HealthCache.save(pool, home: home) }
         let client = NodeClient(pool: pool, deadline: deadline)
-        var names: (@Sendable (Address, ContinuousClock.Instant) async -> String?) = { _, _ in nil }
+        var names: (@Sendable (Address, Duration) async -> String?) = { _, _ in nil }
         if !arguments.flag(Self.noNames) {
             let book = AddressBookSource(keys: keys, client: client, home: log == nil ? nil : home)
-            book.prefetch(until: .now + deadline)
-            names = { address, deadline in await book.name(of: address, until: deadline) }
+            book.prefetch(within: deadline)
+            names = { address, left in await book.name(of: address, within: left) }
         }
         let fetcher = Fetcher(
             keys: keys, client: client, configuration: configuration,

@@ -66,7 +66,7 @@ struct StoreBaseline: Sendable {
         _ = try await outbox.unregister(token: tokens[3])  // waits for the add in flight
         _ = try await outbox.register(token: "fcm-token:refused-0123456789", provider: .fcm)  // refused for good
         _ = try await outbox.register(token: String(repeating: "01", count: 32), provider: .apns)  // sent: in flight
-        _ = try await outbox.flush(until: .now)
+        _ = try await outbox.flush(within: .zero)
         let other = try Outbox(home: home, keyPair: OwnSignalsFuzz.stranger, service: OwnSignalsFuzz.service, chain: StoreChain(), wallClock: clock)
         _ = try await other.register(token: tokens[0], provider: .apns)
 

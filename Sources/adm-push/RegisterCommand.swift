@@ -72,7 +72,7 @@ enum OutboxCommand {
             }
             return .queued
         }
-        let deadline = ContinuousClock.now + (try OutboxOptions.deadline(arguments))
+        let wait = try OutboxOptions.deadline(arguments)
         // The intents are stored by now: Ctrl-C or SIGTERM end the wait, not the process, so
         // the report says where they stand and that they stay queued.
         let stop = StopOnSignals()
@@ -80,7 +80,7 @@ enum OutboxCommand {
         let report: FlushReport
         do throws(OutboxError) {
             report = try await stop.run { () throws(OutboxError) in
-                try await outbox.flush(until: deadline) { keys in keys.filter { tokens.contains($0.token) }.allSatisfy(\.isSettled) }
+                try await outbox.flush(within: wait) { keys in keys.filter { tokens.contains($0.token) }.allSatisfy(\.isSettled) }
             }
         } catch {
             throw CLIError(outboxError: error)

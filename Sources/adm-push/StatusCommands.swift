@@ -132,7 +132,7 @@ struct FlushCommand: Command {
         let json = arguments.flag(OutboxOptions.json)
         guard arguments.flag(Self.loop) else {
             let report: FlushReport
-            do { report = try await outbox.flush(until: .now + wait) } catch { throw CLIError(outboxError: error) }
+            do { report = try await outbox.flush(within: wait) } catch { throw CLIError(outboxError: error) }
             OutboxReport.print(report, json: json, context)
             OutboxReport.advice(report.keys, balance: report.balance, context)
             return OutboxReport.exitCode(for: report.keys)
@@ -146,7 +146,7 @@ struct FlushCommand: Command {
             while !Task.isCancelled {
                 pass += 1
                 let report: FlushReport
-                do throws(OutboxError) { report = try await outbox.flush(until: .now + wait) } catch { throw CLIError(outboxError: error) }
+                do throws(OutboxError) { report = try await outbox.flush(within: wait) } catch { throw CLIError(outboxError: error) }
                 // In a loop the log says what the nodes did (a warning), not a bare line beside it.
                 OutboxReport.print(json ? report : FlushReport(keys: report.keys, balance: report.balance), json: json, context)
                 FlushLog.log(report, pass: pass, logger)
@@ -188,7 +188,7 @@ struct RepairCommand: Command {
         do { _ = try await outbox.repair(resend: evidence?.tokensToResend ?? []) } catch { throw CLIError(outboxError: error) }
         let wait = try OutboxOptions.deadline(arguments)
         let report: FlushReport
-        do { report = try await outbox.flush(until: .now + wait) } catch { throw CLIError(outboxError: error) }
+        do { report = try await outbox.flush(within: wait) } catch { throw CLIError(outboxError: error) }
         OutboxReport.print(report, json: arguments.flag(OutboxOptions.json), context)
         OutboxReport.advice(report.keys, balance: report.balance, context)
         return OutboxReport.exitCode(for: report.keys)

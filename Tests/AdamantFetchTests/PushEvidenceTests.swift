@@ -29,7 +29,7 @@ struct PushEvidenceTests {
         let outbox = try Outbox(
             home: home, keyPair: network.me, service: service, chain: NodeClient(pool: network.pool, deadline: .seconds(3)), configuration: configuration)
         let intent = try await outbox.register(token: Self.token, provider: .apns)
-        _ = try await outbox.waitUntilSettled(intent, until: .now + .seconds(20))
+        _ = try await outbox.waitUntilSettled(intent, within: .seconds(20))
         return Setup(network: network, outbox: outbox, log: try NotificationLog(home: home), home: home)
     }
 
@@ -78,7 +78,7 @@ struct PushEvidenceTests {
     @Test func pushesAfterTheLastRemoveMeanTheServiceNeverAppliedIt() async throws {
         let setup = try await setup()
         let remove = try await setup.outbox.unregister(token: Self.token)
-        _ = try await setup.outbox.waitUntilSettled(remove, until: .now + .seconds(20))
+        _ = try await setup.outbox.waitUntilSettled(remove, within: .seconds(20))
         let tokens = try await setup.outbox.tokensOnChain()
         #expect(tokens[Self.token]?.standing == .unregistered)
         let now = SystemWallClock().unixMillis()

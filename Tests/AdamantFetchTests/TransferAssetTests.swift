@@ -25,7 +25,7 @@ struct TransferAssetTests {
         // A node nobody asks: the transaction is handed over, and a transfer needs no key.
         let nowhere = NodePool(nodes: NodeList(endpoints: [NodeEndpoint(url: try NodeURL("http://127.0.0.1:9"))], nethash: .majority, source: .arguments))
         let fetcher = Fetcher(keyPair: Self.me, client: NodeClient(pool: nowhere))
-        let result = try await fetcher.show(try Self.transferCarryingAChat(), until: .now + .seconds(5))
+        let result = try await fetcher.show(try Self.transferCarryingAChat(), within: .seconds(5))
         #expect(result.failure == nil)
         #expect(result.text == nil)
         #expect(!result.notification.body.contains("hidden"), "\(result.notification)")
@@ -38,7 +38,7 @@ struct TransferAssetTests {
         let nowhere = NodePool(nodes: NodeList(endpoints: [NodeEndpoint(url: try NodeURL("http://127.0.0.1:9"))], nethash: .majority, source: .arguments))
         let fetcher = Fetcher(keyPair: Self.me, client: NodeClient(pool: nowhere))
         let chat = Transaction(type: .chat, amount: 0, senderPublicKey: Self.friend.publicKey, recipientId: Self.me.address, timestamp: 1)
-        let error = await #expect(throws: FetchFailure.self) { _ = try await fetcher.show(chat, until: .now + .seconds(5)) }
+        let error = await #expect(throws: FetchFailure.self) { _ = try await fetcher.show(chat, within: .seconds(5)) }
         guard case .unverifiable(let detail)? = error else { Issue.record("\(String(describing: error))"); return }
         #expect(detail.hasPrefix("it has no id, and none can be computed"), "\(detail)")
     }

@@ -66,7 +66,7 @@ final class OutboxNetwork: Sendable {
     /// Registers `token` and waits until it is in a block and the service has read it.
     func registered(_ token: String, in outbox: Outbox) async throws {
         let intent = try await outbox.register(token: token, provider: .apns)
-        let report = try await outbox.waitUntilSettled(intent, until: .now + .seconds(20))
+        let report = try await outbox.waitUntilSettled(intent, within: .seconds(20))
         try #require(report.keys.first { $0.token == token }.map { if case .applied = $0.newest.state { true } else { false } } == true)
         devnet.pollANS()
         try #require(registered.contains(token))
@@ -84,7 +84,7 @@ struct LiveOutboxTests {
         let network = try await OutboxNetwork()
         let outbox = try network.outbox()
         let intent = try await outbox.register(token: Self.token, provider: .apns)
-        let report = try await outbox.waitUntilSettled(intent, until: .now + .seconds(20))
+        let report = try await outbox.waitUntilSettled(intent, within: .seconds(20))
         let key = try #require(report.keys.first)
         guard case .applied(let height?) = key.newest.state else { Issue.record("not applied: \(key) \(report.networkProblem.map { "\($0)" } ?? "")"); return }
         #expect(height > 0)
@@ -93,7 +93,7 @@ struct LiveOutboxTests {
 
         // The chain already holds it: a new intent is applied with no signal.
         let again = try await outbox.register(token: Self.token, provider: .apns)
-        let second = try await outbox.waitUntilSettled(again, until: .now + .seconds(20))
+        let second = try await outbox.waitUntilSettled(again, within: .seconds(20))
         #expect(second.keys.first?.newest.attempts.isEmpty == true)
         #expect(second.keys.first?.newest.state == .applied(height: height))
     }
@@ -105,7 +105,7 @@ struct LiveOutboxTests {
         let outbox = try network.outbox { $0.policy.maxAgeMillis = 300 }
         try network.faultEveryNode("status:500@/api/chats/process")
         let intent = try await outbox.register(token: Self.token, provider: .apns)
-        let report = try await outbox.waitUntilSettled(intent, until: .now + .seconds(20))
+        let report = try await outbox.waitUntilSettled(intent, within: .seconds(20))
         #expect(report.keys.map(\.newest.state) == [.failed("not applied within 0 days: every try failed")])
         let later = try await outbox.status()
         #expect(later.keys.map(\.newest.id) == [intent.id])
@@ -122,14 +122,14 @@ struct LiveOutboxTests {
 
         try network.faultEveryNode("refuse")
         let remove = try await outbox.unregister(token: Self.token)
-        let offline = try await outbox.waitUntilSettled(remove, until: .now + .milliseconds(300))
+        let offline = try await outbox.waitUntilSettled(remove, within: .milliseconds(300))
         #expect(offline.networkProblem != nil)
         #expect(offline.keys.first?.newest.state == .pending)
 
         try network.clearFaults()
         await network.client.pool.checkHealth()
         let add = try await outbox.register(token: Self.token, provider: .apns)
-        let report = try await outbox.waitUntilSettled(add, until: .now + .seconds(20))
+        let report = try await outbox.waitUntilSettled(add, within: .seconds(20))
         #expect(report.keys.first?.newest.state == .applied(height: try #require(report.keys.first?.chain?.last?.height)))
         let queue = try await outbox.queue()
         #expect(queue.first?.map(\.state).dropLast(1).last == .superseded, "the remove was cancelled")
@@ -149,14 +149,14 @@ struct LiveOutboxTests {
         for _ in 0..<3 { network.devnet.mine() }  // past the gap after the add
         try network.faultEveryNode("timeout-after-accept@/api/chats/process")
         _ = try await outbox.unregister(token: Self.token)
-        let unanswered = try await outbox.flush(until: .now)  // one pass: the send times out
+        let unanswered = try await outbox.flush(within: .zero)  // one pass: the send times out
         // The first node never answered; the second said "already processed" (one shared pool).
         let attempts = try #require(unanswered.keys.first?.newest.attempts)
         #expect(attempts.count == 1 && attempts.allSatisfy(\.mayStillLand), "\(attempts)")
         try network.clearFaults()
 
         let add = try await outbox.register(token: Self.token, provider: .apns)
-        let report = try await outbox.waitUntilSettled(add, until: .now + .seconds(20))
+        let report = try await outbox.waitUntilSettled(add, within: .seconds(20))
         let key = try #require(report.keys.first)
         let signals = try await outbox.store.ownSignals(scope: outbox.scope).sorted(by: OwnSignal.inChainOrder).map(\.signal.action)
         #expect(signals == [.add, .remove, .add], "the remove landed, then one fresh add")
@@ -176,11 +176,11 @@ struct LiveOutboxTests {
         let stranger = try network.outbox(home: "stranger", account: network.stranger())
 
         let remove = try await outbox.unregister(token: Self.token)
-        _ = try await outbox.waitUntilSettled(remove, until: .now + .seconds(20))
+        _ = try await outbox.waitUntilSettled(remove, within: .seconds(20))
         let add = try await outbox.register(token: Self.token, provider: .apns)
         async let theirs = withStranger ? stranger.register(token: String(repeating: "77", count: 32), provider: .apns) : nil
-        if let theirs = try await theirs { _ = try await stranger.waitUntilSettled(theirs, until: .now + .seconds(20)) }
-        let report = try await outbox.waitUntilSettled(add, until: .now + .seconds(20))
+        if let theirs = try await theirs { _ = try await stranger.waitUntilSettled(theirs, within: .seconds(20)) }
+        let report = try await outbox.waitUntilSettled(add, within: .seconds(20))
         #expect(report.keys.first?.chain?.standing == .registered)
         let before = network.devnet.height
         #expect(await eventually { network.devnet.height > before + 4 }, "the service has polled past it")
@@ -193,14 +193,14 @@ struct LiveOutboxTests {
         let first = try network.outbox(home: "before-reinstall")
         let tokens = (0..<3).map { String(repeating: String(format: "%02x", $0 + 1), count: 32) }
         for token in tokens { _ = try await first.register(token: token, provider: .apns) }
-        _ = try await first.flush(until: .now + .seconds(20))
+        _ = try await first.flush(within: .seconds(20))
         network.devnet.pollANS()
         #expect(Set(network.registered) == Set(tokens))
 
         let reinstalled = try network.outbox(home: "after-reinstall")
         let removes = try await reinstalled.unregisterAll()
         #expect(Set(removes.map(\.signal.token)) == Set(tokens))
-        let report = try await reinstalled.flush(until: .now + .seconds(20))
+        let report = try await reinstalled.flush(within: .seconds(20))
         #expect(report.keys.count == 3 && report.keys.allSatisfy { $0.newest.state != .pending && $0.chain?.standing == .unregistered })
         for _ in 0..<3 { network.devnet.mine(); network.devnet.pollANS() }
         #expect(network.registered.isEmpty)
@@ -212,13 +212,13 @@ struct LiveOutboxTests {
         let network = try await OutboxNetwork(funded: false)
         let outbox = try network.outbox()
         let intent = try await outbox.register(token: Self.token, provider: .apns)
-        let poor = try await outbox.waitUntilSettled(intent, until: .now + .seconds(10))
+        let poor = try await outbox.waitUntilSettled(intent, within: .seconds(10))
         #expect(poor.keys.first?.newest.state == .waitingForFunds)
         #expect(poor.balance == ADMAmount(units: 0))
         #expect(poor.keys.first?.newest.attempts.isEmpty == true, "nothing signed without the fee")
 
         _ = try network.devnet.fund(network.account.address, amount: ADMAmount(units: 100_000))  // exactly one fee
-        let funded = try await outbox.waitUntilSettled(intent, until: .now + .seconds(20))
+        let funded = try await outbox.waitUntilSettled(intent, within: .seconds(20))
         guard case .applied? = funded.keys.first?.newest.state else { Issue.record("\(funded)"); return }
         #expect(network.devnet.balance(of: network.account.address) == ADMAmount(units: 0))
     }
@@ -236,7 +236,7 @@ struct LiveOutboxTests {
         }
         let outbox = try network.outbox()
         let intent = try await outbox.register(token: Self.token, provider: .apns)
-        let report = try await outbox.waitUntilSettled(intent, until: .now + .seconds(20))
+        let report = try await outbox.waitUntilSettled(intent, within: .seconds(20))
         guard case .applied? = report.keys.first?.newest.state else { Issue.record("\(report)"); return }
         #expect(report.keys.first?.newest.attempts.count == 1)
     }
@@ -271,14 +271,14 @@ struct LiveOutboxTests {
         try await network.registered(Self.token, in: outbox)
         if action == .remove {
             let remove = try await outbox.unregister(token: Self.token)
-            _ = try await outbox.waitUntilSettled(remove, until: .now + .seconds(20))
+            _ = try await outbox.waitUntilSettled(remove, within: .seconds(20))
         }
         let before = try await outbox.store.ownSignals(scope: outbox.scope).count
 
         let made = try await outbox.repair(resend: [Self.token])
         #expect(made.map(\.action) == [action])
         #expect(made.first?.mustSend == true)
-        let report = try await outbox.waitUntilSettled(try #require(made.first), until: .now + .seconds(20))
+        let report = try await outbox.waitUntilSettled(try #require(made.first), within: .seconds(20))
         let key = try #require(report.keys.first)
         guard case .applied(let height?) = key.newest.state else { Issue.record("\(key)"); return }
         #expect(key.newest.attempts.contains { $0.id == key.chain?.last?.id }, "applied through its own signal")
@@ -295,7 +295,7 @@ struct LiveOutboxTests {
             for outbox in outboxes {
                 group.addTask {
                     let intent = try await outbox.register(token: Self.token, provider: .apns)
-                    _ = try await outbox.waitUntilSettled(intent, until: .now + .seconds(20))
+                    _ = try await outbox.waitUntilSettled(intent, within: .seconds(20))
                 }
             }
             try await group.waitForAll()

@@ -35,16 +35,18 @@ public final class AddressBookSource: Sendable {
         self.init(keys: AccountKeys(keyPair), client: client, home: home, wallClock: wallClock)
     }
 
-    /// The name `address` has in the account's address book, or nil.
-    public func name(of address: Address, until deadline: ContinuousClock.Instant) async -> String? {
-        await load(until: deadline).value.name(of: address)
+    /// The name `address` has in the account's address book, or nil, within `budget` (on the
+    /// client's pool's clock).
+    public func name(of address: Address, within budget: Duration) async -> String? {
+        await load(within: budget).value.name(of: address)
     }
 
     /// Starts loading the address book now, alongside the fetch of the transaction.
-    public func prefetch(until deadline: ContinuousClock.Instant) { _ = load(until: deadline) }
+    public func prefetch(within budget: Duration) { _ = load(within: budget) }
 
-    private func load(until deadline: ContinuousClock.Instant) -> Task<AddressBook, Never> {
-        loading.withLock { task in
+    private func load(within budget: Duration) -> Task<AddressBook, Never> {
+        let deadline = client.pool.clock.now + budget
+        return loading.withLock { task in
             if let task { return task }
             let started = Task { await self.addressBook(until: deadline) }
             task = started
@@ -52,13 +54,13 @@ public final class AddressBookSource: Sendable {
         }
     }
 
-    private func addressBook(until deadline: ContinuousClock.Instant) async -> AddressBook {
+    private func addressBook(until deadline: AnyClock.Instant) async -> AddressBook {
         let keyPair = await keys.keyPair
         let file = home.map { $0 + "/contacts-" + keyPair.address.description + ".json" }
         let cached = readCache(file)
         if let cached, Self.isFresh(cached.fetchedAt, now: wallClock.unixMillis()) { return book(from: cached.transaction, keyPair) }
         var nodes = client
-        nodes.deadline = min(Self.lookupBudget, max(.zero, ContinuousClock.now.duration(to: deadline)))
+        nodes.deadline = min(Self.lookupBudget, max(.zero, client.pool.clock.now.duration(to: deadline)))
         guard let newest = try? await nodes.states(of: keyPair.address, key: AddressBook.key, limit: 1) else {
             return cached.map { book(from: $0.transaction, keyPair) } ?? AddressBook()
         }

@@ -26,17 +26,18 @@ public struct Fetcher: Sendable {
     /// The deadline and polling of every fetch.
     public let configuration: Configuration
     let partners: PartnerKeys
-    /// The title for a partner: a display name, or nil for the address. Must give up by the
-    /// deadline it is handed.
-    let name: @Sendable (Address, ContinuousClock.Instant) async -> String?
+    /// The title for a partner: a display name, or nil for the address. Must give up within
+    /// the time it is handed.
+    let name: @Sendable (Address, Duration) async -> String?
 
     /// A fetcher for the account `keys` gives. `publicKeys` keeps partners' keys between runs (for
     /// messages this account sent, whose recipient's key a node may not report); `name` titles a
-    /// notification with the partner's name, and must give up by the deadline it is handed.
+    /// notification with the partner's name, and must give up within the time it is handed. Every
+    /// deadline and pause is measured on the client's pool's clock.
     public init(
         keys: AccountKeys, client: NodeClient, configuration: Configuration = Configuration(),
         publicKeys: any PublicKeyCache = MemoryPublicKeyCache(),
-        name: @escaping @Sendable (Address, ContinuousClock.Instant) async -> String? = { _, _ in nil }
+        name: @escaping @Sendable (Address, Duration) async -> String? = { _, _ in nil }
     ) {
         self.keys = keys
         self.client = client
@@ -49,14 +50,14 @@ public struct Fetcher: Sendable {
     public init(
         keyPair: KeyPair, client: NodeClient, configuration: Configuration = Configuration(),
         publicKeys: any PublicKeyCache = MemoryPublicKeyCache(),
-        name: @escaping @Sendable (Address, ContinuousClock.Instant) async -> String? = { _, _ in nil }
+        name: @escaping @Sendable (Address, Duration) async -> String? = { _, _ in nil }
     ) {
         self.init(keys: AccountKeys(keyPair), client: client, configuration: configuration, publicKeys: publicKeys, name: name)
     }
 
     /// The push's transaction as a notification. Ends by `configuration.deadline`.
     public func fetch(_ push: PushPayload) async -> FetchResult {
-        let deadline = ContinuousClock.now + configuration.deadline
+        let deadline = clock.now + configuration.deadline
         // Looked for while the keys may still be being derived; a push for another account
         // ends the search (leaving this scope cancels it).
         async let located = locate(push, until: deadline)
@@ -72,7 +73,7 @@ public struct Fetcher: Sendable {
     }
 
     /// The push's transaction, carried and checked, or found on the nodes; or the fallback.
-    private func locate(_ push: PushPayload, until deadline: ContinuousClock.Instant) async -> Result<Transaction, Fallback> {
+    private func locate(_ push: PushPayload, until deadline: AnyClock.Instant) async -> Result<Transaction, Fallback> {
         if let carried = push.transaction {
             do { try Self.check(carried, is: push.id) } catch {
                 return .failure(Fallback(result: fallback(push.id, error as? FetchFailure ?? .unverifiable("\(error)"), type: carried)))
@@ -87,9 +88,10 @@ public struct Fetcher: Sendable {
         let result: FetchResult
     }
 
-    /// A verified transaction, ours, as a notification. Throws `unverifiable` for one that
-    /// has no id and whose id cannot be computed: no notification can name it.
-    public func show(_ transaction: Transaction, until deadline: ContinuousClock.Instant) async throws(FetchFailure) -> FetchResult {
+    /// A verified transaction, ours, as a notification, within `budget`. Throws `unverifiable`
+    /// for one that has no id and whose id cannot be computed: no notification can name it.
+    public func show(_ transaction: Transaction, within budget: Duration) async throws(FetchFailure) -> FetchResult {
+        let deadline = clock.now + budget
         let id: TransactionID
         if let given = transaction.id { id = given } else {
             do { id = try transaction.computedID() } catch { throw .unverifiable("it has no id, and none can be computed (\(error))") }
@@ -101,14 +103,14 @@ public struct Fetcher: Sendable {
     /// it), with the addresses of its sender key and of this account already derived (a
     /// SHA-256 each), as a watch has them.
     func show(
-        _ transaction: Transaction, id: TransactionID, sender: Address, account me: Address, until deadline: ContinuousClock.Instant
+        _ transaction: Transaction, id: TransactionID, sender: Address, account me: Address, until deadline: AnyClock.Instant
     ) async -> FetchResult {
         let incoming = sender != me
         guard !incoming || transaction.recipientId == me else {
             return fallback(id, .notOurs(sender: sender, recipient: transaction.recipientId), type: transaction)
         }
         let partner = incoming ? sender : (transaction.recipientId ?? me)
-        let title = await name(partner, deadline) ?? partner.description
+        let title = await name(partner, max(.zero, clock.now.duration(to: deadline))) ?? partner.description
         // Only a chat's asset is signed: one a node hangs on a transfer is no message.
         let chat = transaction.type == .chat ? transaction.chat : nil
         var plaintext: String?
@@ -133,7 +135,7 @@ public struct Fetcher: Sendable {
 
     /// The chain first (where a pushed transaction almost always is), then the pools, asked
     /// again with backoff until the deadline.
-    func find(_ id: TransactionID, until deadline: ContinuousClock.Instant) async -> Result<Transaction, FetchFailure> {
+    func find(_ id: TransactionID, until deadline: AnyClock.Instant) async -> Result<Transaction, FetchFailure> {
         var pause = configuration.pollInterval
         var lastProblem = "no node has it yet"
         while true {
@@ -150,22 +152,26 @@ public struct Fetcher: Sendable {
                 default: lastProblem = "\(error)"
                 }
             }
-            let now = ContinuousClock.now
+            let now = clock.now
             guard now + pause < deadline else {
                 return .failure(.notFound(lastProblem))
             }
-            try? await Task.sleep(until: now + pause, clock: .continuous)
+            try? await clock.sleep(until: now + pause)
             if Task.isCancelled { return .failure(.cancelled) }
             pause = min(pause * 2, configuration.maximumPollInterval)
         }
     }
 
     /// The node client with what is left of the deadline as its own.
-    func client(until deadline: ContinuousClock.Instant) -> NodeClient {
+    func client(until deadline: AnyClock.Instant) -> NodeClient {
         var client = self.client
-        client.deadline = max(.zero, ContinuousClock.now.duration(to: deadline))
+        client.deadline = max(.zero, clock.now.duration(to: deadline))
         return client
     }
+
+    /// The pool's clock: a fetch's deadline and pauses are the pool's, so one test clock
+    /// steps through both.
+    var clock: AnyClock { client.pool.clock }
 
     /// A carried transaction passes the checks a fetched one does: signature, sender, and the
     /// id the push names.

@@ -11,7 +11,7 @@ struct RegistrationChore: Sendable {
     func run() async {
         while !Task.isCancelled {
             await flushIfDue()
-            try? await Task.sleep(for: configuration.registrationInterval)
+            try? await outbox.chain.clock.sleep(for: configuration.registrationInterval)
         }
     }
 
@@ -24,7 +24,7 @@ struct RegistrationChore: Sendable {
                 }
             }
             guard unsettled, !Task.isCancelled else { return }
-            let report = try await outbox.flush(until: .now + configuration.registrationBudget)
+            let report = try await outbox.flush(within: configuration.registrationBudget)
             if let problem = report.networkProblem { events.log(.warning, "watch: registrations wait: \(problem)") }
         } catch {
             events.log(.warning, "watch: registrations could not be flushed: \(error)")

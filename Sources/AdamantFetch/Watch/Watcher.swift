@@ -16,7 +16,7 @@ public struct Watcher: Sendable {
     /// Shows one notification; throws when it cannot, and the watch then stops.
     public typealias Deliver = @Sendable (FetchResult) async throws(HandOverFailure) -> Void
 
-    /// How often a watch polls, checks the nodes and gives the outbox a turn.
+    /// How often a watch polls, checks the nodes and gives the outbox a turn, on the pool's clock.
     public struct Configuration: Sendable {
         /// Between polls once caught up; a backlog is read page after page.
         public var interval: Duration = .seconds(10)
@@ -124,7 +124,7 @@ public struct Watcher: Sendable {
                 return .polling(nil)
             }
             group.addTask {
-                try? await Task.sleep(for: configuration.healthInterval)
+                try? await pool.clock.sleep(for: configuration.healthInterval)
                 await pool.monitor(every: configuration.healthInterval, retryInterval: configuration.healthRetryInterval)
                 return .chore
             }
@@ -174,7 +174,7 @@ public struct Watcher: Sendable {
                     }
                 }
             }
-            try? await Task.sleep(for: configuration.interval)
+            try? await pool.clock.sleep(for: configuration.interval)
         }
     }
 
@@ -222,7 +222,7 @@ public struct Watcher: Sendable {
         results.reserveCapacity(fresh.count)
         for candidate in fresh {
             results.append(await fetcher.show(
-                candidate.transaction, id: candidate.id, sender: candidate.sender, account: account, until: .now + fetcher.configuration.deadline))
+                candidate.transaction, id: candidate.id, sender: candidate.sender, account: account, until: pool.clock.now + fetcher.configuration.deadline))
         }
         guard !Task.isCancelled else { return false }
         let page = try await logged { () throws(StoreError) in try await log.recordWatched(fresh.map(\.watched), account: account, from: cursor, to: next, stream: listing.rawValue) }

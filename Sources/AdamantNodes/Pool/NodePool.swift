@@ -35,8 +35,9 @@ public final class NodePool: Sendable {
     public let nodes: NodeList
     let transport: any HTTPTransport
     let configuration: Configuration
-    /// Every deadline, timeout and delay of the pool's policies is measured on this clock.
-    let clock: AnyClock
+    /// Every deadline, timeout and delay of the pool's policies is measured on this clock, and
+    /// so are the waits of whatever works through the pool (fetches, watches, the outbox).
+    public let clock: AnyClock
     /// Stamps transactions (through each node's clock delta).
     let wallClock: any WallClock
     let log: any LogSink
@@ -49,13 +50,13 @@ public final class NodePool: Sendable {
     ///   - nodes: the nodes to use, and the network to accept.
     ///   - transport: moves the HTTP exchanges; libcurl unless a test scripts them.
     ///   - configuration: timeouts, bounds and tolerances.
-    ///   - clock: for deadlines, hedging delays and monitor intervals; a test passes a
-    ///     `ManualClock` to step through them.
+    ///   - clock: for deadlines, hedging delays, monitor intervals and the waits of the
+    ///     clients built on the pool; a test passes a `ManualClock` to step through them.
     ///   - wallClock: this device's calendar time, compared with each node's.
     ///   - log: hears about failed nodes and health checks.
     public init(
         nodes: NodeList, transport: any HTTPTransport = CurlTransport(), configuration: Configuration = .init(),
-        clock: some Clock<Duration> = ContinuousClock(), wallClock: any WallClock = SystemWallClock(), log: any LogSink = SilentLog()
+        clock: some Clock<Duration> = AnyClock.continuous, wallClock: any WallClock = SystemWallClock(), log: any LogSink = SilentLog()
     ) {
         self.nodes = nodes
         self.transport = transport

@@ -45,29 +45,33 @@ public struct FlushReport: Sendable, Hashable {
 }
 
 extension Outbox {
-    /// Works until every key is settled or `deadline` passes, whatever the nodes do.
-    public func flush(until deadline: ContinuousClock.Instant) async throws(OutboxError) -> FlushReport {
-        try await flush(until: deadline) { keys in keys.allSatisfy(\.isSettled) }
+    /// Works until every key is settled or `budget` is spent (on the chain's clock), whatever
+    /// the nodes do. A budget of zero is one pass.
+    public func flush(within budget: Duration) async throws(OutboxError) -> FlushReport {
+        try await flush(within: budget) { keys in keys.allSatisfy(\.isSettled) }
     }
 
-    /// Works until `done` holds for the keys' statuses after a pass, or `deadline` passes.
-    public func flush(until deadline: ContinuousClock.Instant, done: ([KeyStatus]) -> Bool) async throws(OutboxError) -> FlushReport {
-        try await settle(until: deadline) { report in done(report.keys) }
+    /// Works until `done` holds for the keys' statuses after a pass, or `budget` is spent.
+    public func flush(within budget: Duration, done: ([KeyStatus]) -> Bool) async throws(OutboxError) -> FlushReport {
+        try await settle(within: budget) { report in done(report.keys) }
     }
 
-    /// Works until the key of `intent` is settled (or a newer intent replaced it), or `deadline`.
-    public func waitUntilSettled(_ intent: Intent, until deadline: ContinuousClock.Instant) async throws(OutboxError) -> FlushReport {
+    /// Works until the key of `intent` is settled (or a newer intent replaced it), or `budget`
+    /// is spent.
+    public func waitUntilSettled(_ intent: Intent, within budget: Duration) async throws(OutboxError) -> FlushReport {
         let tag = scope.tag(intent.signal.token)
-        return try await settle(until: deadline) { report in
+        return try await settle(within: budget) { report in
             report.keys.first { self.scope.tag($0.token) == tag }.map { $0.isSettled || $0.newest.sequence > intent.sequence } ?? true
         }
     }
 
-    private func settle(until deadline: ContinuousClock.Instant, done: (FlushReport) -> Bool) async throws(OutboxError) -> FlushReport {
+    private func settle(within budget: Duration, done: (FlushReport) -> Bool) async throws(OutboxError) -> FlushReport {
+        let clock = chain.clock
+        let deadline = clock.now + budget
         while true {
             let report = try await pass()
-            if done(report) || ContinuousClock.now >= deadline { return report }
-            try? await Task.sleep(until: min(deadline, .now + configuration.pollInterval), clock: .continuous)
+            if done(report) || clock.now >= deadline { return report }
+            try? await clock.sleep(until: min(deadline, clock.now + configuration.pollInterval))
             if Task.isCancelled { return report }
         }
     }

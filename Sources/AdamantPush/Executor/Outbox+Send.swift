@@ -99,7 +99,7 @@ extension Outbox {
 
     private func backOff(_ intent: Intent) async throws(OutboxError) {
         let delay = configuration.policy.backoff(retries: intent.retries)
-        let jitter = Int64.random(in: 0...(delay / 4))
+        let jitter = self.jitter.withLock { Int64.random(in: 0...(delay / 4), using: &$0) }
         try await store.update(.backOff(intent: intent.id, notBefore: wallClock.unixMillis() &+ delay &+ jitter), now: wallClock.unixMillis())
     }
 }

@@ -1,5 +1,6 @@
 public import AdamantCore
 public import AdamantNodes
+import Synchronization
 
 /// The registration outbox of one account with one push service: the user's intents, kept
 /// durably, and the work that makes the chain match the newest of each.
@@ -19,6 +20,8 @@ public final class Outbox: Sendable {
         public var pollInterval: Duration = .milliseconds(500)
         /// Pages of own signals read per sync at most (100 each).
         public var maxSyncPages = 10_000
+        /// Draws each retry's jitter; a test passes a seeded one to know the backoffs.
+        public var jitter: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
         /// Called at the points of a send where a crash matters most; crash tests kill the
         /// process there.
         public var checkpoint: (@Sendable (SendCheckpoint) -> Void)?
@@ -48,6 +51,7 @@ public final class Outbox: Sendable {
     let fold: ChainFold
     let chatKey: ChatKey
     let wallClock: any WallClock
+    let jitter: Mutex<any RandomNumberGenerator & Sendable>
     let log: any LogSink
     /// This process's name in leases.
     let holder = LeaseHolder.make()
@@ -95,6 +99,7 @@ public final class Outbox: Sendable {
         self.planner = Planner(policy: configuration.policy)
         self.fold = ChainFold(gap: configuration.policy.gap)
         self.wallClock = wallClock
+        self.jitter = Mutex(configuration.jitter)
         self.log = log
     }
 

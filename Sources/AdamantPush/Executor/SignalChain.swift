@@ -4,6 +4,9 @@ public import AdamantNodes
 /// What the outbox needs from the network: the seam between the scheduler's executor and the
 /// nodes, so the same executor runs against real nodes (`NodeClient`) or a simulated chain.
 public protocol SignalChain: Sendable {
+    /// What the outbox's deadlines and pauses are measured on: the nodes' pool's clock, so a
+    /// test clock steps through both. The same clock on every read.
+    var clock: AnyClock { get }
     /// The chain height now.
     func height() async throws(NodeError) -> Int64
     /// Up to 100 signals sent by `sender` in blocks above `afterHeight`, oldest first, from
@@ -19,6 +22,11 @@ public protocol SignalChain: Sendable {
         _ asset: ChatAsset, to recipient: Address, signedBy keyPair: KeyPair, isResend: Bool,
         willSend: @Sendable (Transaction) async throws -> Void
     ) async throws -> SentSignal
+}
+
+extension SignalChain {
+    /// The system's continuous clock, for a chain with no clock of its own.
+    public var clock: AnyClock { .continuous }
 }
 
 /// What became of one send.
@@ -43,6 +51,9 @@ public struct SentSignal: Sendable, Hashable {
 
 /// The user's nodes as the outbox's chain: the seam's real implementation.
 extension NodeClient: SignalChain {
+    /// The pool's clock.
+    public var clock: AnyClock { pool.clock }
+
     /// The account's signals from `/api/chats/get` (chat type 3), oldest first, 100 a page.
     public func signals(sentBy sender: Address, afterHeight: Int64, offset: Int) async throws(NodeError) -> [Transaction] {
         // The node's schema takes fromHeight ≥ 1; from the start means leaving it out.
