@@ -17,7 +17,8 @@ final class FetchNetwork: Sendable {
     let friend: KeyPair
     let pool: NodePool
 
-    init(nodes: Int = 2, configure: (inout DevnetConfiguration) -> Void = { _ in }) async throws {
+    /// `clock` is the pool's, so the fetchers' too.
+    init(nodes: Int = 2, clock: AnyClock = .continuous, configure: (inout DevnetConfiguration) -> Void = { _ in }) async throws {
         var configuration = DevnetConfiguration()
         configuration.nodeCount = nodes
         configuration.blockTime = .milliseconds(200)
@@ -31,7 +32,7 @@ final class FetchNetwork: Sendable {
         pool.statusTimeout = .seconds(3)  // generous: live tests run beside a busy core
         pool.requestTimeout = .seconds(5)
         let list = NodeList(endpoints: try devnet.nodeURLs.map { NodeEndpoint(url: try NodeURL($0)) }, nethash: .majority, source: .arguments)
-        self.pool = NodePool(nodes: list, transport: CurlTransport(), configuration: pool)
+        self.pool = NodePool(nodes: list, transport: CurlTransport(), configuration: pool, clock: clock)
         await self.pool.checkHealth()
     }
 
@@ -110,18 +111,27 @@ struct LiveFetchTests {
         #expect(result.transaction?.height == nil)
     }
 
+    /// On the pool's clock, stepped by hand: the fetch asks, finds nothing and pauses; the
+    /// transaction reaches a node during the pause, and the round after it finds it.
     @Test func aTransactionThatAppearsLaterIsWaitedFor() async throws {
-        let network = try await FetchNetwork()
+        let manual = ManualClock()
+        let network = try await FetchNetwork(clock: AnyClock(manual))
         let asset = try ChatKey(secretKey: network.friend.secretKey, partner: network.me.publicKey).seal("late")
         let status = try await NodeClient(pool: network.pool).status()
         let transaction = try Transaction.chat(
             asset, to: network.me.address, timestamp: Int32(clamping: status.nodeTimestamp), signedBy: network.friend)
         let id = try transaction.computedID()
-        async let fetched = network.fetcher().fetch(PushPayload(id: id))
-        try await Task.sleep(for: .milliseconds(300))  // the fetch has asked at least once by now
+        var configuration = Fetcher.Configuration()
+        configuration.pollInterval = .seconds(7)  // apart from the pool's hedge timers, which are shorter
+        let fetcher = Fetcher(keyPair: network.me, client: NodeClient(pool: network.pool, deadline: .seconds(3)), configuration: configuration)
+        let fetch = Task { await fetcher.fetch(PushPayload(id: id)) }
+        let pause = OffsetInstant(offset: configuration.pollInterval)
+        #expect(await eventually { manual.pendingDeadlines == [pause] }, "the fetch asked every node's chain and pools, and pauses")
         _ = try await NodeClient(pool: network.pool).submit(transaction)
-        let result = await fetched
+        manual.advance(to: pause)
+        let result = await fetch.value
         #expect(result.text == "late", "\(String(describing: result.failure))")
+        #expect(manual.now == pause, "found in the round after the pause")
     }
 
     @Test func aMissingTransactionEndsAtTheDeadline() async throws {
@@ -223,4 +233,15 @@ struct LiveFetchTests {
         guard case .unverifiable = result.failure else { Issue.record("\(String(describing: result.failure))"); return }
         #expect(result.text == nil)
     }
+}
+
+/// Polls `condition` every few milliseconds until it holds or `timeout` passes (generous: it
+/// only costs time when the condition never holds).
+func eventually(within timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
 }

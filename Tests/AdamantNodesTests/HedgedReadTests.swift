@@ -167,7 +167,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func cancellationStopsARead() async {
         let client = await client([.blackhole, .blackhole, .blackhole], deadline: .seconds(30))
         let read = Task { try await client.transaction(id) }
-        try? await Task.sleep(for: .milliseconds(100))
+        #expect(await eventually { !reads.isEmpty }, "the read reached a node")
         read.cancel()
         await #expect(throws: NodeError.cancelled) { try await read.value }
     }

@@ -10,6 +10,9 @@ final class LoopbackServer: Sendable {
     enum Mode: Sendable {
         /// Listens but never accepts: connections complete in the kernel and get no answer.
         case silent
+        /// Reads each request and never answers, until the client hangs up: the request is
+        /// seen to arrive (`requests`) and then waits.
+        case mute
         /// Answers each request with these raw bytes (status line, headers, body).
         case canned(String)
         /// The same, for a response whose body is not text.
@@ -66,6 +69,7 @@ final class LoopbackServer: Sendable {
             inbox.requests.withLock { $0.append(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)) }
             switch mode {
             case .silent: return
+            case .mute: while recv(client, &buffer, buffer.count, 0) > 0 {}
             case .canned(let response): _ = write(client, Array(response.utf8))
             case .cannedBytes(let response): _ = write(client, response)
             case .endlessBody:
