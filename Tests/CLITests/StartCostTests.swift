@@ -37,33 +37,18 @@ struct StartCostTests {
         #expect(asking.stdout.contains("Failed to connect to 127.0.0.1 port 9"), "libcurl made the request: \(asking.stdout)")
     }
 
-    /// libcurl's libraries bind their symbols as any library of the process does, so what the
-    /// user preloads (an allocator, a socket wrapper, a sanitizer's hooks) is what they call
-    /// too: here a `socket` that leaves a file behind, then makes the socket.
-    @Test func libcurlCallsWhatTheUserPreloads() async throws {
-        let folder = NSTemporaryDirectory() + "adm-preload-\(UUID())"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let (source, library, marker) = (folder + "/hook.c", folder + "/hook.so", folder + "/socket-called")
-        try """
-            #define _GNU_SOURCE
-            #include <dlfcn.h>
-            #include <fcntl.h>
-            #include <stdlib.h>
-            #include <unistd.h>
-            int socket(int domain, int type, int protocol) {
-                const char *marker = getenv("HOOK_MARKER");
-                int fd = marker ? open(marker, O_WRONLY | O_CREAT | O_CLOEXEC, 0600) : -1;
-                if (fd >= 0) close(fd);
-                return ((int (*)(int, int, int))dlsym(RTLD_NEXT, "socket"))(domain, type, protocol);
-            }
-            """.write(toFile: source, atomically: true, encoding: .utf8)
-        let compiled = try await run("/usr/bin/cc", ["-shared", "-fPIC", "-o", library, source, "-ldl"], environment: ["PATH": "/usr/bin:/bin"])
-        try #require(compiled.status == 0, "cc: \(compiled.stderr)")
-        let environment = ["LD_PRELOAD": library, "HOOK_MARKER": marker, "ADM_PUSH_HOME": folder + "/home"]
+    /// libcurl's libraries look their symbols up in libcurl's own tree before this program's
+    /// (RTLD_DEEPBIND, see ccurl.c): glibc's loader lists an object's lookup scopes under
+    /// LD_DEBUG=scopes, and without it the first would be the program's.
+    @Test func libcurlFindsItsOwnLibrariesFirst() async throws {
+        let environment = ["LD_DEBUG": "scopes", "ADM_PUSH_HOME": NSTemporaryDirectory() + "adm-start-cost-\(UUID())"]
         let asking = try await run("adm-push", ["nodes", "--json", "--node", "http://127.0.0.1:9"], environment: environment)
-        #expect(asking.stdout.contains("Failed to connect to 127.0.0.1 port 9"), "libcurl made the request: \(asking.stdout)")
-        #expect(FileManager.default.fileExists(atPath: marker), "libcurl's socket() was not the preloaded one")
+        let lines = asking.stderr.split(separator: "\n").map { $0.split(separator: "\t", maxSplits: 1).last.map(String.init) ?? "" }
+        let object = try #require(lines.firstIndex { $0.hasPrefix("object=") && $0.contains("/libcurl.so") }, "\(asking.stderr)")
+        let firstScope = try #require(lines.dropFirst(object + 1).first { $0.hasPrefix(" scope 0:") })
+        let searched = firstScope.dropFirst(" scope 0:".count).split(separator: " ")
+        #expect(searched.first?.hasSuffix("/libcurl.so.4") == true, "\(firstScope)")
+        #expect(!searched.contains { $0.hasSuffix("/adm-push") }, "the program's own scope comes first: \(firstScope)")
     }
     #endif
 }
