@@ -4,7 +4,7 @@
 # commands connect to; groff and mandoc check the man pages, zsh and fish the completion scripts;
 # libstdc++'s static archive goes into the release commands; systemd's systemd-analyze verifies
 # the user units; dpkg-dev, binutils, lintian and man-db build, check and install the Debian
-# package in scripts/check-deb; gcc builds the socket() hook a start-cost test preloads).
+# package in scripts/check-deb).
 # The Swift 6 toolchain itself is assumed to be installed already.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -14,4 +14,4 @@ $sudo apt-get update -qq
 $sudo apt-get install -y -qq \
     libsodium-dev libcurl4-openssl-dev libsqlite3-dev libmicrohttpd-dev libunistring-dev libstdc++-12-dev pkg-config \
     python3 python3-nacl openssl strace groff-base mandoc zsh fish \
-    systemd dpkg-dev binutils lintian man-db gcc libc6-dev >/dev/null
+    systemd dpkg-dev binutils lintian man-db >/dev/null
