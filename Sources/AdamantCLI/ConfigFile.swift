@@ -47,9 +47,7 @@ public struct ConfigFile: Sendable, Hashable {
         let rules = JSONReader.Rules(maximumDepth: JSONValue.maximumDepth, lenient: true)
         let document: JSONValue
         do {
-            document = try JSONReader.read(contents, rules: rules) { reader throws(JSONReadError) in
-                try JSONValue(json: &reader, keyNamedTwice: .refused)
-            }
+            document = try JSONValue(document: contents, rules: rules, keyNamedTwice: .refused)
         } catch {
             let position = error.lineAndColumn(in: contents)
             throw ConfigFileError(path: path, problem: .malformed(line: position?.line, column: position?.column, reason: error.reason))

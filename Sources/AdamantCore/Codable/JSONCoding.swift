@@ -19,9 +19,7 @@ package enum JSONCoding {
         let rules = JSONReader.Rules(maximumDepth: JSONValue.maximumDepth, lenient: lenient)
         let document: JSONValue
         do {
-            document = try JSONReader.read(bytes, rules: rules) { reader throws(JSONReadError) in
-                try JSONValue(json: &reader, keyNamedTwice: .firstCounts)
-            }
+            document = try JSONValue(document: bytes, rules: rules, keyNamedTwice: .firstCounts)
         } catch {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid JSON.", underlyingError: error))
         }

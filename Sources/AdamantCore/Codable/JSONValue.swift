@@ -22,10 +22,15 @@ package enum JSONValue: Sendable, Equatable {
     package init?(parsing text: String) {
         guard text.utf8.count <= Self.maximumBytes else { return nil }
         let rules = JSONReader.Rules(maximumDepth: Self.maximumDepth, replacesLoneSurrogates: true)
-        guard let value = try? JSONReader.read(Array(text.utf8), rules: rules, { reader throws(JSONReadError) in
-            try JSONValue(json: &reader, keyNamedTwice: .lastCounts)
-        }) else { return nil }
+        guard let value = try? JSONValue(document: Array(text.utf8), rules: rules, keyNamedTwice: .lastCounts) else { return nil }
         self = value
+    }
+
+    /// `bytes` as one whole document: its value, with only whitespace around it.
+    package init(document bytes: [UInt8], rules: JSONReader.Rules = .nodeAnswer, keyNamedTwice: KeyNamedTwice) throws(JSONReadError) {
+        self = try JSONReader.read(bytes, rules: rules) { reader throws(JSONReadError) in
+            try JSONValue(json: &reader, keyNamedTwice: keyNamedTwice)
+        }
     }
 
     /// What to make of a key an object names twice: readers disagree on which counts.

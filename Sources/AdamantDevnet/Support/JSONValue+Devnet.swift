@@ -6,7 +6,7 @@ extension JSONValue {
     /// Parses a request body. Of a key named twice the first counts, as `JSONDecoder` takes
     /// it; a number no double holds (`1e400`) is refused, as it is no number the node can check.
     static func parse(_ bytes: [UInt8]) throws(JSONReadError) -> JSONValue {
-        let value = try JSONReader.read(bytes) { reader throws(JSONReadError) in try JSONValue(json: &reader, keyNamedTwice: .firstCounts) }
+        let value = try JSONValue(document: bytes, keyNamedTwice: .firstCounts)
         if let literal = value.infiniteNumber { throw JSONReadError("\(literal) is out of range") }
         return value
     }
