@@ -149,10 +149,10 @@ final class HTTPConnection {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else {
-            close(socket)
-            throw HTTPClientError.refused
-        }
+        // No close here: once every stored property is set, a throwing init still runs deinit,
+        // which closes the socket; a second close would close whatever another thread opened
+        // under the same number meanwhile (a server's connection, a database file).
+        guard connected == 0 else { throw HTTPClientError.refused }
     }
 
     deinit { close(socket) }
