@@ -1,4 +1,3 @@
-#define _GNU_SOURCE /* RTLD_DEEPBIND and RTLD_DEFAULT */
 #include "ccurl.h"
 
 #include <dlfcn.h>
@@ -37,33 +36,15 @@ static int resolve(void *library, const char *name, void **function) {
 }
 
 /*
- * How the 32 libraries are bound, which is most of what loading them costs.
- *
- * RTLD_LAZY: libcurl, OpenSSL, GnuTLS and most of the others are linked with -z now and are
- * bound in full whatever is asked; lazy binding only spares the rest (Kerberos, RTMP, GMP,
+ * RTLD_LAZY: libcurl, OpenSSL, GnuTLS and most of the 32 libraries are linked with -z now and
+ * are bound in full whatever is asked; lazy binding only spares the rest (Kerberos, RTMP, GMP,
  * zlib: some 1,850 functions, most of which a plain HTTP transfer never calls) from being
  * bound before they are first called.
- *
- * RTLD_DEEPBIND: each of their symbols is looked up in the tree libcurl brought in before the
- * process's own libraries (this program, libsodium, SQLite, libm, libgcc_s), instead of after
- * them. None of those defines a symbol the tree imports, except libm's frexp and ldexp, which
- * glibc defines alike in libc, so every binding is the same; only the search is shorter.
- * glibc only, and not under AddressSanitizer, whose runtime refuses it.
- *
- * Together about 1.3 ms of a cold adm-fetch (issue 10).
  */
-static int binding_flags(void) {
-    int flags = RTLD_LAZY | RTLD_LOCAL;
-#if defined(RTLD_DEEPBIND)
-    if (!dlsym(RTLD_DEFAULT, "__asan_init")) flags |= RTLD_DEEPBIND;
-#endif
-    return flags;
-}
-
 static void load(void) {
     void *library = NULL;
     const char *why = NULL;
-    int flags = binding_flags();
+    int flags = RTLD_LAZY | RTLD_LOCAL;
     for (size_t index = 0; index < sizeof names / sizeof names[0] && !library; index++) {
         library = dlopen(names[index], flags);
         if (!library && !why) why = dlerror();

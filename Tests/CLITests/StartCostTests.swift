@@ -36,19 +36,5 @@ struct StartCostTests {
         #expect(asking.stderr.contains("file=libcurl.so"), "\(asking.stderr)")
         #expect(asking.stdout.contains("Failed to connect to 127.0.0.1 port 9"), "libcurl made the request: \(asking.stdout)")
     }
-
-    /// libcurl's libraries look their symbols up in libcurl's own tree before this program's
-    /// (RTLD_DEEPBIND, see ccurl.c): glibc's loader lists an object's lookup scopes under
-    /// LD_DEBUG=scopes, and without it the first would be the program's.
-    @Test func libcurlFindsItsOwnLibrariesFirst() async throws {
-        let environment = ["LD_DEBUG": "scopes", "ADM_PUSH_HOME": NSTemporaryDirectory() + "adm-start-cost-\(UUID())"]
-        let asking = try await run("adm-push", ["nodes", "--json", "--node", "http://127.0.0.1:9"], environment: environment)
-        let lines = asking.stderr.split(separator: "\n").map { $0.split(separator: "\t", maxSplits: 1).last.map(String.init) ?? "" }
-        let object = try #require(lines.firstIndex { $0.hasPrefix("object=") && $0.contains("/libcurl.so") }, "\(asking.stderr)")
-        let firstScope = try #require(lines.dropFirst(object + 1).first { $0.hasPrefix(" scope 0:") })
-        let searched = firstScope.dropFirst(" scope 0:".count).split(separator: " ")
-        #expect(searched.first?.hasSuffix("/libcurl.so.4") == true, "\(firstScope)")
-        #expect(!searched.contains { $0.hasSuffix("/adm-push") }, "the program's own scope comes first: \(firstScope)")
-    }
     #endif
 }
