@@ -25,7 +25,7 @@ struct CrashTortureTests {
     /// One trial: a fresh account and home, 1–4 commands with a random kill point each, then a
     /// clean flush. Returns what went wrong.
     static func trial(_ seed: UInt64, on network: OutboxDevnet) async throws -> Outcome {
-        var random = SplitMix(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let passphrase = BIP39.randomMnemonic()
         let account = KeyPair(passphrase: try Passphrase(validating: passphrase))
         _ = try network.devnet.fund(account.address, amount: ADMAmount(units: ADMAmount.unitsPerADM))
@@ -91,19 +91,6 @@ struct CrashTortureTests {
         #expect(total.lost == 0)
         #expect(total.wrongRegistry == 0)
         #expect(total.killed > 0, "the kill points were reached")
-    }
-}
-
-/// A deterministic generator (SplitMix64), so a failing trial can be replayed from its seed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -20,7 +20,7 @@ struct Schedule {
     let events: [Event]
 
     init(seed: UInt64) {
-        var random = SplitMix(seed: seed)
+        var random = SeededGenerator(seed: seed)
         self.seed = seed
         mode = random.chance(0.5) ? .csharp : .ordered
         version010 = random.chance(0.7)
@@ -201,7 +201,7 @@ struct TwoHomesRun {
 
     init(seed: UInt64) {
         let schedule = Schedule(seed: seed)
-        var random = SplitMix(seed: seed &* 31)
+        var random = SeededGenerator(seed: seed &* 31)
         var network = SimulatedNetwork(mode: schedule.mode, pollEvery: 2)
         var first = ModelOutbox(me: 1)
         var second = ModelOutbox(me: 1)

@@ -1,0 +1,19 @@
+/// A deterministic random number generator (SplitMix64): the same seed gives the same
+/// sequence, so a simulation or a torture trial that fails can be replayed from its seed.
+/// Not for secrets.
+package struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    package init(seed: UInt64) { state = seed }
+
+    package mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+
+    /// True with probability `p`.
+    package mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
+}
