@@ -34,6 +34,7 @@ struct FuzzTarget: Sendable {
         FuzzTarget("payload", PayloadFuzz.run),
         FuzzTarget("coding", CodingFuzz.run),
         FuzzTarget("journal", JournalFuzz.run),
+        FuzzTarget("socket", SocketFuzz.run),
         FuzzTarget("own-signals", OwnSignalsFuzz.run, seeds: OwnSignalsFuzz.seeds),
         FuzzTarget("outbox-store", OutboxStoreFuzz.run, seeds: OutboxStoreFuzz.seeds),
     ]

@@ -1,0 +1,236 @@
+package import AdamantCore
+
+/// One Socket.IO session with one node over Engine.IO long-polling (node-api §1.7), as a pure
+/// machine: the executor performs the actions it returns and feeds it what came of them. One
+/// poll (GET) is outstanding at a time, as the server requires, and one POST; packets to send
+/// meanwhile wait and go together. A session that ends for any reason is started anew after a
+/// backoff with jitter; the events it missed are REST's to find.
+///
+/// Every request carries the epoch of the session it belongs to, and answers from an older
+/// epoch are ignored, so a late answer can never act on a newer session.
+package struct SocketSession: Sendable {
+    package enum Action: Sendable, Equatable {
+        /// GET the next batch of packets: the handshake when `session` is nil. Report a poll
+        /// that takes longer than `timeout` as failed: the node went silent.
+        case poll(epoch: Int, session: String?, timeout: Duration)
+        /// POST `body`, one or more packets.
+        case send(epoch: Int, session: String, body: [UInt8])
+        /// The subscription was sent: from now on the node's events arrive.
+        case live
+        /// A `newTrans` event's transaction, as the node wrote it: not verified yet.
+        case received(Transaction)
+        /// The session ended and events may be lost until the next one; call
+        /// `retryTimerFired(generation:)` after `retryAfter`.
+        case down(SessionEnd, retryAfter: Duration, generation: Int)
+    }
+
+    package struct Configuration: Sendable {
+        /// The first retry's delay; each failure in a row doubles it, up to `longestBackoff`.
+        package var shortestBackoff: Duration = .seconds(1)
+        package var longestBackoff: Duration = .seconds(60)
+        /// For the handshake, before the server's heartbeat is known.
+        package var handshakeTimeout: Duration = .seconds(10)
+
+        package init() {}
+    }
+
+    private enum Phase: Equatable {
+        case idle
+        case handshaking
+        /// Asked to join the namespace; waiting for the server's yes.
+        case joining(session: String, heartbeat: Duration)
+        case live(session: String, heartbeat: Duration)
+        case waiting(generation: Int)
+        case stopped
+    }
+
+    private let subscription: [SocketIOEvent]
+    private let configuration: Configuration
+    private var random: any RandomNumberGenerator & Sendable
+    private var phase = Phase.idle
+    private var epoch = 0
+    private var failuresInARow = 0
+    private var isSending = false
+    private var unsent: [EnginePacket] = []
+
+    /// A session that subscribes to transactions to or from `addresses` of `types`.
+    package init(
+        addresses: [Address], types: [Int], configuration: Configuration = .init(),
+        random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+    ) {
+        subscription = [
+            SocketIOEvent("address", .array(addresses.map { .string($0.description) })),
+            SocketIOEvent("types", .array(types.map { .integer(Int64($0)) })),
+        ]
+        self.configuration = configuration
+        self.random = random
+    }
+
+    /// Whether events are arriving.
+    package var isLive: Bool {
+        if case .live = phase { true } else { false }
+    }
+
+    package mutating func start() -> [Action] {
+        guard phase == .idle || isWaiting else { return [] }
+        epoch += 1
+        phase = .handshaking
+        isSending = false
+        unsent = []
+        return [.poll(epoch: epoch, session: nil, timeout: configuration.handshakeTimeout)]
+    }
+
+    /// Ends the session for good; answers still on their way are ignored.
+    package mutating func stop() {
+        phase = .stopped
+        epoch += 1
+    }
+
+    package mutating func retryTimerFired(generation: Int) -> [Action] {
+        guard case .waiting(generation) = phase else { return [] }
+        return start()
+    }
+
+    package mutating func pollAnswered(epoch: Int, status: Int, body: [UInt8]) -> [Action] {
+        guard epoch == self.epoch, isRunning else { return [] }
+        guard status == 200 else { return end(Self.refusal(status: status, body: body)) }
+        let packets: [EnginePacket]
+        do { packets = try EnginePacket.packets(inPollingBody: body) } catch { return end(.broken(error)) }
+        var actions: [Action] = []
+        for packet in packets {
+            do { actions += try take(packet) } catch { return actions + end(.broken(error)) }
+            guard isRunning else { return actions }
+        }
+        guard let session, let heartbeat else { return actions + end(.broken(SocketProtocolError("the socket's first answer is not an open packet"))) }
+        return actions + flush() + [.poll(epoch: epoch, session: session, timeout: heartbeat)]
+    }
+
+    package mutating func pollFailed(epoch: Int, reason: String) -> [Action] {
+        guard epoch == self.epoch, isRunning else { return [] }
+        return end(.failed(reason))
+    }
+
+    package mutating func sendAnswered(epoch: Int, status: Int, body: [UInt8]) -> [Action] {
+        guard epoch == self.epoch, isRunning else { return [] }
+        guard status == 200 else { return end(Self.refusal(status: status, body: body)) }
+        isSending = false
+        return flush()
+    }
+
+    package mutating func sendFailed(epoch: Int, reason: String) -> [Action] {
+        guard epoch == self.epoch, isRunning else { return [] }
+        return end(.failed(reason))
+    }
+
+    // MARK: Packets
+
+    private mutating func take(_ packet: EnginePacket) throws(SocketProtocolError) -> [Action] {
+        switch (packet, phase) {
+        case (.open(let handshake), .handshaking):
+            // A poll is answered at least every ping interval; the pong may take the timeout.
+            phase = .joining(session: handshake.sessionID, heartbeat: handshake.pingInterval + handshake.pingTimeout)
+            unsent.append(.message(SocketIOPacket.connect.message))
+            return []
+        case (.open, _): throw SocketProtocolError("the socket sent a second open packet")
+        case (_, .handshaking): throw SocketProtocolError("the socket's first answer is not an open packet")
+        case (.ping, _):
+            unsent.append(.pong)
+            return []
+        case (.close, _): return end(.closedByServer)
+        case (.message(let data), _): return try take(try SocketIOPacket(message: data))
+        case (.pong, _), (.upgrade, _), (.noop, _): return []
+        }
+    }
+
+    private mutating func take(_ packet: SocketIOPacket) throws(SocketProtocolError) -> [Action] {
+        switch (packet, phase) {
+        case (.connected, .joining(let session, let heartbeat)):
+            phase = .live(session: session, heartbeat: heartbeat)
+            failuresInARow = 0
+            unsent += subscription.map { .message(SocketIOPacket.event($0).message) }
+            return [.live]
+        case (.connected, _): return []
+        case (.connectError(let reason), _): throw SocketProtocolError("the socket refused to join: \(reason.escapingControlCharacters)")
+        case (.disconnect, _): return end(.closedByServer)
+        case (.event(let event), .live) where event.name == "newTrans": return [.received(try event.transaction())]
+        case (.event, _), (.connect, _), (.elsewhere, _): return []
+        }
+    }
+
+    private mutating func flush() -> [Action] {
+        guard !isSending, !unsent.isEmpty, let session else { return [] }
+        isSending = true
+        defer { unsent = [] }
+        return [.send(epoch: epoch, session: session, body: EnginePacket.pollingBody(unsent))]
+    }
+
+    // MARK: Ending
+
+    private mutating func end(_ why: SessionEnd) -> [Action] {
+        epoch += 1
+        let generation = epoch
+        phase = .waiting(generation: generation)
+        let delay = backoff()
+        failuresInARow += 1
+        return [.down(why, retryAfter: delay, generation: generation)]
+    }
+
+    /// Between half and all of the doubled delay, so nodes that dropped many watchers at once
+    /// are not asked again by all of them at the same moment.
+    private mutating func backoff() -> Duration {
+        let doublings = min(failuresInARow, 16)
+        let full = min(configuration.longestBackoff, configuration.shortestBackoff * (1 << doublings))
+        return full * (0.5 + Double.random(in: 0..<0.5, using: &random))
+    }
+
+    private static func refusal(status: Int, body: [UInt8]) -> SessionEnd {
+        // Engine.IO answers 400 to a session it no longer knows (expired, or the node restarted).
+        status == 400 ? .sessionUnknown : .failed("HTTP \(status)")
+    }
+
+    private var session: String? {
+        switch phase {
+        case .joining(let session, _), .live(let session, _): session
+        default: nil
+        }
+    }
+
+    private var heartbeat: Duration? {
+        switch phase {
+        case .joining(_, let heartbeat), .live(_, let heartbeat): heartbeat
+        default: nil
+        }
+    }
+
+    private var isRunning: Bool {
+        switch phase {
+        case .handshaking, .joining, .live: true
+        case .idle, .waiting, .stopped: false
+        }
+    }
+
+    private var isWaiting: Bool {
+        if case .waiting = phase { true } else { false }
+    }
+}
+
+/// Why a socket session ended.
+package enum SessionEnd: Sendable, Equatable, CustomStringConvertible {
+    /// No answer: the node is unreachable, or went silent past its heartbeat.
+    case failed(String)
+    /// The node no longer knows the session (it expired, or the node restarted).
+    case sessionUnknown
+    /// The node closed it.
+    case closedByServer
+    /// The node sent what the protocol does not allow: its socket is not to be trusted.
+    case broken(SocketProtocolError)
+
+    package var description: String {
+        switch self {
+        case .failed(let reason): reason
+        case .sessionUnknown: "the node no longer knows the session"
+        case .closedByServer: "the node closed the session"
+        case .broken(let error): error.reason
+        }
+    }
+}
