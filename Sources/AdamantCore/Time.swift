@@ -131,3 +131,14 @@ extension Int64 {
         return (self < 0) == (other < 0) ? .max : .min
     }
 }
+
+extension Duration {
+    /// Whole milliseconds, rounded down, clamped to `Int64` (a configured duration may be huge).
+    package var wholeMilliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (millis, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        guard !overflow else { return seconds < 0 ? .min : .max }
+        let (total, tooLarge) = millis.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
+        return tooLarge ? .max : total
+    }
+}

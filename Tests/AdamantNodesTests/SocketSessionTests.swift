@@ -39,7 +39,7 @@ struct SocketFramingTests {
         #expect(event.name == "newTrans")
         #expect(try eventOf("2/,12[\"x\"]")?.name == "x", "the default namespace spelled out, and an acknowledgement id")
         #expect(try SocketIOPacket(message: Array("2/admin,[\"x\"]".utf8)) == .elsewhere)
-        #expect(try SocketIOPacket(message: Array("0{\"sid\":\"q\"}".utf8)) == .connected(socketID: "q"))
+        #expect(try SocketIOPacket(message: Array("0{\"sid\":\"q\"}".utf8)) == .connect(socketID: "q"))
         #expect(try SocketIOPacket(message: Array("4{\"message\":\"no\"}".utf8)) == .connectError("no"))
         #expect(throws: SocketProtocolError.self) { try SocketIOPacket(message: Array("2{\"x\":1}".utf8)) }
         #expect(throws: SocketProtocolError.self) { try SocketIOPacket(message: Array("2[1,2]".utf8)) }

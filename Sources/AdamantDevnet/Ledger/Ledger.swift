@@ -50,6 +50,7 @@ struct Ledger: Sendable {
     private var chainIndex: [TransactionID: Int] = [:]
     private(set) var queued: [Pooled] = []
     private(set) var unconfirmed: [Pooled] = []
+    private var admissions: [Transaction] = []
 
     init(rules: Rules = Rules(), genesisUnixMillis: Int64) {
         self.rules = rules
@@ -91,6 +92,13 @@ struct Ledger: Sendable {
     /// Puts an admitted transaction at the end of the queue.
     mutating func enqueue(_ transaction: Transaction, nowUnixMillis: Int64) {
         queued.append(Pooled(transaction: transaction, receivedAtUnixMillis: nowUnixMillis))
+        admissions.append(transaction)
+    }
+
+    /// The transactions admitted since the last call, for the nodes' sockets to announce.
+    mutating func takeAdmissions() -> [Transaction] {
+        defer { admissions = [] }
+        return admissions
     }
 
     /// The pool's tick: expire old transactions, then move up to a block's worth from the queue

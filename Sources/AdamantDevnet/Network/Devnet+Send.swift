@@ -110,6 +110,7 @@ extension Devnet {
                 try ledger.submit(body, version: nodeVersion, nowUnixMillis: now, needsRecipient: transaction.type != .state)
             }
             chain.log?("control: accepted \(admitted.id!) (type \(admitted.type), from \(admitted.senderPublicKey.address))")
+            chain.announceAdmissions()
             return admitted.id!
         } catch {
             throw .rejected(error.message)

@@ -57,7 +57,9 @@ public final class Devnet: Sendable {
         let nodes: [SimulatedNode], control: HTTPServer
         do {
             nodes = try (0..<configuration.nodeCount).map { [chain, nethash] index throws(HTTPServer.StartError) in
-                try SimulatedNode(index: index, chain: chain, version: configuration.nodeVersion, nethash: nethash, limits: limits)
+                try SimulatedNode(
+                    index: index, chain: chain, version: configuration.nodeVersion, nethash: nethash, limits: limits,
+                    heartbeat: SocketHub.Heartbeat(pingInterval: configuration.socketPingInterval, pingTimeout: configuration.socketPingTimeout))
             }
             control = try HTTPServer(limits: limits) { request, _ in
                 controlTarget.devnet.map { ControlAPI(devnet: $0).handle(request) } ?? .hangUp

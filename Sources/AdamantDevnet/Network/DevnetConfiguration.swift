@@ -41,6 +41,9 @@ public struct DevnetConfiguration: Sendable {
     public var connectionTimeout: Duration = .seconds(30)
     /// Connections each server takes at once; beyond them it answers 503 and closes.
     public var maxConnections = 256
+    /// Each node's client socket pings this often, and forgets a client whose pong is this late.
+    public var socketPingInterval: Duration = .seconds(25)
+    public var socketPingTimeout: Duration = .seconds(20)
     /// Where the devnet reads the time; tests can pass their own.
     public var clock: any WallClock = SystemWallClock()
     /// Receives one line per submission, block and ANS action; nil for silence.

@@ -2,16 +2,33 @@ import AdamantCore
 import Foundation
 import Synchronization
 
-/// What every node shares: one ledger, one clock, one log.
+/// What every node shares: one ledger, one clock, one log, and the sockets that announce what
+/// the pool admits.
 final class SharedChain: Sendable {
     let ledger: Mutex<Ledger>
     let clock: any WallClock
     let log: (@Sendable (String) -> Void)?
+    private let sockets = Mutex<[SocketHub]>([])
 
     init(ledger: Ledger, clock: any WallClock, log: (@Sendable (String) -> Void)?) {
         self.ledger = Mutex(ledger)
         self.clock = clock
         self.log = log
+    }
+
+    func announce(on hub: SocketHub) { sockets.withLock { $0.append(hub) } }
+
+    /// Hands what the pool admitted to every node's socket: the pool is shared, so a transaction
+    /// posted to one node is one every node has admitted, as if relayed at once.
+    /// Under the ledger's lock, which the hubs' JSON reads (a recipient's key): a copy of the
+    /// ledger taken out of it would make the next change copy the whole chain.
+    func announceAdmissions() {
+        let hubs = sockets.withLock { $0 }
+        ledger.withLock { ledger in
+            let admitted = ledger.takeAdmissions()
+            guard !admitted.isEmpty else { return }
+            for hub in hubs { hub.admitted(admitted, ledger: ledger) }
+        }
     }
 }
 
@@ -28,16 +45,30 @@ public struct RequestRecord: Sendable, Hashable {
 final class SimulatedNode: Sendable {
     let index: Int
     private let server: HTTPServer
+    private let socket: SocketHub
     private let state: NodeState
     /// Whether the node has been started; the lock also serialises starting and stopping.
     private let started = Mutex(false)
 
-    /// Takes the node's port at once; it is held, listening or not, until the node goes away.
-    init(index: Int, chain: SharedChain, version: NodeVersion, nethash: String, limits: HTTPServer.Limits) throws(HTTPServer.StartError) {
+    /// Takes the node's ports (its API's and its socket's) at once; they are held, listening or
+    /// not, until the node goes away.
+    init(
+        index: Int, chain: SharedChain, version: NodeVersion, nethash: String, limits: HTTPServer.Limits,
+        heartbeat: SocketHub.Heartbeat
+    ) throws(HTTPServer.StartError) {
         self.index = index
-        let state = NodeState(index: index, chain: chain, base: NodeProfile(version: version, nethash: nethash))
-        self.state = state
-        server = try HTTPServer(limits: limits) { request, connection in state.handle(request, connection: connection) }
+        let faults = FaultList()
+        let socket = try SocketHub(heartbeat: heartbeat, limits: limits)
+        var base = NodeProfile(version: version, nethash: nethash)
+        base.socketPort = socket.port
+        // The socket writes transactions as the node's answers do, faults included.
+        socket.render = { [base] transaction, ledger in
+            TransactionJSON(profile: NodeState.profile(base, with: faults.all.map(\.effect)), ledger: ledger).admitted(transaction)
+        }
+        self.socket = socket
+        state = NodeState(index: index, chain: chain, base: base, faults: faults)
+        server = try HTTPServer(limits: limits) { [state] request, connection in state.handle(request, connection: connection) }
+        chain.announce(on: socket)
     }
 
     var url: String { "http://127.0.0.1:\(server.port.number)" }
@@ -54,6 +85,7 @@ final class SimulatedNode: Sendable {
         started.withLock { started in
             started = false
             server.stop()
+            socket.stop()
         }
     }
 
@@ -82,10 +114,19 @@ final class SimulatedNode: Sendable {
     private func syncListening() throws(HTTPServer.StartError) {
         if state.faults.contains(where: { $0.effect == .refuse }) {
             server.stop()
+            socket.stop()
         } else {
             try server.start()
+            try socket.start()
         }
     }
+}
+
+/// A node's faults, shared by its API and its socket.
+private final class FaultList: Sendable {
+    private let list = Mutex<[Fault]>([])
+    var all: [Fault] { list.withLock { $0 } }
+    func update(_ change: (inout [Fault]) -> Void) { list.withLock { change(&$0) } }
 }
 
 /// A node's faults and request log, and how it answers.
@@ -93,18 +134,19 @@ private final class NodeState: Sendable {
     let index: Int
     let chain: SharedChain
     let base: NodeProfile
-    private let faultList = Mutex<[Fault]>([])
+    private let faultList: FaultList
     let requests = Mutex<[RequestRecord]>([])
     static let maxLoggedRequests = 10_000
 
-    init(index: Int, chain: SharedChain, base: NodeProfile) {
+    init(index: Int, chain: SharedChain, base: NodeProfile, faults: FaultList) {
         self.index = index
         self.chain = chain
         self.base = base
+        faultList = faults
     }
 
-    var faults: [Fault] { faultList.withLock { $0 } }
-    func update(_ change: (inout [Fault]) -> Void) { faultList.withLock { change(&$0) } }
+    var faults: [Fault] { faultList.all }
+    func update(_ change: (inout [Fault]) -> Void) { faultList.update(change) }
 
     func handle(_ request: HTTPRequest, connection: HeldConnection) -> HTTPReply {
         let effects = faults.filter { $0.applies(to: request.path) }.map(\.effect)
@@ -125,9 +167,10 @@ private final class NodeState: Sendable {
             return .respond(canned)
         }
 
-        let profile = profile(with: effects)
+        let profile = Self.profile(base, with: effects)
         let now = chain.clock.unixMillis() + profile.clockSkewMillis
         let answer = chain.ledger.withLock { NodeAPI(profile: profile, nowUnixMillis: now).answer(request, ledger: &$0) }
+        chain.announceAdmissions()
         if let event = answer.event { chain.log?("node \(index) \(request.method) \(request.path): \(event)") }
         switch answer.reply {
         case .never:
@@ -141,7 +184,7 @@ private final class NodeState: Sendable {
         }
     }
 
-    private func profile(with effects: [Fault.Effect]) -> NodeProfile {
+    static func profile(_ base: NodeProfile, with effects: [Fault.Effect]) -> NodeProfile {
         var profile = base
         for effect in effects {
             switch effect {

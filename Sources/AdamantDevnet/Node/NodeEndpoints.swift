@@ -74,7 +74,7 @@ struct NodeEndpoints {
             members.append(("nodeTimestampMs", .integer(AdamantTime.epochMillis(unixMillis: nowUnixMillis))))
             members.append(("unixTimestampMs", .integer(nowUnixMillis)))
         }
-        members.append(("wsClient", ["enabled": false]))
+        members.append(("wsClient", profile.socketPort.map { ["enabled": true, "port": .integer(Int64($0))] } ?? ["enabled": false]))
         return .object(members)
     }
 

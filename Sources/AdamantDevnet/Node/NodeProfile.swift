@@ -15,6 +15,8 @@ struct NodeProfile: Sendable {
     var dropsSubmissions = false
     /// Submissions go into the pool and the POST is never answered.
     var hangsAfterAccepting = false
+    /// The port of the node's client socket, said in `/api/node/status` `wsClient`.
+    var socketPort: UInt16?
 
     /// The height this node reports and serves, never below genesis.
     func visibleHeight(of ledger: Ledger) -> Int64 { max(1, ledger.height - heightLag) }

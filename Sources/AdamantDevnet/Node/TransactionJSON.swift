@@ -69,6 +69,27 @@ struct TransactionJSON {
         ]
     }
 
+    /// A socket's `newTrans` (node-api §1.7): the node's object before storage, so no height,
+    /// block or confirmations, and `recipientPublicKey` only when the recipient has a key.
+    func admitted(_ transaction: Transaction) -> JSONValue {
+        let transaction = presented(transaction)
+        var members: [(key: String, value: JSONValue)] = [
+            ("type", .integer(Int64(transaction.type.rawValue))),
+            ("amount", .integer(transaction.amount)),
+            ("senderId", address(transaction.senderId)),
+            ("senderPublicKey", .string(transaction.senderPublicKey.hex)),
+            ("asset", asset(of: transaction, included: true)),
+            ("recipientId", address(transaction.recipientId)),
+            ("timestamp", .integer(Int64(transaction.timestamp))),
+            ("signature", .string(Hex.encode(transaction.signature))),
+            ("id", .string(transaction.id?.description ?? "")),
+            ("fee", .integer(transaction.fee ?? 0)),
+            ("block_timestamp", nil),
+        ]
+        if case .string = recipientPublicKey(of: transaction) { members.append(("recipientPublicKey", recipientPublicKey(of: transaction))) }
+        return .object(members)
+    }
+
     private func header(of transaction: Transaction) -> [(key: String, value: JSONValue)] {
         var members: [(key: String, value: JSONValue)] = [
             ("id", .string(transaction.id?.description ?? "")),

@@ -15,14 +15,3 @@ func untilDeadline<T: Sendable>(
         return await group.next() ?? nil
     }
 }
-
-extension Duration {
-    /// Whole milliseconds, rounded down, clamped to `Int64` (a configured duration may be huge).
-    var wholeMilliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (millis, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-        guard !overflow else { return seconds < 0 ? .min : .max }
-        let (total, tooLarge) = millis.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
-        return tooLarge ? .max : total
-    }
-}

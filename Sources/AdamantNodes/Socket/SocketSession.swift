@@ -129,7 +129,7 @@ package struct SocketSession: Sendable {
         case (.open(let handshake), .handshaking):
             // A poll is answered at least every ping interval; the pong may take the timeout.
             phase = .joining(session: handshake.sessionID, heartbeat: handshake.pingInterval + handshake.pingTimeout)
-            unsent.append(.message(SocketIOPacket.connect.message))
+            unsent.append(.message(SocketIOPacket.connect(socketID: nil).message))
             return []
         case (.open, _): throw SocketProtocolError("the socket sent a second open packet")
         case (_, .handshaking): throw SocketProtocolError("the socket's first answer is not an open packet")
@@ -144,16 +144,15 @@ package struct SocketSession: Sendable {
 
     private mutating func take(_ packet: SocketIOPacket) throws(SocketProtocolError) -> [Action] {
         switch (packet, phase) {
-        case (.connected, .joining(let session, let heartbeat)):
+        case (.connect, .joining(let session, let heartbeat)):
             phase = .live(session: session, heartbeat: heartbeat)
             failuresInARow = 0
             unsent += subscription.map { .message(SocketIOPacket.event($0).message) }
             return [.live]
-        case (.connected, _): return []
-        case (.connectError(let reason), _): throw SocketProtocolError("the socket refused to join: \(reason.escapingControlCharacters)")
+                case (.connectError(let reason), _): throw SocketProtocolError("the socket refused to join: \(reason.escapingControlCharacters)")
         case (.disconnect, _): return end(.closedByServer)
         case (.event(let event), .live) where event.name == "newTrans": return [.received(try event.transaction())]
-        case (.event, _), (.connect, _), (.elsewhere, _): return []
+        case (.connect, _), (.event, _), (.elsewhere, _): return []
         }
     }
 

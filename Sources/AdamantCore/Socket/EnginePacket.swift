@@ -1,5 +1,3 @@
-import AdamantCore
-
 /// What a node's socket sent that this client cannot take: the session is given up and the
 /// node is treated as one whose answers cannot be trusted.
 package struct SocketProtocolError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,12 +1,9 @@
-package import AdamantCore
-
 /// A Socket.IO 4 packet, carried in an Engine.IO message: a type digit, then for namespaces
 /// other than `/` the namespace and a comma, then an optional acknowledgement id, then JSON.
 package enum SocketIOPacket: Sendable, Equatable {
-    /// Joins the namespace `/`; the server's answer carries the socket's own id.
-    case connect
-    /// The namespace is joined, under this id.
-    case connected(socketID: String)
+    /// Joins the namespace `/`: from a client, the asking (no id); from the server, the yes,
+    /// with the socket's id.
+    case connect(socketID: String?)
     /// The server left the namespace.
     case disconnect
     /// An event and its arguments.
@@ -31,7 +28,7 @@ package enum SocketIOPacket: Sendable, Equatable {
         switch type {
         case UInt8(ascii: "0"):
             let socketID = try? JSONValue(document: Array(rest), keyNamedTwice: .firstCounts)["sid"]?.string
-            self = .connected(socketID: socketID.map { String($0.prefix(64)) } ?? "")
+            self = .connect(socketID: socketID.map { String($0.prefix(64)) })
         case UInt8(ascii: "1"): self = .disconnect
         case UInt8(ascii: "2"):
             let acknowledgement = rest.prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
@@ -47,8 +44,8 @@ package enum SocketIOPacket: Sendable, Equatable {
     /// The packet as an Engine.IO message's data.
     package var message: [UInt8] {
         switch self {
-        case .connect, .elsewhere: Array("0".utf8)
-        case .connected(let socketID): Array("0".utf8) + JSONValue.object([("sid", .string(socketID))]).bytes
+        case .connect(nil), .elsewhere: Array("0".utf8)
+        case .connect(let socketID?): Array("0".utf8) + JSONValue.object([("sid", .string(socketID))]).bytes
         case .disconnect: Array("1".utf8)
         case .event(let event): Array("2".utf8) + event.json
         case .connectError(let reason): Array("4".utf8) + JSONValue.object([("message", .string(reason))]).bytes

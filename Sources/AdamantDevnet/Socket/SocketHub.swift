@@ -1,0 +1,216 @@
+import AdamantCore
+
+import Foundation
+import Synchronization
+
+/// A node's client socket (node-api §1.7): Socket.IO over Engine.IO 4 long-polling on a port of
+/// its own. Each client's poll is held until there is something to send, or a ping is due;
+/// a transaction the pool admits goes as `newTrans` to every joined client whose subscription
+/// implies it, at most once per id per minute. A client that stops polling, or does not
+/// answer a ping in time, is forgotten, and its sid is then unknown.
+final class SocketHub: Sendable {
+    struct Heartbeat: Sendable {
+        var pingInterval: Duration = .seconds(25)
+        var pingTimeout: Duration = .seconds(20)
+    }
+
+    /// The node renders a transaction as its own answers would, faults included.
+    typealias Render = @Sendable (Transaction, Ledger) -> JSONValue
+
+    private struct Client {
+        var subscription = SocketSubscription()
+        var outgoing: [EnginePacket] = []
+        var isPolling = false
+        var hasJoined = false
+        var lastSeen: ContinuousClock.Instant
+        var nextPing: ContinuousClock.Instant
+        var pingSent: ContinuousClock.Instant?
+    }
+
+    private struct State {
+        var clients: [String: Client] = [:]
+        var announced: [TransactionID: ContinuousClock.Instant] = [:]
+    }
+
+    /// The node emits an id again only after this long (`lastTransactionsIds`).
+    static let announcementMemory: Duration = .seconds(60)
+
+    private let server: HTTPServer
+    private let heartbeat: Heartbeat
+    private let renderer = Mutex<Render>({ _, _ in nil })
+    private let state = Mutex(State())
+
+    /// How `newTrans` writes a transaction; set by the node before it starts.
+    var render: Render {
+        get { renderer.withLock { $0 } }
+        set { renderer.withLock { $0 = newValue } }
+    }
+
+    init(heartbeat: Heartbeat, limits: HTTPServer.Limits) throws(HTTPServer.StartError) {
+        self.heartbeat = heartbeat
+        let box = HandlerBox()
+        server = try HTTPServer(limits: limits) { request, connection in box.hub?.handle(request, connection) ?? .hangUp }
+        box.hub = self
+    }
+
+    var port: UInt16 { server.port.number }
+    func start() throws(HTTPServer.StartError) { try server.start() }
+
+    /// Stops serving; every session is forgotten, as a restarted node forgets them.
+    func stop() {
+        server.stop()
+        state.withLock { $0.clients = [:] }
+    }
+
+    /// Called with the ledger locked, right after the pool admitted `transactions`.
+    func admitted(_ transactions: [Transaction], ledger: Ledger) {
+        let now = ContinuousClock.now, render = self.render
+        state.withLock { state in
+            sweep(&state, now: now)
+            state.announced = state.announced.filter { now - $0.value < Self.announcementMemory }
+            for transaction in transactions {
+                guard let id = transaction.id, state.announced[id] == nil else { continue }
+                state.announced[id] = now
+                let listeners = state.clients.filter { $0.value.hasJoined && $0.value.subscription.implies(transaction) }.map(\.key)
+                guard !listeners.isEmpty else { continue }
+                let event = EnginePacket.message(SocketIOPacket.event(SocketIOEvent("newTrans", render(transaction, ledger))).message)
+                for sid in listeners { state.clients[sid]?.outgoing.append(event) }
+            }
+        }
+    }
+
+    // MARK: Requests
+
+    private func handle(_ request: HTTPRequest, _ connection: HeldConnection) -> HTTPReply {
+        guard request.path == "/socket.io/" else { return .respond(.text("Not Found", status: 404)) }
+        guard request.parameter("transport") == "polling" else { return refusal(0, "Transport unknown") }
+        guard request.parameter("EIO") == "4" else { return refusal(5, "Unsupported protocol version") }
+        guard let sid = request.parameter("sid") else {
+            return request.method == "GET" ? open() : refusal(1, "Session ID unknown")
+        }
+        switch request.method {
+        case "GET": return poll(sid, connection)
+        case "POST": return receive(request.body, from: sid)
+        default: return refusal(2, "Bad handshake method")
+        }
+    }
+
+    private func open() -> HTTPReply {
+        let now = ContinuousClock.now
+        let sid = Self.newSessionID()
+        state.withLock { $0.clients[sid] = Client(lastSeen: now, nextPing: now + heartbeat.pingInterval) }
+        let handshake = EngineHandshake(sessionID: sid, pingInterval: heartbeat.pingInterval, pingTimeout: heartbeat.pingTimeout)
+        return packets([.open(handshake)])
+    }
+
+    /// Holds the poll until something is to be sent, checking every 5 ms.
+    private func poll(_ sid: String, _ connection: HeldConnection) -> HTTPReply {
+        enum Start { case unknown, overlapping, polling }
+        let start = state.withLock { state -> Start in
+            sweep(&state, now: .now)
+            guard let client = state.clients[sid] else { return .unknown }
+            // Engine.IO closes a session that polls twice at once.
+            guard !client.isPolling else {
+                state.clients[sid] = nil
+                return .overlapping
+            }
+            state.clients[sid]?.isPolling = true
+            return .polling
+        }
+        switch start {
+        case .unknown: return refusal(1, "Session ID unknown")
+        case .overlapping: return refusal(3, "Bad request")
+        case .polling: break
+        }
+        while true {
+            let now = ContinuousClock.now
+            let batch = state.withLock { state -> [EnginePacket]? in
+                sweep(&state, now: now)
+                guard var client = state.clients[sid] else { return [.close] }
+                if client.outgoing.isEmpty, now >= client.nextPing {
+                    client.outgoing.append(.ping)
+                    client.pingSent = client.pingSent ?? now
+                    client.nextPing = now + heartbeat.pingInterval
+                }
+                guard !client.outgoing.isEmpty else { return nil }
+                defer {
+                    client.outgoing = []
+                    client.isPolling = false
+                    client.lastSeen = now
+                    state.clients[sid] = client
+                }
+                return client.outgoing
+            }
+            if let batch { return packets(batch) }
+            if connection.isAbandoned {
+                state.withLock { $0.clients[sid]?.isPolling = false }
+                return .hangUp
+            }
+            usleep(5_000)
+        }
+    }
+
+    private func receive(_ body: [UInt8], from sid: String) -> HTTPReply {
+        let now = ContinuousClock.now
+        guard let packets = try? EnginePacket.packets(inPollingBody: body) else {
+            state.withLock { _ = $0.clients.removeValue(forKey: sid) }
+            return refusal(3, "Bad request")
+        }
+        let known = state.withLock { state -> Bool in
+            sweep(&state, now: now)
+            guard var client = state.clients[sid] else { return false }
+            client.lastSeen = now
+            for packet in packets {
+                switch packet {
+                case .pong: client.pingSent = nil
+                case .close:
+                    state.clients[sid] = nil
+                    return true
+                case .message(let data):
+                    switch try? SocketIOPacket(message: data) {
+                    case .connect?:
+                        client.hasJoined = true
+                        client.outgoing.append(.message(SocketIOPacket.connect(socketID: Self.newSessionID()).message))
+                    case .event(let event)?: client.subscription.take(event)
+                    default: break
+                    }
+                default: break
+                }
+            }
+            state.clients[sid] = client
+            return true
+        }
+        return known ? .respond(.text("ok", status: 200, contentType: "text/html")) : refusal(1, "Session ID unknown")
+    }
+
+    /// Forgets the clients whose pong is late, and those that stopped polling.
+    private func sweep(_ state: inout State, now: ContinuousClock.Instant) {
+        let heartbeat = self.heartbeat
+        state.clients = state.clients.filter { _, client in
+            if let sent = client.pingSent, now - sent > heartbeat.pingTimeout { return false }
+            return client.isPolling || now - client.lastSeen <= heartbeat.pingInterval + heartbeat.pingTimeout
+        }
+    }
+
+    private func packets(_ packets: [EnginePacket]) -> HTTPReply {
+        .respond(HTTPResponse(status: 200, contentType: "text/plain; charset=UTF-8", body: EnginePacket.pollingBody(packets)))
+    }
+
+    /// Engine.IO's refusals, as its server words them.
+    private func refusal(_ code: Int, _ message: String) -> HTTPReply {
+        .respond(.json(["code": .integer(Int64(code)), "message": .string(message)], status: 400))
+    }
+
+    /// 20 characters of base64url, as Engine.IO's own ids.
+    private static func newSessionID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        return String((0..<20).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+    }
+}
+
+/// Lets the server's handler reach the hub that owns the server.
+private final class HandlerBox: @unchecked Sendable {
+    // Set once in the hub's init, before the server starts; read only after.
+    weak var hub: SocketHub?
+}

@@ -1,0 +1,93 @@
+@testable import AdamantDevnet
+import AdamantCore
+import Foundation
+import Testing
+
+/// Each node's client socket, spoken to as Engine.IO 4 polling on the wire.
+@Suite(.timeLimit(.minutes(1)))
+struct SocketTests {
+    /// A client of one node's socket, one request per connection.
+    struct Client {
+        let base: String
+        var sid = ""
+
+        init(network: TestNetwork, node: Int = 0) throws {
+            let status = try network.get("/api/node/status", node: node).json
+            #expect(status["wsClient"]?["enabled"] == true)
+            let port = try #require(status["wsClient"]?["port"].flatMap { if case .number(let n) = $0 { Int(n) } else { nil } })
+            base = "http://127.0.0.1:\(port)/socket.io/?EIO=4&transport=polling"
+        }
+
+        func get(timeout: Double = 5) throws -> HTTPResult {
+            try HTTPClient.send("GET", base + (sid.isEmpty ? "" : "&sid=\(sid)"), timeout: timeout)
+        }
+
+        func post(_ packets: [EnginePacket]) throws -> HTTPResult {
+            try HTTPClient.send("POST", base + "&sid=\(sid)", body: EnginePacket.pollingBody(packets))
+        }
+
+        /// Opens, joins and subscribes to `address`'s transfers and chats.
+        mutating func subscribe(_ address: Address) throws {
+            let opened = try EnginePacket.packets(inPollingBody: get().body)
+            guard case .open(let handshake) = opened.first else { Issue.record("\(opened)"); return }
+            sid = handshake.sessionID
+            #expect(try post([.message(SocketIOPacket.connect(socketID: nil).message)]).status == 200)
+            let joined = try EnginePacket.packets(inPollingBody: get().body)
+            guard case .message(let data) = joined.first, case .connect = try SocketIOPacket(message: data) else { Issue.record("\(joined)"); return }
+            let events = [SocketIOEvent("address", .array([.string(address.description)])), SocketIOEvent("types", [0, 8])]
+            #expect(try post(events.map { .message(SocketIOPacket.event($0).message) }).status == 200)
+        }
+
+        /// The transactions of `newTrans` events in the next poll's answer.
+        func nextTransactions(timeout: Double = 5) throws -> [Transaction] {
+            try EnginePacket.packets(inPollingBody: get(timeout: timeout).body).compactMap { packet in
+                guard case .message(let data) = packet, case .event(let event) = try SocketIOPacket(message: data), event.name == "newTrans" else { return nil }
+                return try event.transaction()
+            }
+        }
+    }
+
+    static func network() throws -> TestNetwork {
+        try TestNetwork { configuration in
+            configuration.socketPingInterval = .milliseconds(500)
+            configuration.socketPingTimeout = .milliseconds(500)
+        }
+    }
+
+    @Test func aTransactionAdmittedOnOneNodeIsAnnouncedByEveryNodeOnce() throws {
+        let network = try Self.network()
+        var first = try Client(network: network, node: 0), second = try Client(network: network, node: 1)
+        try first.subscribe(Fixtures.bob.address)
+        try second.subscribe(Fixtures.bob.address)
+        let chat = try message("hello")
+        #expect(try network.submit(chat, node: 0).status == 200)
+        for client in [first, second] {
+            let received = try client.nextTransactions()
+            #expect(received.map(\.id) == [chat.id])
+            #expect(received.first?.height == nil && received.first?.confirmations == nil, "not in a block yet")
+            let announced = try #require(received.first)
+            #expect(throws: Never.self) { try announced.verify() }
+        }
+        let pings = try EnginePacket.packets(inPollingBody: first.get().body)
+        #expect(pings == [.ping], "the same id is not announced twice: \(pings)")
+    }
+
+    @Test func onlyWhatTheSubscriptionImpliesIsSent() throws {
+        let network = try Self.network()
+        var client = try Client(network: network)
+        try client.subscribe(DevnetAccount.random().address)
+        #expect(try network.submit(try message("not yours")).status == 200)
+        #expect(try EnginePacket.packets(inPollingBody: client.get().body) == [.ping])
+    }
+
+    @Test func aClientThatStopsPollingIsForgotten() throws {
+        let network = try Self.network()
+        var client = try Client(network: network)
+        try client.subscribe(Fixtures.bob.address)
+        #expect(try client.get().status == 200)  // a ping; its pong never comes
+        #expect(eventually(within: 5) { (try? client.get().status) == 400 })
+        let refusal = try client.get()
+        #expect(refusal.json["message"] == "Session ID unknown")
+        #expect(try HTTPClient.send("GET", client.base.replacingOccurrences(of: "EIO=4", with: "EIO=3")).json["message"] == "Unsupported protocol version")
+    }
+}
