@@ -47,6 +47,15 @@ import Testing
         #expect(url == "http://127.0.0.1:36666/api/transactions?and:fromHeight=5&types=0,8")
     }
 
+    /// The socket is on the node's host at `wsClient.port` over http, and behind the node's own
+    /// origin over https.
+    @Test func theSocketIsPlacedAsTheIOSAppPlacesIt() throws {
+        #expect(try NodeURL("http://185.231.245.26:36666").socketOrigin(port: 36668) == "http://185.231.245.26:36668")
+        #expect(try NodeURL("http://[::1]:1/").socketOrigin(port: 2) == "http://[::1]:2")
+        #expect(try NodeURL("http://node.example").socketOrigin(port: 3) == "http://node.example:3")
+        #expect(try NodeURL("https://clown.adamant.im/api").socketOrigin(port: 36668) == "https://clown.adamant.im")
+    }
+
     /// What could end or split a query item is escaped, UTF-8 byte by byte; the rest is kept.
     @Test func endpointEscapesWhatWouldSplitAQueryItem() throws {
         let url = try NodeURL("http://127.0.0.1:36666").endpoint("/api/states/get", query: [("key", "a b&c=d+e?f#g%h\u{e9}"), ("x", "~_.-!$'()*,;:@/")])
@@ -62,7 +71,17 @@ import Testing
         {"success":true,"nodeTimestamp":230021386,"loader":{"loaded":true,"now":1031082,"syncing":false,"consensus":100,"blocks":0,"blocksCount":0},"network":{"broadhash":"ab","epoch":"2017-09-02T17:00:00.000Z","height":1034307,"consensusCodeName":"x","fee":50000000,"milestone":0,"nethash":"\#(hash)","reward":0,"supply":9800000000000000},"consensusSchedule":{"activationHeights":{}},"milestoneSchedule":{"offset":2000000,"distance":6300000,"milestones":[]},"version":{"build":"","commit":"c32e74","version":"0.10.3"},"nodeTimestampMs":230021386123,"unixTimestampMs":1734392586123,"wsClient":{"enabled":true,"port":36668}}
         """#
         let status = try JSONDecoder().decode(NodeStatus.self, from: Data(json.utf8))
-        #expect(status == NodeStatus(height: 1_034_307, nethash: .mainnet, version: NodeVersion(0, 10, 3), nodeTimestamp: 230_021_386, nodeTimestampMs: 230_021_386_123))
+        #expect(status == NodeStatus(height: 1_034_307, nethash: .mainnet, version: NodeVersion(0, 10, 3), nodeTimestamp: 230_021_386, nodeTimestampMs: 230_021_386_123, socketPort: 36668))
+    }
+
+    /// A socket said wrongly costs only the socket: the node is still usable, and polled.
+    @Test(arguments: [
+        (#"{"enabled":true,"port":36668}"#, UInt16?(36668)), (#"{"enabled":false}"#, nil), (#"{"enabled":true}"#, nil),
+        (#"{"enabled":true,"port":0}"#, nil), (#"{"enabled":true,"port":65536}"#, nil), (#"{"enabled":"yes","port":1}"#, nil), ("7", nil),
+    ])
+    func theSocketPortIsReadWhenEnabledAndInRange(_ wsClient: String, _ port: UInt16?) throws {
+        let json = #"{"nodeTimestamp":5,"network":{"height":7,"nethash":"\#(hash)"},"version":{"version":"0.10.3"},"wsClient":\#(wsClient)}"#
+        #expect(try JSONDecoder().decode(NodeStatus.self, from: Data(json.utf8)).socketPort == port)
     }
 
     @Test func decodes0_9Shape() throws {

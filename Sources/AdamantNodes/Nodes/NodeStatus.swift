@@ -12,17 +12,25 @@ public struct NodeStatus: Sendable, Hashable, Decodable {
     public var nodeTimestamp: Int64
     /// Milliseconds since the ADAMANT epoch (0.10+).
     public var nodeTimestampMs: Int64?
+    /// The port of the node's client socket, when `wsClient` says it is enabled; nil for a node
+    /// that is only polled.
+    public var socketPort: UInt16?
 
     /// A status from its parts (for tests and the devnet).
-    public init(height: Int64, nethash: Nethash, version: NodeVersion, nodeTimestamp: Int64, nodeTimestampMs: Int64? = nil) {
+    public init(
+        height: Int64, nethash: Nethash, version: NodeVersion, nodeTimestamp: Int64, nodeTimestampMs: Int64? = nil,
+        socketPort: UInt16? = nil
+    ) {
         self.height = height
         self.nethash = nethash
         self.version = version
         self.nodeTimestamp = nodeTimestamp
         self.nodeTimestampMs = nodeTimestampMs
+        self.socketPort = socketPort
     }
 
-    private enum Keys: String, CodingKey { case network, version, nodeTimestamp, nodeTimestampMs }
+    private enum Keys: String, CodingKey { case network, version, nodeTimestamp, nodeTimestampMs, wsClient }
+    private enum SocketKeys: String, CodingKey { case enabled, port }
     private enum NetworkKeys: String, CodingKey { case height, nethash }
     private enum VersionKeys: String, CodingKey { case version }
 
@@ -53,6 +61,13 @@ public struct NodeStatus: Sendable, Hashable, Decodable {
                 throw DecodingError.dataCorruptedError(
                     forKey: .nodeTimestampMs, in: body, debugDescription: "\(millis) ms disagrees with nodeTimestamp \(nodeTimestamp) s")
             }
+        }
+        // A socket said wrongly only costs the socket: the node is polled as before.
+        if let socket = try? body.nestedContainer(keyedBy: SocketKeys.self, forKey: .wsClient),
+           (try? socket.decode(Bool.self, forKey: .enabled)) == true,
+           let port = try? socket.decode(Int.self, forKey: .port), (1...65_535).contains(port)
+        {
+            socketPort = UInt16(port)
         }
     }
 }

@@ -28,6 +28,17 @@ public struct NodeURL: Sendable, Hashable, Comparable, StringCodable {
         description = "\(scheme)://\(host.lowercased())\(port.map { ":\($0)" } ?? "")\(path)"
     }
 
+    /// Where the node's client socket listens, given `wsClient.port`, as the iOS app places it:
+    /// for `http`, the node's host on that port; for `https`, the node's own origin, where a
+    /// proxy serves the socket.
+    package func socketOrigin(port: UInt16) -> String {
+        let scheme = description.prefix { $0 != ":" }
+        let authority = description.dropFirst(scheme.count + 3).prefix { $0 != "/" }
+        guard scheme == "http" else { return "\(scheme)://\(authority)" }
+        let host = authority.hasPrefix("[") ? authority.prefix { $0 != "]" } + "]" : authority.prefix { $0 != ":" }
+        return "http://\(host):\(port)"
+    }
+
     /// RFC 3986: a letter, then letters, digits, `+`, `-` or `.`.
     private static func isScheme(_ text: Substring) -> Bool {
         guard let first = text.utf8.first, isLetter(first) else { return false }

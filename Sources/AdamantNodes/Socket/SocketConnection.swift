@@ -1,0 +1,103 @@
+package import AdamantCore
+
+/// A node's client socket kept open: runs a `SocketSession` on an `HTTPTransport`, each GET and
+/// POST the session asks for as a task of its own, its retry timer on the given clock, and
+/// hands on what comes of it. Ends when the task that reads `events` is cancelled.
+package struct SocketConnection: Sendable {
+    /// What the watch is told.
+    package enum Event: Sendable {
+        /// Subscribed: the node's events now arrive.
+        case live
+        /// A transaction the node admitted; not verified.
+        case received(Transaction)
+        /// The session ended (events may be lost until `live` again), and a new one is tried.
+        case down(SessionEnd)
+    }
+
+    /// `http://host:port` of the socket, as the node's `wsClient` places it.
+    package let origin: String
+    let addresses: [Address]
+    let types: [Int]
+    let transport: any HTTPTransport
+    let clock: AnyClock
+    let configuration: SocketSession.Configuration
+
+    package init(
+        origin: String, addresses: [Address], types: [Int], transport: any HTTPTransport, clock: AnyClock = .continuous,
+        configuration: SocketSession.Configuration = .init()
+    ) {
+        self.origin = origin
+        self.addresses = addresses
+        self.types = types
+        self.transport = transport
+        self.clock = clock
+        self.configuration = configuration
+    }
+
+    private enum Completion: Sendable {
+        case polled(epoch: Int, Result<HTTPAnswer, TransportError>)
+        case sent(epoch: Int, Result<HTTPAnswer, TransportError>)
+        case retry(generation: Int)
+    }
+
+    /// The events of this connection, for as long as the reading task runs.
+    package func events() -> AsyncStream<Event> {
+        AsyncStream { continuation in
+            let runner = Task { await run(continuation) }
+            continuation.onTermination = { _ in runner.cancel() }
+        }
+    }
+
+    private func run(_ output: AsyncStream<Event>.Continuation) async {
+        var session = SocketSession(addresses: addresses, types: types, configuration: configuration)
+        let (completions, sink) = AsyncStream.makeStream(of: Completion.self)
+        await withTaskCancellationHandler {
+            await withTaskGroup(of: Void.self) { group in
+                func perform(_ actions: [SocketSession.Action]) {
+                    for action in actions {
+                        switch action {
+                        case .poll(let epoch, let sid, let timeout):
+                            let request = HTTPRequest(url: url(sid), timeout: timeout, connectTimeout: configuration.handshakeTimeout)
+                            group.addTask { [transport] in sink.yield(.polled(epoch: epoch, await Self.exchange(request, transport))) }
+                        case .send(let epoch, let sid, let body):
+                            let request = HTTPRequest(
+                                method: .post, url: url(sid), body: body, timeout: configuration.handshakeTimeout,
+                                connectTimeout: configuration.handshakeTimeout)
+                            group.addTask { [transport] in sink.yield(.sent(epoch: epoch, await Self.exchange(request, transport))) }
+                        case .live: output.yield(.live)
+                        case .received(let transaction): output.yield(.received(transaction))
+                        case .down(let end, let delay, let generation):
+                            output.yield(.down(end))
+                            group.addTask { [clock] in
+                                guard (try? await clock.sleep(for: delay)) != nil else { return }
+                                sink.yield(.retry(generation: generation))
+                            }
+                        }
+                    }
+                }
+                perform(session.start())
+                for await completion in completions {
+                    switch completion {
+                    case .polled(let epoch, .success(let answer)): perform(session.pollAnswered(epoch: epoch, status: answer.status, body: answer.body))
+                    case .polled(let epoch, .failure(let error)): perform(session.pollFailed(epoch: epoch, reason: error.description))
+                    case .sent(let epoch, .success(let answer)): perform(session.sendAnswered(epoch: epoch, status: answer.status, body: answer.body))
+                    case .sent(let epoch, .failure(let error)): perform(session.sendFailed(epoch: epoch, reason: error.description))
+                    case .retry(let generation): perform(session.retryTimerFired(generation: generation))
+                    }
+                }
+                group.cancelAll()
+            }
+        } onCancel: {
+            sink.finish()
+        }
+        output.finish()
+    }
+
+    private func url(_ sid: String?) -> String {
+        origin + "/socket.io/?EIO=4&transport=polling" + (sid.map { "&sid=" + $0 } ?? "")
+    }
+
+    private static func exchange(_ request: HTTPRequest, _ transport: any HTTPTransport) async -> Result<HTTPAnswer, TransportError> {
+        do throws(TransportError) { return .success(try await transport.send(request)) } catch { return .failure(error) }
+    }
+}
