@@ -87,6 +87,7 @@ private func watch(_ total: Int, _ keys: KeyPair, _ endpoints: [NodeEndpoint], _
     let fetcher = Fetcher(keyPair: keys, client: NodeClient(pool: pool, deadline: .seconds(15)), publicKeys: log)
     var configuration = Watcher.Configuration()
     configuration.interval = .milliseconds(200)
+    configuration.live = false  // the backlog is the listings' to read
     let watcher = Watcher(fetcher: fetcher, log: log, configuration: configuration)
 
     Memory.resetPeak()
@@ -96,8 +97,8 @@ private func watch(_ total: Int, _ keys: KeyPair, _ endpoints: [NodeEndpoint], _
     let (done, finished) = AsyncStream<Void>.makeStream()
     let start = now()
     let task = Task {
-        try await watcher.run(from: .height(1)) { result in
-            if progress.delivered(result) { finished.finish() }
+        try await watcher.run(from: .height(1)) { notification in
+            if progress.delivered(notification.result) { finished.finish() }
         }
     }
     // A watch that stalls (a failure it retries forever) ends the benchmark, not the machine.

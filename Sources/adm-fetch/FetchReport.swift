@@ -37,6 +37,28 @@ enum FetchReport {
         let reason: String
     }
 
+    /// `watch --json`: the fetch's object, and how the watch found the transaction.
+    struct Watched: Encodable {
+        let object: Object
+        let via: String
+        let confirmed: Bool
+
+        init(_ notification: WatchNotification) {
+            object = Object(notification.result)
+            via = notification.via.rawValue
+            confirmed = notification.confirmed
+        }
+
+        private enum Keys: String, CodingKey { case via, confirmed }
+
+        func encode(to encoder: any Encoder) throws {
+            try object.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(via, forKey: .via)
+            try container.encode(confirmed, forKey: .confirmed)
+        }
+    }
+
     /// The `--json` object; transaction fields are absent when there is no verified one.
     struct Object: Encodable {
         let id: String

@@ -8,7 +8,9 @@ import AdamantStore
 /// `adm-fetch watch`: notifications with no push service, from polling the nodes.
 struct WatchCommand: Command {
     static let fromHeight = SingleOption("from-height", valueName: "height", help: "Start at this block (no later than the chain's tip), whatever the kept cursor says.")
-    static let interval = SingleOption("interval", valueName: "seconds", help: "Between polls once caught up (default 10, 0.5 to 3600).")
+    static let interval = SingleOption(
+        "interval", valueName: "seconds", help: "Between polls once caught up (default 60 while a node's socket is live, else 10; 0.5 to 3600).")
+    static let noLive = Flag("no-live", help: "Poll only: open no node's socket.")
     static let exec = SingleOption(
         "exec", valueName: "command", help: "Run this with /bin/sh -c for each notification (ADM_TITLE, ADM_BODY, ADM_KIND, ADM_TXN_ID, ADM_THREAD).")
     static let json = Flag("json", help: "Print one JSON line per notification (the object adm-fetch --json prints).")
@@ -18,12 +20,17 @@ struct WatchCommand: Command {
     static let info = CommandInfo(
         name: "watch",
         overview: "Show the account's incoming messages and transfers as they arrive, with no push service.",
-        options: [fromHeight, interval, exec, json, LogOptions.verbose, OutboxOptions.home, OutboxOptions.serviceAddress, OutboxOptions.servicePublicKey]
+        options: [fromHeight, interval, noLive, exec, json, LogOptions.verbose, OutboxOptions.home, OutboxOptions.serviceAddress, OutboxOptions.servicePublicKey]
             + NodeOptions.options + [PassphraseInput.option],
         discussion: """
-            Polls the nodes for transactions to this account, verifies and decrypts each, and
-            prints one line per notification: "title: body", or with --json the object
-            adm-fetch --json prints. Where it stopped is kept in --home, so a restart neither
+            Follows the account's incoming transactions, verifies and decrypts each, and prints
+            one line per notification: "title: body", or with --json the object adm-fetch
+            --json prints, with "via" ("socket" or "poll") and "confirmed". Live by default: the
+            two best nodes whose status offers a socket announce each transaction as they admit
+            it, within a second of its sending, and the listings of blocks are still read at the
+            start, whenever a socket comes up and every --interval, so nothing a socket misses is
+            lost and nothing is shown twice; with no socket live it polls every 10 s. --no-live
+            only polls. Where it stopped is kept in --home, so a restart neither
             misses nor repeats one (after a SIGKILL, only the one being shown then may come
             again); the first run starts at the current block. With --exec,
             the command runs once per notification, one at a time, its output on this one's;
@@ -43,7 +50,8 @@ struct WatchCommand: Command {
 
     let arguments: ParsedArguments
     let start: WatchStart
-    let pollInterval: Duration
+    /// From --interval; nil for the defaults.
+    let pollInterval: Duration?
     let command: String?
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
@@ -64,7 +72,7 @@ struct WatchCommand: Command {
             }
             pollInterval = seconds
         } else {
-            pollInterval = .seconds(10)
+            pollInterval = nil
         }
         if let text = arguments.value(Self.exec), text.trimmingSpaces.isEmpty {
             throw .usage("--exec needs a command")
@@ -85,7 +93,8 @@ struct WatchCommand: Command {
         defer { HealthCache.save(pool, home: home) }
         let fetcher = Fetcher(keyPair: keyPair, client: NodeClient(pool: pool, deadline: .seconds(15)), publicKeys: log)
         var configuration = Watcher.Configuration()
-        configuration.interval = pollInterval
+        configuration.live = !arguments.flag(Self.noLive)
+        if let pollInterval { (configuration.interval, configuration.liveInterval) = (pollInterval, pollInterval) }
         let registrations = await openOutbox(home, keyPair, fetcher.client, logger, context)
         let watcher = Watcher(
             fetcher: fetcher, log: log, configuration: configuration, registrations: registrations, events: logger,
@@ -99,12 +108,13 @@ struct WatchCommand: Command {
             try await stop.run { () throws(WatchError) in
                 try await watcher.run(from: start) { height in
                     logger.log(.info, "Watching \(keyPair.address) from block \(height); stop with Ctrl-C.")
-                } onNotification: { result throws(HandOverFailure) in
+                } onNotification: { notification throws(HandOverFailure) in
+                    let result = notification.result
                     Self.log(result, logger)
                     var written = false
                     let print = {
                         written = json
-                            ? output.printJSON(FetchReport.Object(result))
+                            ? output.printJSON(FetchReport.Watched(notification))
                             : output.print(result.notification.title + ": " + result.notification.body.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " "))
                     }
                     if let progress = logger.progress { progress.interrupt(print) } else { print() }

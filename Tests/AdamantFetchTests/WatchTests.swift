@@ -13,7 +13,9 @@ final class WatchRun: Sendable {
     let network: FetchNetwork
     let home: String
     let log: NotificationLog
-    private let delivered = Mutex<[FetchResult]>([])
+    private let delivered = Mutex<[WatchNotification]>([])
+    /// What the watch logged.
+    let events = RecordingLog()
     private let started = Mutex<Int64?>(nil)
     private let task = Mutex<Task<Result<Void, WatchError>, Never>?>(nil)
 
@@ -23,19 +25,24 @@ final class WatchRun: Sendable {
         log = try NotificationLog(home: self.home)
     }
 
-    var results: [FetchResult] { delivered.withLock { $0 } }
+    var notifications: [WatchNotification] { delivered.withLock { $0 } }
+    var results: [FetchResult] { notifications.map(\.result) }
     var startHeight: Int64? { started.withLock { $0 } }
 
-    /// Starts watching; the handler refuses `refusing`, as one whose output broke would.
-    func start(from start: WatchStart = .resume, refusing: TransactionID? = nil) async throws {
+    /// Starts watching, polling only unless `live`; the handler refuses `refusing`, as one
+    /// whose output broke would.
+    func start(from start: WatchStart = .resume, refusing: TransactionID? = nil, live: Bool = false, interval: Duration = .milliseconds(100)) async throws {
         var configuration = Watcher.Configuration()
-        configuration.interval = .milliseconds(100)
-        let watcher = Watcher(fetcher: network.fetcher(), log: log, configuration: configuration)
+        configuration.interval = interval
+        configuration.liveInterval = interval
+        configuration.live = live
+        let watcher = Watcher(fetcher: network.fetcher(), log: log, configuration: configuration, events: events)
         let task = Task { [self] () -> Result<Void, WatchError> in
             do throws(WatchError) {
-                try await watcher.run(from: start) { height in self.started.withLock { $0 = height } } onNotification: { result throws(HandOverFailure) in
+                try await watcher.run(from: start) { height in self.started.withLock { $0 = height } } onNotification: { notification throws(HandOverFailure) in
+                    let result = notification.result
                     if result.id == refusing { throw HandOverFailure("refused") }
-                    self.delivered.withLock { $0.append(result) }
+                    self.delivered.withLock { $0.append(notification) }
                 }
                 return .success(())
             } catch {
@@ -66,6 +73,16 @@ final class WatchRun: Sendable {
     }
 
     deinit { try? FileManager.default.removeItem(atPath: home) }
+}
+
+/// Keeps every line logged.
+final class RecordingLog: LogSink {
+    private let lines = Mutex<[String]>([])
+    var all: [String] { lines.withLock { $0 } }
+    func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        let line = message()
+        lines.withLock { $0.append(line) }
+    }
 }
 
 extension FetchNetwork {

@@ -28,9 +28,16 @@ enum WatchFilter {
             .map(\.element)
     }
 
-    /// The sender and block of a transaction that notifies, nil for one that does not.
+    /// The sender and block of a confirmed transaction that notifies, nil for one that does not.
     private static func notifyingSender(_ transaction: Transaction, _ account: Address) -> (Address, height: Int64)? {
-        guard let height = transaction.height, transaction.recipientId == account else { return nil }
+        guard let height = transaction.height, let sender = sender(ifNotifying: transaction, for: account) else { return nil }
+        return (sender, height)
+    }
+
+    /// The sender of a transaction that notifies `account`, in a block or not yet: incoming,
+    /// from another account, a transfer or a chat but never a signal.
+    static func sender(ifNotifying transaction: Transaction, for account: Address) -> Address? {
+        guard transaction.recipientId == account else { return nil }
         switch transaction.type {
         // A transfer's signed bytes hold no asset, so one a node hangs on it means nothing and
         // must not hide the transfer.
@@ -39,6 +46,6 @@ enum WatchFilter {
         default: return nil
         }
         let sender = transaction.senderPublicKey.address
-        return sender != account ? (sender, height) : nil
+        return sender != account ? sender : nil
     }
 }

@@ -3,9 +3,16 @@ public import AdamantNodes
 public import AdamantPush
 public import AdamantStore
 
-/// Notifications with no push service: polls the account's incoming transactions, verifies,
+/// Notifications with no push service: follows the account's incoming transactions, verifies,
 /// decrypts and renders each (through `Fetcher.show`), and hands each one over exactly once,
-/// in block order, across restarts. Prints nothing.
+/// across restarts. Prints nothing.
+///
+/// Live, the sockets of the two best nodes that have one announce each transaction as a node
+/// admits it, seconds before a block holds it; the listings stay the record, read at the
+/// start, whenever a socket comes up, and every `liveInterval`, so what a socket missed is
+/// still shown, in block order. Without a live socket the listings are read every `interval`.
+/// Sockets and listings are taken on one task, so one transaction is never checked and shown
+/// by both at once; what was shown from the pool is skipped when its block is listed.
 ///
 /// Each page is recorded in the home's log (shown ids and the cursor past the page, one
 /// transaction) before it is handed over; stopped mid-page, the undelivered rest is taken out
@@ -14,12 +21,18 @@ public import AdamantStore
 /// notification being handed over at the kill is handed over again.
 public struct Watcher: Sendable {
     /// Shows one notification; throws when it cannot, and the watch then stops.
-    public typealias Deliver = @Sendable (FetchResult) async throws(HandOverFailure) -> Void
+    public typealias Deliver = @Sendable (WatchNotification) async throws(HandOverFailure) -> Void
 
     /// How often a watch polls, checks the nodes and gives the outbox a turn, on the pool's clock.
     public struct Configuration: Sendable {
-        /// Between polls once caught up; a backlog is read page after page.
+        /// Between polls once caught up while no socket is live; a backlog is read page after page.
         public var interval: Duration = .seconds(10)
+        /// Follow the nodes' sockets (those whose status gives one); false polls only.
+        public var live = true
+        /// Between polls while a socket is live: the listings are then only the record.
+        public var liveInterval: Duration = .seconds(60)
+        /// How many nodes' sockets are kept open at once.
+        public var socketWidth = 2
         /// Transactions per request (the nodes' cap on chats is 100).
         public var pageSize = 100
         /// Blocks read again when a caught-up listing moves its height up: nodes of one pool
@@ -33,8 +46,8 @@ public struct Watcher: Sendable {
         public var registrationInterval: Duration = .seconds(300)
         /// The longest one turn of the outbox may take.
         public var registrationBudget: Duration = .seconds(30)
-        /// The defaults: a poll every 10 s, health every 5 minutes, the outbox every 5 minutes for
-        /// up to 30 s.
+        /// The defaults: live on two sockets with a poll every 60 s (every 10 s with no socket
+        /// live), health every 5 minutes, the outbox every 5 minutes for up to 30 s.
         public init() {}
     }
 
@@ -72,8 +85,8 @@ public struct Watcher: Sendable {
     /// too. Returns that block height.
     @discardableResult
     public func begin(_ start: WatchStart) async throws(WatchError) -> Int64 {
-        for listing in WatchListing.allCases {
-            try await logged { () throws(StoreError) in try await log.settleWatched(account: account, stream: listing.rawValue) }
+        for stream in WatchListing.allCases.map(\.rawValue) + [Self.socketStream] {
+            try await logged { () throws(StoreError) in try await log.settleWatched(account: account, stream: stream) }
         }
         let reports = await pool.checkHealth()
         guard let tip = reports.filter(\.health.isUsable).compactMap(\.status?.height).max() else { throw .noUsableNode(NodeError.noUsableNode(reports).description) }
@@ -120,7 +133,8 @@ public struct Watcher: Sendable {
         enum Ended: Sendable { case polling(WatchError?), chore }
         let failure = await withTaskGroup(of: Ended.self) { group -> WatchError? in
             group.addTask {
-                do throws(WatchError) { try await poll(onNotification) } catch { return .polling(error) }
+                let feed = configuration.live ? LiveFeed(pool: pool, addresses: [await account], width: configuration.socketWidth) : nil
+                do throws(WatchError) { try await watch(onNotification, feed: feed) } catch { return .polling(error) }
                 return .polling(nil)
             }
             group.addTask {
@@ -145,37 +159,117 @@ public struct Watcher: Sendable {
         if let failure { throw failure }
     }
 
-    /// Polls every listing until cancelled: each read to its end, then a pause.
-    func poll(_ deliver: @escaping Deliver) async throws(WatchError) {
+    /// The journal's stream for what the sockets bring.
+    static let socketStream = "socket"
+
+    /// What the watch's one task waits for.
+    private enum Wake: Sendable {
+        case pollDue(round: Int)
+        case socket(LiveFeed.Event)
+    }
+
+    /// Reads the listings now and then, and takes what `feed`'s sockets bring meanwhile, until
+    /// cancelled.
+    func watch(_ deliver: @escaping Deliver, feed: LiveFeed?) async throws(WatchError) {
+        let (wakes, wake) = AsyncStream.makeStream(of: Wake.self)
+        let forwarding = feed.map { feed in Task { for await event in feed.events() { wake.yield(.socket(event)) } } }
+        var timer: Task<Void, Never>?
+        defer {
+            forwarding?.cancel()
+            timer?.cancel()
+        }
         var scans: [WatchListing: WatchScan] = [:]
-        while !Task.isCancelled {
-            let (listings, withTransfers) = WatchListing.current(in: pool)
-            for listing in listings {
-                var scan: WatchScan
-                if let known = scans[listing] {
-                    scan = known
-                } else {
-                    var kept = try await cursor(listing)
-                    if kept == nil { kept = try await cursor(.chats) }
-                    scan = WatchScan(kept ?? WatchCursor(height: 0))
-                }
-                do throws(WatchFailure) {
-                    let finished = try await catchUp(listing, &scan, chatsWithTransfers: withTransfers, deliver)
-                    scans[listing] = scan
-                    if !finished { return }
-                    events.log(.debug, "watch: \(listing.rawValue) read; the cursor is at block \(scan.cursor.height), position \(scan.cursor.skip)")
-                } catch {
-                    scans[listing] = scan
-                    switch error {
-                    case .ending(let failure): throw failure
-                    case .node where Task.isCancelled: return
-                    case .node(let failure):
-                        events.log(.warning, "watch: reading \(listing.rawValue) failed, trying again in \(configuration.interval): \(failure)")
-                    }
+        var live = Set<NodeURL>()
+        var round = 0
+        func poll(after delay: Duration) {
+            round += 1
+            timer?.cancel()
+            timer = Task { [round, clock = pool.clock] in
+                if delay > .zero { try? await clock.sleep(for: delay) }
+                if !Task.isCancelled { wake.yield(.pollDue(round: round)) }
+            }
+        }
+        poll(after: .zero)
+        for await next in wakes {
+            switch next {
+            case .pollDue(let due):
+                guard due == round else { continue }
+                guard try await readListings(&scans, deliver) else { return }
+                poll(after: live.isEmpty ? configuration.interval : configuration.liveInterval)
+            case .socket(.live(let node)):
+                live.insert(node)
+                events.log(.info, "watch: live on \(node)'s socket")
+                poll(after: .zero)  // what the socket could not bring while it was down
+            case .socket(.down(let node, let end)):
+                guard live.remove(node) != nil else { continue }
+                events.log(.info, "watch: \(node)'s socket is down (\(end))" + (live.isEmpty ? "; polling every \(configuration.interval)" : ""))
+                if live.isEmpty { poll(after: .zero) }
+            case .socket(.received(let transaction, let node)):
+                let floor = (scans.values.map(\.cursor.height).min() ?? 0) - configuration.rereadBlocks
+                try await handPooled(transaction, from: node, shownFrom: floor, feed: feed, deliver)
+            }
+        }
+    }
+
+    /// Reads every listing to its end; false when stopped on the way.
+    private func readListings(_ scans: inout [WatchListing: WatchScan], _ deliver: Deliver) async throws(WatchError) -> Bool {
+        let (listings, withTransfers) = WatchListing.current(in: pool)
+        for listing in listings {
+            var scan: WatchScan
+            if let known = scans[listing] {
+                scan = known
+            } else {
+                var kept = try await cursor(listing)
+                if kept == nil { kept = try await cursor(.chats) }
+                scan = WatchScan(kept ?? WatchCursor(height: 0))
+            }
+            do throws(WatchFailure) {
+                let finished = try await catchUp(listing, &scan, chatsWithTransfers: withTransfers, deliver)
+                scans[listing] = scan
+                if !finished { return false }
+                events.log(.debug, "watch: \(listing.rawValue) read; the cursor is at block \(scan.cursor.height), position \(scan.cursor.skip)")
+            } catch {
+                scans[listing] = scan
+                switch error {
+                case .ending(let failure): throw failure
+                case .node where Task.isCancelled: return false
+                case .node(let failure):
+                    events.log(.warning, "watch: reading \(listing.rawValue) failed, trying again at the next poll: \(failure)")
                 }
             }
-            try? await pool.clock.sleep(for: configuration.interval)
         }
+        return true
+    }
+
+    /// A transaction a node's socket announced: verified, and shown unless it is not a
+    /// notification for this account (dropped quietly) or was shown before. One that does not
+    /// verify sets its node aside.
+    private func handPooled(
+        _ transaction: Transaction, from node: NodeURL, shownFrom floor: Int64, feed: LiveFeed?, _ deliver: Deliver
+    ) async throws(WatchError) {
+        let id: TransactionID
+        do { id = try transaction.verify() } catch {
+            events.log(.warning, "watch: \(node)'s socket sent a transaction that does not verify (\(error)); the node is set aside")
+            pool.distrust(node, because: "its socket sent a transaction that does not verify: \(error)")
+            feed?.setAside(node)
+            return
+        }
+        let account = await self.account
+        guard let sender = WatchFilter.sender(ifNotifying: transaction, for: account) else { return }
+        let known = try await logged { () throws(StoreError) in try await log.shown(pooled: [id], account: account, fromHeight: floor) }
+        guard known.isEmpty else { return }
+        let result = await fetcher.show(transaction, id: id, sender: sender, account: account, until: pool.clock.now + fetcher.configuration.deadline)
+        guard !Task.isCancelled else { return }
+        let page = try await logged { () throws(StoreError) in
+            try await log.recordPooled([id], account: account, at: pool.localUnixMillis, stream: Self.socketStream)
+        }
+        do throws(HandOverFailure) {
+            try await deliver(WatchNotification(result: result, via: .socket))
+        } catch {
+            try await logged { () throws(StoreError) in try await page.forgetTheRest() }
+            throw .notHandedOver(id, error)
+        }
+        page.handedOverNext()
     }
 
     /// Reads `listing` page after page until a short one; false when stopped on the way.
@@ -232,7 +326,7 @@ public struct Watcher: Sendable {
                 return false
             }
             do throws(HandOverFailure) {
-                try await deliver(result)
+                try await deliver(WatchNotification(result: result, via: .poll))
             } catch {
                 try await logged { () throws(StoreError) in try await page.forgetTheRest() }
                 throw .notHandedOver(result.id, error)

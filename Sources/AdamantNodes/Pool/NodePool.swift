@@ -131,7 +131,7 @@ public final class NodePool: Sendable {
         healthCheck.trigger { [self] in await runHealthCheck() }
     }
 
-    var localUnixMillis: Int64 { wallClock.unixMillis() }
+    package var localUnixMillis: Int64 { wallClock.unixMillis() }
 
     // MARK: Health check
 

@@ -145,6 +145,48 @@ public final class NotificationLog: Sendable {
         return WatchedPage(log: self, journal: journal, delivery: delivery, ids: ids, from: from, account: account, stream: stream)
     }
 
+    /// Which of `ids`, transactions a node's socket announced before a block held them, were
+    /// shown to `account` before: for a push, by a fetch, from a socket, or handed over from a
+    /// block at or above `height` (where the watch's listings read now: a transaction still in
+    /// the pool lands in no block below that).
+    public func shown(pooled ids: [TransactionID], account: Address, fromHeight height: Int64) async throws(StoreError) -> Set<TransactionID> {
+        guard !ids.isEmpty else { return [] }
+        let account = account.description
+        return try await read { db in
+            var found = Set<TransactionID>()
+            for id in ids {
+                let shown = try db.query(
+                    """
+                    SELECT EXISTS (SELECT 1 FROM shown WHERE account = ?1 AND id = ?2)
+                        OR EXISTS (SELECT 1 FROM watched WHERE account = ?1 AND height >= ?3 AND id = ?2)
+                    """,
+                    [.text(account), .integer(Int64(bitPattern: id.number)), .integer(max(0, height))]
+                ).first?.first == .integer(1)
+                if shown { found.insert(id) }
+            }
+            return found
+        }
+    }
+
+    /// Records notifications a node's socket brought, about to be handed over: in `shown`, by
+    /// id and with no block, so the listing that later finds them in a block skips them; with a
+    /// journal as `recordWatched` keeps one, so a process killed in the middle loses none of
+    /// them (`settleWatched` of `stream` at the next start).
+    public func recordPooled(_ ids: [TransactionID], account: Address, at unixMillis: Int64, stream: String) async throws(StoreError) -> WatchedPage {
+        let start = WatchCursor(height: 0)
+        let journal = WatchJournal(home: home, account: account, stream: stream)
+        let delivery = try journal.start(from: start, ids: ids)
+        let text = account.description
+        try await write { db in
+            for id in ids {
+                try db.query(
+                    "INSERT INTO shown (account, id, shown_at, pushed, height) VALUES (?1, ?2, ?3, 0, NULL) ON CONFLICT DO NOTHING",
+                    [.text(text), .integer(Int64(bitPattern: id.number)), .integer(unixMillis)])
+            }
+        }
+        return WatchedPage(log: self, journal: journal, delivery: delivery, ids: ids, from: start, account: account, stream: stream)
+    }
+
     /// Settles what a watch of `account`'s `stream` left at its end: the notifications of a
     /// recorded page that it never handed over (it was killed in the middle) are taken out
     /// again and the cursor put back before that page, so the next read hands them over.

@@ -1,0 +1,26 @@
+import AdamantCore
+
+/// One notification a watch hands over: what a fetch would show, and how the watch found it.
+public struct WatchNotification: Sendable {
+    /// How a watch came to a transaction.
+    public enum Via: String, Sendable {
+        /// A node's socket announced it as the node admitted it, before any block held it.
+        case socket
+        /// A listing of the account's transactions in blocks found it.
+        case poll
+    }
+
+    /// Verified, decrypted and rendered, as `Fetcher.show` gives it.
+    public var result: FetchResult
+    /// The socket or the listing.
+    public var via: Via
+
+    /// Whether a block held it when it was shown (never for one from a socket).
+    public var confirmed: Bool { result.transaction?.height != nil }
+
+    /// A notification `via` the socket or a listing.
+    public init(result: FetchResult, via: Via) {
+        self.result = result
+        self.via = via
+    }
+}
