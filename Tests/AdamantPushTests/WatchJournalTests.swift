@@ -38,6 +38,35 @@ struct WatchJournalTests {
         #expect(try await log.watchCursor(account: account, stream: "chats") == from)
     }
 
+    /// What a socket brought, killed before it was handed over: taken out again, so the
+    /// listing that finds it in a block shows it; handed over, it is skipped there for good.
+    @Test func aPooledNotificationKilledBeforeItsHandOverIsShownFromItsBlock() async throws {
+        let home = try home()
+        let (lost, kept) = (ids[0], ids[1])
+        do {
+            let log = try NotificationLog(home: home.path)
+            _ = try await log.recordPooled([kept], account: account, at: 1, stream: "socket").handedOverNext()
+            _ = try await log.recordPooled([lost], account: account, at: 2, stream: "socket")
+        }  // killed while `lost` was being handed over
+        let log = try NotificationLog(home: home.path)
+        #expect(try await log.shown(pooled: [lost, kept], account: account, fromHeight: 40) == [lost, kept])
+        #expect(try await log.settleWatched(account: account, stream: "socket") == 1)
+        #expect(try await log.shown(pooled: [lost, kept], account: account, fromHeight: 40) == [kept])
+        let inBlocks = [WatchedTransaction(id: lost, height: 41), WatchedTransaction(id: kept, height: 41)]
+        #expect(try await log.shown(among: inBlocks, account: account) == [kept], "its block's listing skips only the one handed over")
+    }
+
+    /// A transaction the listings handed over from a block is not shown again when a socket
+    /// announces it late, as long as its block is at or above where the listings read.
+    @Test func aLateAnnouncementOfAListedTransactionIsSkipped() async throws {
+        let home = try home()
+        let log = try NotificationLog(home: home.path)
+        let page = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
+        for _ in ids { page.handedOverNext() }
+        #expect(try await log.shown(pooled: ids, account: account, fromHeight: 40) == Set(ids))
+        #expect(try await log.shown(pooled: ids, account: account, fromHeight: 42) == [ids[4]], "only block 42's")
+    }
+
     @Test func aPageHandedOverWholeLeavesNothingToSettle() async throws {
         let home = try home()
         do {
