@@ -17,7 +17,10 @@ struct StartCommand: Command {
 
             Fault kinds: refuse, blackhole, delay:MS, status:500|403|429|503, html404, garbage, truncate,
             trickle[:MS], lag:BLOCKS, nethash:HEX, version:X.Y.Z, skew:SECONDS, tamper, drop,
-            timeout-after-accept; add @/path/prefix to scope one to some paths.
+            timeout-after-accept; add @/path/prefix to scope one to some paths. For the node's client
+            socket (its port is in /api/node/status wsClient): socket-refuse, socket-silent,
+            socket-drop:SECONDS (each session forgotten that long after it opened), socket-duplicate,
+            socket-forge, socket-slow:MS.
 
             Control endpoint (JSON): GET / · POST /mine · POST /fund {"address","amount"} ·
             GET|POST|DELETE /nodes/N/faults {"fault"} · GET|DELETE /nodes/N/requests ·

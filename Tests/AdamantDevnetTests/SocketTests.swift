@@ -91,3 +91,72 @@ struct SocketTests {
         #expect(try HTTPClient.send("GET", client.base.replacingOccurrences(of: "EIO=4", with: "EIO=3")).json["message"] == "Unsupported protocol version")
     }
 }
+
+/// The socket's faults, each seen on the wire.
+@Suite(.timeLimit(.minutes(1)))
+struct SocketFaultTests {
+    static func network(_ fault: String) throws -> TestNetwork {
+        try TestNetwork(nodes: 1) { configuration in
+            configuration.socketPingInterval = .milliseconds(500)
+            configuration.socketPingTimeout = .milliseconds(500)
+            configuration.faults = [.init(node: 0, fault: try! Fault(parsing: fault))]
+        }
+    }
+
+    @Test func aSilentSocketPingsAndAnnouncesNothing() throws {
+        let network = try Self.network("socket-silent")
+        var client = try SocketTests.Client(network: network)
+        try client.subscribe(Fixtures.bob.address)
+        #expect(try network.submit(try message("withheld")).status == 200)
+        #expect(try EnginePacket.packets(inPollingBody: client.get().body) == [.ping])
+    }
+
+    @Test func aDuplicatingSocketAnnouncesTwice() throws {
+        let network = try Self.network("socket-duplicate")
+        var client = try SocketTests.Client(network: network)
+        try client.subscribe(Fixtures.bob.address)
+        let chat = try message("twice")
+        #expect(try network.submit(chat).status == 200)
+        #expect(try client.nextTransactions().map(\.id) == [chat.id, chat.id])
+    }
+
+    @Test func aForgingSocketSendsWhatDoesNotVerifyWhileTheAPIIsHonest() throws {
+        let network = try Self.network("socket-forge")
+        var client = try SocketTests.Client(network: network)
+        try client.subscribe(Fixtures.bob.address)
+        let chat = try message("forged on the socket")
+        #expect(try network.submit(chat).status == 200)
+        let announced = try #require(try client.nextTransactions().first)
+        #expect(throws: TransactionError.self) { try announced.verify() }
+        network.devnet.mine()
+        let listed = try network.get("/api/transactions/get?id=\(chat.id!)&returnAsset=1").json["transaction"]
+        #expect(try Transaction(json: try #require(listed).bytes).verify() == chat.id)
+    }
+
+    @Test func aSlowSocketHoldsItsAnnouncements() throws {
+        let network = try Self.network("socket-slow:300")
+        var client = try SocketTests.Client(network: network)
+        try client.subscribe(Fixtures.bob.address)
+        let chat = try message("late")
+        let sent = ContinuousClock.now
+        #expect(try network.submit(chat).status == 200)
+        var received: [Transaction] = []
+        while received.isEmpty, ContinuousClock.now - sent < .seconds(5) { received = try client.nextTransactions() }
+        #expect(received.map(\.id) == [chat.id])
+        #expect(ContinuousClock.now - sent >= .milliseconds(300))
+    }
+
+    @Test func aDroppingSocketForgetsSessions() throws {
+        let network = try Self.network("socket-drop:1")
+        var client = try SocketTests.Client(network: network)
+        try client.subscribe(Fixtures.bob.address)
+        #expect(eventually(within: 5) { (try? client.get().status) == 400 })
+    }
+
+    @Test func aRefusedSocketLeavesTheAPIAnswering() throws {
+        let network = try Self.network("socket-refuse")
+        let client = try SocketTests.Client(network: network)
+        #expect(throws: HTTPClientError.self) { try client.get() }
+        #expect(try network.get("/api/node/status").status == 200)
+    }
+}

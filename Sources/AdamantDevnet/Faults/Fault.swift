@@ -33,6 +33,18 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
         /// Submissions enter the pool and the POST is never answered (as with `blackhole`, the
         /// connection is let go when its client leaves or times out).
         case timeoutAfterAccept
+        /// The client socket's port is closed; the API answers as before.
+        case socketRefuse
+        /// The socket takes clients and pings them, and never announces a transaction.
+        case socketSilent
+        /// Each socket session is forgotten this long after it opened (its next poll is refused).
+        case socketDrop(seconds: Int)
+        /// Every announcement is sent twice.
+        case socketDuplicate
+        /// Announced transactions have one byte changed; the API's answers do not.
+        case socketForge
+        /// Announcements are held this long before they are sent.
+        case socketSlow(milliseconds: Int)
     }
 
     public static let statusCodes: Set<Int> = [500, 403, 429, 503]
@@ -90,9 +102,16 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
         case "tamper": try noArgument(); effect = .tamper
         case "drop": try noArgument(); effect = .drop
         case "timeout-after-accept": try noArgument(); effect = .timeoutAfterAccept
+        case "socket-refuse": try noArgument(); effect = .socketRefuse
+        case "socket-silent": try noArgument(); effect = .socketSilent
+        case "socket-drop": effect = .socketDrop(seconds: try integer(1...3600))
+        case "socket-duplicate": try noArgument(); effect = .socketDuplicate
+        case "socket-forge": try noArgument(); effect = .socketForge
+        case "socket-slow": effect = .socketSlow(milliseconds: try integer(1...600_000))
         default: throw .invalid(text, "unknown fault \"\(kind)\"")
         }
         if effect == .refuse, scoped.count == 2 { throw .invalid(text, "refuse closes the port, it cannot be scoped to a path") }
+        if kind.hasPrefix("socket-"), scoped.count == 2 { throw .invalid(text, "\(kind) is the socket's, it cannot be scoped to a path") }
         self.init(effect, pathPrefix: scoped.count == 2 ? String(scoped[1]) : nil)
     }
 
@@ -114,6 +133,12 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
         case .tamper: "tamper"
         case .drop: "drop"
         case .timeoutAfterAccept: "timeout-after-accept"
+        case .socketRefuse: "socket-refuse"
+        case .socketSilent: "socket-silent"
+        case .socketDrop: "socket-drop"
+        case .socketDuplicate: "socket-duplicate"
+        case .socketForge: "socket-forge"
+        case .socketSlow: "socket-slow"
         }
     }
 
@@ -126,6 +151,8 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
         case .nethash(let hash): hash
         case .version(let version): version.description
         case .skew(let seconds): String(seconds)
+        case .socketDrop(let seconds): String(seconds)
+        case .socketSlow(let milliseconds): String(milliseconds)
         default: nil
         }
         return kind + (argument.map { ":" + $0 } ?? "") + (pathPrefix.map { "@" + $0 } ?? "")

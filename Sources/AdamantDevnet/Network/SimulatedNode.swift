@@ -62,9 +62,13 @@ final class SimulatedNode: Sendable {
         var base = NodeProfile(version: version, nethash: nethash)
         base.socketPort = socket.port
         // The socket writes transactions as the node's answers do, faults included.
-        socket.render = { [base] transaction, ledger in
-            TransactionJSON(profile: NodeState.profile(base, with: faults.all.map(\.effect)), ledger: ledger).admitted(transaction)
-        }
+        socket.node = SocketHub.Node(
+            render: { [base] transaction, ledger, forged in
+                var profile = NodeState.profile(base, with: faults.all.map(\.effect))
+                profile.tampersTransactions = profile.tampersTransactions || forged
+                return TransactionJSON(profile: profile, ledger: ledger).admitted(transaction)
+            },
+            effects: { faults.all.map(\.effect) })
         self.socket = socket
         state = NodeState(index: index, chain: chain, base: base, faults: faults)
         server = try HTTPServer(limits: limits) { [state] request, connection in state.handle(request, connection: connection) }
@@ -112,13 +116,9 @@ final class SimulatedNode: Sendable {
     /// `refuse` means the port is really closed: stop listening (the port stays held), and
     /// listen again once the fault is gone. Called with `started` locked.
     private func syncListening() throws(HTTPServer.StartError) {
-        if state.faults.contains(where: { $0.effect == .refuse }) {
-            server.stop()
-            socket.stop()
-        } else {
-            try server.start()
-            try socket.start()
-        }
+        let effects = state.faults.map(\.effect)
+        if effects.contains(.refuse) { server.stop() } else { try server.start() }
+        if effects.contains(.refuse) || effects.contains(.socketRefuse) { socket.stop() } else { try socket.start() }
     }
 }
 

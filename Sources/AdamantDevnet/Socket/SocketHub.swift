@@ -14,17 +14,35 @@ final class SocketHub: Sendable {
         var pingTimeout: Duration = .seconds(20)
     }
 
-    /// The node renders a transaction as its own answers would, faults included.
-    typealias Render = @Sendable (Transaction, Ledger) -> JSONValue
+    /// What the hub needs of its node: a transaction written as the node's answers are
+    /// (`forged`: with a byte changed), and the node's faults now.
+    struct Node: Sendable {
+        var render: @Sendable (Transaction, Ledger, _ forged: Bool) -> JSONValue = { _, _, _ in nil }
+        var effects: @Sendable () -> [Fault.Effect] = { [] }
+    }
 
     private struct Client {
         var subscription = SocketSubscription()
         var outgoing: [EnginePacket] = []
         var isPolling = false
         var hasJoined = false
+        let opened: ContinuousClock.Instant
         var lastSeen: ContinuousClock.Instant
         var nextPing: ContinuousClock.Instant
         var pingSent: ContinuousClock.Instant?
+        /// Announcements a `socket-slow` fault holds, each until its time.
+        var held: [(due: ContinuousClock.Instant, packet: EnginePacket)] = []
+
+        init(now: ContinuousClock.Instant, pingInterval: Duration) {
+            opened = now
+            lastSeen = now
+            nextPing = now + pingInterval
+        }
+
+        mutating func release(at now: ContinuousClock.Instant) {
+            outgoing += held.filter { $0.due <= now }.map(\.packet)
+            held.removeAll { $0.due <= now }
+        }
     }
 
     private struct State {
@@ -37,13 +55,13 @@ final class SocketHub: Sendable {
 
     private let server: HTTPServer
     private let heartbeat: Heartbeat
-    private let renderer = Mutex<Render>({ _, _ in nil })
+    private let nodeView = Mutex(Node())
     private let state = Mutex(State())
 
-    /// How `newTrans` writes a transaction; set by the node before it starts.
-    var render: Render {
-        get { renderer.withLock { $0 } }
-        set { renderer.withLock { $0 = newValue } }
+    /// Set by the node before it starts.
+    var node: Node {
+        get { nodeView.withLock { $0 } }
+        set { nodeView.withLock { $0 = newValue } }
     }
 
     init(heartbeat: Heartbeat, limits: HTTPServer.Limits) throws(HTTPServer.StartError) {
@@ -64,17 +82,24 @@ final class SocketHub: Sendable {
 
     /// Called with the ledger locked, right after the pool admitted `transactions`.
     func admitted(_ transactions: [Transaction], ledger: Ledger) {
-        let now = ContinuousClock.now, render = self.render
+        let now = ContinuousClock.now, node = self.node, effects = node.effects()
+        if effects.contains(.socketSilent) { return }
+        let forged = effects.contains(.socketForge), copies = effects.contains(.socketDuplicate) ? 2 : 1
+        let delay = effects.lazy.compactMap { if case .socketSlow(let milliseconds) = $0 { Duration.milliseconds(milliseconds) } else { nil } }.first
         state.withLock { state in
-            sweep(&state, now: now)
+            sweep(&state, now: now, effects: effects)
             state.announced = state.announced.filter { now - $0.value < Self.announcementMemory }
             for transaction in transactions {
                 guard let id = transaction.id, state.announced[id] == nil else { continue }
                 state.announced[id] = now
                 let listeners = state.clients.filter { $0.value.hasJoined && $0.value.subscription.implies(transaction) }.map(\.key)
                 guard !listeners.isEmpty else { continue }
-                let event = EnginePacket.message(SocketIOPacket.event(SocketIOEvent("newTrans", render(transaction, ledger))).message)
-                for sid in listeners { state.clients[sid]?.outgoing.append(event) }
+                let event = EnginePacket.message(SocketIOPacket.event(SocketIOEvent("newTrans", node.render(transaction, ledger, forged))).message)
+                for sid in listeners {
+                    for _ in 0..<copies {
+                        if let delay { state.clients[sid]?.held.append((now + delay, event)) } else { state.clients[sid]?.outgoing.append(event) }
+                    }
+                }
             }
         }
     }
@@ -98,7 +123,7 @@ final class SocketHub: Sendable {
     private func open() -> HTTPReply {
         let now = ContinuousClock.now
         let sid = Self.newSessionID()
-        state.withLock { $0.clients[sid] = Client(lastSeen: now, nextPing: now + heartbeat.pingInterval) }
+        state.withLock { $0.clients[sid] = Client(now: now, pingInterval: heartbeat.pingInterval) }
         let handshake = EngineHandshake(sessionID: sid, pingInterval: heartbeat.pingInterval, pingTimeout: heartbeat.pingTimeout)
         return packets([.open(handshake)])
     }
@@ -106,8 +131,9 @@ final class SocketHub: Sendable {
     /// Holds the poll until something is to be sent, checking every 5 ms.
     private func poll(_ sid: String, _ connection: HeldConnection) -> HTTPReply {
         enum Start { case unknown, overlapping, polling }
+        let effects = node.effects
         let start = state.withLock { state -> Start in
-            sweep(&state, now: .now)
+            sweep(&state, now: .now, effects: effects())
             guard let client = state.clients[sid] else { return .unknown }
             // Engine.IO closes a session that polls twice at once.
             guard !client.isPolling else {
@@ -124,9 +150,11 @@ final class SocketHub: Sendable {
         }
         while true {
             let now = ContinuousClock.now
+            let current = effects()
             let batch = state.withLock { state -> [EnginePacket]? in
-                sweep(&state, now: now)
+                sweep(&state, now: now, effects: current)
                 guard var client = state.clients[sid] else { return [.close] }
+                client.release(at: now)
                 if client.outgoing.isEmpty, now >= client.nextPing {
                     client.outgoing.append(.ping)
                     client.pingSent = client.pingSent ?? now
@@ -156,8 +184,9 @@ final class SocketHub: Sendable {
             state.withLock { _ = $0.clients.removeValue(forKey: sid) }
             return refusal(3, "Bad request")
         }
+        let effects = node.effects()
         let known = state.withLock { state -> Bool in
-            sweep(&state, now: now)
+            sweep(&state, now: now, effects: effects)
             guard var client = state.clients[sid] else { return false }
             client.lastSeen = now
             for packet in packets {
@@ -183,10 +212,13 @@ final class SocketHub: Sendable {
         return known ? .respond(.text("ok", status: 200, contentType: "text/html")) : refusal(1, "Session ID unknown")
     }
 
-    /// Forgets the clients whose pong is late, and those that stopped polling.
-    private func sweep(_ state: inout State, now: ContinuousClock.Instant) {
+    /// Forgets the clients whose pong is late, those that stopped polling, and, under a
+    /// `socket-drop` fault, those whose session has lasted its time.
+    private func sweep(_ state: inout State, now: ContinuousClock.Instant, effects: [Fault.Effect]) {
         let heartbeat = self.heartbeat
+        let lifetime = effects.lazy.compactMap { if case .socketDrop(let seconds) = $0 { Duration.seconds(seconds) } else { nil } }.first
         state.clients = state.clients.filter { _, client in
+            if let lifetime, now - client.opened >= lifetime { return false }
             if let sent = client.pingSent, now - sent > heartbeat.pingTimeout { return false }
             return client.isPolling || now - client.lastSeen <= heartbeat.pingInterval + heartbeat.pingTimeout
         }
