@@ -91,6 +91,27 @@ struct LiveWatchTests {
         #expect(watch.results.isEmpty, "\(watch.results.map { ($0.id, $0.failure.map(String.init(describing:)) ?? "-") })")
     }
 
+    /// Each message once, whatever one node's socket does: it sends every event twice, says
+    /// nothing, or forgets its sessions every second.
+    @Test(arguments: ["socket-duplicate", "socket-silent", "socket-drop:1", "socket-forge", "socket-slow:400"])
+    func eachMessageIsShownOnceWhateverTheSocketDoes(_ fault: String) async throws {
+        let network = try await Self.network(nodes: 1, faults: [.init(node: 0, fault: try Fault(parsing: fault))])
+        let watch = try WatchRun(network)
+        try await Self.startLive(watch, sockets: 1)
+        var sent: [TransactionID] = []
+        for round in 0..<3 {
+            sent.append(try await network.send("message \(round)", from: network.friend, to: network.me).computedID())
+            if round == 1 { network.devnet.mine() }
+        }
+        network.devnet.mine()
+        let expected = Set(sent)
+        try await watch.until("all three are shown") { Set(watch.results.map(\.id)).isSuperset(of: expected) }
+        try await Self.listedAgain(network, watch)
+        await watch.stop()
+        #expect(watch.results.map(\.id).sorted() == sent.sorted(), "each once: \(watch.notifications.map { ($0.result.id, $0.via) })")
+        #expect(watch.results.allSatisfy { $0.failure == nil && $0.text?.hasPrefix("message ") == true })
+    }
+
     /// An outgoing message and another account's are dropped quietly.
     @Test func onlyIncomingTransactionsOfThisAccountAreShown() async throws {
         let network = try await Self.network()
