@@ -1,9 +1,12 @@
 import AdamantCLI
 import AdamantCore
 import AdamantDevnet
+import AdamantFetch
 import AdamantNodes
 import AdamantPush
+import AdamantStore
 import Foundation
+import Synchronization
 
 /// `adm-devnet demo`: a fresh network, real signed transactions sent over HTTP, and a push
 /// registration seen from the service's side. What a client integrating adm-push does, in order.
@@ -119,8 +122,56 @@ private struct Demo {
         for _ in 0..<3 { devnet.mine(); devnet.pollANS() }
         say("   After more polls the ANS still holds \(devnet.registrations(of: bob.address)) device(s) for bob.")
 
+        try await watchBothWays(alice: alice, bob: bob, client)
+
         let balances = try await (client.balance(of: alice.address).balance, client.balance(of: bob.address).balance)
         say("Balances: alice \(balances.0) ADM, bob \(balances.1) ADM (a transfer costs 0.5 ADM, a message or signal 0.001).")
+    }
+
+    /// What `adm-fetch watch` gives a desktop no push service reaches: the same message seen
+    /// by a live watch (the nodes' sockets) and by one that only polls, at the defaults.
+    private func watchBothWays(alice: DevnetAccount, bob: DevnetAccount, _ client: NodeClient) async throws {
+        let arrivals = Arrivals()
+        var watches: [Task<Void, any Error>] = []
+        var homes: [String] = []
+        defer {
+            for watch in watches { watch.cancel() }
+            for home in homes { try? FileManager.default.removeItem(atPath: home) }
+        }
+        for live in [true, false] {
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent("adm-devnet-demo-watch-\(UUID().uuidString)").path
+            homes.append(home)
+            var configuration = Watcher.Configuration()
+            configuration.live = live
+            let watcher = Watcher(
+                fetcher: Fetcher(keyPair: alice.keyPair, client: client), log: try NotificationLog(home: home), configuration: configuration,
+                events: arrivals)
+            let (started, start) = AsyncStream.makeStream(of: Void.self)
+            watches.append(Task {
+                try await watcher.run { _ in start.finish() } onNotification: { notification in
+                    arrivals.note(notification.via)
+                }
+            })
+            for await _ in started {}
+        }
+        // As a watch a user keeps running would be: subscribed.
+        let subscribed = ContinuousClock.now + .seconds(10)
+        while !arrivals.isLive, ContinuousClock.now < subscribed { try await Task.sleep(for: .milliseconds(10)) }
+        let message = try ChatKey(secretKey: bob.keyPair.secretKey, partner: alice.publicKey).seal("Are you at your desk?")
+        let sent = try await client.submitChat(message, to: alice.address, signedBy: bob.keyPair)
+        let answered = ContinuousClock.now
+        guard sent.outcome.isSuccess else { throw DemoError("the node refused it: \(sent.outcome)") }
+        let deadline = answered + .seconds(30)
+        while arrivals.seen.count < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        let seen = arrivals.seen
+        guard let live = seen[.socket], let polled = seen[.poll] else { throw DemoError("both watches did not show the message: \(seen.keys)") }
+        func delay(_ instant: ContinuousClock.Instant) -> String {
+            let milliseconds = (instant - answered).components.seconds * 1000 + (instant - answered).components.attoseconds / 1_000_000_000_000_000
+            return "\(milliseconds) ms"
+        }
+        say("9. No push service reaches a Linux desktop: adm-fetch watch follows alice's account instead. bob writes again;")
+        say("   the live watch (the nodes' sockets) shows it \(delay(live)) after the node took it, before any block;")
+        say("   the one that only polls (--no-live, every 10 s) \(delay(polled)) after, once a block held it.")
     }
 
     private func sendSignal(_ signal: PushSignal, from account: DevnetAccount, to service: NotificationService, _ client: NodeClient) async throws -> SubmitResult {
@@ -160,6 +211,20 @@ private struct Demo {
 
 extension Devnet {
     fileprivate func registrations(of address: Address) -> Int { ansRegistrations.filter { $0.address == address }.count }
+}
+
+/// When each watch first showed a notification, and whether a socket is subscribed (which
+/// the live watch logs).
+private final class Arrivals: LogSink {
+    private let first = Mutex<[WatchNotification.Via: ContinuousClock.Instant]>([:])
+    private let live = Mutex(false)
+    var seen: [WatchNotification.Via: ContinuousClock.Instant] { first.withLock { $0 } }
+    var isLive: Bool { live.withLock { $0 } }
+    func note(_ via: WatchNotification.Via) { first.withLock { $0[via] = $0[via] ?? .now } }
+
+    func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        if message().hasPrefix("watch: live on") { live.withLock { $0 = true } }
+    }
 }
 
 private struct DemoError: Error, CustomStringConvertible {
