@@ -5,6 +5,8 @@ struct Figure: Sendable {
         case milliseconds = "ms"
         case perSecond = "tx/s"
         case mebibytes = "MiB"
+        case seconds = "s"
+        case count = "requests"
     }
 
     /// Either side of a goal.

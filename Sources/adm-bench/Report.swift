@@ -66,6 +66,8 @@ enum Table {
         case .milliseconds: value >= 100 ? String(format: "%.0f ms", value) : String(format: "%.2f ms", value)
         case .perSecond: grouped(Int(value.rounded())) + " tx/s"
         case .mebibytes: String(format: "%.1f MiB", value)
+        case .seconds: String(format: "%.2f s", value)
+        case .count: grouped(Int(value.rounded()))
         }
     }
 

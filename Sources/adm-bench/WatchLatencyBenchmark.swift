@@ -73,7 +73,7 @@ func watchLatencyBenchmark() async throws -> [Figure] {
 }
 
 /// An `adm-fetch watch --json` process, its lines read as they come, each noted with when.
-private final class WatchingProcess: Sendable {
+final class WatchingProcess: Sendable {
     /// What the reading threads fill.
     private final class Read: Sendable {
         let shown = Mutex<[TransactionID: UInt64]>([:])
@@ -102,6 +102,7 @@ private final class WatchingProcess: Sendable {
     }
 
     var lineTimes: [TransactionID: UInt64] { read.shown.withLock { $0 } }
+    var processIdentifier: Int32 { process.processIdentifier }
 
     func waitForLog(_ prefix: String, within limit: Duration) throws {
         try wait(within: limit, "a log line with \(prefix.debugDescription)") { read.logged.withLock { $0.contains { $0.contains(prefix) } } }

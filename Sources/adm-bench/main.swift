@@ -21,6 +21,7 @@ let benchmarks = [
     Benchmark(name: "register", summary: "cold adm-push register --no-wait next to curl POST + a bare commit", run: coldRegisterBenchmark),
     Benchmark(name: "watch-scale", summary: "watch over a 100,000-transaction backlog: throughput and memory", run: watchScaleBenchmark),
     Benchmark(name: "watch-latency", summary: "message to notification line, watch live next to --no-live, 5 s blocks", run: watchLatencyBenchmark),
+    Benchmark(name: "watch-idle", summary: "an idle watch's CPU, requests and memory per hour, live next to --no-live", run: watchIdleBenchmark),
     Benchmark(name: "outbox-scale", summary: "flush and status with up to 10,000 tokens and 100,000 own signals", run: outboxScaleBenchmark),
 ]
 

@@ -175,6 +175,9 @@ public final class Devnet: Sendable {
     /// The connections the node has accepted since it started.
     public func connectionsAccepted(byNode index: Int) throws(DevnetError) -> Int { try node(index).connectionsAccepted }
 
+    /// Requests node `index`'s client socket has answered (polls and posts).
+    public func socketRequests(toNode index: Int) throws(DevnetError) -> Int { try node(index).socketRequests }
+
     private func node(_ index: Int) throws(DevnetError) -> SimulatedNode {
         guard nodes.indices.contains(index) else { throw .fault(.noSuchNode(index)) }
         return nodes[index]

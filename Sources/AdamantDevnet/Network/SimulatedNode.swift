@@ -96,6 +96,7 @@ final class SimulatedNode: Sendable {
     var faults: [Fault] { state.faults }
     var requests: [RequestRecord] { state.requests.withLock { $0 } }
     var connectionsAccepted: Int { server.connectionsAccepted }
+    var socketRequests: Int { socket.requestsHandled }
     func clearRequests() { state.requests.withLock { $0.removeAll() } }
 
     /// Adds a fault, replacing one of the same kind and scope.

@@ -57,6 +57,10 @@ final class SocketHub: Sendable {
     private let heartbeat: Heartbeat
     private let nodeView = Mutex(Node())
     private let state = Mutex(State())
+    private let handled = Atomic<Int>(0)
+
+    /// Requests answered since start (polls, posts and refusals alike).
+    var requestsHandled: Int { handled.load(ordering: .relaxed) }
 
     /// Set by the node before it starts.
     var node: Node {
@@ -107,6 +111,7 @@ final class SocketHub: Sendable {
     // MARK: Requests
 
     private func handle(_ request: HTTPRequest, _ connection: HeldConnection) -> HTTPReply {
+        handled.add(1, ordering: .relaxed)
         guard request.path == "/socket.io/" else { return .respond(.text("Not Found", status: 404)) }
         guard request.parameter("transport") == "polling" else { return refusal(0, "Transport unknown") }
         guard request.parameter("EIO") == "4" else { return refusal(5, "Unsupported protocol version") }
