@@ -5,7 +5,7 @@ import AdamantNodes
 import AdamantPush
 import AdamantStore
 
-/// `adm-fetch watch`: notifications with no push service, from polling the nodes.
+/// `adm-fetch watch`: notifications with no push service, from the nodes' sockets and listings.
 struct WatchCommand: Command {
     static let fromHeight = SingleOption("from-height", valueName: "height", help: "Start at this block (no later than the chain's tip), whatever the kept cursor says.")
     static let interval = SingleOption(

@@ -57,12 +57,12 @@ package struct SocketConnection: Sendable {
                     for action in actions {
                         switch action {
                         case .poll(let epoch, let sid, let timeout):
-                            let request = HTTPRequest(url: url(sid), timeout: timeout, connectTimeout: configuration.handshakeTimeout)
+                            let request = HTTPRequest(url: url(sid), timeout: timeout, connectTimeout: configuration.requestTimeout)
                             group.addTask { [transport] in sink.yield(.polled(epoch: epoch, await Self.exchange(request, transport))) }
                         case .send(let epoch, let sid, let body):
                             let request = HTTPRequest(
-                                method: .post, url: url(sid), body: body, timeout: configuration.handshakeTimeout,
-                                connectTimeout: configuration.handshakeTimeout)
+                                method: .post, url: url(sid), body: body, timeout: configuration.requestTimeout,
+                                connectTimeout: configuration.requestTimeout)
                             group.addTask { [transport] in sink.yield(.sent(epoch: epoch, await Self.exchange(request, transport))) }
                         case .live: output.yield(.live)
                         case .received(let transaction): output.yield(.received(transaction))

@@ -28,8 +28,9 @@ package struct SocketSession: Sendable {
         /// The first retry's delay; each failure in a row doubles it, up to `longestBackoff`.
         package var shortestBackoff: Duration = .seconds(1)
         package var longestBackoff: Duration = .seconds(60)
-        /// For the handshake, before the server's heartbeat is known.
-        package var handshakeTimeout: Duration = .seconds(10)
+        /// For the handshake and every POST (and any connect); a poll is given the server's
+        /// heartbeat instead, since the server holds it until it has something to send.
+        package var requestTimeout: Duration = .seconds(10)
 
         package init() {}
     }
@@ -77,7 +78,7 @@ package struct SocketSession: Sendable {
         phase = .handshaking
         isSending = false
         unsent = []
-        return [.poll(epoch: epoch, session: nil, timeout: configuration.handshakeTimeout)]
+        return [.poll(epoch: epoch, session: nil, timeout: configuration.requestTimeout)]
     }
 
     /// Ends the session for good; answers still on their way are ignored.
