@@ -47,3 +47,40 @@ struct LiveSocketTests {
         #expect(await eventually(within: .seconds(10)) { listener.received == [first.transactionID, second.transactionID] })
     }
 }
+
+/// A socket that answers every poll at once with more transactions: the session is broken
+/// before more than the flood window's worth are handed on.
+@Suite(.timeLimit(.minutes(1)))
+struct SocketFloodTests {
+    @Test func aFloodOfEventsBreaksTheSession() async throws {
+        let transport = ScriptedTransport()
+        let polls = Mutex(0)
+        let event = "42[\"newTrans\",\(Fixtures.json(Fixtures.chat()))]"
+        let batch = [String](repeating: event, count: 10).joined(separator: "\u{1E}")
+        transport.route("http://socket.test") { request, _ in
+            guard request.method == .get else { return .answer(body: "ok", contentType: "text/html") }
+            let number = polls.withLock { $0 += 1; return $0 }
+            switch number {
+            case 1: return .answer(body: #"0{"sid":"S","upgrades":[],"pingInterval":25000,"pingTimeout":20000}"#, contentType: "text/plain")
+            case 2: return .answer(body: "40", contentType: "text/plain")
+            default: return .answer(body: batch, contentType: "text/plain")
+            }
+        }
+        var configuration = SocketSession.Configuration()
+        configuration.maximumTransactionsPerWindow = 35
+        let connection = SocketConnection(
+            origin: "http://socket.test", addresses: [Fixtures.recipient.address], types: [0, 8], transport: transport, configuration: configuration)
+        var received = 0
+        for await event in connection.events() {
+            switch event {
+            case .received: received += 1
+            case .live: continue
+            case .down(let end):
+                #expect(end == .broken(SocketProtocolError("the socket sent more than 35 transactions in 10.0 seconds")))
+                #expect(received <= 35, "\(received) handed on")
+                return
+            }
+        }
+        Issue.record("the stream ended without the session breaking")
+    }
+}

@@ -51,9 +51,19 @@ package struct SocketConnection: Sendable {
     private func run(_ output: AsyncStream<Event>.Continuation) async {
         var session = SocketSession(addresses: addresses, types: types, configuration: configuration)
         let (completions, sink) = AsyncStream.makeStream(of: Completion.self)
+        var recent: [AnyClock.Instant] = []  // when the transactions of the last flood window came
         await withTaskCancellationHandler {
             await withTaskGroup(of: Void.self) { group in
                 func perform(_ actions: [SocketSession.Action]) {
+                    let now = clock.now
+                    recent.removeAll { $0.duration(to: now) > configuration.floodWindow }
+                    recent += actions.lazy.filter { if case .received = $0 { true } else { false } }.map { _ in now }
+                    if recent.count > configuration.maximumTransactionsPerWindow {
+                        recent = []
+                        let flood = SocketProtocolError(
+                            "the socket sent more than \(configuration.maximumTransactionsPerWindow) transactions in \(configuration.floodWindow)")
+                        return perform(session.abandon(flood))
+                    }
                     for action in actions {
                         switch action {
                         case .poll(let epoch, let sid, let timeout):

@@ -31,6 +31,16 @@ package struct SocketSession: Sendable {
         /// For the handshake and every POST (and any connect); a poll is given the server's
         /// heartbeat instead, since the server holds it until it has something to send.
         package var requestTimeout: Duration = .seconds(10)
+        /// A poll's answer larger than this breaks the session: Engine.IO's own `maxPayload`
+        /// is 1,000,000 bytes, and one transaction is at most some 25 KB.
+        package var maximumAnswerBytes = 1 << 20
+        /// More transactions than this in one answer break it: a block holds 25, and a socket
+        /// only sends this account's.
+        package var maximumTransactionsPerAnswer = 250
+        /// More than this many transactions within `floodWindow` break the session too, so a
+        /// node answering poll after poll at once cannot queue more than a consumer takes.
+        package var maximumTransactionsPerWindow = 500
+        package var floodWindow: Duration = .seconds(10)
 
         package init() {}
     }
@@ -95,12 +105,20 @@ package struct SocketSession: Sendable {
     package mutating func pollAnswered(epoch: Int, status: Int, body: [UInt8]) -> [Action] {
         guard epoch == self.epoch, isRunning else { return [] }
         guard status == 200 else { return end(Self.refusal(status: status, body: body)) }
+        guard body.count <= configuration.maximumAnswerBytes else {
+            return end(.broken(SocketProtocolError("the socket sent \(body.count) bytes in one answer, more than \(configuration.maximumAnswerBytes)")))
+        }
         let packets: [EnginePacket]
         do { packets = try EnginePacket.packets(inPollingBody: body) } catch { return end(.broken(error)) }
         var actions: [Action] = []
+        var transactions = 0
         for packet in packets {
-            do { actions += try take(packet) } catch { return actions + end(.broken(error)) }
+            do { actions += try take(packet) } catch { return end(.broken(error)) }
             guard isRunning else { return actions }
+            if case .received = actions.last { transactions += 1 }
+            guard transactions <= configuration.maximumTransactionsPerAnswer else {
+                return end(.broken(SocketProtocolError("the socket sent more than \(configuration.maximumTransactionsPerAnswer) transactions in one answer")))
+            }
         }
         guard let session, let heartbeat else { return actions + end(.broken(SocketProtocolError("the socket's first answer is not an open packet"))) }
         return actions + flush() + [.poll(epoch: epoch, session: session, timeout: heartbeat)]
@@ -116,6 +134,13 @@ package struct SocketSession: Sendable {
         guard status == 200 else { return end(Self.refusal(status: status, body: body)) }
         isSending = false
         return flush()
+    }
+
+    /// Ends the session for what the executor saw (a flood of events): as if the node had
+    /// broken the protocol.
+    package mutating func abandon(_ why: SocketProtocolError) -> [Action] {
+        guard isRunning else { return [] }
+        return end(.broken(why))
     }
 
     package mutating func sendFailed(epoch: Int, reason: String) -> [Action] {
