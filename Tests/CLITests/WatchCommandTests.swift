@@ -267,4 +267,50 @@ struct WatchCommandTests {
         let repeated = printed.count - Set(printed).count
         #expect(repeated == 0 || (repeated == 1 && third.ids.first == second.ids.last), "no repeats: \(printed.count) lines")
     }
+
+    /// The same proof through misbehaving sockets: one node forgets its socket sessions every
+    /// 3 s, the other sends every event twice and is restarted in the middle; the watcher is
+    /// killed with SIGKILL and started again. Every message is printed once, but for the one
+    /// line the kill can catch between its printing and its mark in the journal.
+    @Test func aBurstThroughFaultySocketsAndAKillIsShownOnceEach() async throws {
+        let count = Int(ProcessInfo.processInfo.environment["ADM_TEST_SOCKET_BURST"] ?? "") ?? 150
+        let network = try await FetchDevnet()
+        try network.devnet.add(Fault(parsing: "socket-drop:3"), toNode: 0)
+        try network.devnet.add(Fault(parsing: "socket-duplicate"), toNode: 1)
+        let first = try await WatchProcess(network, name: "faulty-1")
+        try await first.until("a socket is live") { first.stderr.contains("watch: live on") }
+        let sender = Task { () -> [String] in
+            var ids: [String] = []
+            for index in 0..<count {
+                // A restart of node 1 a third of the way: its sessions are gone, its port closed a while.
+                if index == count / 3 { try network.devnet.add(Fault(parsing: "refuse"), toNode: 1) }
+                if index == count / 3 + 10 { try network.devnet.clearFaults(ofNode: 1, kind: "refuse") }
+                // The pool may still pick the closed node: a refused connection sent nothing, so
+                // the message is signed and sent again.
+                var sent: TransactionID?
+                for _ in 0..<50 where sent == nil {
+                    sent = try? await network.submit("faulty \(index)", from: network.friend, to: network.me)
+                    if sent == nil { try await Task.sleep(for: .milliseconds(100)) }
+                }
+                ids.append(try #require(sent, "message \(index) was never taken").description)
+                try await Task.sleep(for: .milliseconds(20))  // a burst of several seconds: node 0 drops its sessions in it
+            }
+            return ids
+        }
+        try await first.until("half is printed", within: 120) { first.ids.count >= count / 2 }
+        let killed = try await first.stop(SIGKILL)
+        #expect(killed.signal == SIGKILL)
+        #expect(first.stderr.contains("socket is down (the node"), "a session was dropped during the burst: \(first.stderr.suffix(2_000))")
+
+        let sent = try await sender.value
+        let second = try await WatchProcess(network, name: "faulty-2")
+        try await second.until("the rest is printed", within: 120) { Set(first.ids + second.ids).count >= count }
+        #expect(try await second.stop(SIGTERM).status == 0)
+
+        let printed = first.ids + second.ids
+        print("faulty sockets: \(first.ids.count) + \(second.ids.count) = \(printed.count) lines, \(Set(printed).count) distinct")
+        #expect(Set(printed) == Set(sent), "none lost, none foreign")
+        let repeated = printed.count - Set(printed).count
+        #expect(repeated == 0 || (repeated == 1 && second.ids.contains(first.ids.last ?? "")), "no repeats: \(printed.count) lines")
+    }
 }
