@@ -15,7 +15,7 @@ package struct SocketSession: Sendable {
         case poll(epoch: Int, session: String?, timeout: Duration)
         /// POST `body`, one or more packets.
         case send(epoch: Int, session: String, body: [UInt8])
-        /// The subscription was sent: from now on the node's events arrive.
+        /// The node took the subscription: from now on its events arrive.
         case live
         /// A `newTrans` event's transaction, as the node wrote it: not verified yet.
         case received(Transaction)
@@ -63,6 +63,8 @@ package struct SocketSession: Sendable {
     private var failuresInARow = 0
     private var isSending = false
     private var unsent: [EnginePacket] = []
+    /// The subscription is queued or in the POST on its way: `live` once that POST is answered.
+    private var subscribing = false
 
     /// A session that subscribes to transactions to or from `addresses` of `types`.
     package init(
@@ -88,6 +90,7 @@ package struct SocketSession: Sendable {
         phase = .handshaking
         isSending = false
         unsent = []
+        subscribing = false
         return [.poll(epoch: epoch, session: nil, timeout: configuration.requestTimeout)]
     }
 
@@ -133,7 +136,10 @@ package struct SocketSession: Sendable {
         guard epoch == self.epoch, isRunning else { return [] }
         guard status == 200 else { return end(Self.refusal(status: status, body: body)) }
         isSending = false
-        return flush()
+        // What was queued after the subscription goes in the next POST; the one answered held it.
+        let subscribed = subscribing && !unsent.contains { Self.isSubscription($0, of: subscription) }
+        if subscribed { subscribing = false }
+        return (subscribed ? [.live] : []) + flush()
     }
 
     /// Ends the session for what the executor saw (a flood of events): as if the node had
@@ -174,7 +180,8 @@ package struct SocketSession: Sendable {
             phase = .live(session: session, heartbeat: heartbeat)
             failuresInARow = 0
             unsent += subscription.map { .message(SocketIOPacket.event($0).message) }
-            return [.live]
+            subscribing = true
+            return []
                 case (.connectError(let reason), _): throw SocketProtocolError("the socket refused to join: \(reason.escapingControlCharacters)")
         case (.disconnect, _): return end(.closedByServer)
         case (.event(let event), .live) where event.name == "newTrans": return [.received(try event.transaction())]
@@ -206,6 +213,10 @@ package struct SocketSession: Sendable {
         let doublings = min(failuresInARow, 16)
         let full = min(configuration.longestBackoff, configuration.shortestBackoff * (1 << doublings))
         return full * (0.5 + Double.random(in: 0..<0.5, using: &random))
+    }
+
+    private static func isSubscription(_ packet: EnginePacket, of subscription: [SocketIOEvent]) -> Bool {
+        subscription.contains { packet == .message(SocketIOPacket.event($0).message) }
     }
 
     private static func refusal(status: Int, body: [UInt8]) -> SessionEnd {

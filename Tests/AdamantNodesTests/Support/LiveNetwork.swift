@@ -18,9 +18,9 @@ final class LiveNetwork: Sendable {
         configuration.nodeCount = nodeCount
         configuration.blockTime = .milliseconds(200)
         configuration.ansPollInterval = .seconds(600)
-        // A socket's poll is given up after the heartbeat: 2 s here, not real nodes' 45.
-        configuration.socketPingInterval = .seconds(1)
-        configuration.socketPingTimeout = .seconds(1)
+        // A socket's poll is given up after the heartbeat: 8 s here, not real nodes' 45.
+        configuration.socketPingInterval = .seconds(4)
+        configuration.socketPingTimeout = .seconds(4)
         configuration.faults = try faults.map { .init(node: $0.node, fault: try Fault(parsing: $0.fault)) }
         devnet = try Devnet(configuration)
         try devnet.fund(Fixtures.sender.address, amount: ADMAmount(units: 1_000 * ADMAmount.unitsPerADM))
