@@ -7,8 +7,6 @@ struct SocketSubscription: Sendable, Equatable {
     var types: Set<Int> = []
     var chatTypes: Set<Int> = []
 
-    var isEmpty: Bool { addresses.isEmpty && types.isEmpty && chatTypes.isEmpty }
-
     func implies(_ transaction: Transaction) -> Bool {
         if !addresses.isEmpty {
             let involved = [transaction.recipientId, transaction.senderId].contains { $0.map(addresses.contains) ?? false }

@@ -107,7 +107,7 @@ package struct SocketSession: Sendable {
 
     package mutating func pollAnswered(epoch: Int, status: Int, body: [UInt8]) -> [Action] {
         guard epoch == self.epoch, isRunning else { return [] }
-        guard status == 200 else { return end(Self.refusal(status: status, body: body)) }
+        guard status == 200 else { return end(Self.refusal(status: status)) }
         guard body.count <= configuration.maximumAnswerBytes else {
             return end(.broken(SocketProtocolError("the socket sent \(body.count) bytes in one answer, more than \(configuration.maximumAnswerBytes)")))
         }
@@ -134,7 +134,7 @@ package struct SocketSession: Sendable {
 
     package mutating func sendAnswered(epoch: Int, status: Int, body: [UInt8]) -> [Action] {
         guard epoch == self.epoch, isRunning else { return [] }
-        guard status == 200 else { return end(Self.refusal(status: status, body: body)) }
+        guard status == 200 else { return end(Self.refusal(status: status)) }
         isSending = false
         // What was queued after the subscription goes in the next POST; the one answered held it.
         let subscribed = subscribing && !unsent.contains { Self.isSubscription($0, of: subscription) }
@@ -219,7 +219,7 @@ package struct SocketSession: Sendable {
         subscription.contains { packet == .message(SocketIOPacket.event($0).message) }
     }
 
-    private static func refusal(status: Int, body: [UInt8]) -> SessionEnd {
+    private static func refusal(status: Int) -> SessionEnd {
         // Engine.IO answers 400 to a session it no longer knows (expired, or the node restarted).
         status == 400 ? .sessionUnknown : .failed("HTTP \(status)")
     }
