@@ -48,6 +48,26 @@ struct FaultTests {
         #expect(throws: HTTPClientError.refused) { try network.get("/api/node/status", node: 1) }
     }
 
+    /// A child process started while a node serves inherits every descriptor not marked
+    /// close-on-exec. Had it a copy of the listening socket, the port would go on listening
+    /// after `refuse`, with nobody accepting: connections would hang instead of being refused,
+    /// and after the fault is cleared the kernel would share new ones between that orphan and
+    /// the new listener.
+    @Test func aChildStartedMeanwhileKeepsNoPortListening() throws {
+        #expect(try network.get("/api/node/status").status == 200)
+        var child: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("30"), nil]
+        defer { argv.forEach { free($0) } }
+        try #require(posix_spawn(&child, "/bin/sleep", nil, nil, argv, environ) == 0)
+        defer {
+            kill(child, SIGKILL)
+            var status: Int32 = 0
+            waitpid(child, &status, 0)
+        }
+        try setFault("refuse")
+        #expect(throws: HTTPClientError.refused) { try network.get("/api/node/status") }
+    }
+
     /// Every fault given at start is in force for the node's first request.
     @Test func faultsAtStartHoldForTheFirstRequest() throws {
         let network = try TestNetwork(nodes: 2) { configuration in

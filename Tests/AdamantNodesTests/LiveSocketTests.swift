@@ -4,8 +4,7 @@ import AdamantDevnet
 import Synchronization
 import Testing
 
-/// A node's socket through the real libcurl transport against the devnet. (Restarts are the
-/// watch's tests': `LiveWatchTests` and the faulty-socket burst of `WatchCommandTests`.)
+/// A node's socket kept open through the real libcurl transport against the devnet.
 @Suite(.timeLimit(.minutes(1)))
 struct LiveSocketTests {
     /// Reads `events` on a task of its own, so a test can wait for what has arrived.
@@ -23,10 +22,13 @@ struct LiveSocketTests {
 
         private var arrived: [SocketConnection.Event] { inbox.events.withLock { $0 } }
         var lives: Int { arrived.filter { if case .live = $0 { true } else { false } }.count }
+        var downs: Int { arrived.filter { if case .down = $0 { true } else { false } }.count }
+        /// The last word was `live`.
+        var isLive: Bool { if case .live? = arrived.last(where: { if case .received = $0 { false } else { true } }) { true } else { false } }
         var received: [TransactionID] { arrived.compactMap { if case .received(let transaction) = $0 { transaction.id } else { nil } } }
     }
 
-    @Test func eventsArriveThroughLibcurl() async throws {
+    @Test func eventsArriveAndASessionThatBreaksIsStartedAgain() async throws {
         let network = try LiveNetwork(nodeCount: 1)
         let client = await network.client()
         let node = network.nodes[0]
@@ -38,6 +40,15 @@ struct LiveSocketTests {
 
         let first = try await network.sendChat("one", via: client)
         #expect(await eventually(within: .seconds(10)) { listener.received == [first.transactionID] })
+
+        try network.add("refuse", to: node)
+        #expect(await eventually(within: .seconds(20)) { listener.downs >= 1 }, "within the heartbeat at the latest")
+        let livesBefore = listener.lives
+        try network.devnet.clearFaults(ofNode: 0)
+        #expect(await eventually(within: .seconds(20)) { listener.lives > livesBefore && listener.isLive }, "a new session, after the backoff")
+        let second = try await network.sendChat("two", via: client)
+        #expect(await eventually(within: .seconds(10)) { listener.received.contains(second.transactionID) })
+        #expect(listener.received.filter { $0 == first.transactionID }.count == 1)
     }
 }
 

@@ -73,8 +73,10 @@ final class HTTPServer: Sendable {
             let listening = try port.listeningSocket()
             // The library closes the socket it serves when it stops; whether it does when it
             // fails to start is unspecified, so it gets a copy and this one is closed here.
+            // The copy is close-on-exec as well: a child spawned meanwhile that inherited it
+            // would keep the port listening after a stop, with nobody accepting.
             defer { close(listening) }
-            let served = dup(listening)
+            let served = fcntl(listening, F_DUPFD_CLOEXEC, 0)
             let context = Unmanaged.passUnretained(self).toOpaque()
             let limit = UInt32(clamping: limits.maxConnections + Limits.extraConnectionsAnswered503)
             guard served >= 0, let started = adm_mhd_start(

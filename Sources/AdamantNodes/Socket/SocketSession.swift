@@ -182,7 +182,7 @@ package struct SocketSession: Sendable {
             unsent += subscription.map { .message(SocketIOPacket.event($0).message) }
             subscribing = true
             return []
-                case (.connectError(let reason), _): throw SocketProtocolError("the socket refused to join: \(reason.escapingControlCharacters)")
+        case (.connectError(let reason), _): throw SocketProtocolError("the socket refused to join: \(reason.escapingControlCharacters)")
         case (.disconnect, _): return end(.closedByServer)
         case (.event(let event), .live) where event.name == "newTrans": return [.received(try event.transaction())]
         case (.connect, _), (.event, _), (.elsewhere, _): return []
