@@ -2,7 +2,9 @@ package import AdamantCore
 
 /// A node's client socket kept open: runs a `SocketSession` on an `HTTPTransport`, each GET and
 /// POST the session asks for as a task of its own, its retry timer on the given clock, and
-/// hands on what comes of it. Ends when the task that reads `events` is cancelled.
+/// hands on what comes of it. Ends when the task that reads `events` is cancelled. The group
+/// discards each task as it finishes: a plain one keeps every result until it is read, which
+/// a connection open for months never does.
 package struct SocketConnection: Sendable {
     /// What the watch is told.
     package enum Event: Sendable {
@@ -53,7 +55,7 @@ package struct SocketConnection: Sendable {
         let (completions, sink) = AsyncStream.makeStream(of: Completion.self)
         var recent: [AnyClock.Instant] = []  // when the transactions of the last flood window came
         await withTaskCancellationHandler {
-            await withTaskGroup(of: Void.self) { group in
+            await withDiscardingTaskGroup { group in
                 func perform(_ actions: [SocketSession.Action]) {
                     let now = clock.now
                     recent.removeAll { $0.duration(to: now) > configuration.floodWindow }
