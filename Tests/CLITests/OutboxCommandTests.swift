@@ -286,10 +286,17 @@ struct OutboxCommandTests {
         }
         #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.stderr))")
         let queue = try await network.push(["queue", "--json"])
-        struct Queue: Decodable { struct Intent: Decodable { let attempts: [Attempt] }; struct Attempt: Decodable { let id: String }; let intents: [Intent] }
+        struct Queue: Decodable {
+            struct Intent: Decodable { let attempts: [Attempt] }
+            struct Attempt: Decodable { let id: String; let outcome: String }
+            let intents: [Intent]
+        }
         let intents = try JSONDecoder().decode(Queue.self, from: Data(queue.stdout.utf8)).intents
         #expect(intents.count == count, "every intent kept")
-        #expect(intents.flatMap(\.attempts).count == 1, "one signal for all of them")
+        // An attempt whose bytes never left (a starved machine's deadline passed first) is
+        // kept as absent; what counts is that one signal could have reached a node.
+        let attempts = intents.flatMap(\.attempts)
+        #expect(attempts.filter { $0.outcome != "absent" }.count == 1, "one signal for all of them: \(attempts.map(\.outcome))")
     }
 
     /// The home is 0700, its files 0600, and no file holds a token in the clear.
