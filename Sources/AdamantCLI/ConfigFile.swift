@@ -14,7 +14,8 @@ public import AdamantNodes
 ///   "nodes": ["https://clown.adamant.im", "http://192.168.1.5:36666"],
 ///   "nethash": "bd330166898377fb28743ceef5e43a5d9d0a3efd9b3451fb7bc53530bb0a6d64",
 ///   "home": "~/adm-push",
-///   "service": {"address": "U10629337621822775991", "publicKey": "188b24bd…"}
+///   "service": {"address": "U10629337621822775991", "publicKey": "188b24bd…"},
+///   "accounts": [{"passphraseFile": "~/.config/adm-push/alice", "home": "~/adm-push/alice"}]
 /// }
 /// ```
 ///
@@ -23,8 +24,17 @@ public import AdamantNodes
 public struct ConfigFile: Sendable, Hashable {
     /// Far more than a few settings need; a larger file is refused unread.
     public static let maxBytes = 1 << 20
-    public static let keys = ["nodes", "nethash", "home", "service"]
+    public static let keys = ["nodes", "nethash", "home", "service", "accounts"]
     static let serviceKeys = ["address", "publicKey"]
+    static let accountKeys = ["passphraseFile", "home"]
+
+    /// An account `adm-fetch watch` follows when no --passphrase-file is given.
+    public struct Account: Sendable, Hashable {
+        /// As written: absolute, or `~/…`.
+        public var passphraseFile: String
+        /// Its own home; nil for the file's (or the default) home.
+        public var home: String?
+    }
 
     public var path: String
     /// nil when the file has no `nodes` key; an empty list is an error when the list is resolved.
@@ -35,6 +45,8 @@ public struct ConfigFile: Sendable, Hashable {
     public var home: String?
     /// Checked: the key hashes to the address.
     public var service: NotificationService?
+    /// Checked to be paths; nil when the file has no `accounts` key.
+    public var accounts: [Account]?
 
     /// What `NodeList.resolve` takes from the file.
     public var nodeSettings: NodeConfigFile { NodeConfigFile(path: path, nodes: nodes, nethash: nethash) }
@@ -67,24 +79,40 @@ public struct ConfigFile: Sendable, Hashable {
             throw ConfigFileError(path: path, problem: .invalid(key: "nethash", reason: "is not a nethash (64 hex characters)"))
         }
         nethash = body.nethash
-        if let home = body.home, !(home.hasPrefix("/") || home == "~" || home.hasPrefix("~/")) {
-            throw ConfigFileError(path: path, problem: .invalid(key: "home", reason: "must be an absolute path or start with ~/, got \(home.quoted)"))
-        }
-        // A C path ends at its first NUL: "/tmp/x\u0000y" would quietly be /tmp/x.
-        if let home = body.home, home.utf8.contains(0) {
-            throw ConfigFileError(path: path, problem: .invalid(key: "home", reason: "holds a NUL character, which no path can, got \(home.quoted)"))
-        }
+        try Self.checkPath(body.home, key: "home", in: path)
         home = body.home
         service = try body.service.map { entry throws(ConfigFileError) in try Self.service(entry, path: path) }
+        for (index, account) in (body.accounts ?? []).enumerated() {
+            try Self.checkPath(account.passphraseFile, key: "accounts[\(index)].passphraseFile", in: path)
+            try Self.checkPath(account.home, key: "accounts[\(index)].home", in: path)
+        }
+        accounts = body.accounts?.map { Account(passphraseFile: $0.passphraseFile, home: $0.home) }
     }
 
     /// The home, `~` expanded against `HOME`; nil when the file names none.
     public func homeDirectory(environment: [String: String]) throws(ConfigFileError) -> String? {
-        guard let home, home.hasPrefix("~") else { return home }
+        try home.map { home throws(ConfigFileError) in try expanded(home, key: "home", environment: environment) }
+    }
+
+    /// `value`, written as this file allows a path, with `~` expanded against `HOME`.
+    public func expanded(_ value: String, key: String, environment: [String: String]) throws(ConfigFileError) -> String {
+        guard value.hasPrefix("~") else { return value }
         guard let user = environment["HOME"], user.hasPrefix("/") else {
-            throw ConfigFileError(path: path, problem: .invalid(key: "home", reason: "starts with ~, but HOME is not an absolute path: write the whole path"))
+            throw ConfigFileError(path: path, problem: .invalid(key: key, reason: "starts with ~, but HOME is not an absolute path: write the whole path"))
         }
-        return user + home.dropFirst()
+        return user + value.dropFirst()
+    }
+
+    /// A path is absolute or starts with `~/`; a C path ends at its first NUL, so
+    /// "/tmp/x\u0000y" would quietly be /tmp/x.
+    private static func checkPath(_ value: String?, key: String, in path: String) throws(ConfigFileError) {
+        guard let value else { return }
+        guard value.hasPrefix("/") || value == "~" || value.hasPrefix("~/") else {
+            throw ConfigFileError(path: path, problem: .invalid(key: key, reason: "must be an absolute path or start with ~/, got \(value.quoted)"))
+        }
+        guard !value.utf8.contains(0) else {
+            throw ConfigFileError(path: path, problem: .invalid(key: key, reason: "holds a NUL character, which no path can, got \(value.quoted)"))
+        }
     }
 
     private static func service(_ entry: Body.Service, path: String) throws(ConfigFileError) -> NotificationService {
@@ -105,7 +133,9 @@ public struct ConfigFile: Sendable, Hashable {
         let path: [any CodingKey]
         switch error {
         case .typeMismatch(_, let context), .valueNotFound(_, let context): path = context.codingPath
-        case .keyNotFound:  // only the service's keys are required
+        case .keyNotFound(_, let context) where context.codingPath.first?.stringValue == "accounts":
+            return .invalid(key: "accounts", reason: #"each needs a "passphraseFile""#)
+        case .keyNotFound:  // only the service's keys and an account's passphrase file are required
             return .invalid(key: "service", reason: #"needs both "address" and "publicKey""#)
         case .dataCorrupted(let context): path = context.codingPath
         @unknown default: return .malformed(line: nil, column: nil, reason: "not readable as settings")
@@ -116,6 +146,7 @@ public struct ConfigFile: Sendable, Hashable {
         case "nodes": return .invalid(key: "nodes", reason: "must be a list of node URLs in double quotes")
         case "service" where names.count > 1: return .invalid(key: "service." + names[1], reason: "must be a string")
         case "service": return .invalid(key: "service", reason: #"must be an object: {"address": "U…", "publicKey": "hex"}"#)
+        case "accounts": return .invalid(key: "accounts", reason: #"must be a list of objects: {"passphraseFile": "/path", "home": "/path"}, home optional"#)
         case let name?: return .invalid(key: name, reason: "must be a string")
         }
     }
@@ -155,6 +186,19 @@ public struct ConfigFile: Sendable, Hashable {
         var nethash: String?
         var home: String?
         var service: Service?
+        var accounts: [Account]?
+
+        struct Account: Decodable {
+            var passphraseFile: String
+            var home: String?
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: AnyKey.self)
+                try UnknownKeys.check(container, known: ConfigFile.accountKeys, prefix: "accounts[].")
+                passphraseFile = try container.decode(String.self, forKey: AnyKey("passphraseFile"))
+                home = try container.decodeIfPresent(String.self, forKey: AnyKey("home"))
+            }
+        }
 
         struct Service: Decodable {
             var address: String
@@ -175,6 +219,7 @@ public struct ConfigFile: Sendable, Hashable {
             nethash = try container.decodeIfPresent(String.self, forKey: AnyKey("nethash"))
             home = try container.decodeIfPresent(String.self, forKey: AnyKey("home"))
             service = try container.decodeIfPresent(Service.self, forKey: AnyKey("service"))
+            accounts = try container.decodeIfPresent([Account].self, forKey: AnyKey("accounts"))
         }
     }
 
@@ -235,7 +280,12 @@ public struct ConfigFileError: Error, Sendable, Hashable, CustomStringConvertibl
 
     /// The keys allowed where the unknown ones are.
     private static func known(_ names: [String]) -> String {
-        names.first?.hasPrefix("service.") == true
-            ? ConfigFile.serviceKeys.map { "service." + $0 }.joined(separator: ", ") : ConfigFile.keys.joined(separator: ", ")
+        let (prefix, keys) =
+            switch names.first {
+            case let name? where name.hasPrefix("service."): ("service.", ConfigFile.serviceKeys)
+            case let name? where name.hasPrefix("accounts[]."): ("accounts[].", ConfigFile.accountKeys)
+            default: ("", ConfigFile.keys)
+            }
+        return keys.map { prefix + $0 }.joined(separator: ", ")
     }
 }

@@ -20,8 +20,14 @@ public enum PassphraseInput {
         """
 
     public static func passphrase(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> Passphrase {
+        try passphrase(file: arguments.value(option), context)
+    }
+
+    /// The passphrase in the private file at `path`, or with none the one from the
+    /// environment or the terminal.
+    public static func passphrase(file path: String?, _ context: Context) throws(CLIError) -> Passphrase {
         var bytes: [UInt8]
-        if let path = arguments.value(option) {
+        if let path {
             bytes = try readPrivateFile(path)
         } else if let value = context.environment["ADM_PASSPHRASE"] {
             bytes = Array(value.utf8)

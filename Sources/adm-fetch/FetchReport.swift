@@ -42,20 +42,23 @@ enum FetchReport {
         let object: Object
         let via: String
         let confirmed: Bool
+        let account: String
 
         init(_ notification: WatchNotification) {
             object = Object(notification.result)
             via = notification.via.rawValue
             confirmed = notification.confirmed
+            account = notification.account.description
         }
 
-        private enum Keys: String, CodingKey { case via, confirmed }
+        private enum Keys: String, CodingKey { case via, confirmed, account }
 
         func encode(to encoder: any Encoder) throws {
             try object.encode(to: encoder)
             var container = encoder.container(keyedBy: Keys.self)
             try container.encode(via, forKey: .via)
             try container.encode(confirmed, forKey: .confirmed)
+            try container.encode(account, forKey: .account)
         }
     }
 

@@ -12,8 +12,11 @@ struct WatchCommand: Command {
         "interval", valueName: "seconds", help: "Between polls once caught up (default 60 while a node's socket is live, else 10; 0.5 to 3600).")
     static let noLive = Flag("no-live", help: "Poll only: open no node's socket.")
     static let exec = SingleOption(
-        "exec", valueName: "command", help: "Run this with /bin/sh -c for each notification (ADM_TITLE, ADM_BODY, ADM_KIND, ADM_TXN_ID, ADM_THREAD).")
+        "exec", valueName: "command", help: "Run this with /bin/sh -c for each notification (ADM_TITLE, ADM_BODY, ADM_KIND, ADM_TXN_ID, ADM_THREAD, ADM_ACCOUNT).")
     static let json = Flag("json", help: "Print one JSON line per notification (the object adm-fetch --json prints).")
+    static let passphraseFiles = RepeatableOption(
+        "passphrase-file", valueName: "path", valueKind: .file,
+        help: "Read an account's passphrase from this file (mode 600 or stricter); repeat it to watch several accounts.")
     /// A hook still running after this is killed.
     static let hookTimeout: Duration = .seconds(60)
 
@@ -21,11 +24,15 @@ struct WatchCommand: Command {
         name: "watch",
         overview: "Show the account's incoming messages and transfers as they arrive, with no push service.",
         options: [fromHeight, interval, noLive, exec, json, LogOptions.verbose, OutboxOptions.home, OutboxOptions.serviceAddress, OutboxOptions.servicePublicKey]
-            + NodeOptions.options + [PassphraseInput.option],
+            + NodeOptions.options + [passphraseFiles],
         discussion: """
             Follows the account's incoming transactions, verifies and decrypts each, and prints
             one line per notification: "title: body", or with --json the object adm-fetch
-            --json prints, with "via" ("socket" or "poll") and "confirmed". Live by default: the
+            --json prints, with "via" ("socket" or "poll"), "confirmed" and "account". Several
+            accounts are watched by one process: repeat --passphrase-file, or list them as
+            "accounts" in the config file, each with its passphrase file and, if it is not the
+            shared one, its home; with more than one, each line starts with "[U…] ", the
+            account it is for. Live by default: the
             two best nodes whose status offers a socket announce each transaction as they admit
             it, within a second of its sending, and the listings of blocks are still read at the
             start, whenever a socket comes up and every --interval, so nothing a socket misses is
@@ -33,7 +40,8 @@ struct WatchCommand: Command {
             only polls. Where it stopped is kept in --home, so a restart neither
             misses nor repeats one (after a SIGKILL, only the one being shown then may come
             again); the first run starts at the current block. With --exec,
-            the command runs once per notification, one at a time, its output on this one's;
+            the command runs once per notification, one at a time, its output on this one's
+            (ADM_ACCOUNT names the account);
             for example: --exec 'notify-send -- "$ADM_TITLE" "$ADM_BODY"' ('--', as a message
             may start with a dash). The passphrase is not passed on to it. What a hook passes as
             arguments, any local user can read while it runs (ps, /proc/PID/cmdline): on a
@@ -46,7 +54,8 @@ struct WatchCommand: Command {
             those after it are shown at the next start. One watch per account and home: a second
             exits 75, naming the process that watches. On a
             terminal, a long catch-up shows its progress on one line of standard error.
-            """ + "\n" + LogOptions.help + "\n" + NodeOptions.help + "\n" + PassphraseInput.help)
+            """ + "\n" + LogOptions.help + "\n" + NodeOptions.help + "\n" + PassphraseInput.help
+            + " Several accounts' passphrases come only from files.")
 
     let arguments: ParsedArguments
     let start: WatchStart
@@ -85,52 +94,60 @@ struct WatchCommand: Command {
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
         let logger = try LogOptions.logger(arguments, context)
         try OutboxOptions.checkSettings(arguments, context)  // a broken config file before the passphrase is asked for
-        let keyPair = KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context))
-        let home = try OutboxOptions.homeDirectory(arguments, context)
-        let log: NotificationLog
-        do { log = try NotificationLog(home: home) } catch { throw CLIError(storeError: error) }
-        let pool = HealthCache.pool(for: try NodeOptions.nodeList(arguments, context), home: home)
-        defer { HealthCache.save(pool, home: home) }
-        let fetcher = Fetcher(keyPair: keyPair, client: NodeClient(pool: pool, deadline: .seconds(15)), publicKeys: log)
+        let accounts = try WatchedAccount.all(arguments, context)
+        let pool = HealthCache.pool(for: try NodeOptions.nodeList(arguments, context), home: accounts[0].home)
+        defer { HealthCache.save(pool, home: accounts[0].home) }
+        var logs: [String: NotificationLog] = [:]
+        var watchers: [Watcher] = []
         var configuration = Watcher.Configuration()
         configuration.live = !arguments.flag(Self.noLive)
         if let pollInterval { (configuration.interval, configuration.liveInterval) = (pollInterval, pollInterval) }
-        let registrations = await openOutbox(home, keyPair, fetcher.client, logger, context)
-        let watcher = Watcher(
-            fetcher: fetcher, log: log, configuration: configuration, registrations: registrations, events: logger,
-            progress: logger.progress.map(Self.showing))
+        for account in accounts {
+            let log: NotificationLog
+            if let open = logs[account.home] {
+                log = open
+            } else {
+                do { log = try NotificationLog(home: account.home) } catch { throw CLIError(storeError: error) }
+                logs[account.home] = log
+            }
+            let fetcher = Fetcher(keyPair: account.keyPair, client: NodeClient(pool: pool, deadline: .seconds(15)), publicKeys: log)
+            let registrations = await openOutbox(account.home, account.keyPair, fetcher.client, logger, context)
+            watchers.append(Watcher(
+                fetcher: fetcher, log: log, configuration: configuration, registrations: registrations, events: logger,
+                progress: logger.progress.map(Self.showing)))
+        }
 
-        let output = context.output, json = arguments.flag(Self.json)
+        let group = WatchGroup(watchers)
+        let output = context.output, json = arguments.flag(Self.json), named = accounts.count > 1
         let hook = command.map { Hook(command: $0, environment: context.environment, logger: logger) }
         let stop = StopOnSignals()
         defer { stop.release() }
-        do throws(WatchError) {
-            try await stop.run { () throws(WatchError) in
-                try await watcher.run(from: start) { height in
-                    logger.log(.info, "Watching \(keyPair.address) from block \(height); stop with Ctrl-C.")
+        do throws(WatchGroup.Failure) {
+            try await stop.run { () throws(WatchGroup.Failure) in
+                try await group.run(from: start) { account, height in
+                    logger.log(.info, "Watching \(account) from block \(height); stop with Ctrl-C.")
                 } onNotification: { notification throws(HandOverFailure) in
                     let result = notification.result
                     Self.log(result, logger)
                     var written = false
                     let print = {
-                        written = json
-                            ? output.printJSON(FetchReport.Watched(notification))
-                            : output.print(result.notification.title + ": " + result.notification.body.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " "))
+                        let line = result.notification.title + ": " + result.notification.body.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " ")
+                        written = json ? output.printJSON(FetchReport.Watched(notification)) : output.print((named ? "[\(notification.account)] " : "") + line)
                     }
                     if let progress = logger.progress { progress.interrupt(print) } else { print() }
                     guard written else { throw HandOverFailure("standard output cannot be written") }
-                    try await hook?.run(for: result)
+                    try await hook?.run(for: notification)
                 }
             }
             return .success
         } catch where stop.requested {
             return .success
         } catch {
-            switch error {
+            switch error.error {
             case .noUsableNode(let detail):
                 throw CLIError(detail, exitCode: .unavailable)
             case .leaseRefused(.held(let holder)):
-                throw CLIError("another watch of \(keyPair.address) runs on this home (\(holder)); stop it first, or give this one another --home", exitCode: .queued)
+                throw CLIError("another watch of \(error.account) runs on this home (\(holder)); stop it first, or give this one another --home", exitCode: .queued)
             case .leaseRefused(let refusal):
                 throw CLIError(WatchError.leaseRefused(refusal).description, exitCode: .rejected)
             case .aheadOfChain(let height, let tip):
@@ -139,8 +156,8 @@ struct WatchCommand: Command {
                 // Standard output's own failure is reported by Tool, as for every command.
                 logger.log(.error, "watch: stopped: transaction \(id) could not be shown (\(failure)); it is shown at the next start")
                 return .outputFailed
-            case .store(let error):
-                throw CLIError(storeError: error)
+            case .store(let failure):
+                throw CLIError(storeError: failure)
             }
         }
     }
@@ -191,8 +208,10 @@ struct Hook: Sendable {
     }
 
     /// Throws only when the hook could not be started; a hook that fails is logged.
-    func run(for result: FetchResult) async throws(HandOverFailure) {
+    func run(for notification: WatchNotification) async throws(HandOverFailure) {
+        let result = notification.result
         var environment = self.environment
+        environment["ADM_ACCOUNT"] = notification.account.description
         environment["ADM_TITLE"] = result.notification.title
         environment["ADM_BODY"] = result.notification.body
         environment["ADM_KIND"] = result.notification.kind.rawValue

@@ -140,7 +140,7 @@ final class ConfigCommandTests {
     /// needs the file (here for its service), before anything is written.
     @Test func anUnknownKeyIsAnErrorNamingTheKeyAndTheFile() async throws {
         try write(#"{"nodez": ["http://127.0.0.1:1"], "home": "/srv/adm"}"#)
-        let message = "Error: unknown key 'nodez' in \(configPath) (known: nodes, nethash, home, service)"
+        let message = "Error: unknown key 'nodez' in \(configPath) (known: nodes, nethash, home, service, accounts)"
         let config = try await run("adm-push", ["config"], environment: environment)
         #expect(config.status == 64 && config.stderr == message + "\n" && config.stdout.isEmpty, "\(config.stderr)")
 

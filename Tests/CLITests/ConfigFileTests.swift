@@ -27,14 +27,19 @@ import Testing
         #expect(file.home == "~/adm" && file.service == Self.service)
         #expect(file.nodeSettings.nodes == file.nodes && file.nodeSettings.path == Self.path)
         let empty = try parse("{}")
-        #expect(empty.nodes == nil && empty.nethash == nil && empty.home == nil && empty.service == nil)
+        #expect(empty.nodes == nil && empty.nethash == nil && empty.home == nil && empty.service == nil && empty.accounts == nil)
+        let accounts = try parse(#"{"accounts": [{"passphraseFile": "~/a", "home": "/h/a"}, {"passphraseFile": "/b"}]}"#)
+        #expect(accounts.accounts == [.init(passphraseFile: "~/a", home: "/h/a"), .init(passphraseFile: "/b", home: nil)])
+        #expect(try accounts.expanded("~/a", key: "accounts[0].passphraseFile", environment: ["HOME": "/u"]) == "/u/a")
     }
 
     @Test func unknownKeysAreErrorsNamingTheKeyAndTheFile() {
-        #expect(problem(#"{"nodez": []}"#)?.description == "unknown key 'nodez' in /cfg/config.json (known: nodes, nethash, home, service)")
+        #expect(problem(#"{"nodez": []}"#)?.description == "unknown key 'nodez' in /cfg/config.json (known: nodes, nethash, home, service, accounts)")
         #expect(problem(#"{"theme": "dark", "colour": 1, "nodes": []}"#)?.problem == .unknownKeys(["colour", "theme"]))
         let nested = problem(#"{"service": {"address": "U1", "publicKey": "00", "name": "ANS"}}"#)
         #expect(nested?.description == "unknown key 'service.name' in /cfg/config.json (known: service.address, service.publicKey)")
+        let account = problem(#"{"accounts": [{"passphrase": "x"}]}"#)
+        #expect(account?.description == "unknown key 'accounts[].passphrase' in /cfg/config.json (known: accounts[].passphraseFile, accounts[].home)")
     }
 
     /// The decoder gives no position; the line and column are the first character that is not
@@ -98,6 +103,10 @@ import Testing
         (#"{"home": "adm"}"#, "'home' in /cfg/config.json must be an absolute path or start with ~/, got 'adm'"),
         (#"{"home": "~adm/x"}"#, "'home' in /cfg/config.json must be an absolute path or start with ~/, got '~adm/x'"),
         (#"{"home": "/tmp/x\u0000y"}"#, #"'home' in /cfg/config.json holds a NUL character, which no path can, got '/tmp/x\u{0}y'"#),
+        (#"{"accounts": {"passphraseFile": "/a"}}"#, #"'accounts' in /cfg/config.json must be a list of objects: {"passphraseFile": "/path", "home": "/path"}, home optional"#),
+        (#"{"accounts": [{"home": "/h"}]}"#, #"'accounts' in /cfg/config.json each needs a "passphraseFile""#),
+        (#"{"accounts": [{"passphraseFile": "/a"}, {"passphraseFile": "a"}]}"#, "'accounts[1].passphraseFile' in /cfg/config.json must be an absolute path or start with ~/, got 'a'"),
+        (#"{"accounts": [{"passphraseFile": "/a", "home": "h"}]}"#, "'accounts[0].home' in /cfg/config.json must be an absolute path or start with ~/, got 'h'"),
     ])
     func wrongValuesNameTheKey(_ text: String, _ message: String) {
         #expect(problem(text)?.description == message)

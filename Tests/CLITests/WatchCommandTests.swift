@@ -14,7 +14,10 @@ final class WatchProcess: Sendable {
     private let finished: Task<RunResult, any Error>
 
     /// Started with `standardOutput` when given (then `stdout` reads nothing), else a file.
-    init(_ network: FetchDevnet, _ arguments: [String] = [], name: String, standardOutput: FileHandle? = nil) async throws {
+    init(
+        _ network: FetchDevnet, _ arguments: [String] = [], name: String, environment extra: [String: String] = [:], json: Bool = true,
+        standardOutput: FileHandle? = nil
+    ) async throws {
         let folder = network.outbox.home + "/runs"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         stdoutPath = folder + "/\(name).out"
@@ -22,7 +25,8 @@ final class WatchProcess: Sendable {
         for path in [stdoutPath, stderrPath] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         let out = try #require(FileHandle(forWritingAtPath: stdoutPath)), err = try #require(FileHandle(forWritingAtPath: stderrPath))
         let environment = ["ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.outbox.passphrase, "PATH": "/usr/bin:/bin"]
-        let all = ["watch", "--json", "--interval", "0.5", "--home", network.outbox.home + "/home"] + arguments
+            .merging(extra) { $1 }
+        let all = ["watch"] + (json ? ["--json"] : []) + ["--interval", "0.5", "--home", network.outbox.home + "/home"] + arguments
         let pid = self.pid
         finished = Task {
             defer { try? out.close(); try? err.close() }
@@ -173,6 +177,8 @@ struct WatchCommandTests {
     func sigtermEndsItCleanlyWithACursor(live: Bool) async throws {
         let network = try await FetchDevnet()
         let watch = try await WatchProcess(network, live ? [] : ["--no-live"], name: "term")
+        // Sent before a socket is subscribed, it could only be found by the listing.
+        if live { try await watch.until("a socket is live") { watch.stderr.contains("watch: live on") } }
         let before = try await network.send("before the signal", from: network.friend, to: network.me)
         try await watch.until("it is printed") { watch.ids.count == 1 }
         let line = try #require(watch.stdout.split(separator: "\n").first)

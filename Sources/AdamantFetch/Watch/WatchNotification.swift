@@ -1,4 +1,4 @@
-import AdamantCore
+public import AdamantCore
 
 /// One notification a watch hands over: what a fetch would show, and how the watch found it.
 public struct WatchNotification: Sendable {
@@ -14,13 +14,16 @@ public struct WatchNotification: Sendable {
     public var result: FetchResult
     /// The socket or the listing.
     public var via: Via
+    /// The watched account it is for.
+    public var account: Address
 
     /// Whether a block held it when it was shown (never for one from a socket).
     public var confirmed: Bool { result.transaction?.height != nil }
 
-    /// A notification `via` the socket or a listing.
-    public init(result: FetchResult, via: Via) {
+    /// A notification for `account`, `via` the socket or a listing.
+    public init(result: FetchResult, via: Via, account: Address) {
         self.result = result
         self.via = via
+        self.account = account
     }
 }

@@ -126,37 +126,7 @@ public struct Watcher: Sendable {
         from start: WatchStart = .resume, onStart: @Sendable (Int64) -> Void = { _ in },
         onNotification: @escaping Deliver
     ) async throws(WatchError) {
-        let lease: WatchLease
-        do { lease = try log.leaseWatch(account: await account) } catch { throw .leaseRefused(error) }
-        defer { withExtendedLifetime(lease) {} }
-        onStart(try await begin(start))
-        enum Ended: Sendable { case polling(WatchError?), chore }
-        let failure = await withTaskGroup(of: Ended.self) { group -> WatchError? in
-            group.addTask {
-                let feed = configuration.live ? LiveFeed(pool: pool, addresses: [await account], width: configuration.socketWidth) : nil
-                do throws(WatchError) { try await watch(onNotification, feed: feed) } catch { return .polling(error) }
-                return .polling(nil)
-            }
-            group.addTask {
-                try? await pool.clock.sleep(for: configuration.healthInterval)
-                await pool.monitor(every: configuration.healthInterval, retryInterval: configuration.healthRetryInterval)
-                return .chore
-            }
-            if let registrations {
-                group.addTask {
-                    await RegistrationChore(outbox: registrations, configuration: configuration, events: events).run()
-                    return .chore
-                }
-            }
-            var failure: WatchError?
-            for await ended in group {
-                guard case .polling(let error) = ended else { continue }
-                failure = error
-                group.cancelAll()
-            }
-            return failure
-        }
-        if let failure { throw failure }
+        do { try await WatchGroup([self]).run(from: start, onStart: { onStart($1) }, onNotification: onNotification) } catch { throw error.error }
     }
 
     /// The journal's stream for what the sockets bring.
@@ -165,14 +135,14 @@ public struct Watcher: Sendable {
     /// What the watch's one task waits for.
     private enum Wake: Sendable {
         case pollDue(round: Int)
-        case socket(LiveFeed.Event)
+        case socket(SocketNews)
     }
 
-    /// Reads the listings now and then, and takes what `feed`'s sockets bring meanwhile, until
-    /// cancelled.
-    func watch(_ deliver: @escaping Deliver, feed: LiveFeed?) async throws(WatchError) {
+    /// Reads the listings now and then, and takes what the sockets bring meanwhile (`news`;
+    /// nil polls only), until cancelled.
+    func watch(_ deliver: @escaping Deliver, news: AsyncStream<SocketNews>?) async throws(WatchError) {
         let (wakes, wake) = AsyncStream.makeStream(of: Wake.self)
-        let forwarding = feed.map { feed in Task { for await event in feed.events() { wake.yield(.socket(event)) } } }
+        let forwarding = news.map { news in Task { for await item in news { wake.yield(.socket(item)) } } }
         var timer: Task<Void, Never>?
         defer {
             forwarding?.cancel()
@@ -198,15 +168,13 @@ public struct Watcher: Sendable {
                 poll(after: live.isEmpty ? configuration.interval : configuration.liveInterval)
             case .socket(.live(let node)):
                 live.insert(node)
-                events.log(.info, "watch: live on \(node)'s socket")
                 poll(after: .zero)  // what the socket could not bring while it was down
-            case .socket(.down(let node, let end)):
+            case .socket(.down(let node, _)):
                 guard live.remove(node) != nil else { continue }
-                events.log(.info, "watch: \(node)'s socket is down (\(end))" + (live.isEmpty ? "; polling every \(configuration.interval)" : ""))
                 if live.isEmpty { poll(after: .zero) }
-            case .socket(.received(let transaction, let node)):
+            case .socket(.admitted(let transaction, let id, _)):
                 let floor = (scans.values.map(\.cursor.height).min() ?? 0) - configuration.rereadBlocks
-                try await handPooled(transaction, from: node, shownFrom: floor, feed: feed, deliver)
+                try await handPooled(transaction, id: id, shownFrom: floor, deliver)
             }
         }
     }
@@ -241,19 +209,9 @@ public struct Watcher: Sendable {
         return true
     }
 
-    /// A transaction a node's socket announced: verified, and shown unless it is not a
-    /// notification for this account (dropped quietly) or was shown before. One that does not
-    /// verify sets its node aside.
-    private func handPooled(
-        _ transaction: Transaction, from node: NodeURL, shownFrom floor: Int64, feed: LiveFeed?, _ deliver: Deliver
-    ) async throws(WatchError) {
-        let id: TransactionID
-        do { id = try transaction.verify() } catch {
-            events.log(.warning, "watch: \(node)'s socket sent a transaction that does not verify (\(error)); the node is set aside")
-            pool.distrust(node, because: "its socket sent a transaction that does not verify: \(error)")
-            feed?.setAside(node)
-            return
-        }
+    /// A transaction a node's socket announced, verified: shown unless it is not a
+    /// notification for this account (dropped quietly) or was shown before.
+    private func handPooled(_ transaction: Transaction, id: TransactionID, shownFrom floor: Int64, _ deliver: Deliver) async throws(WatchError) {
         let account = await self.account
         guard let sender = WatchFilter.sender(ifNotifying: transaction, for: account) else { return }
         let known = try await logged { () throws(StoreError) in try await log.shown(pooled: [id], account: account, fromHeight: floor) }
@@ -264,7 +222,7 @@ public struct Watcher: Sendable {
             try await log.recordPooled([id], account: account, at: pool.localUnixMillis, stream: Self.socketStream)
         }
         do throws(HandOverFailure) {
-            try await deliver(WatchNotification(result: result, via: .socket))
+            try await deliver(WatchNotification(result: result, via: .socket, account: account))
         } catch {
             try await logged { () throws(StoreError) in try await page.forgetTheRest() }
             throw .notHandedOver(id, error)
@@ -326,7 +284,7 @@ public struct Watcher: Sendable {
                 return false
             }
             do throws(HandOverFailure) {
-                try await deliver(WatchNotification(result: result, via: .poll))
+                try await deliver(WatchNotification(result: result, via: .poll, account: account))
             } catch {
                 try await logged { () throws(StoreError) in try await page.forgetTheRest() }
                 throw .notHandedOver(result.id, error)

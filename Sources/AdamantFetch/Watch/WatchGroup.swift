@@ -1,0 +1,125 @@
+public import AdamantCore
+import AdamantNodes
+import AdamantStore
+
+/// Several accounts watched by one process: each `Watcher` keeps its own cursor, journal and
+/// lease, while the node pool, its health checks and the node sockets are shared, one socket
+/// per node carrying every address. The watchers' fetchers are meant to read through one pool;
+/// the first watcher's pool and configuration decide the sockets and the health checks.
+public struct WatchGroup: Sendable {
+    /// Why the group stopped, and whose watch it was.
+    public struct Failure: Error, Sendable {
+        public let account: Address
+        public let error: WatchError
+    }
+
+    public let watchers: [Watcher]
+
+    public init(_ watchers: [Watcher]) { self.watchers = watchers }
+
+    /// Watches every account until the calling task is cancelled (then returns): takes each
+    /// account's lease and settles where each starts (`onStart` is told), then follows them
+    /// all. Throws, and stops them all, when a lease is refused, a start cannot be settled, or
+    /// a watch ends for a reason of its own (see `Watcher.run`).
+    public func run(
+        from start: WatchStart = .resume, onStart: @Sendable (Address, Int64) -> Void = { _, _ in },
+        onNotification: @escaping Watcher.Deliver
+    ) async throws(Failure) {
+        guard let first = watchers.first else { return }
+        var found: [Address] = []
+        for watcher in watchers { found.append(await watcher.account) }
+        let accounts = found
+        var leases: [WatchLease] = []
+        defer { withExtendedLifetime(leases) {} }
+        for (watcher, account) in zip(watchers, accounts) {
+            do { leases.append(try watcher.log.leaseWatch(account: account)) } catch { throw Failure(account: account, error: .leaseRefused(error)) }
+        }
+        for (watcher, account) in zip(watchers, accounts) {
+            do throws(WatchError) { onStart(account, try await watcher.begin(start)) } catch { throw Failure(account: account, error: error) }
+        }
+        let configuration = first.configuration, pool = first.pool
+        let feed = configuration.live ? LiveFeed(pool: pool, addresses: accounts, width: configuration.socketWidth) : nil
+        let inboxes = watchers.map { _ in AsyncStream.makeStream(of: SocketNews.self) }
+
+        enum Ended: Sendable { case watch(Failure?), chore }
+        let failure = await withTaskGroup(of: Ended.self) { group -> Failure? in
+            if let feed {
+                group.addTask {
+                    await Self.dispatch(feed, to: Array(zip(accounts, inboxes.map(\.continuation))), events: first.events, polling: configuration.interval)
+                    return .chore
+                }
+            }
+            for (index, watcher) in watchers.enumerated() {
+                let news = feed == nil ? nil : inboxes[index].stream, account = accounts[index]
+                group.addTask {
+                    do throws(WatchError) { try await watcher.watch(onNotification, news: news) } catch {
+                        return .watch(Failure(account: account, error: error))
+                    }
+                    return .watch(nil)
+                }
+                if let registrations = watcher.registrations {
+                    group.addTask {
+                        await RegistrationChore(outbox: registrations, configuration: watcher.configuration, events: watcher.events).run()
+                        return .chore
+                    }
+                }
+            }
+            group.addTask {
+                try? await pool.clock.sleep(for: configuration.healthInterval)
+                await pool.monitor(every: configuration.healthInterval, retryInterval: configuration.healthRetryInterval)
+                return .chore
+            }
+            var failure: Failure?
+            for await ended in group {
+                guard case .watch(let error) = ended else { continue }
+                failure = failure ?? error
+                group.cancelAll()
+            }
+            return failure
+        }
+        for inbox in inboxes { inbox.continuation.finish() }
+        if let failure { throw failure }
+    }
+
+    /// Hands each watcher the sockets' comings and goings (logged here, once for all), and
+    /// the transactions to its account, each verified once here: one that does not verify
+    /// sets its node aside, and one to no watched account is dropped quietly.
+    private static func dispatch(
+        _ feed: LiveFeed, to inboxes: [(account: Address, inbox: AsyncStream<SocketNews>.Continuation)], events: any LogSink, polling: Duration
+    ) async {
+        var live = Set<NodeURL>()
+        for await event in feed.events() {
+            switch event {
+            case .live(let node):
+                live.insert(node)
+                events.log(.info, "watch: live on \(node)'s socket")
+                for (_, inbox) in inboxes { inbox.yield(.live(node)) }
+            case .down(let node, let end):
+                guard live.remove(node) != nil else { continue }
+                events.log(.info, "watch: \(node)'s socket is down (\(end))" + (live.isEmpty ? "; polling every \(polling)" : ""))
+                for (_, inbox) in inboxes { inbox.yield(.down(node, end)) }
+            case .received(let transaction, let node):
+                let id: TransactionID
+                do { id = try transaction.verify() } catch {
+                    events.log(.warning, "watch: \(node)'s socket sent a transaction that does not verify (\(error)); the node is set aside")
+                    feed.pool.distrust(node, because: "its socket sent a transaction that does not verify: \(error)")
+                    feed.setAside(node)
+                    continue
+                }
+                for (account, inbox) in inboxes where transaction.recipientId == account {
+                    inbox.yield(.admitted(transaction, id, from: node))
+                }
+            }
+        }
+    }
+}
+
+/// What the shared sockets tell one account's watch.
+enum SocketNews: Sendable {
+    /// `node`'s socket is subscribed: its events arrive from now on.
+    case live(NodeURL)
+    /// `node`'s socket ended; what it would have brought is the listings' to find.
+    case down(NodeURL, SessionEnd)
+    /// A transaction to this account that `node` admitted to its pool, verified.
+    case admitted(Transaction, TransactionID, from: NodeURL)
+}
