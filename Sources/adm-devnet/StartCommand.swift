@@ -20,7 +20,8 @@ struct StartCommand: Command {
             timeout-after-accept; add @/path/prefix to scope one to some paths. For the node's client
             socket (its port is in /api/node/status wsClient): socket-refuse, socket-silent,
             socket-drop:SECONDS (each session forgotten that long after it opened), socket-duplicate,
-            socket-forge, socket-slow:MS.
+            socket-forge, socket-slow:MS, socket-hold (no poll answered), socket-huge (10 MB
+            answers), socket-flood (every poll answered at once with 200 events).
 
             Control endpoint (JSON): GET / · POST /mine · POST /fund {"address","amount"} ·
             GET|POST|DELETE /nodes/N/faults {"fault"} · GET|DELETE /nodes/N/requests ·

@@ -153,6 +153,38 @@ struct SocketFaultTests {
         #expect(eventually(within: 5) { (try? client.get().status) == 400 })
     }
 
+    @Test func aHoldingSocketAnswersNoPollNotEvenTheHandshake() throws {
+        let network = try Self.network("socket-hold")
+        let client = try SocketTests.Client(network: network)
+        #expect(throws: HTTPClientError.timedOut(receivedBytes: 0)) { try client.get(timeout: 1.5) }
+        #expect(try network.get("/api/node/status").status == 200)
+    }
+
+    @Test func aHugeSocketAnswersEachPollWith10MB() throws {
+        let network = try Self.network("socket-huge")
+        var client = try SocketTests.Client(network: network)
+        let opened = try EnginePacket.packets(inPollingBody: client.get().body)
+        guard case .open(let handshake) = opened.first else { Issue.record("\(opened)"); return }
+        client.sid = handshake.sessionID
+        let answer = try client.get()
+        #expect(answer.status == 200 && answer.body.count == 10_000_001 && answer.body.first == UInt8(ascii: "4"))
+    }
+
+    @Test func aFloodingSocketAnswersEachPollAtOnce() throws {
+        let network = try Self.network("socket-flood")
+        var client = try SocketTests.Client(network: network)
+        let opened = try EnginePacket.packets(inPollingBody: client.get().body)
+        guard case .open(let handshake) = opened.first else { Issue.record("\(opened)"); return }
+        client.sid = handshake.sessionID
+        for _ in 0..<3 {
+            let packets = try EnginePacket.packets(inPollingBody: client.get(timeout: 0.4).body)
+            #expect(packets.count == 200 && packets.allSatisfy { packet in
+                guard case .message(let data) = packet, case .event(let event)? = try? SocketIOPacket(message: data) else { return false }
+                return event.name == "flood"
+            })
+        }
+    }
+
     @Test func aRefusedSocketLeavesTheAPIAnswering() throws {
         let network = try Self.network("socket-refuse")
         let client = try SocketTests.Client(network: network)

@@ -71,7 +71,7 @@ struct SocketFloodTests {
             }
         }
         var configuration = SocketSession.Configuration()
-        configuration.maximumTransactionsPerWindow = 35
+        configuration.maximumArrivalsPerWindow = 35
         let connection = SocketConnection(
             origin: "http://socket.test", addresses: [Fixtures.recipient.address], types: [0, 8], transport: transport, configuration: configuration)
         var received = 0
@@ -80,10 +80,37 @@ struct SocketFloodTests {
             case .received: received += 1
             case .live: continue
             case .down(let end):
-                #expect(end == .broken(SocketProtocolError("the socket sent more than 35 transactions in 10.0 seconds")))
+                #expect(end == .broken(SocketProtocolError("the socket sent more than 35 transactions and answers in 10.0 seconds")))
                 #expect(received <= 35, "\(received) handed on")
                 return
             }
+        }
+        Issue.record("the stream ended without the session breaking")
+    }
+
+    /// Answers of nothing that matters, at once, poll after poll: the session breaks too,
+    /// rather than poll flat out for as long as the node likes.
+    @Test func answersAtOnceWithNothingInThemBreakTheSession() async throws {
+        let transport = ScriptedTransport()
+        let polls = Mutex(0)
+        transport.route("http://socket.test") { request, _ in
+            guard request.method == .get else { return .answer(body: "ok", contentType: "text/html") }
+            let number = polls.withLock { $0 += 1; return $0 }
+            switch number {
+            case 1: return .answer(body: #"0{"sid":"S","upgrades":[],"pingInterval":25000,"pingTimeout":20000}"#, contentType: "text/plain")
+            case 2: return .answer(body: "40", contentType: "text/plain")
+            default: return .answer(body: #"42["unknown",1]\#u{1E}6"#, contentType: "text/plain")
+            }
+        }
+        var configuration = SocketSession.Configuration()
+        configuration.maximumArrivalsPerWindow = 50
+        let connection = SocketConnection(
+            origin: "http://socket.test", addresses: [Fixtures.recipient.address], types: [0, 8], transport: transport, configuration: configuration)
+        for await event in connection.events() {
+            guard case .down(let end) = event else { continue }
+            #expect(end == .broken(SocketProtocolError("the socket sent more than 50 transactions and answers in 10.0 seconds")))
+            #expect(polls.withLock { $0 } <= 52, "\(polls.withLock { $0 }) polls")
+            return
         }
         Issue.record("the stream ended without the session breaking")
     }

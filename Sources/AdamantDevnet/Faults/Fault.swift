@@ -45,6 +45,12 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
         case socketForge
         /// Announcements are held this long before they are sent.
         case socketSlow(milliseconds: Int)
+        /// Every poll is held unanswered, the handshake's too, with no ping; posts are answered.
+        case socketHold
+        /// Every poll of a session is answered with one packet of 10 MB.
+        case socketHuge
+        /// Every poll of a session is answered at once with 200 events of no meaning.
+        case socketFlood
     }
 
     public static let statusCodes: Set<Int> = [500, 403, 429, 503]
@@ -108,6 +114,9 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
         case "socket-duplicate": try noArgument(); effect = .socketDuplicate
         case "socket-forge": try noArgument(); effect = .socketForge
         case "socket-slow": effect = .socketSlow(milliseconds: try integer(1...600_000))
+        case "socket-hold": try noArgument(); effect = .socketHold
+        case "socket-huge": try noArgument(); effect = .socketHuge
+        case "socket-flood": try noArgument(); effect = .socketFlood
         default: throw .invalid(text, "unknown fault \"\(kind)\"")
         }
         if effect == .refuse, scoped.count == 2 { throw .invalid(text, "refuse closes the port, it cannot be scoped to a path") }
@@ -139,6 +148,9 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
         case .socketDuplicate: "socket-duplicate"
         case .socketForge: "socket-forge"
         case .socketSlow: "socket-slow"
+        case .socketHold: "socket-hold"
+        case .socketHuge: "socket-huge"
+        case .socketFlood: "socket-flood"
         }
     }
 

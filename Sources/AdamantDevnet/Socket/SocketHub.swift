@@ -115,6 +115,7 @@ final class SocketHub: Sendable {
         guard request.path == "/socket.io/" else { return .respond(.text("Not Found", status: 404)) }
         guard request.parameter("transport") == "polling" else { return refusal(0, "Transport unknown") }
         guard request.parameter("EIO") == "4" else { return refusal(5, "Unsupported protocol version") }
+        if request.method == "GET", node.effects().contains(.socketHold) { return hold(connection) }
         guard let sid = request.parameter("sid") else {
             return request.method == "GET" ? open() : refusal(1, "Session ID unknown")
         }
@@ -133,10 +134,24 @@ final class SocketHub: Sendable {
         return packets([.open(handshake)])
     }
 
+    /// A poll answered with nothing, ever: let go only when its client leaves.
+    private func hold(_ connection: HeldConnection) -> HTTPReply {
+        while !connection.isAbandoned { usleep(5_000) }
+        return .hangUp
+    }
+
     /// Holds the poll until something is to be sent, checking every 5 ms.
     private func poll(_ sid: String, _ connection: HeldConnection) -> HTTPReply {
         enum Start { case unknown, overlapping, polling }
         let effects = node.effects
+        let hostile = effects()
+        if hostile.contains(.socketHuge), state.withLock({ $0.clients[sid] != nil }) {
+            return .respond(HTTPResponse(status: 200, contentType: "text/plain; charset=UTF-8", body: [0x34] + [UInt8](repeating: 0x78, count: 10_000_000)))
+        }
+        if hostile.contains(.socketFlood), state.withLock({ $0.clients[sid] != nil }) {
+            let event = EnginePacket.message(SocketIOPacket.event(SocketIOEvent("flood", .integer(1))).message)
+            return packets([EnginePacket](repeating: event, count: 200))
+        }
         let start = state.withLock { state -> Start in
             sweep(&state, now: .now, effects: effects())
             guard let client = state.clients[sid] else { return .unknown }

@@ -4,7 +4,8 @@ import Synchronization
 
 /// The node sockets of a live watch, open to the `width` best usable nodes that have one, so
 /// that one slow, silent or withholding node delays nothing. A node whose socket says
-/// something false is set aside for a while and another is opened in its place; while fewer
+/// something false, or fails session after session, is set aside for a while and another is
+/// opened in its place; while fewer
 /// than `width` nodes have a socket, the pool's ranking is looked at again now and then.
 final class LiveFeed: Sendable {
     enum Event: Sendable {
@@ -14,6 +15,8 @@ final class LiveFeed: Sendable {
         case down(NodeURL, SessionEnd)
         /// A transaction `node` admitted, not verified yet.
         case received(Transaction, from: NodeURL)
+        /// `node`'s socket is closed for `setAsideFor`, for `reason`.
+        case setAside(NodeURL, because: String)
     }
 
     let pool: NodePool
@@ -21,6 +24,9 @@ final class LiveFeed: Sendable {
     let width: Int
     let setAsideFor: Duration
     let lookAgainEvery: Duration
+    /// Sessions in a row that end before they are live, or without ever being, after which
+    /// the node's socket is set aside though it broke no rule.
+    let failuresToSetAside = 3
     private let setAside = Mutex<[NodeURL: AnyClock.Instant]>([:])
     private let followers = Mutex<[NodeURL: Task<Void, Never>]>([:])
 
@@ -75,15 +81,24 @@ final class LiveFeed: Sendable {
     /// One node's socket, until cancelled or set aside.
     private func follow(_ node: NodePool.SocketNode, _ output: AsyncStream<Event>.Continuation) async {
         let connection = pool.socket(to: node, addresses: addresses, types: [0, 8])
-        let follower = Task {
+        let follower = Task { [failuresToSetAside] in
+            var failuresInARow = 0
             for await event in connection.events() {
                 switch event {
-                case .live: output.yield(.live(node.url))
+                case .live:
+                    failuresInARow = 0
+                    output.yield(.live(node.url))
                 case .received(let transaction): output.yield(.received(transaction, from: node.url))
                 case .down(let end):
                     output.yield(.down(node.url, end))
+                    failuresInARow += 1
                     if case .broken = end {
                         pool.distrust(node.url, because: "its socket: \(end)")
+                        output.yield(.setAside(node.url, because: end.description))
+                        setAside(node.url)
+                    } else if failuresInARow >= failuresToSetAside {
+                        // Silent or unreachable time after time: another node's socket may serve.
+                        output.yield(.setAside(node.url, because: "\(failuresInARow) sessions in a row failed, the last: \(end)"))
                         setAside(node.url)
                     }
                 }

@@ -98,6 +98,8 @@ public struct WatchGroup: Sendable {
                 guard live.remove(node) != nil else { continue }
                 events.log(.info, "watch: \(node)'s socket is down (\(end))" + (live.isEmpty ? "; polling every \(polling)" : ""))
                 for (_, inbox) in inboxes { inbox.yield(.down(node, end)) }
+            case .setAside(let node, let reason):
+                events.log(.warning, "watch: \(node)'s socket is set aside for \(feed.setAsideFor): \(reason)")
             case .received(let transaction, let node):
                 let id: TransactionID
                 do { id = try transaction.verify() } catch {

@@ -46,7 +46,8 @@ public final class CurlTransport: HTTPTransport {
         let result = await reply.value(orOnCancel: .failure(.cancelled), onCancel: { cancellation.raise() }) {
             workers.submit(for: request.url) { [maxResponseBytes] easy in
                 guard !reply.isDelivered else { return }  // cancelled while queued
-                reply.deliver(easy.map { $0.perform(request, sizeLimit: maxResponseBytes, cancellation: cancellation) }.flatMap { $0 })
+                let limit = min(maxResponseBytes, request.maxResponseBytes ?? .max)
+                reply.deliver(easy.map { $0.perform(request, sizeLimit: limit, cancellation: cancellation) }.flatMap { $0 })
             }
         }
         return try result.get()

@@ -53,23 +53,28 @@ package struct SocketConnection: Sendable {
     private func run(_ output: AsyncStream<Event>.Continuation) async {
         var session = SocketSession(addresses: addresses, types: types, configuration: configuration)
         let (completions, sink) = AsyncStream.makeStream(of: Completion.self)
-        var recent: [AnyClock.Instant] = []  // when the transactions of the last flood window came
+        // When the transactions and answers of the last flood window came: a node answering
+        // every poll at once, with anything, would otherwise keep this busy without end.
+        var recent: [AnyClock.Instant] = []
         await withTaskCancellationHandler {
             await withDiscardingTaskGroup { group in
-                func perform(_ actions: [SocketSession.Action]) {
+                func perform(_ actions: [SocketSession.Action], answered: Bool = false) {
                     let now = clock.now
                     recent.removeAll { $0.duration(to: now) > configuration.floodWindow }
+                    if answered { recent.append(now) }
                     recent += actions.lazy.filter { if case .received = $0 { true } else { false } }.map { _ in now }
-                    if recent.count > configuration.maximumTransactionsPerWindow {
+                    if recent.count > configuration.maximumArrivalsPerWindow {
                         recent = []
                         let flood = SocketProtocolError(
-                            "the socket sent more than \(configuration.maximumTransactionsPerWindow) transactions in \(configuration.floodWindow)")
+                            "the socket sent more than \(configuration.maximumArrivalsPerWindow) transactions and answers in \(configuration.floodWindow)")
                         return perform(session.abandon(flood))
                     }
                     for action in actions {
                         switch action {
                         case .poll(let epoch, let sid, let timeout):
-                            let request = HTTPRequest(url: url(sid), timeout: timeout, connectTimeout: configuration.requestTimeout)
+                            let request = HTTPRequest(
+                                url: url(sid), timeout: timeout, connectTimeout: configuration.requestTimeout,
+                                maxResponseBytes: configuration.maximumAnswerBytes)
                             group.addTask { [transport] in sink.yield(.polled(epoch: epoch, await Self.exchange(request, transport))) }
                         case .send(let epoch, let sid, let body):
                             let request = HTTPRequest(
@@ -90,7 +95,11 @@ package struct SocketConnection: Sendable {
                 perform(session.start())
                 for await completion in completions {
                     switch completion {
-                    case .polled(let epoch, .success(let answer)): perform(session.pollAnswered(epoch: epoch, status: answer.status, body: answer.body))
+                    case .polled(let epoch, .success(let answer)):
+                        perform(session.pollAnswered(epoch: epoch, status: answer.status, body: answer.body), answered: true)
+                    case .polled(let epoch, .failure(.responseTooLarge(let limit))):
+                        // Cut off as it came, so a huge answer costs no more memory than the cap.
+                        perform(session.abandon(SocketProtocolError("the socket sent more than \(limit) bytes in one answer"), epoch: epoch))
                     case .polled(let epoch, .failure(let error)): perform(session.pollFailed(epoch: epoch, reason: error.description))
                     case .sent(let epoch, .success(let answer)): perform(session.sendAnswered(epoch: epoch, status: answer.status, body: answer.body))
                     case .sent(let epoch, .failure(let error)): perform(session.sendFailed(epoch: epoch, reason: error.description))

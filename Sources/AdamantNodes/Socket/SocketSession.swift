@@ -37,9 +37,11 @@ package struct SocketSession: Sendable {
         /// More transactions than this in one answer break it: a block holds 25, and a socket
         /// only sends this account's.
         package var maximumTransactionsPerAnswer = 250
-        /// More than this many transactions within `floodWindow` break the session too, so a
-        /// node answering poll after poll at once cannot queue more than a consumer takes.
-        package var maximumTransactionsPerWindow = 500
+        /// More than this many transactions and answered polls together within `floodWindow`
+        /// break the session too, so a node answering poll after poll at once cannot queue
+        /// more than a consumer takes, nor keep the client polling flat out. A real node
+        /// answers a poll per ping interval and per event for the account.
+        package var maximumArrivalsPerWindow = 500
         package var floodWindow: Duration = .seconds(10)
 
         package init() {}
@@ -142,10 +144,10 @@ package struct SocketSession: Sendable {
         return (subscribed ? [.live] : []) + flush()
     }
 
-    /// Ends the session for what the executor saw (a flood of events): as if the node had
-    /// broken the protocol.
-    package mutating func abandon(_ why: SocketProtocolError) -> [Action] {
-        guard isRunning else { return [] }
+    /// Ends the session for what the executor saw (a flood of events, an answer cut off for
+    /// its size; `epoch`, when given, is the request's): as if the node had broken the protocol.
+    package mutating func abandon(_ why: SocketProtocolError, epoch: Int? = nil) -> [Action] {
+        guard isRunning, epoch ?? self.epoch == self.epoch else { return [] }
         return end(.broken(why))
     }
 

@@ -26,14 +26,20 @@ public struct HTTPRequest: Sendable, Hashable {
     public var timeout: Duration
     /// For the connection alone; never longer than `timeout`.
     public var connectTimeout: Duration
+    /// An answer larger than this is cut off as it arrives (`.responseTooLarge`); nil leaves
+    /// it to the transport's own cap.
+    public var maxResponseBytes: Int?
 
     /// A request; `connectTimeout` is cut to `timeout` if longer.
-    public init(method: Method = .get, url: String, body: [UInt8]? = nil, timeout: Duration, connectTimeout: Duration) {
+    public init(
+        method: Method = .get, url: String, body: [UInt8]? = nil, timeout: Duration, connectTimeout: Duration, maxResponseBytes: Int? = nil
+    ) {
         self.method = method
         self.url = url
         self.body = body
         self.timeout = timeout
         self.connectTimeout = min(connectTimeout, timeout)
+        self.maxResponseBytes = maxResponseBytes
     }
 }
 
