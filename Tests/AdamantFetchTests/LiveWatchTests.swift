@@ -112,6 +112,22 @@ struct LiveWatchTests {
         #expect(watch.results.allSatisfy { $0.failure == nil && $0.text?.hasPrefix("message ") == true })
     }
 
+    /// A socket that fails session after session, breaking no rule, is set aside all the
+    /// same, so another node's may take its place; the other stays live and shows the message.
+    @Test func aSocketThatKeepsFailingIsSetAside() async throws {
+        let network = try await Self.network(faults: [.init(node: 0, fault: try Fault(parsing: "socket-refuse"))])
+        let watch = try WatchRun(network)
+        try await Self.startLive(watch, sockets: 1)
+        let refused = network.devnet.nodeURLs[0]
+        try await watch.until("it is set aside") {
+            watch.events.all.contains { $0.hasPrefix("watch: \(refused)'s socket is set aside for 600.0 seconds: 3 sessions in a row failed") }
+        }
+        let sent = try await network.send("through the other", from: network.friend, to: network.me).computedID()
+        try await watch.until("it is shown") { watch.results.contains { $0.id == sent } }
+        await watch.stop()
+        #expect(watch.notifications.map(\.via) == [.socket])
+    }
+
     /// An outgoing message and another account's are dropped quietly.
     @Test func onlyIncomingTransactionsOfThisAccountAreShown() async throws {
         let network = try await Self.network()
