@@ -275,7 +275,8 @@ struct WatchCommandTests {
     }
 
     /// The same proof through misbehaving sockets: one node forgets its socket sessions every
-    /// 3 s, the other sends every event twice and is restarted in the middle; the watcher is
+    /// 3 s, the other sends every event twice, is restarted a third of the way and withholds
+    /// every event for a while two thirds of the way; the watcher is
     /// killed with SIGKILL and started again. Every message is printed once, but for the one
     /// line the kill can catch between its printing and its mark in the journal.
     @Test func aBurstThroughFaultySocketsAndAKillIsShownOnceEach() async throws {
@@ -291,6 +292,9 @@ struct WatchCommandTests {
                 // A restart of node 1 a third of the way: its sessions are gone, its port closed a while.
                 if index == count / 3 { try network.devnet.add(Fault(parsing: "refuse"), toNode: 1) }
                 if index == count / 3 + 10 { try network.devnet.clearFaults(ofNode: 1, kind: "refuse") }
+                // Then it withholds for a while: its socket stays up and says nothing, its REST answers.
+                if index == count * 2 / 3 { try network.devnet.add(Fault(parsing: "socket-silent"), toNode: 1) }
+                if index == count * 2 / 3 + count / 10 { try network.devnet.clearFaults(ofNode: 1, kind: "socket-silent") }
                 // The pool may still pick the closed node: a refused connection sent nothing, so
                 // the message is signed and sent again.
                 var sent: TransactionID?
