@@ -26,11 +26,16 @@ struct SocketTests {
             try HTTPClient.send("POST", base + "&sid=\(sid)", body: EnginePacket.pollingBody(packets))
         }
 
-        /// Opens, joins and subscribes to `address`'s transfers and chats.
-        mutating func subscribe(_ address: Address) throws {
+        /// The handshake: a session, not yet joined.
+        mutating func open() throws {
             let opened = try EnginePacket.packets(inPollingBody: get().body)
             guard case .open(let handshake) = opened.first else { Issue.record("\(opened)"); return }
             sid = handshake.sessionID
+        }
+
+        /// Opens, joins and subscribes to `address`'s transfers and chats.
+        mutating func subscribe(_ address: Address) throws {
+            try open()
             #expect(try post([.message(SocketIOPacket.connect(socketID: nil).message)]).status == 200)
             let joined = try EnginePacket.packets(inPollingBody: get().body)
             guard case .message(let data) = joined.first, case .connect = try SocketIOPacket(message: data) else { Issue.record("\(joined)"); return }
@@ -163,9 +168,7 @@ struct SocketFaultTests {
     @Test func aHugeSocketAnswersEachPollWith10MB() throws {
         let network = try Self.network("socket-huge")
         var client = try SocketTests.Client(network: network)
-        let opened = try EnginePacket.packets(inPollingBody: client.get().body)
-        guard case .open(let handshake) = opened.first else { Issue.record("\(opened)"); return }
-        client.sid = handshake.sessionID
+        try client.open()
         let answer = try client.get()
         #expect(answer.status == 200 && answer.body.count == 10_000_001 && answer.body.first == UInt8(ascii: "4"))
     }
@@ -173,9 +176,7 @@ struct SocketFaultTests {
     @Test func aFloodingSocketAnswersEachPollAtOnce() throws {
         let network = try Self.network("socket-flood")
         var client = try SocketTests.Client(network: network)
-        let opened = try EnginePacket.packets(inPollingBody: client.get().body)
-        guard case .open(let handshake) = opened.first else { Issue.record("\(opened)"); return }
-        client.sid = handshake.sessionID
+        try client.open()
         for _ in 0..<3 {
             let packets = try EnginePacket.packets(inPollingBody: client.get(timeout: 0.4).body)
             #expect(packets.count == 200 && packets.allSatisfy { packet in

@@ -56,20 +56,28 @@ struct LiveSocketTests {
 /// before more than the flood window's worth are handed on.
 @Suite(.timeLimit(.minutes(1)))
 struct SocketFloodTests {
-    @Test func aFloodOfEventsBreaksTheSession() async throws {
+    /// A socket at http://socket.test that opens, joins, then answers every poll at once with
+    /// `body`; the polls so far.
+    static func socket(answeringEveryPollWith body: String) -> (ScriptedTransport, polls: PollCount) {
         let transport = ScriptedTransport()
-        let polls = Mutex(0)
-        let event = "42[\"newTrans\",\(Fixtures.json(Fixtures.chat()))]"
-        let batch = [String](repeating: event, count: 10).joined(separator: "\u{1E}")
+        let polls = PollCount()
         transport.route("http://socket.test") { request, _ in
             guard request.method == .get else { return .answer(body: "ok", contentType: "text/html") }
-            let number = polls.withLock { $0 += 1; return $0 }
+            let number = polls.value.withLock { $0 += 1; return $0 }
             switch number {
             case 1: return .answer(body: #"0{"sid":"S","upgrades":[],"pingInterval":25000,"pingTimeout":20000}"#, contentType: "text/plain")
             case 2: return .answer(body: "40", contentType: "text/plain")
-            default: return .answer(body: batch, contentType: "text/plain")
+            default: return .answer(body: body, contentType: "text/plain")
             }
         }
+        return (transport, polls)
+    }
+
+    final class PollCount: Sendable { let value = Mutex(0) }
+
+    @Test func aFloodOfEventsBreaksTheSession() async throws {
+        let event = "42[\"newTrans\",\(Fixtures.json(Fixtures.chat()))]"
+        let (transport, _) = Self.socket(answeringEveryPollWith: [String](repeating: event, count: 10).joined(separator: "\u{1E}"))
         var configuration = SocketSession.Configuration()
         configuration.maximumArrivalsPerWindow = 35
         let connection = SocketConnection(
@@ -91,17 +99,7 @@ struct SocketFloodTests {
     /// Answers of nothing that matters, at once, poll after poll: the session breaks too,
     /// rather than poll flat out for as long as the node likes.
     @Test func answersAtOnceWithNothingInThemBreakTheSession() async throws {
-        let transport = ScriptedTransport()
-        let polls = Mutex(0)
-        transport.route("http://socket.test") { request, _ in
-            guard request.method == .get else { return .answer(body: "ok", contentType: "text/html") }
-            let number = polls.withLock { $0 += 1; return $0 }
-            switch number {
-            case 1: return .answer(body: #"0{"sid":"S","upgrades":[],"pingInterval":25000,"pingTimeout":20000}"#, contentType: "text/plain")
-            case 2: return .answer(body: "40", contentType: "text/plain")
-            default: return .answer(body: #"42["unknown",1]\#u{1E}6"#, contentType: "text/plain")
-            }
-        }
+        let (transport, polls) = Self.socket(answeringEveryPollWith: #"42["unknown",1]\#u{1E}6"#)
         var configuration = SocketSession.Configuration()
         configuration.maximumArrivalsPerWindow = 50
         let connection = SocketConnection(
@@ -109,7 +107,7 @@ struct SocketFloodTests {
         for await event in connection.events() {
             guard case .down(let end) = event else { continue }
             #expect(end == .broken(SocketProtocolError("the socket sent more than 50 transactions and answers in 10.0 seconds")))
-            #expect(polls.withLock { $0 } <= 52, "\(polls.withLock { $0 }) polls")
+            #expect(polls.value.withLock { $0 } <= 52, "\(polls.value.withLock { $0 }) polls")
             return
         }
         Issue.record("the stream ended without the session breaking")

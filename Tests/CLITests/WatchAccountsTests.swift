@@ -13,6 +13,16 @@ struct WatchAccountsTests {
         #expect(FileManager.default.createFile(atPath: path, contents: Data(passphrase.utf8), attributes: [.posixPermissions: 0o600]))
     }
 
+    /// A devnet and a second account, with both passphrases in `me.key` and `other.key` of
+    /// the devnet's folder.
+    static func twoAccounts() async throws -> (FetchDevnet, other: KeyPair) {
+        let network = try await FetchDevnet()
+        let otherPassphrase = BIP39.randomMnemonic()
+        try passphraseFile(network.outbox.passphrase, at: network.outbox.home + "/me.key")
+        try passphraseFile(otherPassphrase, at: network.outbox.home + "/other.key")
+        return (network, KeyPair(passphrase: try Passphrase(validating: otherPassphrase)))
+    }
+
     static func objects(_ watch: WatchProcess) -> [[String: Any]] {
         watch.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
@@ -20,12 +30,8 @@ struct WatchAccountsTests {
     /// Two --passphrase-file: one process, one home; what each account is sent is shown once,
     /// for that account (a message between the two only to its recipient), with ADM_ACCOUNT set.
     @Test func twoPassphraseFilesAreWatchedByOneProcess() async throws {
-        let network = try await FetchDevnet()
-        let otherPassphrase = BIP39.randomMnemonic()
-        let other = KeyPair(passphrase: try Passphrase(validating: otherPassphrase))
+        let (network, other) = try await Self.twoAccounts()
         let folder = network.outbox.home
-        try Self.passphraseFile(network.outbox.passphrase, at: folder + "/me.key")
-        try Self.passphraseFile(otherPassphrase, at: folder + "/other.key")
         let hooked = folder + "/hooked"
         let watch = try await WatchProcess(network, [
             "--passphrase-file", folder + "/me.key", "--passphrase-file", folder + "/other.key",
@@ -58,12 +64,8 @@ struct WatchAccountsTests {
     /// The config file's `accounts`, each with a home of its own, when no --passphrase-file is
     /// given; a text line names its account when there are several.
     @Test func theConfigFilesAccountsEachKeepTheirHome() async throws {
-        let network = try await FetchDevnet()
-        let otherPassphrase = BIP39.randomMnemonic()
-        let other = KeyPair(passphrase: try Passphrase(validating: otherPassphrase))
+        let (network, other) = try await Self.twoAccounts()
         let folder = network.outbox.home
-        try Self.passphraseFile(network.outbox.passphrase, at: folder + "/me.key")
-        try Self.passphraseFile(otherPassphrase, at: folder + "/other.key")
         let config = folder + "/config/adm-push"
         try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
         let settings = #"{"accounts": [{"passphraseFile": "\#(folder)/me.key"}, {"passphraseFile": "\#(folder)/other.key", "home": "\#(folder)/other-home"}]}"#
