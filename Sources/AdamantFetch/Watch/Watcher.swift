@@ -230,31 +230,47 @@ public struct Watcher: Sendable {
         page.handedOverNext()
     }
 
-    /// Reads `listing` page after page until a short one; false when stopped on the way.
+    /// Reads `listing` page after page until a short one; false when stopped on the way. The
+    /// next page is read (and verified) while this one is handed over, never more than that one.
     private func catchUp(
         _ listing: WatchListing, _ scan: inout WatchScan, chatsWithTransfers: Bool, _ deliver: Deliver
     ) async throws(WatchFailure) -> Bool {
-        var read = 0
-        while !Task.isCancelled {
-            let page: [Transaction]
-            do throws(NodeError) {
-                page = try await listing.page(
-                    at: scan.cursor, for: account, limit: configuration.pageSize, chatsWithTransfers: chatsWithTransfers, client: fetcher.client)
-            } catch {
-                throw .node(error)
+        let account = await self.account
+        let outcome = await withTaskGroup(of: Result<[Transaction], NodeError>.self) { reads -> Result<Bool, WatchFailure> in
+            // Leaving early (stopped, failed) leaves no read behind.
+            defer { reads.cancelAll() }
+            func ask(at cursor: WatchCursor) {
+                reads.addTask { [configuration, client = fetcher.client] in
+                    do throws(NodeError) {
+                        return .success(try await listing.page(
+                            at: cursor, for: account, limit: configuration.pageSize, chatsWithTransfers: chatsWithTransfers, client: client))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
             }
-            let (next, caughtUp) = scan.advanced(past: page, limit: configuration.pageSize, rereadBlocks: configuration.rereadBlocks)
-            let delivered: Bool
-            do { delivered = try await hand(page, listing, from: scan.cursor, to: next.cursor, deliver) } catch { throw .ending(error) }
-            guard delivered else { return false }
-            scan = next
-            read += page.count
-            progress?(WatchProgress(
-                read: read, height: scan.highestSeen ?? scan.cursor.height, chainHeight: pool.reports.compactMap(\.status?.height).max(),
-                caughtUp: caughtUp))
-            if caughtUp { return true }
+            ask(at: scan.cursor)
+            var read = 0
+            while !Task.isCancelled, let answer = await reads.next() {
+                let page: [Transaction]
+                do throws(NodeError) { page = try answer.get() } catch { return .failure(.node(error)) }
+                let (next, caughtUp) = scan.advanced(past: page, limit: configuration.pageSize, rereadBlocks: configuration.rereadBlocks)
+                if !caughtUp { ask(at: next.cursor) }
+                let delivered: Bool
+                do throws(WatchError) { delivered = try await hand(page, listing, from: scan.cursor, to: next.cursor, deliver) } catch {
+                    return .failure(.ending(error))
+                }
+                guard delivered else { return .success(false) }
+                scan = next
+                read += page.count
+                progress?(WatchProgress(
+                    read: read, height: scan.highestSeen ?? scan.cursor.height, chainHeight: pool.reports.compactMap(\.status?.height).max(),
+                    caughtUp: caughtUp))
+                if caughtUp { return .success(true) }
+            }
+            return .success(false)
         }
-        return false
+        return try outcome.get()
     }
 
     /// Records the page's new notifications with the cursor past it, then hands them over in

@@ -7,8 +7,9 @@ public struct NodeClient: Sendable {
     public let pool: NodePool
     /// The longest one call may take, whatever the nodes do.
     public var deadline: Duration
-    /// Runs on every transaction a node returns. Throwing counts that node's answer as failed,
-    /// and another node is asked. The default checks the signature, sender and reported id.
+    /// Runs on every transaction a node returns, on a list's transactions at once. Throwing
+    /// counts that node's answer as failed, and another node is asked. The default checks the
+    /// signature, sender and reported id.
     public var verify: @Sendable (Transaction) throws -> Void
 
     /// A client over `pool`, each call within `deadline` (10 s), every returned transaction passed
@@ -51,7 +52,7 @@ public struct NodeClient: Sendable {
     func get<Body: Sendable, Value: Sendable>(
         _ path: String, _ query: [(name: String, value: String)] = [], until deadline: AnyClock.Instant,
         ifAbsent: (messages: [String], value: Value)? = nil, reading read: @escaping @Sendable (inout JSONReader) throws(JSONReadError) -> Body,
-        _ accept: @escaping @Sendable (Body) throws -> Value
+        _ accept: @escaping @Sendable (Body) async throws -> Value
     ) async throws(NodeError) -> Value {
         try await get(path, query, until: deadline, ifAbsent: ifAbsent, decode: { bytes throws(UndecodedAnswer) in
             do throws(JSONReadError) { return try JSONReader.read(bytes, read) } catch { throw UndecodedAnswer(reason: AnswerText.quoted(error.description)) }
@@ -61,14 +62,14 @@ public struct NodeClient: Sendable {
     private func get<Body: Sendable, Value: Sendable>(
         _ path: String, _ query: [(name: String, value: String)], until deadline: AnyClock.Instant,
         ifAbsent: (messages: [String], value: Value)?, decode: @escaping @Sendable ([UInt8]) throws(UndecodedAnswer) -> Body,
-        _ accept: @escaping @Sendable (Body) throws -> Value
+        _ accept: @escaping @Sendable (Body) async throws -> Value
     ) async throws(NodeError) -> Value {
         try await pool.read(path, query: query, deadline: deadline) { reply in
             switch reply {
             case .success(let bytes):
                 let body: Body
                 do throws(UndecodedAnswer) { body = try decode(bytes) } catch { return .reject(.badAnswer(error.reason)) }
-                do { return .accept(try accept(body)) } catch {
+                do { return .accept(try await accept(body)) } catch {
                     return .reject(.unverifiable(AnswerText.quoted("\(error)")))
                 }
             case .failure(let message, let status):

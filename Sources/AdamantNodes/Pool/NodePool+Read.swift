@@ -9,7 +9,7 @@ enum ReplyVerdict<Value: Sendable>: Sendable {
     case reject(NodeFailure.Kind)
 }
 
-typealias ReplyHandler<Value: Sendable> = @Sendable (NodeReply) -> ReplyVerdict<Value>
+typealias ReplyHandler<Value: Sendable> = @Sendable (NodeReply) async -> ReplyVerdict<Value>
 
 extension NodePool {
     /// A hedged GET: the best node first, the next one too whenever the hedge delay passes
@@ -101,7 +101,7 @@ extension NodePool {
             recordFailure(of: url, .noAnswer(error))
             return .reject(.noAnswer(error))
         }
-        let verdict = handler(NodeReply(answer))
+        let verdict = await handler(NodeReply(answer))
         if case .reject(let kind) = verdict {
             recordFailure(of: url, kind)
         } else {
