@@ -52,9 +52,20 @@ struct FaultTests {
     /// close-on-exec. Had it a copy of the listening socket, the port would go on listening
     /// after `refuse`, with nobody accepting: connections would hang instead of being refused,
     /// and after the fault is cleared the kernel would share new ones between that orphan and
-    /// the new listener.
-    @Test func aChildStartedMeanwhileKeepsNoPortListening() throws {
+    /// the new listener. Checked on the sockets themselves: the child holds none of the port's
+    /// listeners.
+    @Test func aChildStartedMeanwhileHoldsNoListeningSocket() throws {
         #expect(try network.get("/api/node/status").status == 200)
+        let port = try #require(UInt16(network.devnet.nodeURLs[0].split(separator: ":").last!))
+        // /proc/net/tcp: local address as hex IP:PORT, state 0A for LISTEN, the inode tenth.
+        // Read to its end: a /proc file says it is empty, and a busy table is many pages long.
+        let table = try #require(FileHandle(forReadingAtPath: "/proc/net/tcp")).readDataToEndOfFile()
+        let listening = String(decoding: table, as: UTF8.self).split(separator: "\n").compactMap { line -> String? in
+            let fields = line.split(separator: " ")
+            guard fields.count > 9, fields[1].hasSuffix(String(format: ":%04X", port)), fields[3] == "0A" else { return nil }
+            return "socket:[\(fields[9])]"
+        }
+        try #require(!listening.isEmpty, "the node listens on \(port)")
         var child: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("30"), nil]
         defer { argv.forEach { free($0) } }
@@ -64,8 +75,11 @@ struct FaultTests {
             var status: Int32 = 0
             waitpid(child, &status, 0)
         }
-        try setFault("refuse")
-        #expect(throws: HTTPClientError.refused) { try network.get("/api/node/status") }
+        // Its descriptors are settled once it runs sleep: exec closed the close-on-exec ones.
+        let folder = "/proc/\(child)/fd"
+        #expect(eventually(within: 10) { ((try? String(contentsOfFile: "/proc/\(child)/cmdline", encoding: .utf8)) ?? "").hasPrefix("/bin/sleep") })
+        let held = try FileManager.default.contentsOfDirectory(atPath: folder).compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0) }
+        #expect(Set(held).isDisjoint(with: listening), "the child holds \(Set(held).intersection(listening))")
     }
 
     /// Every fault given at start is in force for the node's first request.
