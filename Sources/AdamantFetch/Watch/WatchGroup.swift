@@ -9,12 +9,16 @@ import AdamantStore
 public struct WatchGroup: Sendable {
     /// Why the group stopped, and whose watch it was.
     public struct Failure: Error, Sendable {
+        /// The account whose watch ended the group.
         public let account: Address
+        /// Why it ended, as `Watcher.run` would have thrown it.
         public let error: WatchError
     }
 
+    /// One per account, each with its own log and, if it has one, outbox.
     public let watchers: [Watcher]
 
+    /// A group of `watchers`, run together by `run`.
     public init(_ watchers: [Watcher]) { self.watchers = watchers }
 
     /// Watches every account until the calling task is cancelled (then returns): takes each
