@@ -96,7 +96,8 @@ public enum OutboxOptions {
         _ = try NodeOptions.nodeList(arguments, context)
     }
 
-    private static func configFile(_ context: Context) throws(CLIError) -> ConfigFile? {
+    /// The config file, read and checked once per process; nil when there is none.
+    public static func configFile(_ context: Context) throws(CLIError) -> ConfigFile? {
         do throws(ConfigFileError) { return try context.configFile.file() } catch { throw CLIError(error) }
     }
 

@@ -12,7 +12,7 @@ struct WatchedAccount {
     static func all(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> [WatchedAccount] {
         let shared = try OutboxOptions.homeDirectory(arguments, context)
         var sources: [(file: String?, home: String)] = arguments.values(WatchCommand.passphraseFiles).map { ($0, shared) }
-        if sources.isEmpty, let file = try configFile(context), let accounts = file.accounts, !accounts.isEmpty {
+        if sources.isEmpty, let file = try OutboxOptions.configFile(context), let accounts = file.accounts, !accounts.isEmpty {
             do throws(ConfigFileError) {
                 for (index, account) in accounts.enumerated() {
                     let passphraseFile = try file.expanded(account.passphraseFile, key: "accounts[\(index)].passphraseFile", environment: context.environment)
@@ -41,9 +41,5 @@ struct WatchedAccount {
             accounts.append(WatchedAccount(keyPair: keyPair, home: source.home))
         }
         return accounts
-    }
-
-    private static func configFile(_ context: Context) throws(CLIError) -> ConfigFile? {
-        do throws(ConfigFileError) { return try context.configFile.file() } catch { throw CLIError(error) }
     }
 }

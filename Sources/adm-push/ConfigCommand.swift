@@ -37,7 +37,7 @@ struct ConfigCommand: Command {
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
         let exists: Bool
-        do throws(ConfigFileError) { exists = try context.configFile.file() != nil } catch { throw CLIError(error) }
+        exists = try OutboxOptions.configFile(context) != nil
         let home = try OutboxOptions.homeSetting(arguments, context)
         let nodes = try NodeOptions.nodeList(arguments, context)
         let service = try OutboxOptions.serviceSetting(arguments, context)
