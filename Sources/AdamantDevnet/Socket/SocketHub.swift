@@ -145,12 +145,12 @@ final class SocketHub: Sendable {
         enum Start { case unknown, overlapping, polling }
         let effects = node.effects
         let hostile = effects()
-        if hostile.contains(.socketHuge), state.withLock({ $0.clients[sid] != nil }) {
+        if hostile.contains(.socketHuge) || hostile.contains(.socketFlood), state.withLock({ $0.clients[sid] != nil }) {
+            guard hostile.contains(.socketHuge) else {
+                let event = EnginePacket.message(SocketIOPacket.event(SocketIOEvent("flood", .integer(1))).message)
+                return packets([EnginePacket](repeating: event, count: 200))
+            }
             return .respond(HTTPResponse(status: 200, contentType: "text/plain; charset=UTF-8", body: [0x34] + [UInt8](repeating: 0x78, count: 10_000_000)))
-        }
-        if hostile.contains(.socketFlood), state.withLock({ $0.clients[sid] != nil }) {
-            let event = EnginePacket.message(SocketIOPacket.event(SocketIOEvent("flood", .integer(1))).message)
-            return packets([EnginePacket](repeating: event, count: 200))
         }
         let start = state.withLock { state -> Start in
             sweep(&state, now: .now, effects: effects())

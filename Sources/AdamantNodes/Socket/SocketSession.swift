@@ -110,6 +110,8 @@ package struct SocketSession: Sendable {
     package mutating func pollAnswered(epoch: Int, status: Int, body: [UInt8]) -> [Action] {
         guard epoch == self.epoch, isRunning else { return [] }
         guard status == 200 else { return end(Self.refusal(status: status)) }
+        // The executor asks the transport to cut an answer off at this size; one that read it
+        // whole anyway is held to it here.
         guard body.count <= configuration.maximumAnswerBytes else {
             return end(.broken(SocketProtocolError("the socket sent \(body.count) bytes in one answer, more than \(configuration.maximumAnswerBytes)")))
         }
