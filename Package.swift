@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "AdamantStore", targets: ["AdamantStore"]),
         .library(name: "AdamantPush", targets: ["AdamantPush"]),
         .library(name: "AdamantFetch", targets: ["AdamantFetch"]),
+        .library(name: "AdamantDesktop", targets: ["AdamantDesktop"]),
         .executable(name: "adm-push", targets: ["adm-push"]),
         .executable(name: "adm-fetch", targets: ["adm-fetch"]),
         .executable(name: "adm-devnet", targets: ["adm-devnet"]),
@@ -23,6 +24,9 @@ let package = Package(
         // libcurl (libcurl4-openssl-dev to build) is not linked but loaded with dlopen by the
         // first request: a command that makes none never pays for its 32 libraries.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("pthread", .when(platforms: [.linux]))]),
+        // sd-bus (libsystemd-dev to build), loaded with dlopen by the first notification sent to
+        // the desktop: a command without --notify never loads it.
+        .target(name: "CSDBus", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("pthread", .when(platforms: [.linux]))]),
         // posix_spawn's close-from action, which Swift's Glibc module does not declare.
         .target(name: "CSpawn"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -45,6 +49,8 @@ let package = Package(
         // A push's transaction found, verified, decrypted and rendered; `watch` (which runs the
         // outbox's flushes between pages, hence AdamantPush).
         .target(name: "AdamantFetch", dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush"]),
+        // Desktop notifications over the session bus: the only code that calls D-Bus.
+        .target(name: "AdamantDesktop", dependencies: ["AdamantCore", "AdamantFetch", "CSDBus"]),
         // What every command shares: argument parsing, passphrase input, output and exit codes.
         // Debug builds, which the tests run, carry the hooks the crash tests kill a send with;
         // release builds, which ship, have none.
@@ -64,8 +70,9 @@ let package = Package(
         .testTarget(name: "AdamantNodesTests", dependencies: ["AdamantNodes", "AdamantCore", "AdamantDevnet"]),
         .testTarget(name: "AdamantPushTests", dependencies: ["AdamantStore", "AdamantPush", "AdamantCore", "AdamantNodes", "AdamantDevnet"]),
         .testTarget(name: "AdamantFetchTests", dependencies: ["AdamantFetch", "AdamantStore", "AdamantPush", "AdamantCore", "AdamantNodes", "AdamantDevnet"]),
+        .testTarget(name: "AdamantDesktopTests", dependencies: ["AdamantDesktop", "AdamantFetch", "AdamantCore"]),
         .testTarget(name: "AdamantDevnetTests", dependencies: ["AdamantDevnet", "AdamantCore", "AdamantCLI", "adm-devnet"]),
-        .testTarget(name: "CLITests", dependencies: ["AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantDevnet", "AdamantStore", "AdamantPush", "AdamantFetch", "adm-push", "adm-fetch", "adm-devnet", "adm-bench"]),
+        .testTarget(name: "CLITests", dependencies: ["AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantDevnet", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantDesktop", "adm-push", "adm-fetch", "adm-devnet", "adm-bench"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,171 @@
+internal import CSDBus
+import Dispatch
+import Synchronization
+
+/// The user's session bus through sd-bus, on a serial queue of its own: sd-bus is not
+/// thread-safe, and a call blocks until its answer, so every use of the connection is one
+/// block on that queue. Signals are read when the connection's socket is readable, and after
+/// every call (a call reads whatever arrives before its answer, so the socket may then be
+/// quiet with signals already queued).
+final class SessionBus: @unchecked Sendable {  // `connection` and `subscriptions` are touched only on `queue`
+    /// A member of a matched signal and its arguments.
+    typealias SignalHandler = @Sendable (_ member: String, _ arguments: BusReader) -> Void
+
+    /// Longest a call waits for its answer: a notification server that hangs holds up
+    /// nothing longer than this.
+    static let callTimeout: Duration = .seconds(5)
+
+    private let queue = DispatchQueue(label: "adm.session-bus")
+    private var connection: OpaquePointer?
+    private var readable: (any DispatchSourceRead)?
+    private var subscriptions: [(slot: OpaquePointer, handler: Unmanaged<Subscription>)] = []
+    private let lost = Mutex<(@Sendable (BusError) -> Void)?>(nil)
+
+    private final class Subscription {
+        let handler: SignalHandler
+        init(_ handler: @escaping SignalHandler) { self.handler = handler }
+    }
+
+    /// Connects to the session bus at `address` (a D-Bus address, as
+    /// `DBUS_SESSION_BUS_ADDRESS` holds).
+    static func connect(address: String) async throws(BusError) -> SessionBus {
+        if let failure = csdbus_load_failure() { throw BusError(String(cString: failure)) }
+        let bus = SessionBus()
+        try await bus.onQueue { () throws(BusError) in
+            var made: OpaquePointer?
+            let created = csd_bus_new(&made)
+            guard created >= 0, let connection = made else { throw BusError("no bus connection could be made", status: created) }
+            var status = csd_bus_set_address(connection, address)
+            if status >= 0 { status = csd_bus_set_bus_client(connection, 1) }
+            if status >= 0 { status = csd_bus_start(connection) }
+            guard status >= 0 else {
+                _ = csd_bus_flush_close_unref(connection)
+                throw BusError("the session bus at \(address) cannot be reached", status: status)
+            }
+            bus.connection = connection
+            let source = DispatchSource.makeReadSource(fileDescriptor: csd_bus_get_fd(connection), queue: bus.queue)
+            source.setEventHandler { bus.process() }
+            source.resume()
+            bus.readable = source
+        }
+        return bus
+    }
+
+    /// The session bus's address in `environment`: `DBUS_SESSION_BUS_ADDRESS`, else the
+    /// socket `bus` in `XDG_RUNTIME_DIR` (where systemd's user session puts it).
+    static func address(in environment: [String: String]) throws(BusError) -> String {
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return address }
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            let socket = runtime + "/bus"
+            guard access(socket, F_OK) == 0 else {
+                throw BusError("no session bus: DBUS_SESSION_BUS_ADDRESS is not set and \(socket) does not exist (is this a desktop session?)")
+            }
+            return "unix:path=" + socket
+        }
+        throw BusError("no session bus: neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set (is this a desktop session?)")
+    }
+
+    private init() {}
+
+    deinit {
+        // On the queue's thread or not, nothing else holds the bus now.
+        readable?.cancel()
+        for subscription in subscriptions {
+            _ = csd_bus_slot_unref(subscription.slot)
+            subscription.handler.release()
+        }
+        if let connection { _ = csd_bus_flush_close_unref(connection) }
+    }
+
+    /// Called once, on the bus's queue, when the connection is lost.
+    func onLoss(_ handler: @escaping @Sendable (BusError) -> Void) { lost.withLock { $0 = handler } }
+
+    /// Calls `member` and reads its answer with `read`.
+    func call<Answer: Sendable>(
+        _ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [BusValue],
+        read: @escaping @Sendable (BusReader) throws(BusError) -> Answer
+    ) async throws(BusError) -> Answer {
+        try await onQueue { () throws(BusError) in
+            defer { self.process() }
+            guard let connection = self.connection else { throw BusError("the session bus connection was lost") }
+            var message: OpaquePointer?
+            let made = csd_bus_message_new_method_call(connection, &message, destination, path, interface, member)
+            guard made >= 0, let message else { throw BusError("a call to \(member) could not be made", status: made) }
+            defer { _ = csd_bus_message_unref(message) }
+            for argument in arguments {
+                let status = argument.append(to: message)
+                guard status >= 0 else { throw BusError("an argument of \(member) could not be added", status: status) }
+            }
+            var error = sd_bus_error(name: nil, message: nil, _need_free: 0)
+            defer { csd_bus_error_free(&error) }
+            var reply: OpaquePointer?
+            let microseconds = UInt64(Self.callTimeout.components.seconds) * 1_000_000
+            let status = csd_bus_call(connection, message, microseconds, &error, &reply)
+            guard status >= 0, let reply else {
+                if let name = error.name {
+                    let text = error.message.map { String(cString: $0) } ?? "no reason given"
+                    throw BusError("\(member) failed: \(text)", name: String(cString: name))
+                }
+                throw BusError("\(member) failed", status: status)
+            }
+            defer { _ = csd_bus_message_unref(reply) }
+            return try read(BusReader(message: reply))
+        }
+    }
+
+    /// Hands every signal of `interface` at `path` to `handler`, on the bus's queue.
+    func subscribe(path: String, interface: String, _ handler: @escaping SignalHandler) async throws(BusError) {
+        try await onQueue { () throws(BusError) in
+            guard let connection = self.connection else { throw BusError("the session bus connection was lost") }
+            let box = Unmanaged.passRetained(Subscription(handler))
+            var slot: OpaquePointer?
+            let status = csd_bus_match_signal(connection, &slot, nil, path, interface, nil, { message, userdata, _ in
+                guard let message, let userdata, let member = csd_bus_message_get_member(message) else { return 0 }
+                let subscription = Unmanaged<Subscription>.fromOpaque(userdata).takeUnretainedValue()
+                subscription.handler(String(cString: member), BusReader(message: message))
+                return 0
+            }, box.toOpaque())
+            guard status >= 0, let slot else {
+                box.release()
+                throw BusError("the signals of \(interface) could not be subscribed to", status: status)
+            }
+            self.subscriptions.append((slot, box))
+        }
+    }
+
+    /// Dispatches what the connection has read; on the queue.
+    private func process() {
+        guard let connection else { return }
+        while true {
+            let status = csd_bus_process(connection, nil)
+            if status > 0 { continue }
+            if status == 0 { return }
+            readable?.cancel()
+            readable = nil
+            self.connection = nil
+            _ = csd_bus_flush_close_unref(connection)
+            let failure = BusError("the session bus connection was lost", status: status)
+            lost.withLock { $0 }?(failure)
+            return
+        }
+    }
+
+    private func onQueue<Value: Sendable>(_ work: @escaping @Sendable () throws(BusError) -> Value) async throws(BusError) -> Value {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, BusError>, Never>) in
+            queue.async {
+                do throws(BusError) { continuation.resume(returning: .success(try work())) } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif

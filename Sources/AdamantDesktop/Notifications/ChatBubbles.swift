@@ -1,0 +1,76 @@
+public import AdamantCore
+
+/// The bubble each chat has on the desktop, pure: a second message or transfer from the same
+/// partner replaces the chat's bubble and counts ("2 new messages"), until the user closes
+/// it or acts on it. A bubble that only expired keeps its count, so the next one says how
+/// many came since the user last looked.
+public struct ChatBubbles: Sendable, Hashable {
+    /// A chat: one partner of one account.
+    public struct Chat: Sendable, Hashable {
+        /// The watched account.
+        public let account: Address
+        /// The other party.
+        public let partner: Address
+
+        /// The chat of `account` with `partner`.
+        public init(account: Address, partner: Address) {
+            self.account = account
+            self.partner = partner
+        }
+    }
+
+    /// What one chat's bubble says so far.
+    struct Unseen: Sendable, Hashable {
+        var messages = 0
+        var transfers = 0
+        /// The server's id while the bubble is on screen.
+        var shownAs: UInt32?
+    }
+
+    private var unseen: [Chat: Unseen] = [:]
+
+    /// No bubbles.
+    public init() {}
+
+    /// Counts one more notification in `chat`: the bubble it replaces (0 for a new one) and
+    /// the line that counts them, nil for the first.
+    public mutating func arrived(in chat: Chat, isTransfer: Bool) -> (replacing: UInt32, count: String?) {
+        var state = unseen[chat] ?? Unseen()
+        if isTransfer { state.transfers += 1 } else { state.messages += 1 }
+        unseen[chat] = state
+        return (state.shownAs ?? 0, Self.countLine(state))
+    }
+
+    /// The server showed the chat's bubble as `id`.
+    public mutating func shown(_ chat: Chat, as id: UInt32) {
+        unseen[chat]?.shownAs = id
+    }
+
+    /// The chat whose bubble the server knows as `id`.
+    public func chat(shownAs id: UInt32) -> Chat? {
+        unseen.first { $0.value.shownAs == id }?.key
+    }
+
+    /// The bubble `id` is gone for `reason` (the specification's 1 expired, 2 dismissed, 3
+    /// closed by a call, 4 other): its chat starts counting again, unless it only expired.
+    public mutating func closed(_ id: UInt32, reason: UInt32) {
+        guard let chat = chat(shownAs: id) else { return }
+        if reason == 1 { unseen[chat]?.shownAs = nil } else { unseen[chat] = nil }
+    }
+
+    /// The user acted on the chat's bubble: it is seen.
+    public mutating func seen(_ chat: Chat) {
+        unseen[chat] = nil
+    }
+
+    /// "2 new messages", "3 new messages, 1 transfer"; nil for a single one.
+    static func countLine(_ state: Unseen) -> String? {
+        guard state.messages + state.transfers > 1 else { return nil }
+        func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+        switch (state.messages, state.transfers) {
+        case (let messages, 0): return counted(messages, "new message")
+        case (0, let transfers): return counted(transfers, "new transfer")
+        case (let messages, let transfers): return counted(messages, "new message") + ", " + counted(transfers, "transfer")
+        }
+    }
+}

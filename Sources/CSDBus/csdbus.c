@@ -1,0 +1,123 @@
+#include "csdbus.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+
+/* The library's functions, filled once by load(); read only after pthread_once returned. */
+static struct {
+    __typeof__(sd_bus_new) *new_bus;
+    __typeof__(sd_bus_set_address) *set_address;
+    __typeof__(sd_bus_set_bus_client) *set_bus_client;
+    __typeof__(sd_bus_start) *start;
+    __typeof__(sd_bus_flush_close_unref) *flush_close_unref;
+    __typeof__(sd_bus_is_open) *is_open;
+    __typeof__(sd_bus_get_fd) *get_fd;
+    __typeof__(sd_bus_get_events) *get_events;
+    __typeof__(sd_bus_get_timeout) *get_timeout;
+    __typeof__(sd_bus_process) *process;
+    __typeof__(sd_bus_call) *call;
+    __typeof__(sd_bus_match_signal) *match_signal;
+    __typeof__(sd_bus_slot_unref) *slot_unref;
+    __typeof__(sd_bus_error_free) *error_free;
+    __typeof__(sd_bus_message_new_method_call) *message_new_method_call;
+    __typeof__(sd_bus_message_unref) *message_unref;
+    __typeof__(sd_bus_message_get_member) *message_get_member;
+    __typeof__(sd_bus_message_append_basic) *message_append_basic;
+    __typeof__(sd_bus_message_open_container) *message_open_container;
+    __typeof__(sd_bus_message_close_container) *message_close_container;
+    __typeof__(sd_bus_message_read_basic) *message_read_basic;
+    __typeof__(sd_bus_message_enter_container) *message_enter_container;
+    __typeof__(sd_bus_message_exit_container) *message_exit_container;
+} sd;
+
+static pthread_once_t loaded = PTHREAD_ONCE_INIT;
+static char failure[512];
+static const char *failed = NULL;
+
+static int resolve(void *library, const char *name, void **function) {
+    *function = dlsym(library, name);
+    if (*function) return 1;
+    snprintf(failure, sizeof failure, "the libsystemd found has no %s", name);
+    return 0;
+}
+
+static void load(void) {
+    void *library = dlopen("libsystemd.so.0", RTLD_LAZY | RTLD_LOCAL);
+    if (!library) {
+        const char *why = dlerror();
+        snprintf(failure, sizeof failure, "libsystemd could not be loaded (%s): install it (Debian: apt install libsystemd0)",
+                 why ? why : "not found");
+        failed = failure;
+        return;
+    }
+    /* POSIX makes a function pointer read through void * from dlsym well defined. */
+    int found = resolve(library, "sd_bus_new", (void **)&sd.new_bus)
+        && resolve(library, "sd_bus_set_address", (void **)&sd.set_address)
+        && resolve(library, "sd_bus_set_bus_client", (void **)&sd.set_bus_client)
+        && resolve(library, "sd_bus_start", (void **)&sd.start)
+        && resolve(library, "sd_bus_flush_close_unref", (void **)&sd.flush_close_unref)
+        && resolve(library, "sd_bus_is_open", (void **)&sd.is_open)
+        && resolve(library, "sd_bus_get_fd", (void **)&sd.get_fd)
+        && resolve(library, "sd_bus_get_events", (void **)&sd.get_events)
+        && resolve(library, "sd_bus_get_timeout", (void **)&sd.get_timeout)
+        && resolve(library, "sd_bus_process", (void **)&sd.process)
+        && resolve(library, "sd_bus_call", (void **)&sd.call)
+        && resolve(library, "sd_bus_match_signal", (void **)&sd.match_signal)
+        && resolve(library, "sd_bus_slot_unref", (void **)&sd.slot_unref)
+        && resolve(library, "sd_bus_error_free", (void **)&sd.error_free)
+        && resolve(library, "sd_bus_message_new_method_call", (void **)&sd.message_new_method_call)
+        && resolve(library, "sd_bus_message_unref", (void **)&sd.message_unref)
+        && resolve(library, "sd_bus_message_get_member", (void **)&sd.message_get_member)
+        && resolve(library, "sd_bus_message_append_basic", (void **)&sd.message_append_basic)
+        && resolve(library, "sd_bus_message_open_container", (void **)&sd.message_open_container)
+        && resolve(library, "sd_bus_message_close_container", (void **)&sd.message_close_container)
+        && resolve(library, "sd_bus_message_read_basic", (void **)&sd.message_read_basic)
+        && resolve(library, "sd_bus_message_enter_container", (void **)&sd.message_enter_container)
+        && resolve(library, "sd_bus_message_exit_container", (void **)&sd.message_exit_container);
+    if (!found) failed = failure;
+}
+
+const char *csdbus_load_failure(void) {
+    pthread_once(&loaded, load);
+    return failed;
+}
+
+int csd_bus_new(sd_bus **bus) { return sd.new_bus(bus); }
+int csd_bus_set_address(sd_bus *bus, const char *address) { return sd.set_address(bus, address); }
+int csd_bus_set_bus_client(sd_bus *bus, int client) { return sd.set_bus_client(bus, client); }
+int csd_bus_start(sd_bus *bus) { return sd.start(bus); }
+sd_bus *csd_bus_flush_close_unref(sd_bus *bus) { return sd.flush_close_unref(bus); }
+int csd_bus_is_open(sd_bus *bus) { return sd.is_open(bus); }
+int csd_bus_get_fd(sd_bus *bus) { return sd.get_fd(bus); }
+int csd_bus_get_events(sd_bus *bus) { return sd.get_events(bus); }
+int csd_bus_get_timeout(sd_bus *bus, uint64_t *usec) { return sd.get_timeout(bus, usec); }
+int csd_bus_process(sd_bus *bus, sd_bus_message **message) { return sd.process(bus, message); }
+int csd_bus_call(sd_bus *bus, sd_bus_message *message, uint64_t usec, sd_bus_error *error, sd_bus_message **reply) {
+    return sd.call(bus, message, usec, error, reply);
+}
+int csd_bus_match_signal(sd_bus *bus, sd_bus_slot **slot, const char *sender, const char *path, const char *interface,
+                         const char *member, sd_bus_message_handler_t callback, void *userdata) {
+    return sd.match_signal(bus, slot, sender, path, interface, member, callback, userdata);
+}
+sd_bus_slot *csd_bus_slot_unref(sd_bus_slot *slot) { return sd.slot_unref(slot); }
+void csd_bus_error_free(sd_bus_error *error) { sd.error_free(error); }
+
+int csd_bus_message_new_method_call(sd_bus *bus, sd_bus_message **message, const char *destination, const char *path,
+                                    const char *interface, const char *member) {
+    return sd.message_new_method_call(bus, message, destination, path, interface, member);
+}
+sd_bus_message *csd_bus_message_unref(sd_bus_message *message) { return sd.message_unref(message); }
+const char *csd_bus_message_get_member(sd_bus_message *message) { return sd.message_get_member(message); }
+int csd_bus_message_append_basic(sd_bus_message *message, char type, const void *value) {
+    return sd.message_append_basic(message, type, value);
+}
+int csd_bus_message_open_container(sd_bus_message *message, char type, const char *contents) {
+    return sd.message_open_container(message, type, contents);
+}
+int csd_bus_message_close_container(sd_bus_message *message) { return sd.message_close_container(message); }
+int csd_bus_message_read_basic(sd_bus_message *message, char type, void *value) { return sd.message_read_basic(message, type, value); }
+int csd_bus_message_enter_container(sd_bus_message *message, char type, const char *contents) {
+    return sd.message_enter_container(message, type, contents);
+}
+int csd_bus_message_exit_container(sd_bus_message *message) { return sd.message_exit_container(message); }

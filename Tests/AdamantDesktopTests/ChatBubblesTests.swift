@@ -1,0 +1,66 @@
+import AdamantCore
+@testable import AdamantDesktop
+import Testing
+
+@Suite struct ChatBubblesTests {
+    static let account = try! Address("U5517006347330072401")
+    static let alice = try! Address("U10629337621822775991")
+    static let bob = try! Address("U8916295525136600565")
+    let withAlice = ChatBubbles.Chat(account: account, partner: alice)
+    let withBob = ChatBubbles.Chat(account: account, partner: bob)
+
+    @Test func aSecondMessageReplacesTheChatsBubbleAndCounts() {
+        var bubbles = ChatBubbles()
+        let first = bubbles.arrived(in: withAlice, isTransfer: false)
+        #expect(first.replacing == 0 && first.count == nil)
+        bubbles.shown(withAlice, as: 7)
+        let second = bubbles.arrived(in: withAlice, isTransfer: false)
+        #expect(second.replacing == 7 && second.count == "2 new messages")
+        let transfer = bubbles.arrived(in: withAlice, isTransfer: true)
+        #expect(transfer.replacing == 7 && transfer.count == "2 new messages, 1 transfer")
+    }
+
+    @Test func eachChatHasItsOwnBubble() {
+        var bubbles = ChatBubbles()
+        _ = bubbles.arrived(in: withAlice, isTransfer: false)
+        bubbles.shown(withAlice, as: 7)
+        let other = bubbles.arrived(in: withBob, isTransfer: true)
+        #expect(other.replacing == 0 && other.count == nil)
+        bubbles.shown(withBob, as: 8)
+        #expect(bubbles.chat(shownAs: 7) == withAlice && bubbles.chat(shownAs: 8) == withBob)
+        // The same partner of another watched account is another chat.
+        let elsewhere = ChatBubbles.Chat(account: Self.bob, partner: Self.alice)
+        #expect(bubbles.arrived(in: elsewhere, isTransfer: false).replacing == 0)
+    }
+
+    @Test func dismissedOrActedOnStartsAgainButExpiredKeepsCounting() {
+        var bubbles = ChatBubbles()
+        _ = bubbles.arrived(in: withAlice, isTransfer: false)
+        bubbles.shown(withAlice, as: 7)
+        bubbles.closed(7, reason: 1)  // expired: not seen
+        let afterExpiry = bubbles.arrived(in: withAlice, isTransfer: false)
+        #expect(afterExpiry.replacing == 0 && afterExpiry.count == "2 new messages")
+        bubbles.shown(withAlice, as: 9)
+        bubbles.closed(9, reason: 2)  // dismissed by the user
+        let afterDismissal = bubbles.arrived(in: withAlice, isTransfer: false)
+        #expect(afterDismissal.replacing == 0 && afterDismissal.count == nil)
+        bubbles.shown(withAlice, as: 10)
+        bubbles.seen(withAlice)
+        #expect(bubbles.chat(shownAs: 10) == nil)
+        #expect(bubbles.arrived(in: withAlice, isTransfer: true).count == nil)
+    }
+
+    @Test func aCloseOfABubbleNobodyKnowsChangesNothing() {
+        var bubbles = ChatBubbles()
+        _ = bubbles.arrived(in: withAlice, isTransfer: false)
+        bubbles.shown(withAlice, as: 7)
+        let before = bubbles
+        bubbles.closed(99, reason: 2)
+        #expect(bubbles == before)
+    }
+
+    @Test(arguments: [(0, 3, "3 new transfers"), (1, 1, "1 new message, 1 transfer"), (5, 0, "5 new messages"), (2, 4, "2 new messages, 4 transfers")])
+    func theCountSaysWhatCame(messages: Int, transfers: Int, line: String) {
+        #expect(ChatBubbles.countLine(.init(messages: messages, transfers: transfers)) == line)
+    }
+}

@@ -1,0 +1,46 @@
+import AdamantCore
+@testable import AdamantDesktop
+@testable import AdamantFetch
+import Testing
+
+@Suite struct DesktopBubbleTests {
+    static let account = try! Address("U5517006347330072401")
+    static let partner = try! Address("U10629337621822775991")
+
+    static func notification(_ body: String, kind: NotificationKind = .message, title: String = "Alice") -> WatchNotification {
+        let result = FetchResult(
+            id: TransactionID(number: 1), transaction: nil, notification: RenderedNotification(kind: kind, title: title, body: body),
+            text: body, thread: partner)
+        return WatchNotification(result: result, via: .socket, account: account)
+    }
+
+    static let dunst = NotificationServer(
+        name: "dunst", vendor: "knopwob", version: "1.9.0", specificationVersion: "1.2", capabilities: ["actions", "body", "body-markup"])
+    static let plain = NotificationServer(name: "plain", vendor: "", version: "1", specificationVersion: "1.2", capabilities: ["body"])
+
+    @Test func markupInAMessageIsEscapedForAServerThatReadsMarkup() {
+        let hostile = #"<b>bold</b> <a href="https://evil">x</a> <img src="file:///etc/passwd"> & &amp;"#
+        let escaped = DesktopNotifier.escapingMarkup(hostile)
+        #expect(escaped == #"&lt;b&gt;bold&lt;/b&gt; &lt;a href="https://evil"&gt;x&lt;/a&gt; &lt;img src="file:///etc/passwd"&gt; &amp; &amp;amp;"#)
+        #expect(!escaped.contains("<") && !escaped.contains(">"))
+    }
+
+    @Test func aServerWithoutMarkupGetsTheTextAsItIs() async throws {
+        let bubble = try await Self.bubble(Self.notification("a < b & c"), count: "2 new messages", server: Self.plain)
+        #expect(bubble.body == "2 new messages\na < b & c")
+        #expect(bubble.actions.isEmpty, "a server without actions is sent none")
+    }
+
+    @Test func aBubbleNamesTheAppItsCategoryAndItsActions() async throws {
+        let bubble = try await Self.bubble(Self.notification("hi <3"), count: nil, server: Self.dunst)
+        #expect(bubble.appName == "ADAMANT" && bubble.summary == "Alice" && bubble.body == "hi &lt;3")
+        #expect(bubble.hints.category == "im.received" && bubble.hints.desktopEntry == "adm-push" && bubble.hints.urgency == .normal)
+        #expect(bubble.actions.map(\.key) == ["default", "open", "mute-1h"])
+        #expect(bubble.hints.busValues["category"] == .string("im.received") && bubble.hints.busValues["urgency"] == .byte(1))
+    }
+
+    /// A notifier's bubble, made without a bus: `bubble(for:)` is pure.
+    static func bubble(_ notification: WatchNotification, count: String?, server: NotificationServer) async throws -> DesktopBubble {
+        DesktopNotifier.bubble(for: notification, count: count, server: server, appearance: DesktopNotifier.Appearance())
+    }
+}

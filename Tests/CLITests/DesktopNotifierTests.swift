@@ -1,0 +1,110 @@
+import AdamantCore
+import AdamantDesktop
+@testable import AdamantFetch
+import Foundation
+import Synchronization
+import Testing
+
+/// The notifier against a real desktop: dbus-daemon, Xvfb and dunst (`TestDesktop`), read
+/// back through `dunstctl` as the user would see it.
+@Suite("desktop notifier", .timeLimit(.minutes(2)))
+struct DesktopNotifierTests {
+    static let account = try! Address("U5517006347330072401")
+    static let alice = try! Address("U10629337621822775991")
+    static let bob = try! Address("U8916295525136600565")
+
+    static func notification(_ body: String, from partner: Address = alice, title: String = "Alice", kind: NotificationKind = .message, id: UInt64 = 1) -> WatchNotification {
+        let result = FetchResult(
+            id: TransactionID(number: id), transaction: nil, notification: RenderedNotification(kind: kind, title: title, body: body), text: body,
+            thread: partner)
+        return WatchNotification(result: result, via: .socket, account: account)
+    }
+
+    static func notifier(_ desktop: TestDesktop, requests: @escaping @Sendable (DesktopNotifier.Request) async -> Void = { _ in }) async throws -> DesktopNotifier {
+        try await DesktopNotifier.connect(environment: desktop.environment, requests: requests, log: { _ in })
+    }
+
+    @Test func itNamesTheServerAndWhatItCanDo() async throws {
+        try await TestDesktop.with { desktop in
+            let server = try #require(await Self.notifier(desktop).server)
+            #expect(server.name == "dunst" && server.specificationVersion == "1.2")
+            #expect(server.capabilities.isSuperset(of: ["actions", "body", "body-markup"]), "\(server)")
+        }
+    }
+
+    @Test func threeMessagesFromOnePartnerAreOneBubbleThatCountsThem() async throws {
+        try await TestDesktop.with { desktop in
+            let notifier = try await Self.notifier(desktop)
+            for (index, text) in ["first", "second", "third"].enumerated() {
+                try await notifier.show(Self.notification(text, id: UInt64(index + 1)))
+            }
+            try await notifier.show(Self.notification("Sent you 2 ADM", from: Self.bob, title: "Bob", kind: .transfer, id: 9))
+            #expect(try await desktop.displayedCount() == 2)
+            let shown = try await desktop.shown()
+            #expect(shown.count == 2, "\(shown)")
+            let alice = try #require(shown.first { $0["summary"] == "Alice" })
+            #expect(alice["appname"] == "ADAMANT" && alice["category"] == "im.received")
+            #expect(alice["body"] == "3 new messages\nthird")
+            let bob = try #require(shown.first { $0["summary"] == "Bob" })
+            #expect(bob["body"] == "Sent you 2 ADM")
+        }
+    }
+
+    @Test func markupInAMessageReachesTheServerEscaped() async throws {
+        try await TestDesktop.with { desktop in
+            let notifier = try await Self.notifier(desktop)
+            try await notifier.show(Self.notification(#"<b>bold</b> <img src="file:///etc/passwd">"#))
+            let shown = try #require(try await desktop.shown().first)
+            #expect(shown["body"] == #"&lt;b&gt;bold&lt;/b&gt; &lt;img src="file:///etc/passwd"&gt;"#)
+        }
+    }
+
+    @Test func aClickOnTheBubbleAsksToOpenItsChat() async throws {
+        try await TestDesktop.with { desktop in
+            let asked = Mutex<[DesktopNotifier.Request]>([])
+            let notifier = try await Self.notifier(desktop) { request in asked.withLock { $0.append(request) } }
+            try await notifier.show(Self.notification("hello"))
+            // `dunstctl action` on a bubble with more than the default action opens its menu,
+            // which runs dmenu: /bin/false here, so the test picks by closing with the default.
+            _ = try await desktop.dunstctl(["action", "0"])
+            let deadline = ContinuousClock.now + .seconds(20)
+            while asked.withLock({ $0.isEmpty }) {
+                guard ContinuousClock.now < deadline else { Issue.record("no request came"); return }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(asked.withLock { $0 } == [.open(ChatBubbles.Chat(account: Self.account, partner: Self.alice))])
+        }
+    }
+
+    @Test func noServiceOnTheBusIsSaidAtConnect() async throws {
+        try await TestDesktop.with(notificationServer: false) { desktop in
+            await #expect {
+                _ = try await Self.notifier(desktop)
+            } throws: { error in
+                guard let error = error as? DesktopUnavailable, case .noService = error else { return false }
+                return true
+            }
+        }
+    }
+
+    @Test func noBusAtAllIsSaidAtConnect() async throws {
+        await #expect {
+            _ = try await DesktopNotifier.connect(environment: ["PATH": "/usr/bin"], requests: { _ in }, log: { _ in })
+        } throws: { error in
+            "\(error)".contains("neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set")
+        }
+    }
+
+    @Test func aServiceThatGoesAwayKeepsWhatItMissedAndShowsItWhenBack() async throws {
+        try await TestDesktop.with { desktop in
+            let notifier = try await Self.notifier(desktop)
+            try await notifier.show(Self.notification("before", id: 1))
+            try await desktop.stopNotificationServer()
+            await #expect(throws: DesktopUnavailable.self) { try await notifier.show(Self.notification("while away", from: Self.bob, title: "Bob", id: 2)) }
+            try await desktop.startNotificationServer()
+            try await notifier.deliverWaiting()
+            let shown = try await desktop.shown()
+            #expect(shown.map { $0["body"] } == ["while away"], "the new dunst shows the one it missed: \(shown)")
+        }
+    }
+}

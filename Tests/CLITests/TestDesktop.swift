@@ -1,0 +1,218 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A desktop of a test's own: a session bus (dbus-daemon, with no service it could start by
+/// itself, so "no notification service" is a state a test can be in), an X server (Xvfb) and
+/// dunst, the notification server, each a real process. What the user would see is read
+/// through `dunstctl` and screenshots.
+final class TestDesktop: Sendable {
+    let folder: String
+    let busAddress: String
+    let display: String
+    private let bus: BackgroundProcess
+    private let xServer: BackgroundProcess
+    private let dunst = Mutex<BackgroundProcess?>(nil)
+
+    /// `DBUS_SESSION_BUS_ADDRESS` and `DISPLAY` for the processes of this desktop.
+    var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": busAddress, "DISPLAY": display, "PATH": "/usr/bin:/bin"] }
+
+    /// Starts the bus and the X server, and dunst unless `notificationServer` is false.
+    /// `dmenu` is what dunst's context menu runs to pick an action (it reads the actions'
+    /// names on standard input and prints the one picked).
+    static func start(notificationServer: Bool = true, dmenu: String = "/bin/false") async throws -> TestDesktop {
+        let folder = NSTemporaryDirectory() + "desktop-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try busConfiguration(socketFolder: folder).write(toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)
+        let bus = try await BackgroundProcess("/usr/bin/dbus-daemon", ["--config-file=\(folder)/bus.conf", "--nofork", "--print-address=1"], folder: folder, name: "bus")
+        let address = try await bus.firstLine("the bus's address")
+        // -displayfd: the server picks a free display and prints its number when it is ready.
+        let xServer = try await BackgroundProcess("/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"], folder: folder, name: "x")
+        let display = ":" + (try await xServer.firstLine("the X server's display"))
+        let desktop = TestDesktop(folder: folder, busAddress: address, display: display, bus: bus, xServer: xServer)
+        try dunstConfiguration(dmenu: dmenu).write(toFile: folder + "/dunstrc", atomically: true, encoding: .utf8)
+        if notificationServer { try await desktop.startNotificationServer() }
+        return desktop
+    }
+
+    /// `body` on a desktop of its own, stopped after it whatever happens.
+    @discardableResult
+    static func with<Value>(
+        notificationServer: Bool = true, dmenu: String = "/bin/false", _ body: (TestDesktop) async throws -> Value
+    ) async throws -> Value {
+        let desktop = try await start(notificationServer: notificationServer, dmenu: dmenu)
+        do {
+            let value = try await body(desktop)
+            await desktop.stop()
+            return value
+        } catch {
+            await desktop.stop()
+            throw error
+        }
+    }
+
+    private init(folder: String, busAddress: String, display: String, bus: BackgroundProcess, xServer: BackgroundProcess) {
+        self.folder = folder
+        self.busAddress = busAddress
+        self.display = display
+        self.bus = bus
+        self.xServer = xServer
+    }
+
+    /// Starts dunst and waits until it owns the notification service's name.
+    func startNotificationServer() async throws {
+        let started = try await BackgroundProcess("/usr/bin/dunst", ["-config", folder + "/dunstrc"], environment: environment, folder: folder, name: "dunst")
+        dunst.withLock { $0 = started }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while try await dunstctl(["count"]).status != 0 {
+            guard ContinuousClock.now < deadline else { throw DesktopFailure("dunst did not come up:\n\(started.stderr)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Stops dunst: the bus stays, with no notification service on it.
+    func stopNotificationServer() async throws {
+        let running = dunst.withLock { server in defer { server = nil }; return server }
+        _ = try await running?.stop()
+    }
+
+    func dunstctl(_ arguments: [String]) async throws -> RunResult {
+        try await run("/usr/bin/dunstctl", arguments, environment: environment, timeout: 20)
+    }
+
+    /// Every notification dunst has shown, newest first: `dunstctl close-all` moves those on
+    /// screen into the history, which `dunstctl history` prints.
+    func shown() async throws -> [ShownNotification] {
+        _ = try await dunstctl(["close-all"])
+        return try await history()
+    }
+
+    /// The notifications in dunst's history, newest first.
+    func history() async throws -> [ShownNotification] {
+        let answer = try await dunstctl(["history"])
+        guard answer.status == 0, let document = try JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any],
+              let data = document["data"] as? [[[String: Any]]], let entries = data.first
+        else { throw DesktopFailure("dunstctl history printed what it should not:\n\(answer.stdout)\(answer.stderr)") }
+        return entries.map { entry in
+            ShownNotification(fields: entry.compactMapValues { ($0 as? [String: Any])?["data"].map { "\($0)" } })
+        }
+    }
+
+    /// How many bubbles are on screen.
+    func displayedCount() async throws -> Int {
+        Int(try await dunstctl(["count", "displayed"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    /// A PNG of the whole screen.
+    func screenshot(to path: String) async throws {
+        let result = try await run("/usr/bin/import", ["-window", "root", path], environment: environment, timeout: 30)
+        guard result.status == 0 else { throw DesktopFailure("import failed: \(result.stderr)") }
+    }
+
+    func stop() async {
+        let running = dunst.withLock { server in defer { server = nil }; return server }
+        _ = try? await running?.stop()
+        _ = try? await xServer.stop()
+        _ = try? await bus.stop()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// A session bus that only the test's processes use, that anyone on it may call and
+    /// watch (`dbus-monitor` included), and that starts no service by itself.
+    private static func busConfiguration(socketFolder: String) -> String {
+        """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:dir=\(socketFolder)</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """
+    }
+
+    /// Bubbles that stay until a test closes them, the app's name, summary and body on
+    /// three lines, and markup read (so that escaping is what keeps a message's tags text).
+    private static func dunstConfiguration(dmenu: String) -> String {
+        """
+        [global]
+            font = DejaVu Sans 10
+            width = 420
+            origin = top-right
+            offset = 10x10
+            markup = full
+            format = "<b>%a</b>\\n<b>%s</b>\\n%b"
+            show_age_threshold = -1
+            dmenu = \(dmenu)
+            mouse_left_click = do_action, close_current
+        [urgency_low]
+            timeout = 0
+        [urgency_normal]
+            timeout = 0
+        [urgency_critical]
+            timeout = 0
+        """
+    }
+}
+
+/// One entry of `dunstctl history`: `appname`, `summary`, `body`, `category`, `id`, …
+struct ShownNotification: Sendable, CustomStringConvertible {
+    let fields: [String: String]
+    subscript(_ name: String) -> String? { fields[name] }
+    var description: String { fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
+}
+
+struct DesktopFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A program that runs beside a test, its output in files, stopped by the test (or killed
+/// when the test lets go of it).
+final class BackgroundProcess: Sendable {
+    let stdoutPath: String
+    let stderrPath: String
+    private let pid = ChildID()
+    private let finished: Task<RunResult, any Error>
+
+    init(_ program: String, _ arguments: [String], environment: [String: String] = ["PATH": "/usr/bin:/bin"], folder: String, name: String) async throws {
+        stdoutPath = folder + "/\(name).out"
+        stderrPath = folder + "/\(name).err"
+        for path in [stdoutPath, stderrPath] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath)), err = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        let pid = self.pid
+        finished = Task {
+            defer { try? out.close(); try? err.close() }
+            return try await run(program, arguments, environment: environment, standardOutput: out, standardError: err, timeout: 600) { child in
+                pid.value.withLock { $0 = child.processIdentifier }
+            }
+        }
+    }
+
+    var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    /// The first whole line it printed, waited for.
+    func firstLine(_ what: String, within seconds: Double = 20) async throws -> String {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while true {
+            if let line = stdout.split(separator: "\n", omittingEmptySubsequences: true).first, stdout.contains("\n") { return String(line) }
+            guard ContinuousClock.now < deadline else { throw DesktopFailure("timed out waiting for \(what):\n\(stderr)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    func stop(_ signal: Int32 = SIGTERM) async throws -> RunResult {
+        if let pid = pid.value.withLock({ $0 }) { kill(pid, signal) }
+        return try await finished.value
+    }
+
+    deinit { if let pid = pid.value.withLock({ $0 }) { kill(pid, SIGKILL) } }
+}
