@@ -4,7 +4,9 @@
 # commands connect to; groff and mandoc check the man pages, zsh and fish the completion scripts;
 # libstdc++'s static archive goes into the release commands; systemd's systemd-analyze verifies
 # the user units; dpkg-dev, binutils, lintian and man-db build, check and install the Debian
-# package in scripts/check-deb).
+# package in scripts/check-deb; libsystemd-dev has sd-bus's header, and the desktop tests run a
+# real desktop of their own: dbus-daemon, Xvfb and dunst, with xdotool to click a bubble,
+# ImageMagick's import for screenshots and a font to draw with).
 # The Swift 6 toolchain itself is assumed to be installed already.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -12,6 +14,7 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq \
-    libsodium-dev libcurl4-openssl-dev libsqlite3-dev libmicrohttpd-dev libunistring-dev libstdc++-12-dev pkg-config \
+    libsodium-dev libcurl4-openssl-dev libsqlite3-dev libmicrohttpd-dev libunistring-dev libstdc++-12-dev libsystemd-dev pkg-config \
     python3 python3-nacl openssl strace groff-base mandoc zsh fish \
-    systemd dpkg-dev binutils lintian man-db >/dev/null
+    systemd dpkg-dev binutils lintian man-db \
+    dbus-daemon dbus-bin xvfb dunst xdotool imagemagick fonts-dejavu-core >/dev/null

@@ -15,7 +15,9 @@ public import AdamantNodes
 ///   "nethash": "bd330166898377fb28743ceef5e43a5d9d0a3efd9b3451fb7bc53530bb0a6d64",
 ///   "home": "~/adm-push",
 ///   "service": {"address": "U10629337621822775991", "publicKey": "188b24bd…"},
-///   "accounts": [{"passphraseFile": "~/.config/adm-push/alice", "home": "~/adm-push/alice"}]
+///   "accounts": [{"passphraseFile": "~/.config/adm-push/alice", "home": "~/adm-push/alice"}],
+///   "notify": true,
+///   "open": "xdg-open \"$ADM_CHAT_URL\""
 /// }
 /// ```
 ///
@@ -24,7 +26,7 @@ public import AdamantNodes
 public struct ConfigFile: Sendable, Hashable {
     /// Far more than a few settings need; a larger file is refused unread.
     public static let maxBytes = 1 << 20
-    public static let keys = ["nodes", "nethash", "home", "service", "accounts"]
+    public static let keys = ["nodes", "nethash", "home", "service", "accounts", "notify", "open"]
     static let serviceKeys = ["address", "publicKey"]
     static let accountKeys = ["passphraseFile", "home"]
 
@@ -47,6 +49,10 @@ public struct ConfigFile: Sendable, Hashable {
     public var service: NotificationService?
     /// Checked to be paths; nil when the file has no `accounts` key.
     public var accounts: [Account]?
+    /// `adm-fetch` shows notifications on the desktop.
+    public var notify: Bool?
+    /// What a click on a desktop notification runs; checked not to be empty.
+    public var open: String?
 
     /// What `NodeList.resolve` takes from the file.
     public var nodeSettings: NodeConfigFile { NodeConfigFile(path: path, nodes: nodes, nethash: nethash) }
@@ -87,6 +93,11 @@ public struct ConfigFile: Sendable, Hashable {
             try Self.checkPath(account.home, key: "accounts[\(index)].home", in: path)
         }
         accounts = body.accounts?.map { Account(passphraseFile: $0.passphraseFile, home: $0.home) }
+        notify = body.notify
+        if let open = body.open, open.allSatisfy(\.isWhitespace) {
+            throw ConfigFileError(path: path, problem: .invalid(key: "open", reason: "is empty: give a command, or leave the key out for xdg-open"))
+        }
+        open = body.open
     }
 
     /// The home, `~` expanded against `HOME`; nil when the file names none.
@@ -147,6 +158,7 @@ public struct ConfigFile: Sendable, Hashable {
         case "service" where names.count > 1: return .invalid(key: "service." + names[1], reason: "must be a string")
         case "service": return .invalid(key: "service", reason: #"must be an object: {"address": "U…", "publicKey": "hex"}"#)
         case "accounts": return .invalid(key: "accounts", reason: #"must be a list of objects: {"passphraseFile": "/path", "home": "/path"}, home optional"#)
+        case "notify": return .invalid(key: "notify", reason: "must be true or false")
         case let name?: return .invalid(key: name, reason: "must be a string")
         }
     }
@@ -187,6 +199,8 @@ public struct ConfigFile: Sendable, Hashable {
         var home: String?
         var service: Service?
         var accounts: [Account]?
+        var notify: Bool?
+        var open: String?
 
         struct Account: Decodable {
             var passphraseFile: String
@@ -220,6 +234,8 @@ public struct ConfigFile: Sendable, Hashable {
             home = try container.decodeIfPresent(String.self, forKey: AnyKey("home"))
             service = try container.decodeIfPresent(Service.self, forKey: AnyKey("service"))
             accounts = try container.decodeIfPresent([Account].self, forKey: AnyKey("accounts"))
+            notify = try container.decodeIfPresent(Bool.self, forKey: AnyKey("notify"))
+            open = try container.decodeIfPresent(String.self, forKey: AnyKey("open"))
         }
     }
 

@@ -15,6 +15,9 @@ public actor DesktopNotifier {
         public var desktopEntry = "adm-push"
         /// A sound of the freedesktop sound theme, for servers that play one.
         public var soundName = "message-new-instant"
+        /// Bubbles offer "Open" (and a click opens): only a process that stays to hear the
+        /// click should.
+        public var actions = true
 
         /// The app's defaults.
         public init() {}
@@ -24,15 +27,14 @@ public actor DesktopNotifier {
     public enum Request: Sendable, Hashable {
         /// A click or "Open": show the chat.
         case open(ChatBubbles.Chat)
-        /// "Mute 1 hour".
-        case mute(ChatBubbles.Chat)
     }
 
     /// Undelivered bubbles kept while the service is away; beyond this the oldest are dropped
     /// (each is still in the watch's journal as shown, and in `--json` and `--exec`).
     public static let maximumWaiting = 100
+    /// How often a process that stays asks a service that went away again.
+    public static let retryInterval: Duration = .seconds(10)
     static let openKey = "open"
-    static let muteKey = "mute-1h"
 
     private let environment: [String: String]
     private let appearance: Appearance
@@ -109,8 +111,8 @@ public actor DesktopNotifier {
         hints.category = "im.received"
         hints.desktopEntry = appearance.desktopEntry
         hints.soundName = appearance.soundName
-        let actions: [DesktopBubble.Action] = server.capabilities.contains("actions")
-            ? [.init(key: "default", label: "Open"), .init(key: openKey, label: "Open"), .init(key: muteKey, label: "Mute 1 hour")]
+        let actions: [DesktopBubble.Action] = appearance.actions && server.capabilities.contains("actions")
+            ? [.init(key: "default", label: "Open"), .init(key: openKey, label: "Open")]
             : []
         return DesktopBubble(
             appName: appearance.appName, icon: appearance.icon, summary: rendered.title,
@@ -136,7 +138,6 @@ public actor DesktopNotifier {
             bubbles.seen(chat)
             switch key {
             case "default", Self.openKey: await requests(.open(chat))
-            case Self.muteKey: await requests(.mute(chat))
             default: return
             }
         case .closed(let id, let reason):

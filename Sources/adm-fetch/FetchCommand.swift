@@ -1,5 +1,6 @@
 import AdamantCLI
 import AdamantCore
+import AdamantDesktop
 import AdamantFetch
 import AdamantNodes
 import AdamantStore
@@ -16,7 +17,8 @@ struct FetchCommand: Command {
     static let info = CommandInfo(
         name: "fetch",
         overview: "Find, verify, decrypt and render the transaction behind a push.",
-        options: [recipient, payload, deadline, json, noNames, OutboxOptions.home] + NodeOptions.options + [PassphraseInput.option],
+        options: [recipient, payload, deadline, json, noNames, DesktopOptions.notify, OutboxOptions.home] + NodeOptions.options
+            + [PassphraseInput.option],
         discussion: """
             Give the transaction id, or --payload with the push itself; a payload that carries the
             whole transaction needs no node, and is verified all the same. The transaction is
@@ -24,6 +26,11 @@ struct FetchCommand: Command {
             Exits 0 when shown, 65 when it cannot be verified or is not this account's, 69 when
             no node had it by the deadline or none could be used, 64 for bad input (a push for
             another account included). On any failure the generic text is still printed.
+            With --notify (or "notify": true in the config file) it is also shown on the
+            desktop, as one bubble with no action (this process is gone by the time it is
+            clicked); with no session bus or notification service, exit 69 before anything
+            else, and 69 when the service fails to take it. A push seen before is not shown
+            again.
             """ + "\n" + NodeOptions.help + "\n" + PassphraseInput.help)
 
     let arguments: ParsedArguments
@@ -56,6 +63,7 @@ struct FetchCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
+        let desktop = try await DesktopOutput.notifier(arguments, context, staying: false) { context.output.error("warning: " + $0) }
         var push: PushPayload
         do { push = try readPush(context) } catch {
             // An extension shows something even for a push it cannot read.
@@ -100,6 +108,12 @@ struct FetchCommand: Command {
             }
         }
         FetchReport.print(result, json: arguments.flag(Self.json), context)
+        if let desktop, !result.duplicate, result.notification.shown {
+            let shown = WatchNotification(result: result, via: .poll, account: await keys.keyPair.address)
+            do throws(DesktopUnavailable) { try await desktop.show(shown) } catch {
+                throw CLIError("--notify: \(error)", exitCode: .unavailable)
+            }
+        }
         return Self.exitCode(for: result.failure)
     }
 

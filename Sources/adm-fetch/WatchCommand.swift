@@ -1,5 +1,6 @@
 import AdamantCLI
 import AdamantCore
+import AdamantDesktop
 import AdamantFetch
 import AdamantNodes
 import AdamantPush
@@ -23,8 +24,9 @@ struct WatchCommand: Command {
     static let info = CommandInfo(
         name: "watch",
         overview: "Show the account's incoming messages and transfers as they arrive, with no push service.",
-        options: [fromHeight, interval, noLive, exec, json, LogOptions.verbose, OutboxOptions.home, OutboxOptions.serviceAddress, OutboxOptions.servicePublicKey]
-            + NodeOptions.options + [passphraseFiles],
+        options: [fromHeight, interval, noLive, exec, json] + DesktopOptions.options
+            + [LogOptions.verbose, OutboxOptions.home, OutboxOptions.serviceAddress, OutboxOptions.servicePublicKey] + NodeOptions.options
+            + [passphraseFiles],
         discussion: """
             Follows the account's incoming transactions, verifies and decrypts each, and prints
             one line per notification: "title: body", or with --json the object adm-fetch
@@ -54,7 +56,8 @@ struct WatchCommand: Command {
             those after it are shown at the next start. One watch per account and home: a second
             exits 75, naming the process that watches. On a
             terminal, a long catch-up shows its progress on one line of standard error.
-            """ + "\n" + LogOptions.help + "\n" + NodeOptions.help + "\n" + PassphraseInput.help
+            """ + "\n" + DesktopOptions.help + " A bubble the service could not take (it went away) is shown"
+            + " when it is back.\n" + LogOptions.help + "\n" + NodeOptions.help + "\n" + PassphraseInput.help
             + " Several accounts' passphrases come only from files.")
 
     let arguments: ParsedArguments
@@ -94,6 +97,18 @@ struct WatchCommand: Command {
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
         let logger = try LogOptions.logger(arguments, context)
         try OutboxOptions.checkSettings(arguments, context)  // a broken config file before the passphrase is asked for
+        let desktop = try await DesktopOutput.notifier(arguments, context, staying: true) { logger.log(.warning, $0) }
+        if let server = await desktop?.server { logger.log(.info, "desktop: notifications through \(server)") }
+        // What the service missed while it was away goes out when it is back, message or not.
+        let retry = desktop.map { notifier in
+            Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: DesktopNotifier.retryInterval)
+                    try? await notifier.deliverWaiting()  // a failure is logged by the notifier
+                }
+            }
+        }
+        defer { retry?.cancel() }
         let accounts = try WatchedAccount.all(arguments, context)
         let pool = HealthCache.pool(for: try NodeOptions.nodeList(arguments, context), home: accounts[0].home)
         defer { HealthCache.save(pool, home: accounts[0].home) }
@@ -137,6 +152,8 @@ struct WatchCommand: Command {
                     if let progress = logger.progress { progress.interrupt(print) } else { print() }
                     guard written else { throw HandOverFailure("standard output cannot be written") }
                     try await hook?.run(for: notification)
+                    // Not delivered is not lost: the notifier keeps it and says so.
+                    if let desktop, result.notification.shown { try? await desktop.show(notification) }
                 }
             }
             return .success

@@ -10,16 +10,18 @@ struct ConfigCommand: Command {
     static let info = CommandInfo(
         name: "config",
         overview: "Show each setting's effective value and where it came from (flag, env, file or default).",
-        options: [json, OutboxOptions.home, OutboxOptions.serviceAddress, OutboxOptions.servicePublicKey] + NodeOptions.options,
+        options: [json, OutboxOptions.home, OutboxOptions.serviceAddress, OutboxOptions.servicePublicKey] + NodeOptions.options
+            + DesktopOptions.options,
         discussion: """
             \(SettingOrigin.precedence)
             The settings: home (--home, ADM_PUSH_HOME); nodes (--node, ADM_NODES); nethash
             (--nethash; the file's goes with the file's nodes or the built-in ones, never with
             --node or ADM_NODES); service.address and service.publicKey (--service-address with
-            --service-public-key; the key must hash to the address). The file,
-            $XDG_CONFIG_HOME/adm-push/config.json, may hold any of them:
+            --service-public-key; the key must hash to the address); notify (--notify: adm-fetch
+            shows notifications on the desktop) and open (--open: what a click on one runs). The
+            file, $XDG_CONFIG_HOME/adm-push/config.json, may hold any of them:
             {"nodes": ["https://…"], "nethash": "hex", "home": "~/dir",
-             "service": {"address": "U…", "publicKey": "hex"}}
+             "service": {"address": "U…", "publicKey": "hex"}, "notify": true, "open": "command"}
             Its home is absolute or starts with ~/. It is read, and checked whole, by any command
             needing a setting it holds; an unknown key, a value of the wrong type or broken JSON
             is an error naming the key or the line (exit 64). Reads no passphrase, asks no node.
@@ -41,6 +43,8 @@ struct ConfigCommand: Command {
         let home = try OutboxOptions.homeSetting(arguments, context)
         let nodes = try NodeOptions.nodeList(arguments, context)
         let service = try OutboxOptions.serviceSetting(arguments, context)
+        let notify = try DesktopOptions.notifySetting(arguments, context)
+        let open = try DesktopOptions.openSetting(arguments, context)
         let keyOrigin: SettingOrigin = if case .flag = service.origin { .flag("--" + OutboxOptions.servicePublicKey.spec.name) } else { service.origin }
         let rows = [
             Row("file", context.configFile.path.map(Value.text) ?? .none, fileOrigin(context), exists: exists),
@@ -49,6 +53,8 @@ struct ConfigCommand: Command {
             Row("nethash", nethash(nodes.nethash), NodeOptions.nethashOrigin(of: nodes, arguments, context)),
             Row("service.address", .text(service.value.address.description), service.origin),
             Row("service.publicKey", .text(service.value.publicKey.hex), keyOrigin),
+            Row("notify", .text(notify.value ? "true" : "false"), notify.origin),
+            Row("open", .text(open.value), open.origin),
         ]
         if arguments.flag(Self.json) {
             context.output.printJSON(["settings": rows])

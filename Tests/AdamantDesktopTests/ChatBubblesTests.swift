@@ -45,9 +45,12 @@ import Testing
         let afterDismissal = bubbles.arrived(in: withAlice, isTransfer: false)
         #expect(afterDismissal.replacing == 0 && afterDismissal.count == nil)
         bubbles.shown(withAlice, as: 10)
+        _ = bubbles.arrived(in: withAlice, isTransfer: false)
         bubbles.seen(withAlice)
-        #expect(bubbles.chat(shownAs: 10) == nil)
-        #expect(bubbles.arrived(in: withAlice, isTransfer: true).count == nil)
+        // Acted on but left on screen: still the chat's, replaced, counting from one again.
+        #expect(bubbles.chat(shownAs: 10) == withAlice)
+        let afterAction = bubbles.arrived(in: withAlice, isTransfer: true)
+        #expect(afterAction.replacing == 10 && afterAction.count == nil)
     }
 
     @Test func aCloseOfABubbleNobodyKnowsChangesNothing() {

@@ -35,8 +35,15 @@ import Testing
         let bubble = try await Self.bubble(Self.notification("hi <3"), count: nil, server: Self.dunst)
         #expect(bubble.appName == "ADAMANT" && bubble.summary == "Alice" && bubble.body == "hi &lt;3")
         #expect(bubble.hints.category == "im.received" && bubble.hints.desktopEntry == "adm-push" && bubble.hints.urgency == .normal)
-        #expect(bubble.actions.map(\.key) == ["default", "open", "mute-1h"])
+        #expect(bubble.actions.map(\.key) == ["default", "open"])
         #expect(bubble.hints.busValues["category"] == .string("im.received") && bubble.hints.busValues["urgency"] == .byte(1))
+    }
+
+    @Test func aProcessThatWillNotHearTheClickOffersNoAction() {
+        var appearance = DesktopNotifier.Appearance()
+        appearance.actions = false
+        let bubble = DesktopNotifier.bubble(for: Self.notification("hi"), count: nil, server: Self.dunst, appearance: appearance)
+        #expect(bubble.actions.isEmpty)
     }
 
     /// A notifier's bubble, made without a bus: `bubble(for:)` is pure.

@@ -63,7 +63,9 @@ final class ConfigCommandTests {
     /// environment over it, then the flags over everything.
     @Test func eachSettingTakesTheFlagElseTheEnvironmentElseTheFileElseTheDefault() async throws {
         let defaults = try await config()
-        #expect(defaults.settings.map(\.name) == ["file", "home", "nodes", "nethash", "service.address", "service.publicKey"])
+        #expect(defaults.settings.map(\.name) == ["file", "home", "nodes", "nethash", "service.address", "service.publicKey", "notify", "open"])
+        #expect(defaults["notify"]?.value == .text("false") && defaults["notify"]?.origin == "default")
+        #expect(defaults["open"]?.value == .text(#"xdg-open "$ADM_CHAT_URL""#) && defaults["open"]?.origin == "default")
         #expect(defaults["file"]?.value == .text(configPath) && defaults["file"]?.exists == false)
         #expect(defaults["file"]?.origin == "env" && defaults["file"]?.source == "XDG_CONFIG_HOME")
         #expect(defaults["home"]?.value == .text(folder + "/user/.local/state/adm-push") && defaults["home"]?.origin == "default")
@@ -83,7 +85,9 @@ final class ConfigCommandTests {
               "nodes": ["http://127.0.0.1:1", "http://127.0.0.1:2"],
               "nethash": "\(Self.fileNethash)",
               "home": "~/from-file",
-              "service": \(serviceJSON(Self.fileService))
+              "service": \(serviceJSON(Self.fileService)),
+              "notify": true,
+              "open": "browser"
             }
             """)
         let file = try await config(extra: ["XDG_STATE_HOME": folder + "/state"])
@@ -93,7 +97,8 @@ final class ConfigCommandTests {
         #expect(file["nethash"]?.value == .text(Self.fileNethash))
         #expect(file["service.address"]?.value == .text(Self.fileService.address.description))
         #expect(file["service.publicKey"]?.value == .text(Self.fileService.publicKey.hex))
-        for name in ["home", "nodes", "nethash", "service.address", "service.publicKey"] {
+        #expect(file["notify"]?.value == .text("true") && file["open"]?.value == .text("browser"))
+        for name in ["home", "nodes", "nethash", "service.address", "service.publicKey", "notify", "open"] {
             #expect(file[name]?.origin == "file" && file[name]?.source == configPath, "\(name)")
         }
 
@@ -106,14 +111,17 @@ final class ConfigCommandTests {
 
         let flags = try await config(
             ["--home", folder + "/flag-home", "--node", "http://127.0.0.1:4", "--nethash", Self.flagNethash,
-             "--service-address", Self.flagService.address.description, "--service-public-key", Self.flagService.publicKey.hex],
+             "--service-address", Self.flagService.address.description, "--service-public-key", Self.flagService.publicKey.hex,
+             "--notify", "--open", "other browser"],
             extra: ["ADM_PUSH_HOME": folder + "/env-home", "ADM_NODES": "http://127.0.0.1:3"])
         #expect(flags["home"]?.value == .text(folder + "/flag-home") && flags["home"]?.source == "--home")
         #expect(flags["nodes"]?.value == .list(["http://127.0.0.1:4"]) && flags["nodes"]?.source == "--node")
         #expect(flags["nethash"]?.value == .text(Self.flagNethash) && flags["nethash"]?.source == "--nethash")
         #expect(flags["service.address"]?.value == .text(Self.flagService.address.description) && flags["service.address"]?.source == "--service-address")
         #expect(flags["service.publicKey"]?.value == .text(Self.flagService.publicKey.hex) && flags["service.publicKey"]?.source == "--service-public-key")
-        #expect(["home", "nodes", "nethash", "service.address", "service.publicKey"].allSatisfy { flags[$0]?.origin == "flag" })
+        #expect(flags["notify"]?.value == .text("true") && flags["notify"]?.source == "--notify")
+        #expect(flags["open"]?.value == .text("other browser") && flags["open"]?.source == "--open")
+        #expect(["home", "nodes", "nethash", "service.address", "service.publicKey", "notify", "open"].allSatisfy { flags[$0]?.origin == "flag" })
 
         // The file's nethash pins the built-in list too, and --nethash beats it.
         try write(#"{"nethash": "\#(Self.fileNethash)"}"#)
@@ -126,7 +134,7 @@ final class ConfigCommandTests {
         let result = try await run("adm-push", ["config", "--home", folder + "/h"], environment: environment.merging(["ADM_NODES": "http://127.0.0.1:2"]) { $1 })
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 6)
+        #expect(lines.count == 8)
         #expect(lines[0].hasPrefix("file               \(configPath)  ") && lines[0].hasSuffix("  (env XDG_CONFIG_HOME)"), "\(lines[0])")
         #expect(lines[1].hasPrefix("home               \(folder)/h  ") && lines[1].hasSuffix("  (flag --home)"), "\(lines[1])")
         #expect(lines[2].hasPrefix("nodes              http://127.0.0.1:2  ") && lines[2].hasSuffix("  (env ADM_NODES)"), "\(lines[2])")
@@ -140,7 +148,7 @@ final class ConfigCommandTests {
     /// needs the file (here for its service), before anything is written.
     @Test func anUnknownKeyIsAnErrorNamingTheKeyAndTheFile() async throws {
         try write(#"{"nodez": ["http://127.0.0.1:1"], "home": "/srv/adm"}"#)
-        let message = "Error: unknown key 'nodez' in \(configPath) (known: nodes, nethash, home, service, accounts)"
+        let message = "Error: unknown key 'nodez' in \(configPath) (known: nodes, nethash, home, service, accounts, notify, open)"
         let config = try await run("adm-push", ["config"], environment: environment)
         #expect(config.status == 64 && config.stderr == message + "\n" && config.stdout.isEmpty, "\(config.stderr)")
 

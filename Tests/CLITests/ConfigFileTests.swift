@@ -33,8 +33,16 @@ import Testing
         #expect(try accounts.expanded("~/a", key: "accounts[0].passphraseFile", environment: ["HOME": "/u"]) == "/u/a")
     }
 
+    @Test func theDesktopKeysAreABooleanAndACommand() throws {
+        let desktop = try parse(#"{"notify": true, "open": "firefox \"$ADM_CHAT_URL\""}"#)
+        #expect(desktop.notify == true && desktop.open == #"firefox "$ADM_CHAT_URL""#)
+        #expect(problem(#"{"notify": "yes"}"#)?.problem == .invalid(key: "notify", reason: "must be true or false"))
+        #expect(problem(#"{"open": 1}"#)?.problem == .invalid(key: "open", reason: "must be a string"))
+        #expect(problem(#"{"open": "  "}"#)?.problem == .invalid(key: "open", reason: "is empty: give a command, or leave the key out for xdg-open"))
+    }
+
     @Test func unknownKeysAreErrorsNamingTheKeyAndTheFile() {
-        #expect(problem(#"{"nodez": []}"#)?.description == "unknown key 'nodez' in /cfg/config.json (known: nodes, nethash, home, service, accounts)")
+        #expect(problem(#"{"nodez": []}"#)?.description == "unknown key 'nodez' in /cfg/config.json (known: nodes, nethash, home, service, accounts, notify, open)")
         #expect(problem(#"{"theme": "dark", "colour": 1, "nodes": []}"#)?.problem == .unknownKeys(["colour", "theme"]))
         let nested = problem(#"{"service": {"address": "U1", "publicKey": "00", "name": "ANS"}}"#)
         #expect(nested?.description == "unknown key 'service.name' in /cfg/config.json (known: service.address, service.publicKey)")

@@ -58,9 +58,11 @@ public struct ChatBubbles: Sendable, Hashable {
         if reason == 1 { unseen[chat]?.shownAs = nil } else { unseen[chat] = nil }
     }
 
-    /// The user acted on the chat's bubble: it is seen.
+    /// The user acted on the chat's bubble: what it counted is seen. A bubble the server
+    /// leaves on screen is still the chat's, replaced by the next one.
     public mutating func seen(_ chat: Chat) {
-        unseen[chat] = nil
+        guard let shown = unseen[chat]?.shownAs else { return unseen[chat] = nil }
+        unseen[chat] = Unseen(shownAs: shown)
     }
 
     /// "2 new messages", "3 new messages, 1 transfer"; nil for a single one.

@@ -1,0 +1,118 @@
+import AdamantCore
+import AdamantDevnet
+import Foundation
+import Testing
+
+/// `adm-fetch watch --notify` and `adm-fetch TXN --notify` as processes, against the devnet
+/// and a real desktop (`TestDesktop`), read back as the user sees it.
+@Suite("adm-fetch --notify", .timeLimit(.minutes(4)))
+struct WatchDesktopTests {
+    static func file(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
+    /// Three messages from one partner and a transfer from another: two bubbles, the chat's
+    /// counting its three; a click runs the open command for its chat, without the
+    /// passphrase in its environment.
+    @Test func oneBubblePerChatAndAClickOpensIt() async throws {
+        try await TestDesktop.with { desktop in
+            let network = try await FetchDevnet()
+            let stranger = KeyPair(passphrase: Passphrase(unvalidated: "desktop stranger \(UUID())"))
+            _ = try network.devnet.fund(stranger.address, amount: ADMAmount(units: 10 * ADMAmount.unitsPerADM))
+            let opened = network.outbox.home + "/opened"
+            let watch = try await WatchProcess(
+                network, ["--notify", "--open", "echo \"$ADM_PARTNER $ADM_CHAT_URL ${ADM_PASSPHRASE:-none}\" >> '\(opened)'"], name: "notify",
+                environment: desktop.environment)
+            for text in ["one", "two", "three"] { _ = try await network.submit(text, from: network.friend, to: network.me) }
+            _ = try await network.transfer(2 * ADMAmount.unitsPerADM, from: stranger, to: network.me, signedAgo: .zero)
+            try await watch.until("all four are printed") { watch.ids.count >= 4 }
+            let deadline = ContinuousClock.now + .seconds(30)
+            while try await desktop.displayedCount() < 2 || !watch.stderr.contains("watch: notification: transfer") {
+                guard ContinuousClock.now < deadline else { throw DesktopFailure("two bubbles never showed:\n\(watch.stderr)") }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(try await desktop.displayedCount() == 2, "one bubble per chat")
+
+            // A click on each, the top one first (a click closes it, and the next moves up):
+            // each runs the open command for its own chat.
+            for clicked in 1...2 {
+                try await desktop.clickTopBubble()
+                while Self.file(opened).split(separator: "\n").count < clicked {
+                    guard ContinuousClock.now < deadline else { throw DesktopFailure("the open command did not run:\n\(watch.stderr)") }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            let lines = Set(Self.file(opened).split(separator: "\n").map(String.init))
+            #expect(lines == [
+                "\(network.friend.address) https://msg.adamant.im/chats/\(network.friend.address)/ none",
+                "\(stranger.address) https://msg.adamant.im/chats/\(stranger.address)/ none",
+            ])
+            let result = try await watch.stop()
+            #expect(result.status == 0, "\(watch.stderr)")
+            #expect(watch.stderr.contains("desktop: notifications through dunst"))
+
+            #expect(try await desktop.displayedCount() == 0, "a click closes the bubble")
+            let shown = try await desktop.history()
+            let chat = try #require(shown.first { $0["body"]?.hasPrefix("3 new messages") == true }, "\(shown)")
+            #expect(chat["body"] == "3 new messages\nthree" && chat["appname"] == "ADAMANT" && chat["category"] == "im.received")
+            #expect(shown.contains { $0["body"]?.contains("2 ADM") == true }, "\(shown)")
+        }
+    }
+
+    @Test func noSessionBusIsExit69AtTheStartNamingWhatIsMissing() async throws {
+        let network = try await FetchDevnet()
+        let result = try await run(
+            "adm-fetch", ["watch", "--notify", "--home", network.outbox.home + "/home"],
+            environment: ["ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.outbox.passphrase])
+        #expect(result.status == 69, "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+        #expect(result.stderr.contains("--notify: no session bus: neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func noNotificationServiceIsExit69AtTheStart() async throws {
+        try await TestDesktop.with(notificationServer: false) { desktop in
+            let network = try await FetchDevnet()
+            let environment = desktop.environment.merging(["ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.outbox.passphrase]) { $1 }
+            for arguments in [["watch", "--notify", "--home", network.outbox.home + "/home"], ["12345", "--notify", "--home", network.outbox.home + "/home"]] {
+                let result = try await run("adm-fetch", arguments, environment: environment)
+                #expect(result.status == 69, "\(arguments): \(result.stderr)")
+                #expect(result.stderr.contains("no notification service on the session bus"), "\(result.stderr)")
+                #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+            }
+        }
+    }
+
+    /// A push hook's `adm-fetch TXN --notify`: one bubble, and the same push again shows none.
+    @Test func aFetchedPushIsOneBubbleAndNotTwice() async throws {
+        try await TestDesktop.with { desktop in
+            let network = try await FetchDevnet()
+            let sent = try await network.send("pushed to the desktop", from: network.friend, to: network.me)
+            for _ in 0..<2 {
+                let result = try await network.fetch([sent.id!.description, "--notify", "--no-names"], environment: desktop.environment)
+                #expect(result.status == 0, "\(result.stderr)")
+            }
+            let shown = try await desktop.shown()
+            #expect(shown.map { $0["body"] } == ["pushed to the desktop"], "\(shown)")
+            #expect(shown.first?["summary"] == network.friend.address.description)
+        }
+    }
+
+    /// The service goes away while the watch runs: the message is printed, the bubble waits,
+    /// and it is shown once a service is back.
+    @Test func aServiceThatGoesAwayGetsWhatItMissedWhenBack() async throws {
+        try await TestDesktop.with { desktop in
+            let network = try await FetchDevnet()
+            let watch = try await WatchProcess(network, ["--notify"], name: "away", environment: desktop.environment)
+            try await desktop.stopNotificationServer()
+            _ = try await network.submit("while it was away", from: network.friend, to: network.me)
+            try await watch.until("it is printed and kept") { watch.ids.count == 1 && watch.stderr.contains("kept until the service is back") }
+            try await desktop.startNotificationServer()
+            let deadline = ContinuousClock.now + .seconds(40)
+            while try await desktop.displayedCount() < 1 {
+                guard ContinuousClock.now < deadline else { throw DesktopFailure("the kept one never showed:\n\(watch.stderr)") }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(try await desktop.shown().map { $0["body"] } == ["while it was away"])
+            #expect(try await watch.stop().status == 0)
+        }
+    }
+}
