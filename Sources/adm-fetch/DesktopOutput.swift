@@ -20,6 +20,7 @@ enum DesktopOutput {
         let open = staying ? try DesktopOptions.openSetting(arguments, context).value : DesktopOptions.defaultOpen
         var appearance = DesktopNotifier.Appearance()
         appearance.actions = staying
+        appearance.icon = DesktopIcon.path(environment: context.environment) { SmallFile.exists(atPath: $0) } ?? ""
         var inherited = context.environment
         inherited["ADM_PASSPHRASE"] = nil
         let environment = inherited

@@ -80,53 +80,33 @@ final class SystemdUnitTests {
         #expect(result.status == 0 && result.stdout == KeysCommandTests.expected + "\n", "\(result.stderr)")
     }
 
-    /// The watch hook as the shell gets it: the sender and what came as notify-send's own
-    /// arguments after '--' (a title that starts with a dash is not an option), and never the
-    /// message text, which every local user could read in notify-send's command line.
-    @Test(arguments: [("message", "New message"), ("reply", "New message"), ("transfer", "New transfer"), ("cryptoTransfer", "New transfer")])
-    func theWatchHookNamesTheSenderButNeverPassesTheText(_ kind: String, _ body: String) async throws {
-        let text = try String(contentsOf: Self.source.appendingPathComponent("adm-fetch-watch.service"), encoding: .utf8)
-        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
-        let words = Self.systemdWords(String(line.dropFirst("ExecStart=".count)), variables: [:])
-        // A stand-in notify-send that prints its arguments one per line, read by sh: a file
-        // just written can be "busy" to exec while another test's spawn holds it open.
-        let fake = folder.appendingPathComponent("notify-send").path
-        try "printf '[%s]\\n' \"$@\"\n".write(toFile: fake, atomically: true, encoding: .utf8)
-        let hook = try #require(words.firstIndex(of: "--exec").map { words[$0 + 1] })
-            .replacingOccurrences(of: "exec notify-send ", with: "exec /bin/sh \(fake) ")
-        try #require(hook.contains(fake), "the hook runs notify-send: \(hook)")
-        let environment = ["PATH": "/usr/bin:/bin", "ADM_TITLE": "-Bob's $HOME", "ADM_BODY": "my bank PIN is 4321", "ADM_KIND": kind]
-        let result = try await run("/bin/sh", ["-c", hook], environment: environment)
-        #expect(result.status == 0 && result.stdout == "[--]\n[-Bob's $HOME]\n[\(body)]\n", "\(result.stdout)\(result.stderr)")
-    }
-
-    /// The watch unit's command line, as systemd hands it over, against a devnet: the
-    /// passphrase from a credential file as systemd writes it, and each notification reaching
-    /// notify-send (a stand-in at the same place in the hook) as the sender and what came.
+    /// The watch unit's command line, as systemd hands it over, against a devnet and a
+    /// desktop: the passphrase from a credential file as systemd writes it, and each
+    /// notification reaching the desktop's notification service.
     @Test(.timeLimit(.minutes(2)))
-    func theWatchUnitsCommandNotifiesThroughTheCredential() async throws {
-        let network = try await FetchDevnet()
-        let credentials = folder.appendingPathComponent("watch-credentials")
-        try FileManager.default.createDirectory(at: credentials, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        _ = FileManager.default.createFile(
-            atPath: credentials.appendingPathComponent("passphrase").path, contents: Data(network.outbox.passphrase.utf8), attributes: [.posixPermissions: 0o400])
-        let notified = folder.appendingPathComponent("notified").path
-        let fake = folder.appendingPathComponent("notify-send").path
-        try "#!/bin/sh\nprintf '[%s]\\n' \"$@\" > '\(notified).tmp' && mv '\(notified).tmp' '\(notified)'\n".write(toFile: fake, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake)
-
-        let text = try String(contentsOf: Self.source.appendingPathComponent("adm-fetch-watch.service"), encoding: .utf8)
-        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
-        var words = Self.systemdWords(String(line.dropFirst("ExecStart=".count)), variables: ["CREDENTIALS_DIRECTORY": credentials.path])
-        try #require(words.prefix(2) == ["/usr/bin/adm-fetch", "watch"])
-        words = words.map { $0.replacingOccurrences(of: "exec notify-send ", with: "exec /bin/sh \(fake) ") }
-        let watch = try await WatchProcess(network, Array(words.dropFirst(2)), name: "unit")
-        _ = try await network.send("-u critical hi", from: network.friend, to: network.me)
-        try await watch.until("notify-send ran") { FileManager.default.fileExists(atPath: notified) }
-        let result = try await watch.stop()
-        #expect(result.status == 0, "\(watch.stderr)")
-        let arguments = try String(contentsOfFile: notified, encoding: .utf8)
-        #expect(arguments == "[--]\n[\(network.friend.address)]\n[New message]\n", "\(arguments)")
+    func theWatchUnitsCommandNotifiesTheDesktopThroughTheCredential() async throws {
+        try await TestDesktop.with { desktop in
+            let network = try await FetchDevnet()
+            let credentials = folder.appendingPathComponent("watch-credentials")
+            try FileManager.default.createDirectory(at: credentials, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            _ = FileManager.default.createFile(
+                atPath: credentials.appendingPathComponent("passphrase").path, contents: Data(network.outbox.passphrase.utf8), attributes: [.posixPermissions: 0o400])
+            let text = try String(contentsOf: Self.source.appendingPathComponent("adm-fetch-watch.service"), encoding: .utf8)
+            let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
+            let words = Self.systemdWords(String(line.dropFirst("ExecStart=".count)), variables: ["CREDENTIALS_DIRECTORY": credentials.path])
+            try #require(words.prefix(2) == ["/usr/bin/adm-fetch", "watch"])
+            let watch = try await WatchProcess(network, Array(words.dropFirst(2)), name: "unit", environment: desktop.environment)
+            _ = try await network.send("-u critical hi", from: network.friend, to: network.me)
+            let deadline = ContinuousClock.now + .seconds(60)
+            while try await desktop.displayedCount() < 1 {
+                guard ContinuousClock.now < deadline else { throw DesktopFailure("no bubble:\n\(watch.stderr)") }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let result = try await watch.stop()
+            #expect(result.status == 0, "\(watch.stderr)")
+            let shown = try await desktop.shown()
+            #expect(shown.count == 1 && shown.first?["body"] == "-u critical hi" && shown.first?["appname"] == "ADAMANT", "\(shown)")
+        }
     }
 
     /// An ExecStart= line as systemd splits it, for what the units use: words apart at blanks,

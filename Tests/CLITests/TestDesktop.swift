@@ -16,8 +16,15 @@ final class TestDesktop: Sendable {
     private let xServer: BackgroundProcess
     private let dunst = Mutex<BackgroundProcess?>(nil)
 
-    /// `DBUS_SESSION_BUS_ADDRESS` and `DISPLAY` for the processes of this desktop.
-    var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": busAddress, "DISPLAY": display, "PATH": "/usr/bin:/bin"] }
+    /// `DBUS_SESSION_BUS_ADDRESS` and `DISPLAY` for the processes of this desktop, and the
+    /// package's own data files (its icon) where an installed package has them.
+    var environment: [String: String] {
+        ["DBUS_SESSION_BUS_ADDRESS": busAddress, "DISPLAY": display, "PATH": "/usr/bin:/bin", "XDG_DATA_DIRS": Self.packageData]
+    }
+
+    /// packaging/share of this checkout: what the package installs under /usr/share.
+    static let packageData = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("packaging/share").path
 
     /// Starts the bus and the X server, and dunst unless `notificationServer` is false.
     /// `dmenu` is what dunst's context menu runs to pick an action (it reads the actions'

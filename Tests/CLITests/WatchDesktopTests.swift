@@ -53,6 +53,7 @@ struct WatchDesktopTests {
             let shown = try await desktop.history()
             let chat = try #require(shown.first { $0["body"]?.hasPrefix("3 new messages") == true }, "\(shown)")
             #expect(chat["body"] == "3 new messages\nthree" && chat["appname"] == "ADAMANT" && chat["category"] == "im.received")
+            #expect(chat["icon_path"] == TestDesktop.packageData + "/icons/hicolor/scalable/apps/adm-push.svg", "the package's icon")
             #expect(shown.contains { $0["body"]?.contains("2 ADM") == true }, "\(shown)")
         }
     }
