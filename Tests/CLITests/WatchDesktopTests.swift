@@ -97,6 +97,22 @@ struct WatchDesktopTests {
         }
     }
 
+    /// libsystemd (sd-bus) is loaded only by --notify: a fetch without it opens none of the
+    /// bus's libraries (glibc's loader says what it opens under LD_DEBUG=files).
+    @Test func onlyNotifyLoadsTheBusLibrary() async throws {
+        try await TestDesktop.with { desktop in
+            let network = try await FetchDevnet()
+            let sent = try await network.send("loaded or not", from: network.friend, to: network.me)
+            let id = try #require(sent.id).description
+            let loader = desktop.environment.merging(["LD_DEBUG": "files"]) { $1 }
+            let plain = try await network.fetch([id, "--json", "--no-names"], environment: loader)
+            #expect(plain.status == 0 && plain.stderr.contains("file=libcurl.so"), "\(plain.stderr)")
+            #expect(!plain.stderr.contains("libsystemd"), "loaded with no --notify")
+            let notified = try await network.fetch([id, "--json", "--no-names", "--notify"], environment: loader)
+            #expect(notified.status == 0 && notified.stderr.contains("file=libsystemd.so.0"), "\(notified.stderr)")
+        }
+    }
+
     /// The service goes away while the watch runs: the message is printed, the bubble waits,
     /// and it is shown once a service is back.
     @Test func aServiceThatGoesAwayGetsWhatItMissedWhenBack() async throws {
