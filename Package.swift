@@ -55,7 +55,7 @@ let package = Package(
         // Debug builds, which the tests run, carry the hooks the crash tests kill a send with;
         // release builds, which ship, have none.
         .target(
-            name: "AdamantCLI", dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "CSpawn"],
+            name: "AdamantCLI", dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "AdamantDesktop", "CSpawn"],
             swiftSettings: [.define("ADM_TEST_HOOKS", .when(configuration: .debug))]),
 
         .executableTarget(name: "adm-push", dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantCLI"]),

@@ -1,4 +1,5 @@
 public import AdamantCore
+public import AdamantDesktop
 public import AdamantNodes
 #if canImport(Glibc)
 @preconcurrency import Glibc
@@ -17,7 +18,11 @@ public import AdamantNodes
 ///   "service": {"address": "U10629337621822775991", "publicKey": "188b24bd…"},
 ///   "accounts": [{"passphraseFile": "~/.config/adm-push/alice", "home": "~/adm-push/alice"}],
 ///   "notify": true,
-///   "open": "xdg-open \"$ADM_CHAT_URL\""
+///   "open": "xdg-open \"$ADM_CHAT_URL\"",
+///   "preview": "sender",
+///   "mute": ["U123…", {"address": "U456…", "until": "2026-12-24T18:00:00Z"}],
+///   "quiet": "22:00-07:00", "quietMode": "hold",
+///   "kinds": ["messages", "transfers"]
 /// }
 /// ```
 ///
@@ -26,7 +31,7 @@ public import AdamantNodes
 public struct ConfigFile: Sendable, Hashable {
     /// Far more than a few settings need; a larger file is refused unread.
     public static let maxBytes = 1 << 20
-    public static let keys = ["nodes", "nethash", "home", "service", "accounts", "notify", "open"]
+    public static let keys = ["nodes", "nethash", "home", "service", "accounts", "notify", "open", "preview", "mute", "quiet", "quietMode", "kinds"]
     static let serviceKeys = ["address", "publicKey"]
     static let accountKeys = ["passphraseFile", "home"]
 
@@ -53,6 +58,16 @@ public struct ConfigFile: Sendable, Hashable {
     public var notify: Bool?
     /// What a click on a desktop notification runs; checked not to be empty.
     public var open: String?
+    /// How much a notification shows.
+    public var preview: NotificationPolicy.Preview?
+    /// Partners never notified (nil), or until a moment (Unix milliseconds).
+    public var mute: [Address: Int64?]?
+    /// Local hours when notifications are quiet.
+    public var quiet: NotificationPolicy.QuietHours?
+    /// What quiet hours do.
+    public var quietMode: NotificationPolicy.QuietMode?
+    /// Which notifications are shown at all.
+    public var kinds: Set<NotificationPolicy.KindGroup>?
 
     /// What `NodeList.resolve` takes from the file.
     public var nodeSettings: NodeConfigFile { NodeConfigFile(path: path, nodes: nodes, nethash: nethash) }
@@ -98,6 +113,41 @@ public struct ConfigFile: Sendable, Hashable {
             throw ConfigFileError(path: path, problem: .invalid(key: "open", reason: "is empty: give a command, or leave the key out for xdg-open"))
         }
         open = body.open
+        func invalid(_ key: String, _ reason: String) -> ConfigFileError { ConfigFileError(path: path, problem: .invalid(key: key, reason: reason)) }
+        if let text = body.preview {
+            guard let value = NotificationPolicy.Preview(rawValue: text) else { throw invalid("preview", "must be \"full\", \"sender\" or \"none\", got \(text.quoted)") }
+            preview = value
+        }
+        if let entries = body.mute {
+            var muted: [Address: Int64?] = [:]
+            for (index, entry) in entries.enumerated() {
+                guard let address = try? Address(entry.address) else { throw invalid("mute[\(index)]", "is not an ADAMANT address: \(entry.address.quoted)") }
+                if let until = entry.until {
+                    guard let moment = UTCTime.unixMillis(until) else {
+                        throw invalid("mute[\(index)].until", "must be a UTC time as 2026-12-24T18:00:00Z, got \(until.quoted)")
+                    }
+                    muted[address] = .some(moment)
+                } else {
+                    muted[address] = .some(nil)
+                }
+            }
+            mute = muted
+        }
+        if let text = body.quiet {
+            guard let hours = NotificationPolicy.QuietHours(text) else { throw invalid("quiet", "must be local hours as \"22:00-07:00\", got \(text.quoted)") }
+            quiet = hours
+        }
+        if let text = body.quietMode {
+            guard let mode = NotificationPolicy.QuietMode(rawValue: text) else { throw invalid("quietMode", "must be \"silent\" or \"hold\", got \(text.quoted)") }
+            quietMode = mode
+        }
+        if let names = body.kinds {
+            let groups = names.compactMap(NotificationPolicy.KindGroup.init(rawValue:))
+            guard groups.count == names.count else {
+                throw invalid("kinds", "must list some of \"messages\", \"transfers\" and \"reactions\", got \(names.map(\.quoted).joined(separator: ", "))")
+            }
+            kinds = Set(groups)
+        }
     }
 
     /// The home, `~` expanded against `HOME`; nil when the file names none.
@@ -159,6 +209,8 @@ public struct ConfigFile: Sendable, Hashable {
         case "service": return .invalid(key: "service", reason: #"must be an object: {"address": "U…", "publicKey": "hex"}"#)
         case "accounts": return .invalid(key: "accounts", reason: #"must be a list of objects: {"passphraseFile": "/path", "home": "/path"}, home optional"#)
         case "notify": return .invalid(key: "notify", reason: "must be true or false")
+        case "mute": return .invalid(key: "mute", reason: #"must be a list of addresses, or of {"address": "U…", "until": "2026-12-24T18:00:00Z"}"#)
+        case "kinds": return .invalid(key: "kinds", reason: #"must be a list: ["messages", "transfers", "reactions"]"#)
         case let name?: return .invalid(key: name, reason: "must be a string")
         }
     }
@@ -201,6 +253,28 @@ public struct ConfigFile: Sendable, Hashable {
         var accounts: [Account]?
         var notify: Bool?
         var open: String?
+        var preview: String?
+        var mute: [Mute]?
+        var quiet: String?
+        var quietMode: String?
+        var kinds: [String]?
+
+        /// "U…", or {"address": "U…", "until": "…Z"}.
+        struct Mute: Decodable {
+            var address: String
+            var until: String?
+
+            init(from decoder: any Decoder) throws {
+                if let address = try? decoder.singleValueContainer().decode(String.self) {
+                    self.address = address
+                    return
+                }
+                let container = try decoder.container(keyedBy: AnyKey.self)
+                try UnknownKeys.check(container, known: ["address", "until"], prefix: "mute[].")
+                address = try container.decode(String.self, forKey: AnyKey("address"))
+                until = try container.decodeIfPresent(String.self, forKey: AnyKey("until"))
+            }
+        }
 
         struct Account: Decodable {
             var passphraseFile: String
@@ -236,6 +310,11 @@ public struct ConfigFile: Sendable, Hashable {
             accounts = try container.decodeIfPresent([Account].self, forKey: AnyKey("accounts"))
             notify = try container.decodeIfPresent(Bool.self, forKey: AnyKey("notify"))
             open = try container.decodeIfPresent(String.self, forKey: AnyKey("open"))
+            preview = try container.decodeIfPresent(String.self, forKey: AnyKey("preview"))
+            mute = try container.decodeIfPresent([Mute].self, forKey: AnyKey("mute"))
+            quiet = try container.decodeIfPresent(String.self, forKey: AnyKey("quiet"))
+            quietMode = try container.decodeIfPresent(String.self, forKey: AnyKey("quietMode"))
+            kinds = try container.decodeIfPresent([String].self, forKey: AnyKey("kinds"))
         }
     }
 

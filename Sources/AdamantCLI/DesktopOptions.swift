@@ -1,3 +1,6 @@
+public import AdamantCore
+public import AdamantDesktop
+
 /// The desktop notification settings `adm-fetch` shares between its one-shot fetch and
 /// `watch`, and `adm-push config` shows.
 public enum DesktopOptions {
@@ -6,7 +9,19 @@ public enum DesktopOptions {
     public static let open = SingleOption(
         "open", valueName: "command",
         help: #"What a click on a bubble runs, with /bin/sh -c (ADM_CHAT_URL, ADM_PARTNER, ADM_ACCOUNT); default xdg-open "$ADM_CHAT_URL"."#)
-    public static let options: [any DeclaredOption] = [notify, open]
+    public static let preview = SingleOption(
+        "preview", valueName: "level", allowedValues: NotificationPolicy.Preview.allCases.map(\.rawValue),
+        help: #"How much shows: full (name and text), sender (name, "New message") or none ("ADAMANT", "New message"); default full."#)
+    public static let mute = RepeatableOption("mute", valueName: "address", help: "Never notify for this partner (repeatable; adds to the config file's).")
+    public static let quiet = SingleOption("quiet", valueName: "hh:mm-hh:mm", help: "Local hours when bubbles are quiet, e.g. 22:00-07:00.")
+    public static let quietMode = SingleOption(
+        "quiet-mode", valueName: "mode", allowedValues: NotificationPolicy.QuietMode.allCases.map(\.rawValue),
+        help: "In quiet hours: silent (low urgency, no sound; the default) or hold (one summary when they end).")
+    public static let kinds = SingleOption(
+        "kinds", valueName: "list", help: "Which notify, comma-separated: messages, transfers, reactions (default all).")
+    /// What every command that shows notifications takes; `open` only where a click is heard.
+    public static let policyOptions: [any DeclaredOption] = [preview, mute, quiet, quietMode, kinds]
+    public static let options: [any DeclaredOption] = [notify, open] + policyOptions
 
     /// The PWA's chat route, which `xdg-open` gives the user's browser.
     public static let defaultOpen = #"xdg-open "$ADM_CHAT_URL""#
@@ -20,6 +35,53 @@ public enum DesktopOptions {
         It needs a session bus (DBUS_SESSION_BUS_ADDRESS, or $XDG_RUNTIME_DIR/bus) with a
         notification service on it; without one it exits 69 at the start, saying which.
         """
+
+    /// The policy and where each of its settings came from: each flag, else the file's key,
+    /// else the default; --mute adds to the file's list.
+    public static func policy(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> (NotificationPolicy, [String: SettingOrigin]) {
+        let file = try OutboxOptions.configFile(context)
+        var policy = NotificationPolicy()
+        var origins: [String: SettingOrigin] = [:]
+        func from<Value>(_ name: String, _ option: SingleOption, _ key: KeyPath<ConfigFile, Value?>, parse: (String) -> Value?, expected: String) throws(CLIError) -> Value? {
+            if let text = arguments.value(option) {
+                guard let value = parse(text) else { throw .usage("--\(option.spec.name) takes \(expected), got \(text.quoted)") }
+                origins[name] = .flag("--" + option.spec.name)
+                return value
+            }
+            if let file, let value = file[keyPath: key] {
+                origins[name] = .file(file.path)
+                return value
+            }
+            origins[name] = .builtIn
+            return nil
+        }
+        if let value = try from("preview", preview, \.preview, parse: NotificationPolicy.Preview.init(rawValue:), expected: "full, sender or none") {
+            policy.preview = value
+        }
+        policy.quiet = try from("quiet", quiet, \.quiet, parse: NotificationPolicy.QuietHours.init, expected: "local hours as 22:00-07:00")
+        if let value = try from("quietMode", quietMode, \.quietMode, parse: NotificationPolicy.QuietMode.init(rawValue:), expected: "silent or hold") {
+            policy.quietMode = value
+        }
+        let parseKinds = { (text: String) -> Set<NotificationPolicy.KindGroup>? in
+            let names = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            let groups = names.compactMap(NotificationPolicy.KindGroup.init(rawValue:))
+            return groups.count == names.count ? Set(groups) : nil
+        }
+        if let value = try from("kinds", kinds, \.kinds, parse: parseKinds, expected: "a comma-separated list of messages, transfers and reactions") {
+            policy.kinds = value
+        }
+        origins["mute"] = .builtIn
+        if let file, let muted = file.mute {
+            policy.muted = muted
+            origins["mute"] = .file(file.path)
+        }
+        for text in arguments.values(mute) {
+            guard let address = try? Address(text) else { throw .usage("--mute takes an ADAMANT address, got \(text.quoted)") }
+            policy.muted[address] = .some(nil)
+            origins["mute"] = .flag("--" + mute.spec.name)
+        }
+        return (policy, origins)
+    }
 
     /// Whether notifications go to the desktop: `--notify`, else the file's `notify`.
     public static func notifySetting(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> Setting<Bool> {

@@ -27,6 +27,15 @@ public actor DesktopNotifier {
     public enum Request: Sendable, Hashable {
         /// A click or "Open": show the chat.
         case open(ChatBubbles.Chat)
+        /// "Mute 1 hour".
+        case mute(ChatBubbles.Chat)
+    }
+
+    /// A bubble to show: its chat, and what the policy lets it say and how.
+    struct Pending: Sendable, Hashable {
+        let chat: ChatBubbles.Chat
+        let isTransfer: Bool
+        let presentation: NotificationPolicy.Presentation
     }
 
     /// Undelivered bubbles kept while the service is away; beyond this the oldest are dropped
@@ -35,6 +44,7 @@ public actor DesktopNotifier {
     /// How often a process that stays asks a service that went away again.
     public static let retryInterval: Duration = .seconds(10)
     static let openKey = "open"
+    static let muteKey = "mute-1h"
 
     private let environment: [String: String]
     private let appearance: Appearance
@@ -42,7 +52,9 @@ public actor DesktopNotifier {
     private let log: @Sendable (String) -> Void
     private var service: DesktopNotifications?
     private var bubbles = ChatBubbles()
-    private var waiting: [WatchNotification] = []
+    private var waiting: [Pending] = []
+    /// Held through quiet hours: how many, in which chats.
+    private var held: (count: Int, chats: Set<ChatBubbles.Chat>) = (0, [])
     private var events: Task<Void, Never>?
 
     /// A notifier connected to the notification service of the session bus `environment`
@@ -71,11 +83,32 @@ public actor DesktopNotifier {
     /// The server, while connected.
     public var server: NotificationServer? { service?.server }
 
-    /// Shows `notification` in its chat's bubble. Throws when the service cannot take it; it
-    /// is then kept and shown, before any later one, once the service is back.
-    public func show(_ notification: WatchNotification) async throws(DesktopUnavailable) {
-        waiting.append(notification)
+    /// Shows `notification` in its chat's bubble as `presentation` says. Throws when the
+    /// service cannot take it; it is then kept and shown, before any later one, once the
+    /// service is back.
+    public func show(_ notification: WatchNotification, as presentation: NotificationPolicy.Presentation) async throws(DesktopUnavailable) {
+        let kind = notification.result.notification.kind
+        waiting.append(Pending(chat: Self.chat(of: notification), isTransfer: kind == .transfer || kind == .cryptoTransfer, presentation: presentation))
         if waiting.count > Self.maximumWaiting { waiting.removeFirst(waiting.count - Self.maximumWaiting) }
+        try await deliverWaiting()
+    }
+
+    /// Keeps `notification` for the summary shown when quiet hours end.
+    public func hold(_ notification: WatchNotification) {
+        held.count += 1
+        held.chats.insert(Self.chat(of: notification))
+    }
+
+    /// Shows one bubble for what was held ("5 notifications in 3 chats while quiet"), if
+    /// anything was; it names no chat and quotes nothing, whatever the preview.
+    public func releaseHeld() async throws(DesktopUnavailable) {
+        guard held.count > 0 else { return }
+        let (count, chats) = held
+        held = (0, [])
+        let body = "\(count) notification\(count == 1 ? "" : "s") in \(chats.count) chat\(chats.count == 1 ? "" : "s") while quiet"
+        let summary = NotificationPolicy.Presentation(title: appearance.appName, body: body, showsText: false, urgency: .normal, silent: false)
+        // Its own chat (no partner), so no chat's bubble is replaced by it.
+        waiting.append(Pending(chat: ChatBubbles.Chat(account: Self.nobody, partner: Self.nobody), isTransfer: false, presentation: summary))
         try await deliverWaiting()
     }
 
@@ -84,15 +117,15 @@ public actor DesktopNotifier {
         while let next = waiting.first {
             if service == nil { try await reconnect() }
             guard let service else { return }
-            let chat = ChatBubbles.Chat(account: next.account, partner: next.result.thread ?? next.account)
-            let isTransfer = next.result.notification.kind == .transfer || next.result.notification.kind == .cryptoTransfer
             var counted = bubbles
-            let (replacing, count) = counted.arrived(in: chat, isTransfer: isTransfer)
+            let (replacing, count) = counted.arrived(in: next.chat, isTransfer: next.isTransfer)
             do {
                 let id = try await service.notify(
-                    Self.bubble(for: next, count: count, server: service.server, appearance: appearance), replacing: replacing)
+                    Self.bubble(for: next.presentation, count: count, server: service.server, appearance: appearance,
+                                actions: next.chat.partner != Self.nobody),
+                    replacing: replacing)
                 bubbles = counted
-                bubbles.shown(chat, as: id)
+                bubbles.shown(next.chat, as: id)
                 waiting.removeFirst()
             } catch {
                 self.service = nil
@@ -102,22 +135,34 @@ public actor DesktopNotifier {
         }
     }
 
-    /// The bubble for `notification`, within what `server` can show.
-    static func bubble(for notification: WatchNotification, count: String?, server: NotificationServer, appearance: Appearance) -> DesktopBubble {
-        let rendered = notification.result.notification
+    /// The bubble for `presentation`, within what `server` can show. Only the body is markup
+    /// (the specification's summary is plain text, and servers show it as such).
+    static func bubble(
+        for presentation: NotificationPolicy.Presentation, count: String?, server: NotificationServer, appearance: Appearance, actions chatActions: Bool = true
+    ) -> DesktopBubble {
         let markup = server.capabilities.contains("body-markup")
-        let text = markup ? escapingMarkup(rendered.body) : rendered.body
+        let text = markup ? escapingMarkup(presentation.body) : presentation.body
         var hints = DesktopBubble.Hints()
         hints.category = "im.received"
         hints.desktopEntry = appearance.desktopEntry
         hints.soundName = appearance.soundName
-        let actions: [DesktopBubble.Action] = appearance.actions && server.capabilities.contains("actions")
-            ? [.init(key: "default", label: "Open"), .init(key: openKey, label: "Open")]
+        hints.urgency = presentation.urgency
+        hints.suppressSound = presentation.silent
+        let actions: [DesktopBubble.Action] = chatActions && appearance.actions && server.capabilities.contains("actions")
+            ? [.init(key: "default", label: "Open"), .init(key: openKey, label: "Open"), .init(key: muteKey, label: "Mute 1 hour")]
             : []
         return DesktopBubble(
-            appName: appearance.appName, icon: appearance.icon, summary: rendered.title,
+            appName: appearance.appName, icon: appearance.icon, summary: presentation.title,
             body: count.map { $0 + "\n" + text } ?? text, actions: actions, hints: hints)
     }
+
+    /// The chat `notification` belongs to.
+    public static func chat(of notification: WatchNotification) -> ChatBubbles.Chat {
+        ChatBubbles.Chat(account: notification.account, partner: notification.result.thread ?? notification.account)
+    }
+
+    /// The summary's chat: an address no account has (all-zero keys hash elsewhere).
+    static let nobody = Address(number: 0)
 
     private func reconnect() async throws(DesktopUnavailable) {
         events?.cancel()
@@ -138,6 +183,7 @@ public actor DesktopNotifier {
             bubbles.seen(chat)
             switch key {
             case "default", Self.openKey: await requests(.open(chat))
+            case Self.muteKey: await requests(.mute(chat))
             default: return
             }
         case .closed(let id, let reason):

@@ -2,6 +2,7 @@ import AdamantCLI
 import AdamantCore
 import AdamantDesktop
 import AdamantFetch
+import Synchronization
 
 /// `--notify`: the desktop's notification service, connected at the start so that a
 /// desktop that is not there is said at once (exit 69), never at the first message.
@@ -13,7 +14,8 @@ enum DesktopOutput {
     /// `notify`), nil when they do not. `staying` is false for a process that exits right
     /// after showing: its bubbles offer no action, as nobody would hear the click.
     static func notifier(
-        _ arguments: ParsedArguments, _ context: Context, staying: Bool, warn: @escaping @Sendable (String) -> Void
+        _ arguments: ParsedArguments, _ context: Context, staying: Bool, warn: @escaping @Sendable (String) -> Void,
+        mute: @escaping @Sendable (ChatBubbles.Chat) async -> Void = { _ in }
     ) async throws(CLIError) -> DesktopNotifier? {
         guard try DesktopOptions.notifySetting(arguments, context).value else { return nil }
         // Only a process that stays has --open: nobody hears a click on the others' bubbles.
@@ -28,6 +30,7 @@ enum DesktopOutput {
             let notifier = try await DesktopNotifier.connect(environment: context.environment, appearance) { request in
                 switch request {
                 case .open(let chat): await Self.open(chat, command: open, environment: environment, warn: warn)
+                case .mute(let chat): await mute(chat)
                 }
             } log: { line in
                 warn(line)
@@ -38,6 +41,9 @@ enum DesktopOutput {
         }
     }
 
+    /// How long "Mute 1 hour" mutes.
+    static let muteSpan: Int64 = 3_600_000
+
     /// Runs the open command for `chat`, as `--exec` runs its hook.
     static func open(_ chat: ChatBubbles.Chat, command: String, environment: [String: String], warn: @Sendable (String) -> Void) async {
         var environment = environment
@@ -46,5 +52,25 @@ enum DesktopOutput {
         environment["ADM_ACCOUNT"] = chat.account.description
         let outcome = await ChildProcess.run("/bin/sh", ["-c", command], environment: environment, timeout: WatchCommand.hookTimeout)
         if !outcome.succeeded { warn("desktop: the open command for the chat with \(chat.partner) \(outcome)") }
+    }
+}
+
+/// The policy a running command decides by: "Mute 1 hour" changes it while it runs.
+final class PolicyState: Sendable {
+    private let policy: Mutex<NotificationPolicy>
+
+    init(_ policy: NotificationPolicy) { self.policy = Mutex(policy) }
+
+    /// The decision for `notification` now.
+    func decide(_ notification: WatchNotification, unixMillis: Int64) -> NotificationPolicy.Decision {
+        let chat = DesktopNotifier.chat(of: notification)
+        return policy.withLock { $0.decide(notification.result.notification, in: chat, unixMillis: unixMillis, minute: LocalTime.minuteOfDay(unixMillis: unixMillis)) }
+    }
+
+    func mute(_ chat: ChatBubbles.Chat, until: Int64) { policy.withLock { $0.mutedChats[chat] = until } }
+
+    /// Whether `unixMillis` is in the quiet hours.
+    func isQuiet(unixMillis: Int64) -> Bool {
+        policy.withLock { $0.quiet?.contains(minute: LocalTime.minuteOfDay(unixMillis: unixMillis)) ?? false }
     }
 }

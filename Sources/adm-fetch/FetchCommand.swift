@@ -17,7 +17,8 @@ struct FetchCommand: Command {
     static let info = CommandInfo(
         name: "fetch",
         overview: "Find, verify, decrypt and render the transaction behind a push.",
-        options: [recipient, payload, deadline, json, noNames, DesktopOptions.notify, OutboxOptions.home] + NodeOptions.options
+        options: [recipient, payload, deadline, json, noNames, DesktopOptions.notify] + DesktopOptions.policyOptions + [OutboxOptions.home]
+            + NodeOptions.options
             + [PassphraseInput.option],
         discussion: """
             Give the transaction id, or --payload with the push itself; a payload that carries the
@@ -64,6 +65,7 @@ struct FetchCommand: Command {
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
         let desktop = try await DesktopOutput.notifier(arguments, context, staying: false) { context.output.error("warning: " + $0) }
+        let policy = try DesktopOptions.policy(arguments, context).0
         var push: PushPayload
         do { push = try readPush(context) } catch {
             // An extension shows something even for a push it cannot read.
@@ -108,9 +110,21 @@ struct FetchCommand: Command {
             }
         }
         FetchReport.print(result, json: arguments.flag(Self.json), context)
-        if let desktop, !result.duplicate, result.notification.shown {
-            let shown = WatchNotification(result: result, via: .poll, account: await keys.keyPair.address)
-            do throws(DesktopUnavailable) { try await desktop.show(shown) } catch {
+        let pushed = WatchNotification(result: result, via: .poll, account: await keys.keyPair.address)
+        let now = SystemWallClock().unixMillis()
+        // The bubble follows the policy; the output above is the extension's, whole.
+        let decision = policy.decide(result.notification, in: DesktopNotifier.chat(of: pushed), unixMillis: now, minute: LocalTime.minuteOfDay(unixMillis: now))
+        var presentation: NotificationPolicy.Presentation?
+        switch decision {
+        case .drop: break
+        case .show(let shown): presentation = shown
+        case .hold(var shown):
+            // Nothing stays to show a summary later: quiet now instead.
+            (shown.urgency, shown.silent) = (.low, true)
+            presentation = shown
+        }
+        if let desktop, !result.duplicate, let presentation {
+            do throws(DesktopUnavailable) { try await desktop.show(pushed, as: presentation) } catch {
                 throw CLIError("--notify: \(error)", exitCode: .unavailable)
             }
         }

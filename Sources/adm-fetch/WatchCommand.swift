@@ -5,6 +5,7 @@ import AdamantFetch
 import AdamantNodes
 import AdamantPush
 import AdamantStore
+import Synchronization
 
 /// `adm-fetch watch`: notifications with no push service, from the nodes' sockets and listings.
 struct WatchCommand: Command {
@@ -97,18 +98,27 @@ struct WatchCommand: Command {
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
         let logger = try LogOptions.logger(arguments, context)
         try OutboxOptions.checkSettings(arguments, context)  // a broken config file before the passphrase is asked for
-        let desktop = try await DesktopOutput.notifier(arguments, context, staying: true) { logger.log(.warning, $0) }
+        let policy = PolicyState(try DesktopOptions.policy(arguments, context).0)
+        let mutes = MuteStore()
+        let desktop = try await DesktopOutput.notifier(arguments, context, staying: true) { logger.log(.warning, $0) } mute: { chat in
+            let until = SystemWallClock().unixMillis() + DesktopOutput.muteSpan
+            policy.mute(chat, until: until)
+            await mutes.keep(chat, until: until, logger)
+        }
         if let server = await desktop?.server { logger.log(.info, "desktop: notifications through \(server)") }
-        // What the service missed while it was away goes out when it is back, message or not.
-        let retry = desktop.map { notifier in
+        // What the service missed while it was away goes out when it is back, message or not,
+        // and what quiet hours held goes out as one summary when they end.
+        let chores = desktop.map { notifier in
             Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: DesktopNotifier.retryInterval)
-                    try? await notifier.deliverWaiting()  // a failure is logged by the notifier
+                    // A failure is logged by the notifier.
+                    if !policy.isQuiet(unixMillis: SystemWallClock().unixMillis()) { try? await notifier.releaseHeld() }
+                    try? await notifier.deliverWaiting()
                 }
             }
         }
-        defer { retry?.cancel() }
+        defer { chores?.cancel() }
         let accounts = try WatchedAccount.all(arguments, context)
         let pool = HealthCache.pool(for: try NodeOptions.nodeList(arguments, context), home: accounts[0].home)
         defer { HealthCache.save(pool, home: accounts[0].home) }
@@ -125,6 +135,7 @@ struct WatchCommand: Command {
                 do { log = try NotificationLog(home: account.home) } catch { throw CLIError(storeError: error) }
                 logs[account.home] = log
             }
+            await mutes.add(log, for: account.keyPair.address, into: policy, logger)
             let fetcher = Fetcher(keyPair: account.keyPair, client: NodeClient(pool: pool, deadline: .seconds(15)), publicKeys: log)
             let registrations = await openOutbox(account.home, account.keyPair, fetcher.client, logger, context)
             watchers.append(Watcher(
@@ -141,9 +152,19 @@ struct WatchCommand: Command {
             try await stop.run { () throws(WatchGroup.Failure) in
                 try await group.run(from: start) { account, height in
                     logger.log(.info, "Watching \(account) from block \(height); stop with Ctrl-C.")
-                } onNotification: { notification throws(HandOverFailure) in
+                } onNotification: { found throws(HandOverFailure) in
+                    Self.log(found.result, logger)
+                    let presentation: NotificationPolicy.Presentation
+                    var held = false
+                    switch policy.decide(found, unixMillis: SystemWallClock().unixMillis()) {
+                    case .drop:
+                        logger.log(.info, "watch: not shown: muted, or a kind not asked for")
+                        return
+                    case .show(let shown): presentation = shown
+                    case .hold(let shown): (presentation, held) = (shown, true)
+                    }
+                    let notification = presentation.applied(to: found)
                     let result = notification.result
-                    Self.log(result, logger)
                     var written = false
                     let print = {
                         let line = result.notification.title + ": " + result.notification.body.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " ")
@@ -153,7 +174,9 @@ struct WatchCommand: Command {
                     guard written else { throw HandOverFailure("standard output cannot be written") }
                     try await hook?.run(for: notification)
                     // Not delivered is not lost: the notifier keeps it and says so.
-                    if let desktop, result.notification.shown { try? await desktop.show(notification) }
+                    if let desktop {
+                        if held { await desktop.hold(notification) } else { try? await desktop.show(notification, as: presentation) }
+                    }
                 }
             }
             return .success
@@ -237,5 +260,30 @@ struct Hook: Sendable {
         let outcome = await ChildProcess.run("/bin/sh", ["-c", command], environment: environment, timeout: WatchCommand.hookTimeout)
         if case .notStarted(let reason) = outcome { throw HandOverFailure("--exec could not start: \(reason)") }
         if !outcome.succeeded { logger.log(.warning, "watch: --exec for transaction \(result.id) \(outcome)") }
+    }
+}
+
+/// The watched accounts' logs, where "Mute 1 hour" is kept so a restart still mutes.
+final class MuteStore: Sendable {
+    private let logs = Mutex<[Address: NotificationLog]>([:])
+
+    /// Adds `account`'s log, and its chats still muted to `policy`.
+    func add(_ log: NotificationLog, for account: Address, into policy: PolicyState, _ logger: Logger) async {
+        logs.withLock { $0[account] = log }
+        do {
+            for (partner, until) in try await log.mutedChats(account: account, now: SystemWallClock().unixMillis()) {
+                policy.mute(ChatBubbles.Chat(account: account, partner: partner), until: until)
+            }
+        } catch {
+            logger.log(.warning, "watch: the muted chats cannot be read: \(error)")
+        }
+    }
+
+    func keep(_ chat: ChatBubbles.Chat, until: Int64, _ logger: Logger) async {
+        guard let log = logs.withLock({ $0[chat.account] }) else { return }
+        do { try await log.mute(chat.partner, account: chat.account, until: until) } catch {
+            logger.log(.warning, "watch: the mute of \(chat.partner) lasts only while this watch runs: \(error)")
+        }
+        logger.log(.info, "watch: \(chat.partner) muted until \(UTCTime.text(unixMillis: until))")
     }
 }

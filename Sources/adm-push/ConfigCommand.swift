@@ -1,5 +1,6 @@
 import AdamantCLI
 import AdamantCore
+import AdamantDesktop
 import AdamantNodes
 
 /// `adm-push config`: each setting's effective value and where it came from, as the other
@@ -18,10 +19,16 @@ struct ConfigCommand: Command {
             (--nethash; the file's goes with the file's nodes or the built-in ones, never with
             --node or ADM_NODES); service.address and service.publicKey (--service-address with
             --service-public-key; the key must hash to the address); notify (--notify: adm-fetch
-            shows notifications on the desktop) and open (--open: what a click on one runs). The
-            file, $XDG_CONFIG_HOME/adm-push/config.json, may hold any of them:
+            shows notifications on the desktop) and open (--open: what a click on one runs); and
+            what notifications show and when, for bubbles, --json lines and --exec hooks alike:
+            preview (--preview full|sender|none), mute (--mute U…, added to the file's list),
+            quiet (--quiet 22:00-07:00, local hours), quietMode (--quiet-mode silent|hold) and
+            kinds (--kinds messages,transfers,reactions). The file,
+            $XDG_CONFIG_HOME/adm-push/config.json, may hold any of them:
             {"nodes": ["https://…"], "nethash": "hex", "home": "~/dir",
-             "service": {"address": "U…", "publicKey": "hex"}, "notify": true, "open": "command"}
+             "service": {"address": "U…", "publicKey": "hex"}, "notify": true, "open": "command",
+             "preview": "sender", "mute": ["U…", {"address": "U…", "until": "2026-12-24T18:00:00Z"}],
+             "quiet": "22:00-07:00", "quietMode": "hold", "kinds": ["messages", "transfers"]}
             Its home is absolute or starts with ~/. It is read, and checked whole, by any command
             needing a setting it holds; an unknown key, a value of the wrong type or broken JSON
             is an error naming the key or the line (exit 64). Reads no passphrase, asks no node.
@@ -45,6 +52,7 @@ struct ConfigCommand: Command {
         let service = try OutboxOptions.serviceSetting(arguments, context)
         let notify = try DesktopOptions.notifySetting(arguments, context)
         let open = try DesktopOptions.openSetting(arguments, context)
+        let (policy, policyOrigins) = try DesktopOptions.policy(arguments, context)
         let keyOrigin: SettingOrigin = if case .flag = service.origin { .flag("--" + OutboxOptions.servicePublicKey.spec.name) } else { service.origin }
         let rows = [
             Row("file", context.configFile.path.map(Value.text) ?? .none, fileOrigin(context), exists: exists),
@@ -55,6 +63,13 @@ struct ConfigCommand: Command {
             Row("service.publicKey", .text(service.value.publicKey.hex), keyOrigin),
             Row("notify", .text(notify.value ? "true" : "false"), notify.origin),
             Row("open", .text(open.value), open.origin),
+            Row("preview", .text(policy.preview.rawValue), policyOrigins["preview"] ?? .builtIn),
+            Row("mute", .list(policy.muted.sorted { $0.key.description < $1.key.description }.map { address, until in
+                address.description + (until.map { " until " + UTCTime.text(unixMillis: $0) } ?? "")
+            }), policyOrigins["mute"] ?? .builtIn),
+            Row("quiet", policy.quiet.map { .text($0.description) } ?? .none, policyOrigins["quiet"] ?? .builtIn),
+            Row("quietMode", .text(policy.quietMode.rawValue), policyOrigins["quietMode"] ?? .builtIn),
+            Row("kinds", .list(policy.kinds.sorted().map(\.rawValue)), policyOrigins["kinds"] ?? .builtIn),
         ]
         if arguments.flag(Self.json) {
             context.output.printJSON(["settings": rows])
@@ -125,8 +140,13 @@ struct ConfigCommand: Command {
         var shownValue: String {
             switch value {
             case .text(let text): text + (exists == false ? " (not found)" : "")
-            case .list(let list): list.joined(separator: ", ")
-            case .none: name == "nethash" ? "any (the majority's network)" : "none (HOME is not an absolute path)"
+            case .list(let list): list.isEmpty ? "none" : list.joined(separator: ", ")
+            case .none:
+                switch name {
+                case "nethash": "any (the majority's network)"
+                case "quiet": "none"
+                default: "none (HOME is not an absolute path)"
+                }
             }
         }
 

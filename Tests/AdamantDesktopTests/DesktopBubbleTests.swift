@@ -35,19 +35,32 @@ import Testing
         let bubble = try await Self.bubble(Self.notification("hi <3"), count: nil, server: Self.dunst)
         #expect(bubble.appName == "ADAMANT" && bubble.summary == "Alice" && bubble.body == "hi &lt;3")
         #expect(bubble.hints.category == "im.received" && bubble.hints.desktopEntry == "adm-push" && bubble.hints.urgency == .normal)
-        #expect(bubble.actions.map(\.key) == ["default", "open"])
+        #expect(bubble.actions.map(\.key) == ["default", "open", "mute-1h"])
         #expect(bubble.hints.busValues["category"] == .string("im.received") && bubble.hints.busValues["urgency"] == .byte(1))
+    }
+
+    @Test func aQuietPresentationIsLowUrgencyWithNoSound() {
+        var quiet = Self.presentation(Self.notification("shh"))
+        (quiet.urgency, quiet.silent) = (.low, true)
+        let bubble = DesktopNotifier.bubble(for: quiet, count: nil, server: Self.dunst, appearance: DesktopNotifier.Appearance())
+        #expect(bubble.hints.busValues["urgency"] == .byte(0) && bubble.hints.busValues["suppress-sound"] == .boolean(true))
+        #expect(bubble.hints.busValues["sound-name"] == nil)
     }
 
     @Test func aProcessThatWillNotHearTheClickOffersNoAction() {
         var appearance = DesktopNotifier.Appearance()
         appearance.actions = false
-        let bubble = DesktopNotifier.bubble(for: Self.notification("hi"), count: nil, server: Self.dunst, appearance: appearance)
+        let bubble = DesktopNotifier.bubble(for: Self.presentation(Self.notification("hi")), count: nil, server: Self.dunst, appearance: appearance)
         #expect(bubble.actions.isEmpty)
     }
 
     /// A notifier's bubble, made without a bus: `bubble(for:)` is pure.
     static func bubble(_ notification: WatchNotification, count: String?, server: NotificationServer) async throws -> DesktopBubble {
-        DesktopNotifier.bubble(for: notification, count: count, server: server, appearance: DesktopNotifier.Appearance())
+        DesktopNotifier.bubble(for: presentation(notification), count: count, server: server, appearance: DesktopNotifier.Appearance())
+    }
+
+    static func presentation(_ notification: WatchNotification) -> NotificationPolicy.Presentation {
+        let rendered = notification.result.notification
+        return NotificationPolicy.Presentation(title: rendered.title, body: rendered.body, showsText: true, urgency: .normal, silent: false)
     }
 }

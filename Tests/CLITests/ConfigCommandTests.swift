@@ -63,7 +63,9 @@ final class ConfigCommandTests {
     /// environment over it, then the flags over everything.
     @Test func eachSettingTakesTheFlagElseTheEnvironmentElseTheFileElseTheDefault() async throws {
         let defaults = try await config()
-        #expect(defaults.settings.map(\.name) == ["file", "home", "nodes", "nethash", "service.address", "service.publicKey", "notify", "open"])
+        #expect(defaults.settings.map(\.name) == ["file", "home", "nodes", "nethash", "service.address", "service.publicKey", "notify", "open", "preview", "mute", "quiet", "quietMode", "kinds"])
+        #expect(defaults["preview"]?.value == .text("full") && defaults["mute"]?.value == .list([]) && defaults["quiet"]?.value == Value.none)
+        #expect(defaults["quietMode"]?.value == .text("silent") && defaults["kinds"]?.value == .list(["messages", "reactions", "transfers"]))
         #expect(defaults["notify"]?.value == .text("false") && defaults["notify"]?.origin == "default")
         #expect(defaults["open"]?.value == .text(#"xdg-open "$ADM_CHAT_URL""#) && defaults["open"]?.origin == "default")
         #expect(defaults["file"]?.value == .text(configPath) && defaults["file"]?.exists == false)
@@ -87,7 +89,12 @@ final class ConfigCommandTests {
               "home": "~/from-file",
               "service": \(serviceJSON(Self.fileService)),
               "notify": true,
-              "open": "browser"
+              "open": "browser",
+              "preview": "sender",
+              "mute": ["U10629337621822775991", {"address": "U8916295525136600565", "until": "2026-12-24T18:00:00Z"}],
+              "quiet": "22:00-07:00",
+              "quietMode": "hold",
+              "kinds": ["transfers"]
             }
             """)
         let file = try await config(extra: ["XDG_STATE_HOME": folder + "/state"])
@@ -98,7 +105,10 @@ final class ConfigCommandTests {
         #expect(file["service.address"]?.value == .text(Self.fileService.address.description))
         #expect(file["service.publicKey"]?.value == .text(Self.fileService.publicKey.hex))
         #expect(file["notify"]?.value == .text("true") && file["open"]?.value == .text("browser"))
-        for name in ["home", "nodes", "nethash", "service.address", "service.publicKey", "notify", "open"] {
+        #expect(file["preview"]?.value == .text("sender") && file["quiet"]?.value == .text("22:00-07:00") && file["quietMode"]?.value == .text("hold"))
+        #expect(file["mute"]?.value == .list(["U10629337621822775991", "U8916295525136600565 until 2026-12-24T18:00:00Z"]))
+        #expect(file["kinds"]?.value == .list(["transfers"]))
+        for name in ["home", "nodes", "nethash", "service.address", "service.publicKey", "notify", "open", "preview", "mute", "quiet", "quietMode", "kinds"] {
             #expect(file[name]?.origin == "file" && file[name]?.source == configPath, "\(name)")
         }
 
@@ -112,7 +122,8 @@ final class ConfigCommandTests {
         let flags = try await config(
             ["--home", folder + "/flag-home", "--node", "http://127.0.0.1:4", "--nethash", Self.flagNethash,
              "--service-address", Self.flagService.address.description, "--service-public-key", Self.flagService.publicKey.hex,
-             "--notify", "--open", "other browser"],
+             "--notify", "--open", "other browser", "--preview", "none", "--mute", "U5517006347330072401", "--quiet", "12:00-13:00",
+             "--quiet-mode", "silent", "--kinds", "messages,reactions"],
             extra: ["ADM_PUSH_HOME": folder + "/env-home", "ADM_NODES": "http://127.0.0.1:3"])
         #expect(flags["home"]?.value == .text(folder + "/flag-home") && flags["home"]?.source == "--home")
         #expect(flags["nodes"]?.value == .list(["http://127.0.0.1:4"]) && flags["nodes"]?.source == "--node")
@@ -121,7 +132,12 @@ final class ConfigCommandTests {
         #expect(flags["service.publicKey"]?.value == .text(Self.flagService.publicKey.hex) && flags["service.publicKey"]?.source == "--service-public-key")
         #expect(flags["notify"]?.value == .text("true") && flags["notify"]?.source == "--notify")
         #expect(flags["open"]?.value == .text("other browser") && flags["open"]?.source == "--open")
-        #expect(["home", "nodes", "nethash", "service.address", "service.publicKey", "notify", "open"].allSatisfy { flags[$0]?.origin == "flag" })
+        #expect(flags["preview"]?.value == .text("none") && flags["quiet"]?.value == .text("12:00-13:00") && flags["quietMode"]?.value == .text("silent"))
+        #expect(flags["kinds"]?.value == .list(["messages", "reactions"]))
+        // --mute adds to the file's list.
+        #expect(flags["mute"]?.value == .list(["U10629337621822775991", "U5517006347330072401", "U8916295525136600565 until 2026-12-24T18:00:00Z"]))
+        #expect(["home", "nodes", "nethash", "service.address", "service.publicKey", "notify", "open", "preview", "mute", "quiet", "quietMode", "kinds"]
+            .allSatisfy { flags[$0]?.origin == "flag" })
 
         // The file's nethash pins the built-in list too, and --nethash beats it.
         try write(#"{"nethash": "\#(Self.fileNethash)"}"#)
@@ -134,7 +150,7 @@ final class ConfigCommandTests {
         let result = try await run("adm-push", ["config", "--home", folder + "/h"], environment: environment.merging(["ADM_NODES": "http://127.0.0.1:2"]) { $1 })
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 8)
+        #expect(lines.count == 13)
         #expect(lines[0].hasPrefix("file               \(configPath)  ") && lines[0].hasSuffix("  (env XDG_CONFIG_HOME)"), "\(lines[0])")
         #expect(lines[1].hasPrefix("home               \(folder)/h  ") && lines[1].hasSuffix("  (flag --home)"), "\(lines[1])")
         #expect(lines[2].hasPrefix("nodes              http://127.0.0.1:2  ") && lines[2].hasSuffix("  (env ADM_NODES)"), "\(lines[2])")
@@ -148,7 +164,7 @@ final class ConfigCommandTests {
     /// needs the file (here for its service), before anything is written.
     @Test func anUnknownKeyIsAnErrorNamingTheKeyAndTheFile() async throws {
         try write(#"{"nodez": ["http://127.0.0.1:1"], "home": "/srv/adm"}"#)
-        let message = "Error: unknown key 'nodez' in \(configPath) (known: nodes, nethash, home, service, accounts, notify, open)"
+        let message = "Error: unknown key 'nodez' in \(configPath) (known: nodes, nethash, home, service, accounts, notify, open, preview, mute, quiet, quietMode, kinds)"
         let config = try await run("adm-push", ["config"], environment: environment)
         #expect(config.status == 64 && config.stderr == message + "\n" && config.stdout.isEmpty, "\(config.stderr)")
 

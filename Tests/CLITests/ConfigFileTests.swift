@@ -1,4 +1,5 @@
 import AdamantCore
+import AdamantDesktop
 @testable import AdamantCLI
 import AdamantNodes
 import Foundation
@@ -41,8 +42,39 @@ import Testing
         #expect(problem(#"{"open": "  "}"#)?.problem == .invalid(key: "open", reason: "is empty: give a command, or leave the key out for xdg-open"))
     }
 
+    @Test func theNotificationPolicyKeysAreCheckedWhole() throws {
+        let alice = "U10629337621822775991", bob = "U8916295525136600565"
+        let policy = try parse(#"{"preview": "none", "mute": ["\#(alice)", {"address": "\#(bob)", "until": "2026-12-24T18:00:00Z"}], "quiet": "22:00-07:00", "quietMode": "hold", "kinds": ["messages", "reactions"]}"#)
+        #expect(policy.preview == NotificationPolicy.Preview.none && policy.quietMode == .hold && policy.quiet?.description == "22:00-07:00")
+        #expect(policy.kinds == [.messages, .reactions])
+        let (a, b) = (try Address(alice), try Address(bob))
+        #expect(policy.mute?[a] == .some(nil) && policy.mute?[b] == .some(1_798_135_200_000))
+        #expect(problem(#"{"preview": "some"}"#)?.problem == .invalid(key: "preview", reason: #"must be "full", "sender" or "none", got 'some'"#))
+        #expect(problem(#"{"mute": ["U1x"]}"#)?.problem == .invalid(key: "mute[0]", reason: #"is not an ADAMANT address: 'U1x'"#))
+        #expect(problem(#"{"mute": [{"address": "\#(bob)", "until": "tomorrow"}]}"#)?.problem
+            == .invalid(key: "mute[0].until", reason: #"must be a UTC time as 2026-12-24T18:00:00Z, got 'tomorrow'"#))
+        #expect(problem(#"{"mute": [{"address": "\#(bob)", "for": "1h"}]}"#)?.problem == .unknownKeys(["mute[].for"]))
+        #expect(problem(#"{"mute": "\#(bob)"}"#)?.problem == .invalid(key: "mute", reason: #"must be a list of addresses, or of {"address": "U…", "until": "2026-12-24T18:00:00Z"}"#))
+        #expect(problem(#"{"quiet": "22-07"}"#)?.problem == .invalid(key: "quiet", reason: #"must be local hours as "22:00-07:00", got '22-07'"#))
+        #expect(problem(#"{"quietMode": "loud"}"#)?.problem == .invalid(key: "quietMode", reason: #"must be "silent" or "hold", got 'loud'"#))
+        #expect(problem(#"{"kinds": ["messages", "calls"]}"#)?.problem
+            == .invalid(key: "kinds", reason: #"must list some of "messages", "transfers" and "reactions", got 'messages', 'calls'"#))
+    }
+
+    @Test(arguments: ["2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-12-24 18:00:00Z", "2026-12-24T18:00:00", "1969-12-31T23:59:59Z", "2026-12-24T24:00:00Z", "+026-12-24T18:00:00Z"])
+    func aMomentThatIsNotAUTCTimeIsRefused(_ text: String) {
+        #expect(UTCTime.unixMillis(text) == nil)
+    }
+
+    @Test func aUTCTimeRoundTrips() {
+        for text in ["1970-01-01T00:00:00Z", "2024-02-29T12:34:56Z", "2026-12-24T18:00:00Z", "9999-12-31T23:59:59Z"] {
+            #expect(UTCTime.unixMillis(text).map { UTCTime.text(unixMillis: $0) } == text)
+        }
+        #expect(UTCTime.unixMillis("2026-12-24T18:00:00Z") == 1_798_135_200_000)
+    }
+
     @Test func unknownKeysAreErrorsNamingTheKeyAndTheFile() {
-        #expect(problem(#"{"nodez": []}"#)?.description == "unknown key 'nodez' in /cfg/config.json (known: nodes, nethash, home, service, accounts, notify, open)")
+        #expect(problem(#"{"nodez": []}"#)?.description == "unknown key 'nodez' in /cfg/config.json (known: nodes, nethash, home, service, accounts, notify, open, preview, mute, quiet, quietMode, kinds)")
         #expect(problem(#"{"theme": "dark", "colour": 1, "nodes": []}"#)?.problem == .unknownKeys(["colour", "theme"]))
         let nested = problem(#"{"service": {"address": "U1", "publicKey": "00", "name": "ANS"}}"#)
         #expect(nested?.description == "unknown key 'service.name' in /cfg/config.json (known: service.address, service.publicKey)")

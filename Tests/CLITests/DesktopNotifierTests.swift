@@ -20,6 +20,12 @@ struct DesktopNotifierTests {
         return WatchNotification(result: result, via: .socket, account: account)
     }
 
+    /// Shows `notification` in full, as the default policy does.
+    static func show(_ notification: WatchNotification, on notifier: DesktopNotifier) async throws {
+        let rendered = notification.result.notification
+        try await notifier.show(notification, as: .init(title: rendered.title, body: rendered.body, showsText: true, urgency: .normal, silent: false))
+    }
+
     static func notifier(_ desktop: TestDesktop, requests: @escaping @Sendable (DesktopNotifier.Request) async -> Void = { _ in }) async throws -> DesktopNotifier {
         try await DesktopNotifier.connect(environment: desktop.environment, requests: requests, log: { _ in })
     }
@@ -36,9 +42,9 @@ struct DesktopNotifierTests {
         try await TestDesktop.with { desktop in
             let notifier = try await Self.notifier(desktop)
             for (index, text) in ["first", "second", "third"].enumerated() {
-                try await notifier.show(Self.notification(text, id: UInt64(index + 1)))
+                try await Self.show(Self.notification(text, id: UInt64(index + 1)), on: notifier)
             }
-            try await notifier.show(Self.notification("Sent you 2 ADM", from: Self.bob, title: "Bob", kind: .transfer, id: 9))
+            try await Self.show(Self.notification("Sent you 2 ADM", from: Self.bob, title: "Bob", kind: .transfer, id: 9), on: notifier)
             #expect(try await desktop.displayedCount() == 2)
             let shown = try await desktop.shown()
             #expect(shown.count == 2, "\(shown)")
@@ -53,7 +59,7 @@ struct DesktopNotifierTests {
     @Test func markupInAMessageReachesTheServerEscaped() async throws {
         try await TestDesktop.with { desktop in
             let notifier = try await Self.notifier(desktop)
-            try await notifier.show(Self.notification(#"<b>bold</b> <img src="file:///etc/passwd">"#))
+            try await Self.show(Self.notification(#"<b>bold</b> <img src="file:///etc/passwd">"#), on: notifier)
             let shown = try #require(try await desktop.shown().first)
             #expect(shown["body"] == #"&lt;b&gt;bold&lt;/b&gt; &lt;img src="file:///etc/passwd"&gt;"#)
         }
@@ -63,7 +69,7 @@ struct DesktopNotifierTests {
         try await TestDesktop.with { desktop in
             let asked = Mutex<[DesktopNotifier.Request]>([])
             let notifier = try await Self.notifier(desktop) { request in asked.withLock { $0.append(request) } }
-            try await notifier.show(Self.notification("hello"))
+            try await Self.show(Self.notification("hello"), on: notifier)
             // `dunstctl action` on a bubble with more than the default action opens its menu,
             // which runs dmenu: /bin/false here, so the test picks by closing with the default.
             _ = try await desktop.dunstctl(["action", "0"])
@@ -98,9 +104,9 @@ struct DesktopNotifierTests {
     @Test func aServiceThatGoesAwayKeepsWhatItMissedAndShowsItWhenBack() async throws {
         try await TestDesktop.with { desktop in
             let notifier = try await Self.notifier(desktop)
-            try await notifier.show(Self.notification("before", id: 1))
+            try await Self.show(Self.notification("before", id: 1), on: notifier)
             try await desktop.stopNotificationServer()
-            await #expect(throws: DesktopUnavailable.self) { try await notifier.show(Self.notification("while away", from: Self.bob, title: "Bob", id: 2)) }
+            await #expect(throws: DesktopUnavailable.self) { try await Self.show(Self.notification("while away", from: Self.bob, title: "Bob", id: 2), on: notifier) }
             try await desktop.startNotificationServer()
             try await notifier.deliverWaiting()
             let shown = try await desktop.shown()
