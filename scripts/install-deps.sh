@@ -6,7 +6,7 @@
 # the user units; dpkg-dev, binutils, lintian and man-db build, check and install the Debian
 # package in scripts/check-deb; libsystemd-dev has sd-bus's header, and the desktop tests run a
 # real desktop of their own: dbus-daemon, Xvfb and dunst, with xdotool to click a bubble,
-# ImageMagick's import for screenshots, a font to draw with and the SVG loader for the icon;
+# ImageMagick's import for screenshots, fonts to draw text and emoji with, the SVG loader for the icon;
 # desktop-file-validate checks the .desktop file, and ImageMagick draws the icon's PNG).
 # The Swift 6 toolchain itself is assumed to be installed already.
 set -euo pipefail
@@ -18,4 +18,4 @@ $sudo apt-get install -y -qq \
     libsodium-dev libcurl4-openssl-dev libsqlite3-dev libmicrohttpd-dev libunistring-dev libstdc++-12-dev libsystemd-dev pkg-config \
     python3 python3-nacl openssl strace groff-base mandoc zsh fish \
     systemd dpkg-dev binutils lintian man-db \
-    dbus-daemon dbus-bin xvfb dunst librsvg2-common xdotool imagemagick fonts-dejavu-core desktop-file-utils >/dev/null
+    dbus-daemon dbus-bin xvfb dunst librsvg2-common xdotool imagemagick fonts-dejavu-core fonts-noto-color-emoji desktop-file-utils >/dev/null

@@ -17,9 +17,10 @@ final class TestDesktop: Sendable {
     private let dunst = Mutex<BackgroundProcess?>(nil)
 
     /// `DBUS_SESSION_BUS_ADDRESS` and `DISPLAY` for the processes of this desktop, and the
-    /// package's own data files (its icon) where an installed package has them.
+    /// package's own data files (its icon) first among the system's, as if installed (the
+    /// system's MIME database is how dunst's image loader knows an SVG).
     var environment: [String: String] {
-        ["DBUS_SESSION_BUS_ADDRESS": busAddress, "DISPLAY": display, "PATH": "/usr/bin:/bin", "XDG_DATA_DIRS": Self.packageData]
+        ["DBUS_SESSION_BUS_ADDRESS": busAddress, "DISPLAY": display, "PATH": "/usr/bin:/bin", "XDG_DATA_DIRS": Self.packageData + ":/usr/local/share:/usr/share"]
     }
 
     /// packaging/share of this checkout: what the package installs under /usr/share.
@@ -122,9 +123,15 @@ final class TestDesktop: Sendable {
         Int(try await dunstctl(["count", "displayed"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
-    /// A PNG of the whole screen.
-    func screenshot(to path: String) async throws {
-        let result = try await run("/usr/bin/import", ["-window", "root", path], environment: environment, timeout: 30)
+    /// A PNG of the whole screen, or of dunst's window (the bubbles) alone.
+    func screenshot(to path: String, bubblesOnly: Bool = false) async throws {
+        var window = "root"
+        if bubblesOnly {
+            let found = try await run("/usr/bin/xdotool", ["search", "--class", "Dunst"], environment: environment, timeout: 20)
+            guard found.status == 0, let id = found.stdout.split(separator: "\n").first else { throw DesktopFailure("no dunst window: \(found.stderr)") }
+            window = String(id)
+        }
+        let result = try await run("/usr/bin/import", ["-window", window, path], environment: environment, timeout: 30)
         guard result.status == 0 else { throw DesktopFailure("import failed: \(result.stderr)") }
     }
 

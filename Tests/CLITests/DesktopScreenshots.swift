@@ -1,0 +1,65 @@
+import AdamantCore
+import AdamantDevnet
+import Foundation
+import Testing
+
+/// The pictures of docs/screenshots, taken from the real pipeline (the devnet, `adm-fetch
+/// watch --notify`, dunst under Xvfb) by `scripts/desktop-screenshots`, which names the folder
+/// in ADM_SCREENSHOTS; without it these do not run.
+@Suite("desktop screenshots", .enabled(if: ProcessInfo.processInfo.environment["ADM_SCREENSHOTS"] != nil), .timeLimit(.minutes(3)))
+struct DesktopScreenshots {
+    static let folder = ProcessInfo.processInfo.environment["ADM_SCREENSHOTS"] ?? ""
+
+    /// Runs `watch --notify` with `arguments`, lets `send` make its notifications, waits for
+    /// `bubbles` of them on screen and saves dunst's window as `name`.png.
+    static func take(_ name: String, _ arguments: [String] = [], bubbles: Int, _ send: (FetchDevnet, KeyPair) async throws -> Void) async throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try await TestDesktop.with { desktop in
+            let network = try await FetchDevnet()
+            let stranger = KeyPair(passphrase: Passphrase(unvalidated: "screenshot stranger \(UUID())"))
+            _ = try network.devnet.fund(stranger.address, amount: ADMAmount(units: 10 * ADMAmount.unitsPerADM))
+            let watch = try await WatchProcess(network, ["--notify"] + arguments, name: name, environment: desktop.environment)
+            try await send(network, stranger)
+            let deadline = ContinuousClock.now + .seconds(30)
+            while try await desktop.displayedCount() < bubbles || watch.ids.count < bubbles {
+                guard ContinuousClock.now < deadline else { throw DesktopFailure("the bubbles never showed:\n\(watch.stderr)") }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try await Task.sleep(for: .milliseconds(300))  // dunst draws after it counts
+            try await desktop.screenshot(to: folder + "/\(name).png", bubblesOnly: true)
+            _ = try await watch.stop()
+        }
+    }
+
+    @Test func aMessage() async throws {
+        try await Self.take("message", bubbles: 1) { network, _ in
+            _ = try await network.submit("Are you at your desk? The build is green 🎉", from: network.friend, to: network.me)
+        }
+    }
+
+    @Test func aTransfer() async throws {
+        try await Self.take("transfer", bubbles: 1) { network, stranger in
+            _ = try await network.transfer(25 * ADMAmount.unitsPerADM / 10, from: stranger, to: network.me, signedAgo: .zero)
+        }
+    }
+
+    @Test func aChatWithThreeMessages() async throws {
+        try await Self.take("chat", bubbles: 1) { network, _ in
+            for text in ["Lunch?", "The usual place", "See you at noon"] { _ = try await network.submit(text, from: network.friend, to: network.me) }
+        }
+    }
+
+    @Test func previewNone() async throws {
+        try await Self.take("preview-none", ["--preview", "none"], bubbles: 1) { network, _ in
+            _ = try await network.submit("The code is 4321", from: network.friend, to: network.me)
+        }
+    }
+
+    @Test func hostileText() async throws {
+        try await Self.take("hostile", bubbles: 1) { network, _ in
+            let text = "<b>bold</b> <a href=\"https://evil.example\">link</a> <img src=\"file:///etc/passwd\"> \u{202E}txet desrever\u{202C}"
+                + "\u{0007}\u{001B}[31m red\nsecond line\r\nthird " + String(repeating: "long ", count: 400)
+            _ = try await network.submit(text, from: network.friend, to: network.me)
+        }
+    }
+}
