@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(name: "adm-push", dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantCLI"]),
         .executableTarget(name: "adm-fetch", dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantDesktop", "AdamantCLI"]),
         // The performance targets of DESIGN.md: `swift run -c release adm-bench`.
-        .executableTarget(name: "adm-bench", dependencies: ["AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantStore", "AdamantPush", "AdamantFetch", "CSQLite", "CSodium"]),
+        .executableTarget(name: "adm-bench", dependencies: ["AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantDesktop", "CSQLite", "CSodium"]),
         .executableTarget(name: "adm-devnet", dependencies: ["AdamantDevnet", "AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantStore", "AdamantPush", "AdamantFetch"]),
         // The fuzz targets: `scripts/fuzz [TARGET] [SECONDS]`; a normal build only replays inputs.
         .executableTarget(name: "adm-fuzz", dependencies: ["CFuzzer", "AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantStore", "AdamantPush", "AdamantFetch", "CSQLite"]),

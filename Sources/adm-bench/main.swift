@@ -22,6 +22,7 @@ let benchmarks = [
     Benchmark(name: "watch-scale", summary: "watch over a 100,000-transaction backlog: throughput and memory", run: watchScaleBenchmark),
     Benchmark(name: "watch-latency", summary: "message to notification line, watch live next to --no-live, 5 s blocks", run: watchLatencyBenchmark),
     Benchmark(name: "watch-idle", summary: "an idle watch's CPU, requests and memory per hour, live next to --no-live", run: watchIdleBenchmark),
+    Benchmark(name: "desktop", summary: "a desktop notification next to notify-send; what --notify adds to an idle watch", run: desktopBenchmark),
     Benchmark(name: "outbox-scale", summary: "flush and status with up to 10,000 tokens and 100,000 own signals", run: outboxScaleBenchmark),
 ]
 

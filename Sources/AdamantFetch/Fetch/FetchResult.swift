@@ -20,6 +20,16 @@ public struct FetchResult: Sendable {
 
     /// The notification is the generic one.
     public var isFallback: Bool { failure != nil }
+
+    /// A result as given: a notification this library did not fetch (one to show through the
+    /// same outputs, a test's).
+    public init(
+        id: TransactionID, transaction: Transaction? = nil, notification: RenderedNotification, text: String? = nil, thread: Address? = nil,
+        duplicate: Bool = false, failure: FetchFailure? = nil
+    ) {
+        (self.id, self.transaction, self.notification, self.text, self.thread) = (id, transaction, notification, text, thread)
+        (self.duplicate, self.failure) = (duplicate, failure)
+    }
 }
 
 /// Why a fetch shows the generic text instead of the transaction.
