@@ -34,6 +34,13 @@ public enum DesktopOptions {
         web app) with ADM_CHAT_URL, ADM_PARTNER and ADM_ACCOUNT set and no passphrase.
         It needs a session bus (DBUS_SESSION_BUS_ADDRESS, or $XDG_RUNTIME_DIR/bus) with a
         notification service on it; without one it exits 69 at the start, saying which.
+        What shows and when is one policy for bubbles, --json lines and --exec hooks, as flags
+        or in the config file: "preview" (--preview full|sender|none: with none, "ADAMANT" and
+        "New message", and no word of the message or name crosses the bus), "mute" (--mute U…:
+        partners never shown, or {"address": "U…", "until": "2026-12-24T18:00:00Z"}; a
+        bubble's "Mute 1 hour" mutes its chat, kept in --home), "quiet" (--quiet 22:00-07:00,
+        local hours), "quietMode" (--quiet-mode silent: low urgency, no sound; hold: one
+        summary bubble when the hours end) and "kinds" (--kinds messages,transfers,reactions).
         """
 
     /// The policy and where each of its settings came from: each flag, else the file's key,

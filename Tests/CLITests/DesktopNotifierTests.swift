@@ -82,6 +82,22 @@ struct DesktopNotifierTests {
         }
     }
 
+    /// Held through quiet hours: nothing on screen, then one summary that names no chat and
+    /// quotes nothing; a second release shows nothing more.
+    @Test func heldNotificationsBecomeOneSummary() async throws {
+        try await TestDesktop.with { desktop in
+            let notifier = try await Self.notifier(desktop)
+            await notifier.hold(Self.notification("one", id: 1))
+            await notifier.hold(Self.notification("two", id: 2))
+            await notifier.hold(Self.notification("three", from: Self.bob, title: "Bob", id: 3))
+            #expect(try await desktop.displayedCount() == 0)
+            try await notifier.releaseHeld()
+            try await notifier.releaseHeld()
+            let shown = try await desktop.shown()
+            #expect(shown.map { [$0["summary"], $0["body"]] } == [["ADAMANT", "3 notifications in 2 chats while quiet"]], "\(shown)")
+        }
+    }
+
     @Test func noServiceOnTheBusIsSaidAtConnect() async throws {
         try await TestDesktop.with(notificationServer: false) { desktop in
             await #expect {
