@@ -1,4 +1,4 @@
-public import AdamantCore
+import AdamantCore
 public import AdamantDesktop
 
 /// The desktop notification settings `adm-fetch` shares between its one-shot fetch and

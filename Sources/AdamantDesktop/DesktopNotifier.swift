@@ -1,4 +1,4 @@
-import AdamantCore
+public import AdamantCore
 public import AdamantFetch
 
 /// `--notify`: each notification as a desktop bubble, one per chat, with its actions. A
@@ -31,11 +31,16 @@ public actor DesktopNotifier {
         case mute(ChatBubbles.Chat)
     }
 
-    /// A bubble to show: its chat, and what the policy lets it say and how.
+    /// A bubble to show: its chat, what the policy lets it say and how, and the transaction
+    /// it is for (none for a summary), once recorded as undelivered.
     struct Pending: Sendable, Hashable {
         let chat: ChatBubbles.Chat
         let isTransfer: Bool
         let presentation: NotificationPolicy.Presentation
+        /// When it was sent, in the chain's milliseconds: the chat's bubble shows its newest.
+        let sentAt: Int64
+        var id: TransactionID?
+        var recorded = false
     }
 
     /// Undelivered bubbles kept while the service is away; beyond this the oldest are dropped
@@ -49,6 +54,7 @@ public actor DesktopNotifier {
     private let environment: [String: String]
     private let appearance: Appearance
     private let requests: @Sendable (Request) async -> Void
+    private let record: (any UndeliveredRecord)?
     private let log: @Sendable (String) -> Void
     private var service: DesktopNotifications?
     private var bubbles = ChatBubbles()
@@ -62,19 +68,20 @@ public actor DesktopNotifier {
     /// missing, when there is none. `requests` gets what the user asks for on a bubble, and
     /// `log` one line each time the service goes or comes back.
     public static func connect(
-        environment: [String: String], _ appearance: Appearance = Appearance(), requests: @escaping @Sendable (Request) async -> Void,
-        log: @escaping @Sendable (String) -> Void
+        environment: [String: String], _ appearance: Appearance = Appearance(), record: (any UndeliveredRecord)? = nil,
+        requests: @escaping @Sendable (Request) async -> Void, log: @escaping @Sendable (String) -> Void
     ) async throws(DesktopUnavailable) -> DesktopNotifier {
-        let notifier = DesktopNotifier(environment, appearance, requests: requests, log: log)
+        let notifier = DesktopNotifier(environment, appearance, record: record, requests: requests, log: log)
         try await notifier.reconnect()
         return notifier
     }
 
     private init(
-        _ environment: [String: String], _ appearance: Appearance, requests: @escaping @Sendable (Request) async -> Void,
-        log: @escaping @Sendable (String) -> Void
+        _ environment: [String: String], _ appearance: Appearance, record: (any UndeliveredRecord)?,
+        requests: @escaping @Sendable (Request) async -> Void, log: @escaping @Sendable (String) -> Void
     ) {
         self.environment = environment
+        self.record = record
         self.appearance = appearance
         self.requests = requests
         self.log = log
@@ -85,12 +92,24 @@ public actor DesktopNotifier {
 
     /// Shows `notification` in its chat's bubble as `presentation` says. Throws when the
     /// service cannot take it; it is then kept and shown, before any later one, once the
-    /// service is back.
+    /// service is back, and recorded as undelivered meanwhile (a later process shows what
+    /// this one could not).
     public func show(_ notification: WatchNotification, as presentation: NotificationPolicy.Presentation) async throws(DesktopUnavailable) {
         let kind = notification.result.notification.kind
-        waiting.append(Pending(chat: Self.chat(of: notification), isTransfer: kind == .transfer || kind == .cryptoTransfer, presentation: presentation))
+        // Without a transaction (a fallback), it counts as sent now.
+        let sentAt = notification.result.transaction.map { $0.timestampMs ?? Int64($0.timestamp) * 1000 } ?? .max
+        waiting.append(Pending(
+            chat: Self.chat(of: notification), isTransfer: kind == .transfer || kind == .cryptoTransfer, presentation: presentation,
+            sentAt: sentAt, id: notification.result.id))
         if waiting.count > Self.maximumWaiting { waiting.removeFirst(waiting.count - Self.maximumWaiting) }
-        try await deliverWaiting()
+        do throws(DesktopUnavailable) { try await deliverWaiting() } catch {
+            for index in waiting.indices where !waiting[index].recorded {
+                guard let id = waiting[index].id else { continue }
+                await record?.missed(id, account: waiting[index].chat.account)
+                waiting[index].recorded = true
+            }
+            throw error
+        }
     }
 
     /// Keeps `notification` for the summary shown when quiet hours end.
@@ -108,7 +127,7 @@ public actor DesktopNotifier {
         let body = "\(count) notification\(count == 1 ? "" : "s") in \(chats.count) chat\(chats.count == 1 ? "" : "s") while quiet"
         let summary = NotificationPolicy.Presentation(title: appearance.appName, body: body, showsText: false, urgency: .normal, silent: false)
         // Its own chat (no partner), so no chat's bubble is replaced by it.
-        waiting.append(Pending(chat: ChatBubbles.Chat(account: Self.nobody, partner: Self.nobody), isTransfer: false, presentation: summary))
+        waiting.append(Pending(chat: ChatBubbles.Chat(account: Self.nobody, partner: Self.nobody), isTransfer: false, presentation: summary, sentAt: .max))
         try await deliverWaiting()
     }
 
@@ -118,15 +137,16 @@ public actor DesktopNotifier {
             if service == nil { try await reconnect() }
             guard let service else { return }
             var counted = bubbles
-            let (replacing, count) = counted.arrived(in: next.chat, isTransfer: next.isTransfer)
+            let (replacing, count, shows) = counted.arrived(in: next.chat, isTransfer: next.isTransfer, sentAt: next.sentAt, next.presentation)
             do {
                 let id = try await service.notify(
-                    Self.bubble(for: next.presentation, count: count, server: service.server, appearance: appearance,
+                    Self.bubble(for: shows, count: count, server: service.server, appearance: appearance,
                                 actions: next.chat.partner != Self.nobody),
                     replacing: replacing)
                 bubbles = counted
                 bubbles.shown(next.chat, as: id)
                 waiting.removeFirst()
+                if next.recorded, let delivered = next.id { await record?.delivered(delivered, account: next.chat.account) }
             } catch {
                 self.service = nil
                 log("desktop: a notification could not be shown, kept until the service is back: \(error)")
@@ -209,4 +229,13 @@ public actor DesktopNotifier {
         }
         return escaped
     }
+}
+
+/// Where a notifier keeps what the desktop did not take (its service was away), so that a
+/// later process shows it: the watch's notification log.
+public protocol UndeliveredRecord: Sendable {
+    /// `id` of `account` is not on the desktop.
+    func missed(_ id: TransactionID, account: Address) async
+    /// `id` of `account` reached the desktop after all.
+    func delivered(_ id: TransactionID, account: Address) async
 }

@@ -14,7 +14,7 @@ enum DesktopOutput {
     /// `notify`), nil when they do not. `staying` is false for a process that exits right
     /// after showing: its bubbles offer no action, as nobody would hear the click.
     static func notifier(
-        _ arguments: ParsedArguments, _ context: Context, staying: Bool, warn: @escaping @Sendable (String) -> Void,
+        _ arguments: ParsedArguments, _ context: Context, staying: Bool, record: (any UndeliveredRecord)? = nil, warn: @escaping @Sendable (String) -> Void,
         mute: @escaping @Sendable (ChatBubbles.Chat) async -> Void = { _ in }
     ) async throws(CLIError) -> DesktopNotifier? {
         guard try DesktopOptions.notifySetting(arguments, context).value else { return nil }
@@ -27,7 +27,7 @@ enum DesktopOutput {
         inherited["ADM_PASSPHRASE"] = nil
         let environment = inherited
         do {
-            let notifier = try await DesktopNotifier.connect(environment: context.environment, appearance) { request in
+            let notifier = try await DesktopNotifier.connect(environment: context.environment, appearance, record: record) { request in
                 switch request {
                 case .open(let chat): await Self.open(chat, command: open, environment: environment, warn: warn)
                 case .mute(let chat): await mute(chat)

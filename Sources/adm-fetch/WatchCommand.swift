@@ -99,11 +99,11 @@ struct WatchCommand: Command {
         let logger = try LogOptions.logger(arguments, context)
         try OutboxOptions.checkSettings(arguments, context)  // a broken config file before the passphrase is asked for
         let policy = PolicyState(try DesktopOptions.policy(arguments, context).0)
-        let mutes = MuteStore()
-        let desktop = try await DesktopOutput.notifier(arguments, context, staying: true) { logger.log(.warning, $0) } mute: { chat in
+        let logsByAccount = AccountLogs(logger)
+        let desktop = try await DesktopOutput.notifier(arguments, context, staying: true, record: logsByAccount) { logger.log(.warning, $0) } mute: { chat in
             let until = SystemWallClock().unixMillis() + DesktopOutput.muteSpan
             policy.mute(chat, until: until)
-            await mutes.keep(chat, until: until, logger)
+            await logsByAccount.keep(chat, until: until)
         }
         if let server = await desktop?.server { logger.log(.info, "desktop: notifications through \(server)") }
         // What the service missed while it was away goes out when it is back, message or not,
@@ -124,6 +124,7 @@ struct WatchCommand: Command {
         defer { HealthCache.save(pool, home: accounts[0].home) }
         var logs: [String: NotificationLog] = [:]
         var watchers: [Watcher] = []
+        var fetchers: [(Address, Fetcher)] = []
         var configuration = Watcher.Configuration()
         configuration.live = !arguments.flag(Self.noLive)
         if let pollInterval { (configuration.interval, configuration.liveInterval) = (pollInterval, pollInterval) }
@@ -135,14 +136,18 @@ struct WatchCommand: Command {
                 do { log = try NotificationLog(home: account.home) } catch { throw CLIError(storeError: error) }
                 logs[account.home] = log
             }
-            await mutes.add(log, for: account.keyPair.address, into: policy, logger)
+            await logsByAccount.add(log, for: account.keyPair.address, into: policy)
             let fetcher = Fetcher(keyPair: account.keyPair, client: NodeClient(pool: pool, deadline: .seconds(15)), publicKeys: log)
+            fetchers.append((account.keyPair.address, fetcher))
             let registrations = await openOutbox(account.home, account.keyPair, fetcher.client, logger, context)
             watchers.append(Watcher(
                 fetcher: fetcher, log: log, configuration: configuration, registrations: registrations, events: logger,
                 progress: logger.progress.map(Self.showing)))
         }
 
+        // What the desktop missed while the last watch ran, on the desktop now.
+        let missed = desktop.map { notifier in Task { [fetchers] in await Self.showMissed(fetchers, logsByAccount, on: notifier, policy, logger) } }
+        defer { missed?.cancel() }
         let group = WatchGroup(watchers)
         let output = context.output, json = arguments.flag(Self.json), named = accounts.count > 1
         let hook = command.map { Hook(command: $0, environment: context.environment, logger: logger) }
@@ -213,6 +218,29 @@ struct WatchCommand: Command {
         }
     }
 
+    /// The notifications an earlier watch could not put on the desktop, fetched again by id and
+    /// shown as the policy says; one that is gone from the nodes, or no longer shown, is let go.
+    static func showMissed(_ accounts: [(Address, Fetcher)], _ logs: AccountLogs, on desktop: DesktopNotifier, _ policy: PolicyState, _ logger: Logger) async {
+        for (account, fetcher) in accounts {
+            let ids = await logs.undelivered(account: account)
+            guard !ids.isEmpty else { continue }
+            logger.log(.info, "desktop: \(ids.count) notification\(ids.count == 1 ? "" : "s") the desktop missed before, shown now")
+            for id in ids {
+                let result = await fetcher.fetch(PushPayload(id: id))
+                guard !Task.isCancelled else { return }
+                let notification = WatchNotification(result: result, via: .poll, account: account)
+                switch policy.decide(notification, unixMillis: SystemWallClock().unixMillis()) {
+                case .show(let presentation) where result.failure == nil:
+                    // Refused, it stays recorded for the next watch (or this one's retries).
+                    do throws(DesktopUnavailable) { try await desktop.show(presentation.applied(to: notification), as: presentation) } catch { return }
+                    await logs.delivered(id, account: account)
+                default:
+                    await logs.delivered(id, account: account)
+                }
+            }
+        }
+    }
+
     /// The progress line through a backlog: only while pages come back full, cleared at the end.
     static func showing(_ line: ProgressLine) -> @Sendable (WatchProgress) -> Void {
         { progress in
@@ -263,12 +291,16 @@ struct Hook: Sendable {
     }
 }
 
-/// The watched accounts' logs, where "Mute 1 hour" is kept so a restart still mutes.
-final class MuteStore: Sendable {
+/// The watched accounts' logs: where "Mute 1 hour" is kept so a restart still mutes, and
+/// what the desktop did not take, so the next watch shows it.
+final class AccountLogs: UndeliveredRecord {
     private let logs = Mutex<[Address: NotificationLog]>([:])
+    private let logger: Logger
+
+    init(_ logger: Logger) { self.logger = logger }
 
     /// Adds `account`'s log, and its chats still muted to `policy`.
-    func add(_ log: NotificationLog, for account: Address, into policy: PolicyState, _ logger: Logger) async {
+    func add(_ log: NotificationLog, for account: Address, into policy: PolicyState) async {
         logs.withLock { $0[account] = log }
         do {
             for (partner, until) in try await log.mutedChats(account: account, now: SystemWallClock().unixMillis()) {
@@ -279,11 +311,34 @@ final class MuteStore: Sendable {
         }
     }
 
-    func keep(_ chat: ChatBubbles.Chat, until: Int64, _ logger: Logger) async {
+    func keep(_ chat: ChatBubbles.Chat, until: Int64) async {
         guard let log = logs.withLock({ $0[chat.account] }) else { return }
         do { try await log.mute(chat.partner, account: chat.account, until: until) } catch {
             logger.log(.warning, "watch: the mute of \(chat.partner) lasts only while this watch runs: \(error)")
         }
         logger.log(.info, "watch: \(chat.partner) muted until \(UTCTime.text(unixMillis: until))")
+    }
+
+    func missed(_ id: TransactionID, account: Address) async {
+        guard let log = logs.withLock({ $0[account] }) else { return }
+        do { try await log.recordUndelivered(id, account: account, at: SystemWallClock().unixMillis()) } catch {
+            logger.log(.warning, "watch: transaction \(id) is not recorded as missing from the desktop: \(error)")
+        }
+    }
+
+    /// What the desktop missed of `account`'s, in order; none when the log cannot say.
+    func undelivered(account: Address) async -> [TransactionID] {
+        guard let log = logs.withLock({ $0[account] }) else { return [] }
+        do { return try await log.undelivered(account: account) } catch {
+            logger.log(.warning, "watch: what the desktop missed before cannot be read: \(error)")
+            return []
+        }
+    }
+
+    func delivered(_ id: TransactionID, account: Address) async {
+        guard let log = logs.withLock({ $0[account] }) else { return }
+        do { try await log.forgetUndelivered(id, account: account) } catch {
+            logger.log(.warning, "watch: transaction \(id) stays recorded as missing from the desktop: \(error)")
+        }
     }
 }

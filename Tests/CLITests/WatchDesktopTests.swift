@@ -97,6 +97,38 @@ struct WatchDesktopTests {
         }
     }
 
+    /// A watch that ends while the service is away leaves what it missed recorded in the
+    /// home; the next watch, with a service there, puts it on the desktop, once.
+    @Test func whatTheDesktopMissedIsShownByTheNextWatch() async throws {
+        try await TestDesktop.with { desktop in
+            let network = try await FetchDevnet()
+            let first = try await WatchProcess(network, ["--notify"], name: "missed", environment: desktop.environment)
+            try await desktop.stopNotificationServer()
+            _ = try await network.submit("sent while the desktop was away", from: network.friend, to: network.me)
+            try await first.until("it is printed and kept") { first.ids.count == 1 && first.stderr.contains("kept until the service is back") }
+            #expect(try await first.stop().status == 0)
+
+            try await desktop.startNotificationServer()
+            let next = try await WatchProcess(network, ["--notify"], name: "missed-next", environment: desktop.environment)
+            let deadline = ContinuousClock.now + .seconds(30)
+            while try await desktop.displayedCount() < 1 {
+                guard ContinuousClock.now < deadline else { throw DesktopFailure("the missed one never showed:\n\(next.stderr)") }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(next.ids.isEmpty, "not printed again: \(next.stdout)")
+            #expect(next.stderr.contains("1 notification the desktop missed before, shown now"), "\(next.stderr)")
+            #expect(try await next.stop().status == 0)
+            #expect(try await desktop.shown().map { $0["body"] } == ["sent while the desktop was away"])
+
+            // Shown, it is forgotten: a third watch shows nothing.
+            let third = try await WatchProcess(network, ["--notify"], name: "missed-third", environment: desktop.environment)
+            try await third.until("it is live") { third.stderr.contains("watch: live on") }
+            #expect(!third.stderr.contains("missed before"), "\(third.stderr)")
+            #expect(try await third.stop().status == 0)
+            #expect(try await desktop.history().count == 1)
+        }
+    }
+
     /// libsystemd (sd-bus) is loaded only by --notify: a fetch without it opens none of the
     /// bus's libraries (glibc's loader says what it opens under LD_DEBUG=files).
     @Test func onlyNotifyLoadsTheBusLibrary() async throws {

@@ -3,7 +3,8 @@ public import AdamantCore
 /// The bubble each chat has on the desktop, pure: a second message or transfer from the same
 /// partner replaces the chat's bubble and counts ("2 new messages"), until the user closes
 /// it or acts on it. A bubble that only expired keeps its count, so the next one says how
-/// many came since the user last looked.
+/// many came since the user last looked. It shows the newest by the time it was sent, not
+/// the last to arrive: two nodes' sockets may hand two messages over in either order.
 public struct ChatBubbles: Sendable, Hashable {
     /// A chat: one partner of one account.
     public struct Chat: Sendable, Hashable {
@@ -25,6 +26,20 @@ public struct ChatBubbles: Sendable, Hashable {
         var transfers = 0
         /// The server's id while the bubble is on screen.
         var shownAs: UInt32?
+        /// The newest one counted: when it was sent (any one clock) and what it says.
+        var newest: (sentAt: Int64, presentation: NotificationPolicy.Presentation)?
+
+        static func == (a: Unseen, b: Unseen) -> Bool {
+            (a.messages, a.transfers, a.shownAs) == (b.messages, b.transfers, b.shownAs)
+                && a.newest?.sentAt == b.newest?.sentAt && a.newest?.presentation == b.newest?.presentation
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(messages)
+            hasher.combine(transfers)
+            hasher.combine(shownAs)
+            hasher.combine(newest?.sentAt)
+        }
     }
 
     private var unseen: [Chat: Unseen] = [:]
@@ -32,13 +47,17 @@ public struct ChatBubbles: Sendable, Hashable {
     /// No bubbles.
     public init() {}
 
-    /// Counts one more notification in `chat`: the bubble it replaces (0 for a new one) and
-    /// the line that counts them, nil for the first.
-    public mutating func arrived(in chat: Chat, isTransfer: Bool) -> (replacing: UInt32, count: String?) {
+    /// Counts one more notification in `chat`, sent at `sentAt` (any clock, the same for all) and shown
+    /// as `presentation`: the bubble it replaces (0 for a new one), the line that counts them
+    /// (nil for the first), and what the bubble shows: the newest's presentation.
+    public mutating func arrived(
+        in chat: Chat, isTransfer: Bool, sentAt: Int64, _ presentation: NotificationPolicy.Presentation
+    ) -> (replacing: UInt32, count: String?, shows: NotificationPolicy.Presentation) {
         var state = unseen[chat] ?? Unseen()
         if isTransfer { state.transfers += 1 } else { state.messages += 1 }
+        if sentAt >= state.newest?.sentAt ?? .min { state.newest = (sentAt, presentation) }
         unseen[chat] = state
-        return (state.shownAs ?? 0, Self.countLine(state))
+        return (state.shownAs ?? 0, Self.countLine(state), state.newest?.presentation ?? presentation)
     }
 
     /// The server showed the chat's bubble as `id`.
@@ -62,7 +81,7 @@ public struct ChatBubbles: Sendable, Hashable {
     /// leaves on screen is still the chat's, replaced by the next one.
     public mutating func seen(_ chat: Chat) {
         guard let shown = unseen[chat]?.shownAs else { return unseen[chat] = nil }
-        unseen[chat] = Unseen(shownAs: shown)
+        unseen[chat] = Unseen(shownAs: shown, newest: nil)
     }
 
     /// "2 new messages", "3 new messages, 1 transfer"; nil for a single one.
