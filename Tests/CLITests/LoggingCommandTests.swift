@@ -12,52 +12,33 @@ import Glibc
 /// reads them while it runs and knows the stderr file's device and inode (what systemd puts
 /// in JOURNAL_STREAM).
 final class LoggingProcess: Sendable {
-    let stdoutPath: String
-    let stderrPath: String
+    private let process: BackgroundProcess
     /// `device:inode` of the stderr file.
     let stream: String
-    private let pid = ChildID()
-    private let finished: Task<RunResult, any Error>
 
     init(
         _ tool: String, _ arguments: [String], environment: @Sendable (_ stream: String) -> [String: String], folder: String, name: String,
         standardError terminal: FileHandle? = nil
     ) throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        stdoutPath = folder + "/\(name).out"
-        stderrPath = folder + "/\(name).err"
-        for path in [stdoutPath, stderrPath] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
-        let out = try #require(FileHandle(forWritingAtPath: stdoutPath)), err = try #require(FileHandle(forWritingAtPath: stderrPath))
-        var status = stat()
-        try #require(fstat(err.fileDescriptor, &status) == 0)
-        stream = "\(status.st_dev):\(status.st_ino)"
-        let environment = environment(stream), pid = self.pid
-        finished = Task {
-            defer { try? out.close(); try? err.close() }
-            return try await run(tool, arguments, environment: environment, standardOutput: out, standardError: terminal ?? err, timeout: 120) { child in
-                pid.value.withLock { $0 = child.processIdentifier }
-            }
+        nonisolated(unsafe) var stream = ""
+        process = try BackgroundProcess(tool, arguments, folder: folder, name: name, standardError: terminal, timeout: 120) { file in
+            var status = stat()
+            guard fstat(file.fileDescriptor, &status) == 0 else { throw WatchTestFailure("fstat of the stderr file failed") }
+            stream = "\(status.st_dev):\(status.st_ino)"
+            return environment(stream)
         }
+        self.stream = stream
     }
 
-    var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
-    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    var stdout: String { process.stdout }
+    var stderr: String { process.stderr }
     var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
 
     func until(_ what: String, within seconds: Double = 60, _ condition: @Sendable () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw WatchTestFailure("timed out waiting until \(what)\n\(stderr)") }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await process.until(what, within: seconds, condition)
     }
 
-    func stop(_ signal: Int32 = SIGTERM) async throws -> RunResult {
-        if let pid = pid.value.withLock({ $0 }) { kill(pid, signal) }
-        return try await finished.value
-    }
-
-    deinit { if let pid = pid.value.withLock({ $0 }) { kill(pid, SIGKILL) } }
+    func stop(_ signal: Int32 = SIGTERM) async throws -> RunResult { try await process.stop(signal) }
 }
 
 /// `2026-12-01T14:30:00.123Z info  ` and the like.

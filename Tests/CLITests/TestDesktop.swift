@@ -34,10 +34,10 @@ final class TestDesktop: Sendable {
         let folder = NSTemporaryDirectory() + "desktop-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try busConfiguration(socketFolder: folder).write(toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)
-        let bus = try await BackgroundProcess("/usr/bin/dbus-daemon", ["--config-file=\(folder)/bus.conf", "--nofork", "--print-address=1"], folder: folder, name: "bus")
+        let bus = try BackgroundProcess("/usr/bin/dbus-daemon", ["--config-file=\(folder)/bus.conf", "--nofork", "--print-address=1"], folder: folder, name: "bus")
         let address = try await bus.firstLine("the bus's address")
         // -displayfd: the server picks a free display and prints its number when it is ready.
-        let xServer = try await BackgroundProcess("/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"], folder: folder, name: "x")
+        let xServer = try BackgroundProcess("/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"], folder: folder, name: "x")
         let display = ":" + (try await xServer.firstLine("the X server's display"))
         let desktop = TestDesktop(folder: folder, busAddress: address, display: display, bus: bus, xServer: xServer)
         try dunstConfiguration(dmenu: dmenu).write(toFile: folder + "/dunstrc", atomically: true, encoding: .utf8)
@@ -71,7 +71,7 @@ final class TestDesktop: Sendable {
 
     /// Starts dunst and waits until it owns the notification service's name.
     func startNotificationServer() async throws {
-        let started = try await BackgroundProcess("/usr/bin/dunst", ["-config", folder + "/dunstrc"], environment: environment, folder: folder, name: "dunst")
+        let started = try BackgroundProcess("/usr/bin/dunst", ["-config", folder + "/dunstrc"], environment: environment, folder: folder, name: "dunst")
         dunst.withLock { $0 = started }
         let deadline = ContinuousClock.now + .seconds(20)
         while try await dunstctl(["count"]).status != 0 {
@@ -196,47 +196,4 @@ struct ShownNotification: Sendable, CustomStringConvertible {
 struct DesktopFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// A program that runs beside a test, its output in files, stopped by the test (or killed
-/// when the test lets go of it).
-final class BackgroundProcess: Sendable {
-    let stdoutPath: String
-    let stderrPath: String
-    private let pid = ChildID()
-    private let finished: Task<RunResult, any Error>
-
-    init(_ program: String, _ arguments: [String], environment: [String: String] = ["PATH": "/usr/bin:/bin"], folder: String, name: String) async throws {
-        stdoutPath = folder + "/\(name).out"
-        stderrPath = folder + "/\(name).err"
-        for path in [stdoutPath, stderrPath] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath)), err = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-        let pid = self.pid
-        finished = Task {
-            defer { try? out.close(); try? err.close() }
-            return try await run(program, arguments, environment: environment, standardOutput: out, standardError: err, timeout: 600) { child in
-                pid.value.withLock { $0 = child.processIdentifier }
-            }
-        }
-    }
-
-    var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
-    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
-
-    /// The first whole line it printed, waited for.
-    func firstLine(_ what: String, within seconds: Double = 20) async throws -> String {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while true {
-            if let line = stdout.split(separator: "\n", omittingEmptySubsequences: true).first, stdout.contains("\n") { return String(line) }
-            guard ContinuousClock.now < deadline else { throw DesktopFailure("timed out waiting for \(what):\n\(stderr)") }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    }
-
-    func stop(_ signal: Int32 = SIGTERM) async throws -> RunResult {
-        if let pid = pid.value.withLock({ $0 }) { kill(pid, signal) }
-        return try await finished.value
-    }
-
-    deinit { if let pid = pid.value.withLock({ $0 }) { kill(pid, SIGKILL) } }
 }

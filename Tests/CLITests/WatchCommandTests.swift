@@ -6,39 +6,26 @@ import Foundation
 import Synchronization
 import Testing
 
-/// One `adm-fetch watch` process, its output in files so it can be read while it runs.
+/// One `adm-fetch watch` process against a devnet, its output in files so it can be read
+/// while it runs.
 final class WatchProcess: Sendable {
-    let stdoutPath: String
-    let stderrPath: String
-    private let pid = ChildID()
-    private let finished: Task<RunResult, any Error>
+    private let process: BackgroundProcess
 
     /// Started with `standardOutput` when given (then `stdout` reads nothing), else a file.
     init(
         _ network: FetchDevnet, _ arguments: [String] = [], name: String, environment extra: [String: String] = [:], json: Bool = true,
         standardOutput: FileHandle? = nil
     ) async throws {
-        let folder = network.outbox.home + "/runs"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        stdoutPath = folder + "/\(name).out"
-        stderrPath = folder + "/\(name).err"
-        for path in [stdoutPath, stderrPath] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
-        let out = try #require(FileHandle(forWritingAtPath: stdoutPath)), err = try #require(FileHandle(forWritingAtPath: stderrPath))
         let environment = ["ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.outbox.passphrase, "PATH": "/usr/bin:/bin"]
             .merging(extra) { $1 }
         let all = ["watch"] + (json ? ["--json"] : []) + ["--interval", "0.5", "--home", network.outbox.home + "/home"] + arguments
-        let pid = self.pid
-        finished = Task {
-            defer { try? out.close(); try? err.close() }
-            return try await run("adm-fetch", all, environment: environment, standardOutput: standardOutput ?? out, standardError: err, timeout: 240) { child in
-                pid.value.withLock { $0 = child.processIdentifier }
-            }
-        }
+        process = try BackgroundProcess(
+            "adm-fetch", all, environment: environment, folder: network.outbox.home + "/runs", name: name, standardOutput: standardOutput, timeout: 240)
         try await until("it is watching") { self.stderr.contains("Watching ") }
     }
 
-    var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
-    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    var stdout: String { process.stdout }
+    var stderr: String { process.stderr }
 
     /// The ids of the complete JSON lines printed so far.
     var ids: [String] {
@@ -48,30 +35,18 @@ final class WatchProcess: Sendable {
     }
 
     /// The process's id, once it started.
-    var processID: pid_t? { pid.value.withLock { $0 } }
+    var processID: pid_t? { process.processIdentifier }
 
-    func send(_ signal: Int32) {
-        if let pid = pid.value.withLock({ $0 }) { kill(pid, signal) }
-    }
+    func send(_ signal: Int32) { process.send(signal) }
 
-    func stop(_ signal: Int32 = SIGTERM) async throws -> RunResult {
-        send(signal)
-        return try await finished.value
-    }
+    func stop(_ signal: Int32 = SIGTERM) async throws -> RunResult { try await process.stop(signal) }
 
     /// Waits for the process to end by itself.
-    func ended() async throws -> RunResult { try await finished.value }
+    func ended() async throws -> RunResult { try await process.ended() }
 
     func until(_ what: String, within seconds: Double = 60, _ condition: @Sendable () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw WatchTestFailure("timed out waiting until \(what)\n\(stderr)") }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await process.until(what, within: seconds, condition)
     }
-
-    /// Never leaves a process behind, whatever the test did.
-    deinit { if let pid = pid.value.withLock({ $0 }) { kill(pid, SIGKILL) } }
 }
 
 /// The child's pid, once `run` has started it.

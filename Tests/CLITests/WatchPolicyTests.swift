@@ -29,7 +29,7 @@ struct WatchPolicyTests {
             let network = try await FetchDevnet()
             let stranger = KeyPair(passphrase: Passphrase(unvalidated: "policy stranger \(UUID())"))
             _ = try network.devnet.fund(stranger.address, amount: ADMAmount(units: 10 * ADMAmount.unitsPerADM))
-            let monitor = try await BackgroundProcess(
+            let monitor = try BackgroundProcess(
                 "/usr/bin/dbus-monitor", ["--address", desktop.busAddress], environment: desktop.environment, folder: desktop.folder, name: "monitor")
             let hooked = network.outbox.home + "/hooked"
             let watch = try await WatchProcess(
@@ -99,7 +99,7 @@ struct WatchPolicyTests {
             let network = try await FetchDevnet()
             let minute = Int(Date().timeIntervalSince1970 / 60) % 1440
             func clock(_ minute: Int) -> String { String(format: "%02d:%02d", (minute + 1440) % 1440 / 60, (minute + 1440) % 60) }
-            let monitor = try await BackgroundProcess(
+            let monitor = try BackgroundProcess(
                 "/usr/bin/dbus-monitor", ["--address", desktop.busAddress], environment: desktop.environment, folder: desktop.folder, name: "monitor")
             let watch = try await WatchProcess(
                 network, ["--notify", "--quiet", clock(minute - 30) + "-" + clock(minute + 30)], name: "quiet",
