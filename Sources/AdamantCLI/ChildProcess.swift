@@ -82,6 +82,26 @@ public enum ChildProcess {
         }
     }
 
+    /// Starts `path` as `run` does, and lets it run as long as it likes: what a click opens
+    /// (a browser `xdg-open` starts may stay for hours) is never signalled from here, and
+    /// outlives this process. It is reaped on a thread of its own, and `ended` told how.
+    /// Returns why it could not start, or nil.
+    public static func launch(
+        _ path: String, _ arguments: [String], environment: [String: String], ended: @escaping @Sendable (Outcome) -> Void
+    ) -> String? {
+        switch spawn(path, arguments, environment) {
+        case .failure(let reason): return reason.description
+        case .success(let pid):
+            DetachedThread.start {
+                var raw: Int32 = 0
+                while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+                let signal = raw & 0x7f
+                ended(signal == 0 ? .exited((raw >> 8) & 0xff) : .signalled(signal))
+            }
+            return nil
+        }
+    }
+
     struct SpawnError: Error, CustomStringConvertible { let description: String }
 
     private static func spawn(_ path: String, _ arguments: [String], _ environment: [String: String]) -> Result<pid_t, SpawnError> {

@@ -62,11 +62,14 @@ public actor DesktopNotifier {
     /// Held through quiet hours: how many, in which chats.
     private var held: (count: Int, chats: Set<ChatBubbles.Chat>) = (0, [])
     private var events: Task<Void, Never>?
+    /// A delivery is under way: the actor lets another call in while it awaits the server,
+    /// and two deliveries would send the same bubble twice.
+    private var delivering = false
 
     /// A notifier connected to the notification service of the session bus `environment`
-    /// names; throws, naming what is
-    /// missing, when there is none. `requests` gets what the user asks for on a bubble, and
-    /// `log` one line each time the service goes or comes back.
+    /// names; throws, naming what is missing, when there is none. `record` keeps what the
+    /// service could not take, `requests` gets what the user asks for on a bubble, and `log`
+    /// one line each time the service goes or comes back.
     public static func connect(
         environment: [String: String], _ appearance: Appearance = Appearance(), record: (any UndeliveredRecord)? = nil,
         requests: @escaping @Sendable (Request) async -> Void, log: @escaping @Sendable (String) -> Void
@@ -131,8 +134,12 @@ public actor DesktopNotifier {
         try await deliverWaiting()
     }
 
-    /// Delivers what waits, oldest first; stops at the first the service cannot take.
+    /// Delivers what waits, oldest first; stops at the first the service cannot take. While
+    /// another call delivers, returns at once: that one takes what was added meanwhile too.
     public func deliverWaiting() async throws(DesktopUnavailable) {
+        guard !delivering else { return }
+        delivering = true
+        defer { delivering = false }
         while let next = waiting.first {
             if service == nil { try await reconnect() }
             guard let service else { return }

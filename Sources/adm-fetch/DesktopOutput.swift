@@ -29,7 +29,7 @@ enum DesktopOutput {
         do {
             let notifier = try await DesktopNotifier.connect(environment: context.environment, appearance, record: record) { request in
                 switch request {
-                case .open(let chat): await Self.open(chat, command: open, environment: environment, warn: warn)
+                case .open(let chat): Self.open(chat, command: open, environment: environment, warn: warn)
                 case .mute(let chat): await mute(chat)
                 }
             } log: { line in
@@ -44,14 +44,17 @@ enum DesktopOutput {
     /// How long "Mute 1 hour" mutes.
     static let muteSpan: Int64 = 3_600_000
 
-    /// Runs the open command for `chat`, as `--exec` runs its hook.
-    static func open(_ chat: ChatBubbles.Chat, command: String, environment: [String: String], warn: @Sendable (String) -> Void) async {
+    /// Starts the open command for `chat` as `--exec` starts its hook, but neither waits for
+    /// it nor stops it: the browser it opens is the user's now.
+    static func open(_ chat: ChatBubbles.Chat, command: String, environment: [String: String], warn: @escaping @Sendable (String) -> Void) {
         var environment = environment
         environment["ADM_CHAT_URL"] = chatURL(chat.partner)
         environment["ADM_PARTNER"] = chat.partner.description
         environment["ADM_ACCOUNT"] = chat.account.description
-        let outcome = await ChildProcess.run("/bin/sh", ["-c", command], environment: environment, timeout: WatchCommand.hookTimeout)
-        if !outcome.succeeded { warn("desktop: the open command for the chat with \(chat.partner) \(outcome)") }
+        let failure = ChildProcess.launch("/bin/sh", ["-c", command], environment: environment) { outcome in
+            if !outcome.succeeded { warn("desktop: the open command for the chat with \(chat.partner) \(outcome)") }
+        }
+        if let failure { warn("desktop: the open command could not start: \(failure)") }
     }
 }
 

@@ -11,7 +11,8 @@ struct WatchDesktopTests {
 
     /// Three messages from one partner and a transfer from another: two bubbles, the chat's
     /// counting its three; a click runs the open command for its chat, without the
-    /// passphrase in its environment.
+    /// passphrase in its environment, and is not held up by an open command still running
+    /// (a browser stays for as long as the user likes).
     @Test func oneBubblePerChatAndAClickOpensIt() async throws {
         try await TestDesktop.with { desktop in
             let network = try await FetchDevnet()
@@ -19,7 +20,7 @@ struct WatchDesktopTests {
             _ = try network.devnet.fund(stranger.address, amount: ADMAmount(units: 10 * ADMAmount.unitsPerADM))
             let opened = network.outbox.home + "/opened"
             let watch = try await WatchProcess(
-                network, ["--notify", "--open", "echo \"$ADM_PARTNER $ADM_CHAT_URL ${ADM_PASSPHRASE:-none}\" >> '\(opened)'"], name: "notify",
+                network, ["--notify", "--open", "echo \"$ADM_PARTNER $ADM_CHAT_URL ${ADM_PASSPHRASE:-none}\" >> '\(opened)'; exec sleep 20"], name: "notify",
                 environment: desktop.environment)
             for text in ["one", "two", "three"] { _ = try await network.submit(text, from: network.friend, to: network.me) }
             _ = try await network.transfer(2 * ADMAmount.unitsPerADM, from: stranger, to: network.me, signedAgo: .zero)
@@ -32,11 +33,12 @@ struct WatchDesktopTests {
             #expect(try await desktop.displayedCount() == 2, "one bubble per chat")
 
             // A click on each, the top one first (a click closes it, and the next moves up):
-            // each runs the open command for its own chat.
+            // each runs the open command for its own chat, the second while the first sleeps.
+            let clicking = ContinuousClock.now + .seconds(10)
             for clicked in 1...2 {
                 try await desktop.clickTopBubble()
                 while Self.file(opened).split(separator: "\n").count < clicked {
-                    guard ContinuousClock.now < deadline else { throw DesktopFailure("the open command did not run:\n\(watch.stderr)") }
+                    guard ContinuousClock.now < clicking else { throw DesktopFailure("the open command did not run:\n\(watch.stderr)") }
                     try await Task.sleep(for: .milliseconds(20))
                 }
             }
