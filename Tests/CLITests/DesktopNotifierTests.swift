@@ -98,6 +98,40 @@ struct DesktopNotifierTests {
         }
     }
 
+    /// The bus connections this process holds, as the bus daemon knows them.
+    static func connections(on desktop: TestDesktop) async throws -> Int {
+        func call(_ arguments: [String]) async throws -> String {
+            let result = try await run("/usr/bin/dbus-send", ["--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus"] + arguments, environment: desktop.environment)
+            guard result.status == 0 else { throw DesktopFailure("dbus-send failed: \(result.stderr)") }
+            return result.stdout
+        }
+        let names = try await call(["org.freedesktop.DBus.ListNames"]).split(separator: "\"").filter { $0.hasPrefix(":") }
+        var ours = 0
+        for name in names {
+            let owner = try? await call(["org.freedesktop.DBus.GetConnectionUnixProcessID", "string:\(name)"])
+            if owner?.contains("uint32 \(getpid())") == true { ours += 1 }
+        }
+        return ours
+    }
+
+    /// A notifier that connects again after its service went away closes the connection it
+    /// had: a watch whose service comes and goes does not pile up connections.
+    @Test func reconnectingClosesTheOldConnection() async throws {
+        try await TestDesktop.with { desktop in
+            let notifier = try await Self.notifier(desktop)
+            #expect(try await Self.connections(on: desktop) == 1)
+            try await desktop.stopNotificationServer()
+            await #expect(throws: DesktopUnavailable.self) { try await Self.show(Self.notification("away"), on: notifier) }
+            try await desktop.startNotificationServer()
+            try await notifier.deliverWaiting()
+            let deadline = ContinuousClock.now + .seconds(10)
+            while try await Self.connections(on: desktop) != 1 {
+                guard ContinuousClock.now < deadline else { Issue.record("\(try await Self.connections(on: desktop)) connections of this process"); return }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
     @Test func noServiceOnTheBusIsSaidAtConnect() async throws {
         try await TestDesktop.with(notificationServer: false) { desktop in
             await #expect {

@@ -44,7 +44,8 @@ final class SessionBus: @unchecked Sendable {  // `connection` and `subscription
             }
             bus.connection = connection
             let source = DispatchSource.makeReadSource(fileDescriptor: csd_bus_get_fd(connection), queue: bus.queue)
-            source.setEventHandler { bus.process() }
+            // Weak: the source is the bus's, and a strong handler would keep both alive for good.
+            source.setEventHandler { [weak bus] in bus?.process() }
             source.resume()
             bus.readable = source
         }
