@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(name: "adm-bench", dependencies: ["AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantDesktop", "CSQLite", "CSodium"]),
         .executableTarget(name: "adm-devnet", dependencies: ["AdamantDevnet", "AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantStore", "AdamantPush", "AdamantFetch"]),
         // The fuzz targets: `scripts/fuzz [TARGET] [SECONDS]`; a normal build only replays inputs.
-        .executableTarget(name: "adm-fuzz", dependencies: ["CFuzzer", "AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantStore", "AdamantPush", "AdamantFetch", "CSQLite"]),
+        .executableTarget(name: "adm-fuzz", dependencies: ["CFuzzer", "AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantDesktop", "CSQLite"]),
 
         .testTarget(name: "AdamantCoreTests", dependencies: ["AdamantCore"]),
         .testTarget(name: "AdamantNodesTests", dependencies: ["AdamantNodes", "AdamantCore", "AdamantDevnet"]),

@@ -284,6 +284,10 @@ def config_seeds():
         {"home": "/var/lib/adm-push", "nodes": ["http://127.0.0.1:36666"]}, {"home": "relative"},
         {"service": {"address": "U1", "publicKey": ANS_KEY}}, {"service": {"address": ANS_ADDRESS}},
         {"service": {"address": ANS_ADDRESS, "publicKey": ANS_KEY, "name": "ANS"}},
+        {"accounts": [{"passphraseFile": "~/.config/adm-push/alice", "home": "/h/alice"}, {"passphraseFile": "/k"}]},
+        {"notify": True, "open": "xdg-open \"$ADM_CHAT_URL\"", "preview": "none", "kinds": ["messages", "reactions"]},
+        {"mute": [ANS_ADDRESS, {"address": ANS_ADDRESS, "until": "2026-12-24T18:00:00Z"}], "quiet": "22:00-07:00", "quietMode": "hold"},
+        {"mute": [{"address": ANS_ADDRESS, "until": "2024-02-29T23:59:59Z"}], "quiet": "24:00-07:00", "kinds": ["calls"]},
     ]
     for index, body in enumerate(files):
         seeds.add(f"config-{index}", json.dumps(body, indent=2))

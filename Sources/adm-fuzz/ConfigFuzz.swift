@@ -1,5 +1,6 @@
 import AdamantCLI
 import AdamantCore
+import AdamantDesktop
 import AdamantNodes
 
 /// The config file's bytes (`$XDG_CONFIG_HOME/adm-push/config.json`): parsed and checked, then
@@ -19,6 +20,11 @@ enum ConfigFuzz {
             return
         }
         _ = "\(file.nodes ?? []) \(file.nethash ?? "") \(file.service?.address.description ?? "")"
+        // A mute's end reads back as the moment it is, to the second, as `adm-push config` prints it.
+        for case let until?? in (file.mute ?? [:]).values {
+            invariant(UTCTime.unixMillis(UTCTime.text(unixMillis: until)) == until, "\(until) does not read back from \(UTCTime.text(unixMillis: until))")
+        }
+        _ = "\(file.quiet?.description ?? "") \(file.kinds?.sorted() ?? [])"
         _ = try? file.homeDirectory(environment: ["HOME": "/home/fuzz"])
         do {
             let list = try NodeList.resolve(arguments: [], environment: [:], configFile: { file.nodeSettings })
