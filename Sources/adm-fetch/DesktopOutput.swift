@@ -66,8 +66,7 @@ final class PolicyState: Sendable {
 
     /// The decision for `notification` now.
     func decide(_ notification: WatchNotification, unixMillis: Int64) -> NotificationPolicy.Decision {
-        let chat = DesktopNotifier.chat(of: notification)
-        return policy.withLock { $0.decide(notification.result.notification, in: chat, unixMillis: unixMillis, minute: LocalTime.minuteOfDay(unixMillis: unixMillis)) }
+        policy.withLock { $0.decide(notification, unixMillis: unixMillis) }
     }
 
     func mute(_ chat: ChatBubbles.Chat, until: Int64) { policy.withLock { $0.mutedChats[chat] = until } }

@@ -111,11 +111,9 @@ struct FetchCommand: Command {
         }
         FetchReport.print(result, json: arguments.flag(Self.json), context)
         let pushed = WatchNotification(result: result, via: .poll, account: await keys.keyPair.address)
-        let now = SystemWallClock().unixMillis()
         // The bubble follows the policy; the output above is the extension's, whole.
-        let decision = policy.decide(result.notification, in: DesktopNotifier.chat(of: pushed), unixMillis: now, minute: LocalTime.minuteOfDay(unixMillis: now))
         var presentation: NotificationPolicy.Presentation?
-        switch decision {
+        switch policy.decide(pushed, unixMillis: SystemWallClock().unixMillis()) {
         case .drop: break
         case .show(let shown): presentation = shown
         case .hold(var shown):

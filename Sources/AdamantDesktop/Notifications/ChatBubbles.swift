@@ -26,20 +26,14 @@ public struct ChatBubbles: Sendable, Hashable {
         var transfers = 0
         /// The server's id while the bubble is on screen.
         var shownAs: UInt32?
-        /// The newest one counted: when it was sent (any one clock) and what it says.
-        var newest: (sentAt: Int64, presentation: NotificationPolicy.Presentation)?
+        /// The newest one counted.
+        var newest: Newest?
+    }
 
-        static func == (a: Unseen, b: Unseen) -> Bool {
-            (a.messages, a.transfers, a.shownAs) == (b.messages, b.transfers, b.shownAs)
-                && a.newest?.sentAt == b.newest?.sentAt && a.newest?.presentation == b.newest?.presentation
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(messages)
-            hasher.combine(transfers)
-            hasher.combine(shownAs)
-            hasher.combine(newest?.sentAt)
-        }
+    /// When a notification was sent (any one clock) and what it says.
+    struct Newest: Sendable, Hashable {
+        let sentAt: Int64
+        let presentation: NotificationPolicy.Presentation
     }
 
     private var unseen: [Chat: Unseen] = [:]
@@ -55,7 +49,7 @@ public struct ChatBubbles: Sendable, Hashable {
     ) -> (replacing: UInt32, count: String?, shows: NotificationPolicy.Presentation) {
         var state = unseen[chat] ?? Unseen()
         if isTransfer { state.transfers += 1 } else { state.messages += 1 }
-        if sentAt >= state.newest?.sentAt ?? .min { state.newest = (sentAt, presentation) }
+        if sentAt >= state.newest?.sentAt ?? .min { state.newest = Newest(sentAt: sentAt, presentation: presentation) }
         unseen[chat] = state
         return (state.shownAs ?? 0, Self.countLine(state), state.newest?.presentation ?? presentation)
     }

@@ -151,6 +151,13 @@ extension Character {
     fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }
 
+extension NotificationPolicy {
+    /// The decision for `notification` at `unixMillis`, in its chat and the local time of day.
+    public func decide(_ notification: WatchNotification, unixMillis: Int64) -> Decision {
+        decide(notification.result.notification, in: DesktopNotifier.chat(of: notification), unixMillis: unixMillis, minute: LocalTime.minuteOfDay(unixMillis: unixMillis))
+    }
+}
+
 extension NotificationPolicy.Presentation {
     /// `notification` as this presentation shows it, for every output: the title and body
     /// replaced, and the message's text left out unless it may be passed on.
