@@ -14,6 +14,7 @@ public import AdamantNodes
 /// {
 ///   "nodes": ["https://clown.adamant.im", "http://192.168.1.5:36666"],
 ///   "nethash": "bd330166898377fb28743ceef5e43a5d9d0a3efd9b3451fb7bc53530bb0a6d64",
+///   "proxy": "socks5h://127.0.0.1:9050",
 ///   "home": "~/adm-push",
 ///   "service": {"address": "U10629337621822775991", "publicKey": "188b24bd…"},
 ///   "accounts": [{"passphraseFile": "~/.config/adm-push/alice", "home": "~/adm-push/alice"}],
@@ -31,7 +32,7 @@ public import AdamantNodes
 public struct ConfigFile: Sendable, Hashable {
     /// Far more than a few settings need; a larger file is refused unread.
     public static let maxBytes = 1 << 20
-    public static let keys = ["nodes", "nethash", "home", "service", "accounts", "notify", "open", "preview", "mute", "quiet", "quietMode", "kinds"]
+    public static let keys = ["nodes", "nethash", "proxy", "home", "service", "accounts", "notify", "open", "preview", "mute", "quiet", "quietMode", "kinds"]
     static let serviceKeys = ["address", "publicKey"]
     static let accountKeys = ["passphraseFile", "home"]
 
@@ -48,6 +49,8 @@ public struct ConfigFile: Sendable, Hashable {
     public var nodes: [String]?
     /// Checked to be a nethash.
     public var nethash: String?
+    /// How requests reach the nodes: a proxy, or `none`.
+    public var proxy: NetworkRoute?
     /// As written: absolute, `~` or `~/…` (expanded against `HOME` when it is used).
     public var home: String?
     /// Checked: the key hashes to the address.
@@ -100,6 +103,11 @@ public struct ConfigFile: Sendable, Hashable {
             throw ConfigFileError(path: path, problem: .invalid(key: "nethash", reason: "is not a nethash (64 hex characters)"))
         }
         nethash = body.nethash
+        if let text = body.proxy {
+            do { proxy = try NetworkRoute(setting: text) } catch {
+                throw ConfigFileError(path: path, problem: .invalid(key: "proxy", reason: "\(error)"))
+            }
+        }
         try Self.checkPath(body.home, key: "home", in: path)
         home = body.home
         service = try body.service.map { entry throws(ConfigFileError) in try Self.service(entry, path: path) }
@@ -248,6 +256,7 @@ public struct ConfigFile: Sendable, Hashable {
     private struct Body: Decodable {
         var nodes: [String]?
         var nethash: String?
+        var proxy: String?
         var home: String?
         var service: Service?
         var accounts: [Account]?
@@ -305,6 +314,7 @@ public struct ConfigFile: Sendable, Hashable {
             try UnknownKeys.check(container, known: ConfigFile.keys, prefix: "")
             nodes = try container.decodeIfPresent([String].self, forKey: AnyKey("nodes"))
             nethash = try container.decodeIfPresent(String.self, forKey: AnyKey("nethash"))
+            proxy = try container.decodeIfPresent(String.self, forKey: AnyKey("proxy"))
             home = try container.decodeIfPresent(String.self, forKey: AnyKey("home"))
             service = try container.decodeIfPresent(Service.self, forKey: AnyKey("service"))
             accounts = try container.decodeIfPresent([Account].self, forKey: AnyKey("accounts"))

@@ -1,3 +1,4 @@
+public import AdamantCore
 public import AdamantNodes
 
 /// The node options every networked command shares, and the node list they resolve to.
@@ -8,13 +9,55 @@ public enum NodeOptions {
     public static let nethash = SingleOption(
         "nethash", valueName: "hex",
         help: "Accept only nodes of this network (else the config file's; default: mainnet for the built-in list, else the majority).")
-    public static let options: [any DeclaredOption] = [node, nethash]
+    public static let proxy = SingleOption(
+        "proxy", valueName: "url",
+        help: "Send every request through this proxy: socks5h://127.0.0.1:9050 for Tor, socks5:// or http://; none for no proxy, "
+            + "not even the environment's. Else ADM_PROXY, the config file's, or libcurl's proxy variables.")
+    public static let options: [any DeclaredOption] = [node, nethash, proxy]
+    public static let proxyVariable = "ADM_PROXY"
 
     public static let help = """
         Nodes come from --node, else ADM_NODES, else $XDG_CONFIG_HOME/adm-push/config.json
         ({"nodes": ["https://…"], "nethash": "…"}), else the built-in list of mainnet nodes.
-        No other host is ever contacted.
+        No other host is ever contacted. Requests go through --proxy, else ADM_PROXY, else the
+        file's "proxy", else as libcurl's https_proxy, http_proxy, ALL_PROXY and NO_PROXY say;
+        with socks5h:// (Tor), node names are resolved by the proxy, and each account's
+        requests carry a SOCKS username of their own, so accounts never share a Tor circuit.
         """
+
+    /// How requests reach the nodes, and where that was set.
+    public static func routeSetting(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> Setting<NetworkRoute> {
+        func parsed(_ text: String, _ origin: SettingOrigin) throws(CLIError) -> Setting<NetworkRoute> {
+            do throws(ProxyError) { return Setting(try NetworkRoute(setting: text), origin) } catch {
+                throw .usage("\(origin.source ?? "proxy"): \(error)")
+            }
+        }
+        if let text = arguments.value(proxy) { return try parsed(text, .flag("--" + proxy.spec.name)) }
+        if let text = context.environment[proxyVariable] { return try parsed(text, .environment(proxyVariable)) }
+        if let file = try OutboxOptions.configFile(context), let route = file.proxy { return Setting(route, .file(file.path)) }
+        return Setting(.environment, .builtIn)
+    }
+
+    /// The pool a networked command uses: the configured nodes on the configured route, ranked
+    /// as the last run in `home` found them on that route. Through a SOCKS proxy, the requests
+    /// carry the account's circuit name (its key is awaited for it); `warn` hears of a route
+    /// that leaks node names to the local resolver.
+    public static func pool(
+        _ arguments: ParsedArguments, _ context: Context, home: String? = nil, account: AccountKeys? = nil,
+        warn: (String) -> Void
+    ) async throws(CLIError) -> NodePool {
+        let list = try nodeList(arguments, context)
+        let route = try routeSetting(arguments, context).value
+        if let refusal = route.refusal(of: list, environment: context.environment) { throw .usage(refusal) }
+        var configuration = NodePool.Configuration(route: route, proxied: route.isProxied(for: list, environment: context.environment))
+        if case .proxy(let proxy) = route {
+            if proxy.scheme == .socks5 {
+                warn("\(proxy) resolves node names here, so the local resolver learns each one; socks5h:// leaves them to the proxy")
+            }
+            if proxy.isSOCKS, let account { configuration.circuit = await account.keyPair.circuitName }
+        }
+        return HealthCache.pool(for: list, configuration: configuration, home: home)
+    }
 
     public static func nodeList(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> NodeList {
         do throws(NodeListError) {

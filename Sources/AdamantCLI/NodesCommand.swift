@@ -22,10 +22,10 @@ public struct NodesCommand: Command {
 
     public func run(_ context: Context) async throws(CLIError) -> ExitCode {
         CurlTransport.startLoading()  // while the node list is read and the pool set up
-        let pool = NodePool(nodes: try NodeOptions.nodeList(arguments, context))
+        let pool = try await NodeOptions.pool(arguments, context) { context.output.error("warning: " + $0) }
         let reports = await pool.checkHealth()
         HealthCache.save(pool, home: try? OutboxOptions.homeDirectory(arguments, context))
-        let rows = reports.map(Row.init)
+        let rows = reports.map { Row($0, route: pool.route.hop(to: $0.url, environment: context.environment)) }
         if arguments.flag(Self.json) {
             context.output.printJSON(["nodes": rows])
         } else {
@@ -43,10 +43,19 @@ struct Row: Encodable {
     let height: Int64?
     let version: String?
     let latencyMs: Int?
+    /// `direct`, or the proxy the requests go through.
+    let route: String
+    /// The environment variable that names the proxy, when one does.
+    let routeVariable: String?
     /// Local clock minus the node's: positive when this machine is ahead.
     let clockDeltaMs: Int64?
 
-    init(_ report: NodeReport) {
+    init(_ report: NodeReport, route: ProxyHop) {
+        switch route {
+        case .direct: (self.route, routeVariable) = ("direct", nil)
+        case .proxy(let proxy): (self.route, routeVariable) = (proxy.description, nil)
+        case .environmentProxy(let variable, let proxy): (self.route, routeVariable) = (proxy?.description ?? "a proxy", variable)
+        }
         url = report.url.description
         status = report.health.name
         reason = report.health == .usable ? nil : report.health.description  // a clock off is said, too
@@ -65,11 +74,12 @@ struct Row: Encodable {
     }
 
     static func table(_ rows: [Row]) -> [String] {
-        let header = ["URL", "STATUS", "HEIGHT", "VERSION", "LATENCY", "CLOCK", "WHY"]
+        let header = ["URL", "STATUS", "HEIGHT", "VERSION", "LATENCY", "ROUTE", "CLOCK", "WHY"]
         let cells = rows.map { row in
             [
                 row.url, row.status, row.height.map(String.init) ?? "-", row.version ?? "-",
                 row.latencyMs.map { "\($0) ms" } ?? "-",
+                row.route == "direct" ? "direct" : "via \(row.route)" + (row.routeVariable.map { " (\($0))" } ?? ""),
                 row.clockDeltaMs.map(Self.nodeClock) ?? "-",
                 row.reason ?? "",
             ]

@@ -93,7 +93,10 @@ public enum OutboxOptions {
     public static func checkSettings(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) {
         _ = try serviceSetting(arguments, context)
         _ = try homeDirectory(arguments, context)
-        _ = try NodeOptions.nodeList(arguments, context)
+        let nodes = try NodeOptions.nodeList(arguments, context)
+        if let refusal = try NodeOptions.routeSetting(arguments, context).value.refusal(of: nodes, environment: context.environment) {
+            throw .usage(refusal)
+        }
     }
 
     /// The config file, read and checked once per process; nil when there is none.
@@ -128,7 +131,9 @@ public enum OutboxOptions {
     ) async throws(CLIError) -> Outbox {
         let service = try serviceSetting(arguments, context).value
         let home = try homeDirectory(arguments, context)
-        let nodes = if let nodes { nodes } else { NodeClient(pool: NodePool(nodes: try NodeOptions.nodeList(arguments, context))) }
+        let nodes = if let nodes { nodes } else {
+            NodeClient(pool: try await NodeOptions.pool(arguments, context, account: keys) { context.output.error("warning: " + $0) })
+        }
         var configuration = Outbox.Configuration()
         #if ADM_TEST_HOOKS
         // The crash tests make the process die at one moment of a send.

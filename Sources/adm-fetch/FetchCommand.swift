@@ -11,7 +11,7 @@ struct FetchCommand: Command {
     static let payload = SingleOption("payload", valueName: "file", valueKind: .file, help: "Read the push as delivered (APNs or FCM JSON) from a file, or - for standard input.")
     static let noNames = Flag("no-names", help: "Title with the partner's address; skip the address-book lookup.")
     /// The shared option's name and parsing, with fetch's own default.
-    static let deadline = SingleOption("deadline", valueName: "seconds", help: "End by then, whatever the nodes do (default 25).")
+    static let deadline = SingleOption("deadline", valueName: "seconds", help: "End by then, whatever the nodes do (default 25; 60 through a proxy).")
     static let json = Flag("json", help: "Print one JSON object: the transaction, the notification, and on failure fallback and reason.")
 
     static let info = CommandInfo(
@@ -37,7 +37,8 @@ struct FetchCommand: Command {
     let arguments: ParsedArguments
     let id: TransactionID?
     let recipient: Address?
-    let deadline: Duration
+    /// Nil for the default, which depends on the route.
+    let deadline: Duration?
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
         switch (arguments.positional.count, arguments.value(Self.payload)) {
@@ -59,7 +60,7 @@ struct FetchCommand: Command {
         } else {
             recipient = nil
         }
-        deadline = try OutboxOptions.deadline(arguments, default: 25)
+        deadline = arguments.value(Self.deadline) == nil ? nil : try OutboxOptions.deadline(arguments)
         self.arguments = arguments
     }
 
@@ -85,9 +86,11 @@ struct FetchCommand: Command {
         if push.transaction == nil || !arguments.flag(Self.noNames) { CurlTransport.startLoading() }
         let keys = AccountKeys(KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context)))
         let (home, log) = openLog(context)
+        let pool = try await NodeOptions.pool(arguments, context, home: home, account: keys) { context.output.error("warning: " + $0) }
+        // A proxy's first request waits for a circuit, seconds before it leaves.
+        let deadline = self.deadline ?? .seconds(pool.isProxied ? 60 : 25)
         var configuration = Fetcher.Configuration()
         configuration.deadline = deadline
-        let pool = HealthCache.pool(for: try NodeOptions.nodeList(arguments, context), home: home)
         defer { HealthCache.save(pool, home: home) }
         let client = NodeClient(pool: pool, deadline: deadline)
         var names: (@Sendable (Address, Duration) async -> String?) = { _, _ in nil }

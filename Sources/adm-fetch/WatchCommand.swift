@@ -120,15 +120,25 @@ struct WatchCommand: Command {
         }
         defer { chores?.cancel() }
         let accounts = try WatchedAccount.all(arguments, context)
-        let pool = HealthCache.pool(for: try NodeOptions.nodeList(arguments, context), home: accounts[0].home)
-        defer { HealthCache.save(pool, home: accounts[0].home) }
+        // Through a SOCKS proxy each account reads on its own circuit, sockets and all; else
+        // the accounts share one pool and one socket per node.
+        let ownCircuits = if case .proxy(let proxy) = try NodeOptions.routeSetting(arguments, context).value { proxy.isSOCKS } else { false }
+        var pools: [NodePool] = []
+        for account in ownCircuits ? accounts : [accounts[0]] {
+            let warned = !pools.isEmpty  // once, not once an account
+            pools.append(try await NodeOptions.pool(arguments, context, home: account.home, account: AccountKeys(account.keyPair)) {
+                if !warned { logger.log(.warning, $0) }
+            })
+        }
+        defer { for (pool, account) in zip(pools, accounts) { HealthCache.save(pool, home: account.home) } }
         var logs: [String: NotificationLog] = [:]
         var watchers: [Watcher] = []
         var fetchers: [(Address, Fetcher)] = []
         var configuration = Watcher.Configuration()
         configuration.live = !arguments.flag(Self.noLive)
         if let pollInterval { (configuration.interval, configuration.liveInterval) = (pollInterval, pollInterval) }
-        for account in accounts {
+        for (index, account) in accounts.enumerated() {
+            let pool = pools[ownCircuits ? index : 0]
             let log: NotificationLog
             if let open = logs[account.home] {
                 log = open

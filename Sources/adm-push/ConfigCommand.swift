@@ -17,7 +17,9 @@ struct ConfigCommand: Command {
             \(SettingOrigin.precedence)
             The settings: home (--home, ADM_PUSH_HOME); nodes (--node, ADM_NODES); nethash
             (--nethash; the file's goes with the file's nodes or the built-in ones, never with
-            --node or ADM_NODES); service.address and service.publicKey (--service-address with
+            --node or ADM_NODES); proxy (--proxy, ADM_PROXY: socks5h://host:port, socks5://,
+            http://, or none; left unset, libcurl's https_proxy, http_proxy, ALL_PROXY and NO_PROXY
+            decide, and the row says what they make of the nodes); service.address and service.publicKey (--service-address with
             --service-public-key; the key must hash to the address); notify (--notify: adm-fetch
             shows notifications on the desktop) and open (--open: what a click on one runs); and
             what notifications show and when, for bubbles, --json lines and --exec hooks alike:
@@ -25,7 +27,7 @@ struct ConfigCommand: Command {
             quiet (--quiet 22:00-07:00, local hours), quietMode (--quiet-mode silent|hold) and
             kinds (--kinds messages,transfers,reactions). The file,
             $XDG_CONFIG_HOME/adm-push/config.json, may hold any of them:
-            {"nodes": ["https://…"], "nethash": "hex", "home": "~/dir",
+            {"nodes": ["https://…"], "nethash": "hex", "proxy": "socks5h://127.0.0.1:9050", "home": "~/dir",
              "service": {"address": "U…", "publicKey": "hex"}, "notify": true, "open": "command",
              "preview": "sender", "mute": ["U…", {"address": "U…", "until": "2026-12-24T18:00:00Z"}],
              "quiet": "22:00-07:00", "quietMode": "hold", "kinds": ["messages", "transfers"]}
@@ -49,6 +51,7 @@ struct ConfigCommand: Command {
         exists = try OutboxOptions.configFile(context) != nil
         let home = try OutboxOptions.homeSetting(arguments, context)
         let nodes = try NodeOptions.nodeList(arguments, context)
+        let route = try NodeOptions.routeSetting(arguments, context)
         let service = try OutboxOptions.serviceSetting(arguments, context)
         let notify = try DesktopOptions.notifySetting(arguments, context)
         let open = try DesktopOptions.openSetting(arguments, context)
@@ -59,6 +62,7 @@ struct ConfigCommand: Command {
             Row("home", .text(home.value), home.origin),
             Row("nodes", .list(nodes.endpoints.map(\.url.description)), Self.origin(of: nodes.source)),
             Row("nethash", nethash(nodes.nethash), NodeOptions.nethashOrigin(of: nodes, arguments, context)),
+            proxyRow(route, nodes, context.environment),
             Row("service.address", .text(service.value.address.description), service.origin),
             Row("service.publicKey", .text(service.value.publicKey.hex), keyOrigin),
             Row("notify", .text(notify.value ? "true" : "false"), notify.origin),
@@ -77,6 +81,16 @@ struct ConfigCommand: Command {
             for line in Row.table(rows) { context.output.print(line) }
         }
         return .success
+    }
+
+    /// The proxy as set; left to the environment, what its variables make of the nodes.
+    private func proxyRow(_ route: Setting<NetworkRoute>, _ nodes: NodeList, _ environment: [String: String]) -> Row {
+        guard route.value == .environment else { return Row("proxy", .text(route.value.description), route.origin) }
+        let hops = Set(nodes.endpoints.map { route.value.hop(to: $0.url, environment: environment) })
+        guard hops != [.direct] else { return Row("proxy", .text("none"), .builtIn) }
+        let variables = hops.compactMap { if case .environmentProxy(let name, _) = $0 { name } else { nil } }.sorted()
+        let shown = hops.map(\.description).sorted().joined(separator: "; ")
+        return Row("proxy", .text("as the environment says: " + shown), variables.first.map(SettingOrigin.environment) ?? .builtIn)
     }
 
     /// `XDG_CONFIG_HOME` when it is used (an absolute path), else the default under `HOME`.

@@ -63,7 +63,7 @@ final class ConfigCommandTests {
     /// environment over it, then the flags over everything.
     @Test func eachSettingTakesTheFlagElseTheEnvironmentElseTheFileElseTheDefault() async throws {
         let defaults = try await config()
-        #expect(defaults.settings.map(\.name) == ["file", "home", "nodes", "nethash", "service.address", "service.publicKey", "notify", "open", "preview", "mute", "quiet", "quietMode", "kinds"])
+        #expect(defaults.settings.map(\.name) == ["file", "home", "nodes", "nethash", "proxy", "service.address", "service.publicKey", "notify", "open", "preview", "mute", "quiet", "quietMode", "kinds"])
         #expect(defaults["preview"]?.value == .text("full") && defaults["mute"]?.value == .list([]) && defaults["quiet"]?.value == Value.none)
         #expect(defaults["quietMode"]?.value == .text("silent") && defaults["kinds"]?.value == .list(["messages", "reactions", "transfers"]))
         #expect(defaults["notify"]?.value == .text("false") && defaults["notify"]?.origin == "default")
@@ -145,17 +145,43 @@ final class ConfigCommandTests {
         #expect(try await config(["--nethash", Self.flagNethash])["nethash"]?.origin == "flag")
     }
 
+    /// The proxy takes the one precedence; left unset, the row says what libcurl's variables
+    /// make of the nodes, and a bad value is refused by name wherever it comes from.
+    @Test func theProxyTakesTheOnePrecedenceAndNamesTheEnvironmentsVariables() async throws {
+        let nodes = ["--node", "https://node.example"]
+        func proxy(_ arguments: [String], extra: [String: String] = [:]) async throws -> (Value?, String?) {
+            let entry = try await config(nodes + arguments, extra: extra)["proxy"]
+            return (entry?.value, entry?.origin)
+        }
+        #expect(try await proxy([]) == (.text("none"), "default"))
+        #expect(try await proxy([], extra: ["https_proxy": "socks5h://127.0.0.1:9050"])
+            == (.text("as the environment says: via socks5h://127.0.0.1:9050 (https_proxy)"), "env"))
+        try write(#"{"proxy": "socks5h://127.0.0.1:9150"}"#)
+        #expect(try await proxy([]) == (.text("socks5h://127.0.0.1:9150"), "file"))
+        #expect(try await proxy([], extra: ["ADM_PROXY": "none"]) == (.text("none"), "env"))
+        #expect(try await proxy(["--proxy", "http://127.0.0.1:8118"], extra: ["ADM_PROXY": "none"]) == (.text("http://127.0.0.1:8118"), "flag"))
+
+        let badFlag = try await run("adm-push", ["config", "--proxy", "tor"], environment: environment)
+        #expect(badFlag.status == 64 && badFlag.stderr.hasPrefix("Error: --proxy: 'tor' is not a proxy URL"), "\(badFlag.stderr)")
+        let badVariable = try await run("adm-push", ["config"], environment: environment.merging(["ADM_PROXY": "socks4://x:1"]) { $1 })
+        #expect(badVariable.status == 64 && badVariable.stderr.hasPrefix("Error: ADM_PROXY: 'socks4://x:1' has a scheme"), "\(badVariable.stderr)")
+        try write(#"{"proxy": "me:pw@127.0.0.1"}"#)
+        let badFile = try await run("adm-push", ["config"], environment: environment)
+        #expect(badFile.status == 64 && badFile.stderr.contains("proxy") && badFile.stderr.contains(configPath), "\(badFile.stderr)")
+    }
+
     @Test func theTextFormAlignsValuesAndSaysEachOrigin() async throws {
         try write(#"{"nodes": ["http://127.0.0.1:1"], "home": "/srv/adm"}"#)
         let result = try await run("adm-push", ["config", "--home", folder + "/h"], environment: environment.merging(["ADM_NODES": "http://127.0.0.1:2"]) { $1 })
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 13)
+        #expect(lines.count == 14)
         #expect(lines[0].hasPrefix("file               \(configPath)  ") && lines[0].hasSuffix("  (env XDG_CONFIG_HOME)"), "\(lines[0])")
         #expect(lines[1].hasPrefix("home               \(folder)/h  ") && lines[1].hasSuffix("  (flag --home)"), "\(lines[1])")
         #expect(lines[2].hasPrefix("nodes              http://127.0.0.1:2  ") && lines[2].hasSuffix("  (env ADM_NODES)"), "\(lines[2])")
         #expect(lines[3].hasPrefix("nethash            any (the majority's network)  ") && lines[3].hasSuffix("  (default)"))
-        #expect(lines[4].hasPrefix("service.address    U10629337621822775991  ") && lines[4].hasSuffix("  (default)"))
+        #expect(lines[4].hasPrefix("proxy              none  ") && lines[4].hasSuffix("  (default)"), "\(lines[4])")
+        #expect(lines[5].hasPrefix("service.address    U10629337621822775991  ") && lines[5].hasSuffix("  (default)"))
         // The origins start in one column.
         #expect(Set(lines.map { $0.range(of: "  (", options: .backwards)?.lowerBound.utf16Offset(in: $0) }).count == 1, "\(result.stdout)")
     }
@@ -164,7 +190,7 @@ final class ConfigCommandTests {
     /// needs the file (here for its service), before anything is written.
     @Test func anUnknownKeyIsAnErrorNamingTheKeyAndTheFile() async throws {
         try write(#"{"nodez": ["http://127.0.0.1:1"], "home": "/srv/adm"}"#)
-        let message = "Error: unknown key 'nodez' in \(configPath) (known: nodes, nethash, home, service, accounts, notify, open, preview, mute, quiet, quietMode, kinds)"
+        let message = "Error: unknown key 'nodez' in \(configPath) (known: nodes, nethash, proxy, home, service, accounts, notify, open, preview, mute, quiet, quietMode, kinds)"
         let config = try await run("adm-push", ["config"], environment: environment)
         #expect(config.status == 64 && config.stderr == message + "\n" && config.stdout.isEmpty, "\(config.stderr)")
 
@@ -190,7 +216,7 @@ final class ConfigCommandTests {
     /// one setting left to it, and the file is read and refused.
     @Test func theFileIsReadOnlyWhenASettingNeedsIt() async throws {
         try write("not json")
-        let given = ["--home", folder + "/home", "--node", "http://127.0.0.1:1",
+        let given = ["--home", folder + "/home", "--node", "http://127.0.0.1:1", "--proxy", "none",
                      "--service-address", Self.flagService.address.description, "--service-public-key", Self.flagService.publicKey.hex]
         let environment = environment.merging(["ADM_PASSPHRASE": BIP39.randomMnemonic()]) { $1 }
         let queue = try await run("adm-push", ["queue", "--json"] + given, environment: environment)

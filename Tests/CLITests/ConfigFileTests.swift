@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func unknownKeysAreErrorsNamingTheKeyAndTheFile() {
-        #expect(problem(#"{"nodez": []}"#)?.description == "unknown key 'nodez' in /cfg/config.json (known: nodes, nethash, home, service, accounts, notify, open, preview, mute, quiet, quietMode, kinds)")
+        #expect(problem(#"{"nodez": []}"#)?.description == "unknown key 'nodez' in /cfg/config.json (known: nodes, nethash, proxy, home, service, accounts, notify, open, preview, mute, quiet, quietMode, kinds)")
         #expect(problem(#"{"theme": "dark", "colour": 1, "nodes": []}"#)?.problem == .unknownKeys(["colour", "theme"]))
         let nested = problem(#"{"service": {"address": "U1", "publicKey": "00", "name": "ANS"}}"#)
         #expect(nested?.description == "unknown key 'service.name' in /cfg/config.json (known: service.address, service.publicKey)")

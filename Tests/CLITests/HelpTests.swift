@@ -58,7 +58,7 @@ struct HelpTests {
         let keys = try await run("adm-push", ["help", "keys"]).stdout
         #expect(keys.contains("\nUSAGE: adm-push keys [--passphrase-file <path>] [--json]\n"))
         let nodes = try await run("adm-fetch", ["help", "nodes"]).stdout
-        #expect(nodes.contains("\nUSAGE: adm-fetch nodes [--node <url> ...] [--nethash <hex>] [--json]\n"))
+        #expect(nodes.contains("\nUSAGE: adm-fetch nodes [--node <url> ...] [--nethash <hex>] [--proxy <url>]\n                       [--json] [--home <dir>]\n"))
         let start = try await run("adm-devnet", ["help", "start"]).stdout
         #expect(start.contains("""
 

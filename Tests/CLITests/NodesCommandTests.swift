@@ -57,7 +57,8 @@ final class NodesCommandTests {
         #expect(result.status == 69)
     }
 
-    /// Given --node, the config file is not even opened: a broken one does not matter.
+    /// Given --node and --proxy, the config file is not even opened: a broken one does not
+    /// matter. Without --proxy it is read: a file's proxy must never be skipped.
     @Test func theConfigFileIsReadOnlyWhenNeeded() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("adm-nodes-\(UUID())")
         defer { try? FileManager.default.removeItem(at: home) }
@@ -65,8 +66,10 @@ final class NodesCommandTests {
         try Data("not json".utf8).write(to: home.appendingPathComponent("adm-push/config.json"))
         let environment = ["XDG_CONFIG_HOME": home.path]
 
-        let given = try await run("adm-push", ["nodes", "--node", devnet.nodeURLs[0]], environment: environment)
+        let given = try await run("adm-push", ["nodes", "--node", devnet.nodeURLs[0], "--proxy", "none"], environment: environment)
         #expect(given.status == 0, "\(given.stderr)")
+        let proxy = try await run("adm-push", ["nodes", "--node", devnet.nodeURLs[0]], environment: environment)
+        #expect(proxy.status == 64 && proxy.stderr.contains("config.json"), "\(proxy.stderr)")
         let needed = try await run("adm-push", ["nodes"], environment: environment)
         #expect(needed.status == 64 && needed.stderr.contains("config.json"), "\(needed.stderr)")
     }

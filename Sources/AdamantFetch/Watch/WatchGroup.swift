@@ -3,9 +3,10 @@ import AdamantNodes
 import AdamantStore
 
 /// Several accounts watched by one process: each `Watcher` keeps its own cursor, journal and
-/// lease, while the node pool, its health checks and the node sockets are shared, one socket
-/// per node carrying every address. The watchers' fetchers are meant to read through one pool;
-/// the first watcher's pool and configuration decide the sockets and the health checks.
+/// lease, while watchers that read through one node pool share its health checks and its
+/// sockets, one socket per node carrying all their addresses. Watchers on pools of their own
+/// (through Tor, each account on its own circuit) get sockets of their own. The first
+/// watcher's configuration decides the sockets and the health checks.
 public struct WatchGroup: Sendable {
     /// Why the group stopped, and whose watch it was.
     public struct Failure: Error, Sendable {
@@ -41,20 +42,35 @@ public struct WatchGroup: Sendable {
         for (watcher, account) in zip(watchers, accounts) {
             do throws(WatchError) { onStart(account, try await watcher.begin(start)) } catch { throw Failure(account: account, error: error) }
         }
-        let configuration = first.configuration, pool = first.pool
-        let feed = configuration.live ? LiveFeed(pool: pool, addresses: accounts, width: configuration.socketWidth) : nil
+        let configuration = first.configuration
         let inboxes = watchers.map { _ in AsyncStream.makeStream(of: SocketNews.self) }
+        // The watchers of each pool, in the order their pools first appear.
+        var circles: [(pool: NodePool, members: [Int])] = []
+        for (index, watcher) in watchers.enumerated() {
+            if let circle = circles.firstIndex(where: { $0.pool === watcher.pool }) { circles[circle].members.append(index) } else {
+                circles.append((watcher.pool, [index]))
+            }
+        }
 
         enum Ended: Sendable { case watch(Failure?), chore }
         let failure = await withTaskGroup(of: Ended.self) { group -> Failure? in
-            if let feed {
+            for (pool, members) in circles {
+                if configuration.live {
+                    let feed = LiveFeed(pool: pool, addresses: members.map { accounts[$0] }, width: configuration.socketWidth)
+                    let routes = members.map { (accounts[$0], inboxes[$0].continuation) }
+                    group.addTask {
+                        await Self.dispatch(feed, to: routes, events: first.events, polling: configuration.interval)
+                        return .chore
+                    }
+                }
                 group.addTask {
-                    await Self.dispatch(feed, to: Array(zip(accounts, inboxes.map(\.continuation))), events: first.events, polling: configuration.interval)
+                    try? await pool.clock.sleep(for: configuration.healthInterval)
+                    await pool.monitor(every: configuration.healthInterval, retryInterval: configuration.healthRetryInterval)
                     return .chore
                 }
             }
             for (index, watcher) in watchers.enumerated() {
-                let news = feed == nil ? nil : inboxes[index].stream, account = accounts[index]
+                let news = configuration.live ? inboxes[index].stream : nil, account = accounts[index]
                 group.addTask {
                     do throws(WatchError) { try await watcher.watch(onNotification, news: news) } catch {
                         return .watch(Failure(account: account, error: error))
@@ -67,11 +83,6 @@ public struct WatchGroup: Sendable {
                         return .chore
                     }
                 }
-            }
-            group.addTask {
-                try? await pool.clock.sleep(for: configuration.healthInterval)
-                await pool.monitor(every: configuration.healthInterval, retryInterval: configuration.healthRetryInterval)
-                return .chore
             }
             var failure: Failure?
             for await ended in group {

@@ -65,7 +65,7 @@ final class CurlEasy: @unchecked Sendable {
             return .failure(error)
         }
         let code = ccurl_easy_perform(handle)
-        guard code == CURLE_OK else { return .failure(transportError(code, sink: sink)) }
+        guard code == CURLE_OK else { return .failure(transportError(code, sink: sink, request: request)) }
         var status = 0
         let statusCode = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         guard statusCode == CURLE_OK, (100...999).contains(status) else {
@@ -88,6 +88,7 @@ final class CurlEasy: @unchecked Sendable {
         // nodes the user chose. A 3xx is just a non-node answer.
         try set(CURLOPT_FOLLOWLOCATION, 0)
         try set(CURLOPT_USERAGENT, "adm-push")
+        try route(request)
         // HTTP/2 where TLS offers it; a build without nghttp2 refuses this, and HTTP/1.1 is fine.
         let http2 = ccurl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         if http2 != CURLE_UNSUPPORTED_PROTOCOL { try check(http2, CURLOPT_HTTP_VERSION) }
@@ -112,6 +113,22 @@ final class CurlEasy: @unchecked Sendable {
         }
     }
 
+    /// The proxy options. Without any, libcurl follows the environment's proxy variables.
+    private func route(_ request: HTTPRequest) throws(TransportError) {
+        switch request.route {
+        case .environment: return
+        case .direct: try set(CURLOPT_PROXY, "")  // an empty proxy turns the environment's off too
+        case .proxy(let proxy):
+            try set(CURLOPT_PROXY, proxy.description)
+            try set(CURLOPT_NOPROXY, "")  // NO_PROXY must not send a node around the proxy
+            guard proxy.isSOCKS, let circuit = request.circuit else { return }
+            // Tor keeps streams of different SOCKS credentials on different circuits, and
+            // libcurl reuses a proxied connection only for the same ones.
+            try set(CURLOPT_PROXYUSERNAME, circuit)
+            try set(CURLOPT_PROXYPASSWORD, "adm-push")
+        }
+    }
+
     /// The whole transfer as libcurl timed it, from the moment this worker started it: time
     /// spent queued for a worker is not the node's latency.
     private var wireTime: Duration? {
@@ -133,7 +150,10 @@ final class CurlEasy: @unchecked Sendable {
         return String(cString: text)
     }
 
-    private func transportError(_ code: CURLcode, sink: TransferSink) -> TransportError {
+    private func transportError(_ code: CURLcode, sink: TransferSink, request: HTTPRequest) -> TransportError {
+        // Through a proxy, a failed connection is one to the proxy: its refusals of the node
+        // come back as CURLE_PROXY.
+        let proxy: Proxy? = if case .proxy(let proxy) = request.route { proxy } else { nil }
         let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: ccurl_easy_strerror(code))
         switch code {
         case CURLE_ABORTED_BY_CALLBACK: return .cancelled
@@ -144,6 +164,8 @@ final class CurlEasy: @unchecked Sendable {
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL: return .invalidRequest(detail)
         case CURLE_WEIRD_SERVER_REPLY, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_BAD_CONTENT_ENCODING:
             return .brokenAnswer(detail)
+        case CURLE_COULDNT_CONNECT where proxy != nil, CURLE_COULDNT_RESOLVE_PROXY, CURLE_PROXY:
+            return .proxyFailed(proxy.map { "\($0): \(detail)" } ?? detail)
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION:
             return .unreachable(detail)
         default: return .failed(detail)

@@ -28,14 +28,23 @@ public struct NodeURL: Sendable, Hashable, Comparable, StringCodable {
         description = "\(scheme)://\(host.lowercased())\(port.map { ":\($0)" } ?? "")\(path)"
     }
 
+    /// `http` or `https`.
+    public var scheme: String { String(description.prefix { $0 != ":" }) }
+
+    /// Lowercase; an IPv6 address keeps its brackets.
+    public var host: String {
+        let authority = description.dropFirst(scheme.count + 3).prefix { $0 != "/" }
+        return String(authority.hasPrefix("[") ? authority.prefix { $0 != "]" } + "]" : authority.prefix { $0 != ":" })
+    }
+
+    /// A Tor onion service's address: reachable only through Tor.
+    public var isOnion: Bool { host.hasSuffix(".onion") }
+
     /// Where the node's client socket listens, given `wsClient.port`, as the iOS app places it:
     /// for `http`, the node's host on that port; for `https`, the node's own origin, where a
     /// proxy serves the socket.
     package func socketOrigin(port: UInt16) -> String {
-        let scheme = description.prefix { $0 != ":" }
-        let authority = description.dropFirst(scheme.count + 3).prefix { $0 != "/" }
-        guard scheme == "http" else { return "\(scheme)://\(authority)" }
-        let host = authority.hasPrefix("[") ? authority.prefix { $0 != "]" } + "]" : authority.prefix { $0 != ":" }
+        guard scheme == "http" else { return "\(scheme)://\(description.dropFirst(scheme.count + 3).prefix { $0 != "/" })" }
         return "http://\(host):\(port)"
     }
 

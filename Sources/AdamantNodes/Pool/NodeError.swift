@@ -28,6 +28,10 @@ public enum NodeError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noUsableNode(let reports):
+            // One cause for all (a proxy that is down, say) is said once.
+            if reports.count > 1, let health = reports.first?.health, reports.allSatisfy({ $0.health == health }) {
+                return "no usable node (every one \(health))"
+            }
             let reasons = reports.map { "\($0.url): \($0.health)" }
             return "no usable node" + (reasons.isEmpty ? "" : " (\(reasons.joined(separator: "; ")))")
         case .allNodesFailed(let failures):

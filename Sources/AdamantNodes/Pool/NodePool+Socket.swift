@@ -17,7 +17,9 @@ extension NodePool {
 
     /// A connection to `node`'s socket over this pool's transport and clock.
     package func socket(to node: SocketNode, addresses: [Address], types: [Int]) -> SocketConnection {
-        SocketConnection(origin: node.origin, addresses: addresses, types: types, transport: transport, clock: clock)
+        SocketConnection(
+            origin: node.origin, addresses: addresses, types: types, transport: transport, clock: clock,
+            route: configuration.route, circuit: configuration.circuit)
     }
 
     /// A node whose socket said something false (a transaction that does not verify): ranked

@@ -26,9 +26,32 @@ public final class NodePool: Sendable {
         /// A node whose clock is further than this from the other nodes' (or, alone, from this
         /// device's) does not stamp transactions: the 0.10 past window.
         public var clockTolerance: Duration = .seconds(5)
+        /// Straight to the nodes, through a proxy, or as the environment says.
+        public var route: NetworkRoute = .environment
+        /// Whether the route goes through a proxy (the environment's too): the timings allow for it.
+        public var isProxied = false
+        /// The SOCKS username of every request: one per account keeps accounts on separate
+        /// Tor circuits (see `HTTPRequest.circuit`).
+        public var circuit: String?
 
         /// The defaults.
         public init() {}
+
+        /// The defaults for requests through `route`. Through a proxy, Tor builds a circuit
+        /// before a first request leaves, which takes seconds: each node gets that long
+        /// before it counts as offline, and the hedge delay, which still follows the measured
+        /// latency from the same floor, may grow as far.
+        public init(route: NetworkRoute, proxied: Bool) {
+            self.route = route
+            isProxied = proxied
+            guard proxied else { return }
+            connectTimeout = .seconds(30)  // the SOCKS reply waits for the circuit and the exit's connection
+            statusTimeout = .seconds(30)
+            healthCheckDeadline = .seconds(40)
+            requestTimeout = .seconds(45)
+            hedgeDelayBounds = hedgeDelayBounds.lowerBound ... .seconds(10)
+            failurePenalty = .seconds(10)
+        }
     }
 
     /// The nodes this pool uses, and the network it accepts.
@@ -66,6 +89,11 @@ public final class NodePool: Sendable {
         self.log = log
         state = Mutex(PoolState(endpoints: nodes.endpoints))
     }
+
+    /// How the pool's requests reach the nodes.
+    public var route: NetworkRoute { configuration.route }
+    /// Whether the requests go through a proxy.
+    public var isProxied: Bool { configuration.isProxied }
 
     /// What is known about every node now, in list order.
     public var reports: [NodeReport] { state.withLock { $0.reports } }
@@ -190,7 +218,9 @@ public final class NodePool: Sendable {
         let started = clock.now
         let timeout = min(configuration.statusTimeout, started.duration(to: deadline))
         guard timeout > .zero else { return StatusProbe(url: url, result: .failure(ProbeFailure(kind: .noAnswer(.timedOut)))) }
-        let request = HTTPRequest(url: url.endpoint("/api/node/status"), timeout: timeout, connectTimeout: configuration.connectTimeout)
+        let request = HTTPRequest(
+            url: url.endpoint("/api/node/status"), timeout: timeout, connectTimeout: configuration.connectTimeout,
+            route: configuration.route, circuit: configuration.circuit)
         let answer: HTTPAnswer
         do { answer = try await transport.send(request) } catch {
             return StatusProbe(url: url, result: .failure(ProbeFailure(kind: .noAnswer(error))))

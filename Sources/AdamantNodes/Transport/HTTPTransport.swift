@@ -29,10 +29,16 @@ public struct HTTPRequest: Sendable, Hashable {
     /// An answer larger than this is cut off as it arrives (`.responseTooLarge`); nil leaves
     /// it to the transport's own cap.
     public var maxResponseBytes: Int?
+    /// Straight to the node, through a proxy, or as the environment says.
+    public var route: NetworkRoute
+    /// The SOCKS username sent to a SOCKS proxy: requests with different ones never share a
+    /// connection, nor, through Tor, a circuit. Nil sends none.
+    public var circuit: String?
 
     /// A request; `connectTimeout` is cut to `timeout` if longer.
     public init(
-        method: Method = .get, url: String, body: [UInt8]? = nil, timeout: Duration, connectTimeout: Duration, maxResponseBytes: Int? = nil
+        method: Method = .get, url: String, body: [UInt8]? = nil, timeout: Duration, connectTimeout: Duration, maxResponseBytes: Int? = nil,
+        route: NetworkRoute = .environment, circuit: String? = nil
     ) {
         self.method = method
         self.url = url
@@ -40,6 +46,8 @@ public struct HTTPRequest: Sendable, Hashable {
         self.timeout = timeout
         self.connectTimeout = min(connectTimeout, timeout)
         self.maxResponseBytes = maxResponseBytes
+        self.route = route
+        self.circuit = circuit
     }
 }
 
@@ -70,6 +78,8 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidRequest(String)
     /// DNS, connection or TLS failure.
     case unreachable(String)
+    /// The proxy could not be reached, or would not carry the request to the node.
+    case proxyFailed(String)
     /// The request's timeout passed.
     case timedOut
     /// The answer grew past the transport's cap and was cut off.
@@ -87,6 +97,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .invalidRequest(let detail): "invalid request: \(detail)"
         case .unreachable(let detail): "unreachable: \(detail)"
+        case .proxyFailed(let detail): "proxy failure: \(detail)"
         case .timedOut: "timed out"
         case .responseTooLarge(let limit): "response larger than \(limit) bytes, cut off"
         case .cancelled: "cancelled"

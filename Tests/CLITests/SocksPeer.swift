@@ -1,0 +1,196 @@
+import Foundation
+import Synchronization
+
+/// A SOCKS5 server of the tests' own on a loopback port (RFC 1928, username/password auth of
+/// RFC 1929), which records what each connection asked for: the username, and the destination
+/// as sent (a name unresolved, or an address). It relays to the destination, with names looked
+/// up in `hosts` only (never in DNS), or misbehaves as told. Each connection runs on threads of
+/// its own.
+final class SocksPeer: Sendable {
+    /// What one connection asked for.
+    struct Request: Sendable, Hashable {
+        /// Nil when the client offered no username/password auth.
+        var username: String?
+        /// As the client sent it: a name (ATYP 3) or a dotted IPv4 address (ATYP 1).
+        var host: String
+        var port: Int
+        /// ATYP 3: the client left the name to the proxy.
+        var sentAsName: Bool
+    }
+
+    enum Behavior: Sendable {
+        /// Connect to the destination and pipe both ways.
+        case relay
+        /// Answer the CONNECT with this SOCKS reply code (5: connection refused).
+        case refuse(UInt8)
+        /// Take the request, then say nothing while holding the connection.
+        case stall
+        /// Answer the greeting with these bytes and close.
+        case garbage([UInt8])
+    }
+
+    let port: Int
+    private let listener: Int32
+    private let hosts: [String: Int]
+    private let state = Mutex((requests: [Request](), behavior: Behavior.relay, held: [Int32]()))
+
+    /// Listening on 127.0.0.1, a port of the kernel's choice. `hosts`: names it relays to
+    /// 127.0.0.1 on the given port (an onion name of a test, say).
+    init(hosts: [String: Int] = [:]) throws {
+        self.hosts = hosts
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw PeerError("socket: \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 64) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { close(fd); throw PeerError("bind: \(errno)") }
+        listener = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+        Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    /// Stops accepting and drops what it holds; relays in progress end with their peers.
+    func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        for fd in state.withLock({ $0.held }) { shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
+    var requests: [Request] { state.withLock { $0.requests } }
+
+    func behave(_ behavior: Behavior) { state.withLock { $0.behavior = behavior } }
+
+    var url: String { "socks5h://127.0.0.1:\(port)" }
+
+    private func acceptLoop() {
+        while true {
+            let client = accept(listener, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            Thread.detachNewThread { [self] in serve(client) }
+        }
+    }
+
+    private func serve(_ client: Int32) {
+        var keepOpen = false
+        defer { if !keepOpen { close(client) } }
+        guard let greeting = read(client, 2), greeting[0] == 5, let methods = read(client, Int(greeting[1])) else { return }
+        let behavior = state.withLock { $0.behavior }
+        if case .garbage(let bytes) = behavior {
+            _ = write(client, bytes)
+            return
+        }
+        var username: String?
+        if methods.contains(2) {
+            guard write(client, [5, 2]), let head = read(client, 2), head[0] == 1, let name = read(client, Int(head[1])),
+                  let passwordLength = read(client, 1), read(client, Int(passwordLength[0])) != nil, write(client, [1, 0])
+            else { return }
+            username = String(decoding: name, as: UTF8.self)
+        } else {
+            guard methods.contains(0), write(client, [5, 0]) else { return }
+        }
+        guard let request = read(client, 4), request[0] == 5, request[1] == 1 else { return }
+        let host: String, sentAsName: Bool
+        switch request[3] {
+        case 1:
+            guard let bytes = read(client, 4) else { return }
+            (host, sentAsName) = (bytes.map(String.init).joined(separator: "."), false)
+        case 3:
+            guard let length = read(client, 1), let name = read(client, Int(length[0])) else { return }
+            (host, sentAsName) = (String(decoding: name, as: UTF8.self), true)
+        default:
+            _ = write(client, [5, 8, 0, 1, 0, 0, 0, 0, 0, 0])  // address type not supported
+            return
+        }
+        guard let portBytes = read(client, 2) else { return }
+        let port = Int(portBytes[0]) << 8 | Int(portBytes[1])
+        state.withLock { $0.requests.append(Request(username: username, host: host, port: port, sentAsName: sentAsName)) }
+        switch behavior {
+        case .refuse(let code):
+            _ = write(client, [5, code, 0, 1, 0, 0, 0, 0, 0, 0])
+        case .stall:
+            keepOpen = true
+            state.withLock { $0.held.append(client) }
+        case .garbage:
+            return
+        case .relay:
+            let target = sentAsName ? hosts[host].map { ("127.0.0.1", $0) } : (host, port)
+            guard let target, let upstream = Self.connect(to: target.0, port: target.1) else {
+                _ = write(client, [5, 4, 0, 1, 0, 0, 0, 0, 0, 0])  // host unreachable
+                return
+            }
+            guard write(client, [5, 0, 0, 1, 127, 0, 0, 1, 0, 0]) else { close(upstream); return }
+            keepOpen = true
+            Self.pipe(client, upstream)
+        }
+    }
+
+    /// Copies each way on its own thread; each side's end closes the other.
+    private static func pipe(_ a: Int32, _ b: Int32) {
+        let done = Atomic(0)
+        for (from, to) in [(a, b), (b, a)] {
+            Thread.detachNewThread {
+                var buffer = [UInt8](repeating: 0, count: 16_384)
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { Glibc.read(from, $0.baseAddress, $0.count) }
+                    if count < 0 && errno == EINTR { continue }
+                    guard count > 0, Self.writeAll(to, Array(buffer[0..<count])) else { break }
+                }
+                shutdown(to, Int32(SHUT_WR))
+                if done.add(1, ordering: .sequentiallyConsistent).newValue == 2 { close(a); close(b) }
+            }
+        }
+    }
+
+    private static func connect(to host: String, port: Int) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr(host)
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard connected else { close(fd); return nil }
+        return fd
+    }
+
+    /// Exactly `count` bytes, or nil at end of file or an error.
+    private func read(_ fd: Int32, _ count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, count - filled) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { return nil }
+            filled += got
+        }
+        return bytes
+    }
+
+    private func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool { Self.writeAll(fd, bytes) }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let wrote = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+            if wrote < 0 && errno == EINTR { continue }
+            guard wrote > 0 else { return false }
+            sent += wrote
+        }
+        return true
+    }
+
+    struct PeerError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
