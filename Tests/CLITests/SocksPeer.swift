@@ -5,7 +5,7 @@ import Synchronization
 /// RFC 1929), which records what each connection asked for: the username, and the destination
 /// as sent (a name unresolved, or an address). It relays to the destination, with names looked
 /// up in `hosts` only (never in DNS), or misbehaves as told. Each connection runs on threads of
-/// its own.
+/// its own. Every socket is close-on-exec, so no child a test starts holds one.
 final class SocksPeer: Sendable {
     /// What one connection asked for.
     struct Request: Sendable, Hashable {
@@ -16,6 +16,8 @@ final class SocksPeer: Sendable {
         var port: Int
         /// ATYP 3: the client left the name to the proxy.
         var sentAsName: Bool
+        /// The HTTP request lines the client sent through it (`GET /api/…`), when relayed.
+        var httpLines: [String] = []
     }
 
     enum Behavior: Sendable {
@@ -38,7 +40,7 @@ final class SocksPeer: Sendable {
     /// 127.0.0.1 on the given port (an onion name of a test, say).
     init(hosts: [String: Int] = [:]) throws {
         self.hosts = hosts
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw PeerError("socket: \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -74,6 +76,7 @@ final class SocksPeer: Sendable {
                 if errno == EINTR { continue }
                 return
             }
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)  // Glibc's accept4 is not imported
             Thread.detachNewThread { [self] in serve(client) }
         }
     }
@@ -111,7 +114,10 @@ final class SocksPeer: Sendable {
         }
         guard let portBytes = read(client, 2) else { return }
         let port = Int(portBytes[0]) << 8 | Int(portBytes[1])
-        state.withLock { $0.requests.append(Request(username: username, host: host, port: port, sentAsName: sentAsName)) }
+        let index = state.withLock { state in
+            state.requests.append(Request(username: username, host: host, port: port, sentAsName: sentAsName))
+            return state.requests.count - 1
+        }
         switch behavior {
         case .refuse(let code):
             _ = write(client, [5, code, 0, 1, 0, 0, 0, 0, 0, 0])
@@ -128,12 +134,17 @@ final class SocksPeer: Sendable {
             }
             guard write(client, [5, 0, 0, 1, 127, 0, 0, 1, 0, 0]) else { close(upstream); return }
             keepOpen = true
-            Self.pipe(client, upstream)
+            Self.pipe(client, upstream) { [self] bytes in
+                // A request line comes whole in one write of the client's headers.
+                let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\r\n").filter { $0.hasPrefix("GET ") || $0.hasPrefix("POST ") }
+                if !lines.isEmpty { state.withLock { $0.requests[index].httpLines += lines.map(String.init) } }
+            }
         }
     }
 
-    /// Copies each way on its own thread; each side's end closes the other.
-    private static func pipe(_ a: Int32, _ b: Int32) {
+    /// Copies each way on its own thread, showing `fromA` what `a` sends; each side's end
+    /// closes the other.
+    private static func pipe(_ a: Int32, _ b: Int32, fromA: @escaping @Sendable ([UInt8]) -> Void) {
         let done = Atomic(0)
         for (from, to) in [(a, b), (b, a)] {
             Thread.detachNewThread {
@@ -141,7 +152,9 @@ final class SocksPeer: Sendable {
                 while true {
                     let count = buffer.withUnsafeMutableBytes { Glibc.read(from, $0.baseAddress, $0.count) }
                     if count < 0 && errno == EINTR { continue }
-                    guard count > 0, Self.writeAll(to, Array(buffer[0..<count])) else { break }
+                    guard count > 0 else { break }
+                    if from == a { fromA(Array(buffer[0..<count])) }
+                    guard Self.writeAll(to, Array(buffer[0..<count])) else { break }
                 }
                 shutdown(to, Int32(SHUT_WR))
                 if done.add(1, ordering: .sequentiallyConsistent).newValue == 2 { close(a); close(b) }
@@ -150,7 +163,7 @@ final class SocksPeer: Sendable {
     }
 
     private static func connect(to host: String, port: Int) -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -193,4 +206,27 @@ final class SocksPeer: Sendable {
         let description: String
         init(_ description: String) { self.description = description }
     }
+}
+
+/// A loopback port bound and never listened on, for as long as this lives: connecting to it
+/// is refused, and the kernel gives it to nobody else meanwhile.
+final class ClosedPort: Sendable {
+    let port: Int
+    private let fd: Int32
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard fd >= 0, bound else { throw SocksPeer.PeerError("bind: \(errno)") }
+        self.fd = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(fd) }
 }
