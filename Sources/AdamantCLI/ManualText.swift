@@ -30,6 +30,9 @@ enum ManualText {
                 Comma-separated node URLs, used when no --node is given. Set but empty (or holding no \
                 URL) is an error, never a fallback to the config file or the built-in list.
                 """))
+            entries.append(Entry(name: NodeOptions.proxyVariable, text: """
+                The proxy every request goes through when --proxy is not given: socks5h://host:port                 (Tor's kind: the proxy resolves node names), socks5://, http://, or none. Through a SOCKS                 proxy each account's requests carry a SOCKS username of their own (a keyed hash of its                 secret key), so Tor keeps accounts on separate circuits.
+                """))
         }
         if home {
             entries.append(Entry(name: "ADM_PUSH_HOME", text: "The home directory when --home is not given (ignored when empty)."))
@@ -48,8 +51,8 @@ enum ManualText {
             entries.append(Entry(name: "HOME", text: "Where ~ is, for the defaults above and a home in the config file; not used unless it is an absolute path."))
         }
         if nodes {
-            entries.append(Entry(name: "http_proxy, HTTPS_PROXY, ALL_PROXY, NO_PROXY", text: """
-                Read by libcurl: a proxy named there carries the connections to the nodes.
+            entries.append(Entry(name: "http_proxy, https_proxy, ALL_PROXY, NO_PROXY", text: """
+                Read by libcurl when no proxy is set (--proxy, ADM_PROXY, the config file's "proxy"):                 a proxy named there carries the connections to the nodes, and 'nodes' says which.                 --proxy none turns them off.
                 """))
         }
         if declared.contains(LogOptions.verbose.spec) {
@@ -71,7 +74,7 @@ enum ManualText {
         if declared.contains(NodeOptions.node.spec) || declared.contains(OutboxOptions.home.spec) {
             entries.append(Entry(name: "$XDG_CONFIG_HOME/adm-push/config.json", text: """
                 The settings, at most 1 MiB of JSON, every key optional: {"nodes": ["https://..."], \
-                "nethash": "hex", "home": "~/dir", "service": {"address": "U...", "publicKey": "hex"}}. \
+                "nethash": "hex", "proxy": "socks5h://127.0.0.1:9050", "home": "~/dir", "service": {"address": "U...", "publicKey": "hex"}}. \
                 \(SettingOrigin.precedence) The file is read, and checked whole, only by a command \
                 needing a setting it holds; an unknown key, a wrong type or broken JSON is an error \
                 naming the key or the line. 'adm-push config' shows where each setting came from.
