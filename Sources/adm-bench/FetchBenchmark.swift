@@ -12,6 +12,7 @@ func coldFetchBenchmark() async throws -> [Figure] {
     let cold = "cold adm-fetch TXN --json --no-names", rss = "adm-fetch peak RSS", silent = "cold adm-fetch, cached best node blackholed"
     let named = "cold adm-fetch TXN --json, names looked up"
     let lived = "cold adm-fetch --no-names, 2,000 fetches in its home"
+    let proxied = "cold adm-fetch --no-names through a loopback SOCKS5 proxy"
     guard let fetch = Spawn.sibling("adm-fetch"), let curl = Spawn.curl() else {
         let reason = Spawn.curl() == nil ? "curl is not installed" : "build adm-fetch beside adm-bench first (swift build -c release)"
         return [
@@ -20,6 +21,7 @@ func coldFetchBenchmark() async throws -> [Figure] {
             .skipped(lived, .milliseconds, goal: .ratio(.atMost, 1.5), because: reason),
             .skipped(rss, .mebibytes, goal: .value(.atMost, 20), because: reason),
             .skipped(silent, .milliseconds, goal: .ratio(.atMost, 1.0), because: reason),
+            .skipped(proxied, .milliseconds, goal: .ratio(.atMost, 1.2), because: reason),
         ]
     }
     let devnet = try benchDevnet(freshAccounts: 2)
@@ -57,6 +59,26 @@ func coldFetchBenchmark() async throws -> [Figure] {
         Budget(iterations: 50, seconds: 10), ours: Spawn.Command(path: fetch, arguments: ours.arguments, environment: livedInEnvironment),
         peer: Spawn.Command(path: curl, arguments: ["-s", url]))
 
+    // Through microsocks on loopback, next to the same fetch direct, each from a home of its
+    // own: the health cache is kept per route.
+    let throughProxy: Figure
+    if LoopbackProxy.isInstalled {
+        let proxy = try LoopbackProxy()
+        let proxiedHome = try temporaryDirectory("fetch-proxied")
+        defer { try? FileManager.default.removeItem(atPath: proxiedHome) }
+        var proxiedEnvironment = environment
+        proxiedEnvironment["ADM_PUSH_HOME"] = proxiedHome
+        proxiedEnvironment["ADM_PROXY"] = proxy.url
+        let viaProxy = Spawn.Command(path: fetch, arguments: ours.arguments, environment: proxiedEnvironment)
+        _ = try Spawn.checked(viaProxy)
+        let (proxiedFetches, directFetches, _, _) = try Spawn.paired(Budget(iterations: 50, seconds: 10), ours: viaProxy, peer: ours)
+        throughProxy = Figure(
+            proxied, .milliseconds, value: proxiedFetches.median, floor: Figure.Floor(name: "the same, direct", value: directFetches.median),
+            goal: .ratio(.atMost, 1.2), note: "through \(proxy.url) \(proxiedFetches.summary), direct \(directFetches.summary)")
+    } else {
+        throughProxy = .skipped(proxied, .milliseconds, goal: .ratio(.atMost, 1.2), because: "microsocks is not installed")
+    }
+
     // The cache's best node goes silent; each run starts from the healthy cache again.
     let snapshot = try JSONDecoder().decode(HealthFile.self, from: healthyCache).snapshot
     let best = snapshot.nodes.filter(\.usable).min { ($0.latencyMicros ?? .max) < ($1.latencyMicros ?? .max) }
@@ -82,6 +104,7 @@ func coldFetchBenchmark() async throws -> [Figure] {
         Figure(silent, .milliseconds, value: blackholed.timing.median,
                floor: Figure.Floor(name: "hedge + 2× cold", value: hedge + 2 * fetches.median), goal: .ratio(.atMost, 1.0),
                note: "\(blackholed.timing.summary); bound: hedge delay \(Int(hedge)) ms + 2 × cold median"),
+        throughProxy,
     ]
 }
 

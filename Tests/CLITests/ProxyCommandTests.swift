@@ -2,6 +2,7 @@ import AdamantCore
 import AdamantDevnet
 import Foundation
 import Testing
+@testable import adm_bench
 
 /// Every command through a SOCKS5 proxy of the tests' own (`SocksPeer`), which shows what each
 /// connection asked for: the destination as sent, the SOCKS username, the HTTP request lines.
@@ -147,47 +148,12 @@ struct ProxyCommandTests {
     }
 }
 
-/// Debian's microsocks on a loopback port of the kernel's choice, as a real SOCKS5 server.
-final class Microsocks: Sendable {
-    static let path = "/usr/bin/microsocks"
-    let process: BackgroundProcess
-    let port: Int
-
-    init(folder: String) async throws {
-        let started = try BackgroundProcess(Self.path, ["-i", "127.0.0.1", "-p", "0"], folder: folder, name: "microsocks")
-        try await started.until("microsocks listens") { started.processIdentifier.flatMap(Self.listeningPort) != nil }
-        process = started
-        port = try #require(started.processIdentifier.flatMap(Self.listeningPort))
-    }
-
-    var url: String { "socks5h://127.0.0.1:\(port)" }
-
-    /// The port `pid` listens on: the inode, in /proc/net/tcp (state 0A, read whole), of a
-    /// socket it holds and this process does not (what it inherited is ours).
-    static func listeningPort(of pid: pid_t) -> Int? {
-        func sockets(_ folder: String) -> Set<String> {
-            Set(((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).compactMap {
-                try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0)
-            })
-        }
-        let sockets = sockets("/proc/\(pid)/fd").subtracting(sockets("/proc/self/fd"))
-        guard let table = FileHandle(forReadingAtPath: "/proc/net/tcp")?.readDataToEndOfFile() else { return nil }
-        for line in String(decoding: table, as: UTF8.self).split(separator: "\n") {
-            let fields = line.split(separator: " ")
-            guard fields.count > 9, fields[3] == "0A", sockets.contains("socket:[\(fields[9])]"),
-                  let hex = fields[1].split(separator: ":").last, let port = Int(hex, radix: 16) else { continue }
-            return port
-        }
-        return nil
-    }
-}
-
 /// Under strace: through Debian's SOCKS5 server, the commands' only connections are to the
 /// proxy; through the tests' own, given node names, nothing resolves one here (no DNS query,
 /// no /etc/hosts) and the proxy gets the names as sent.
 @Suite(
     "proxy, under strace", .timeLimit(.minutes(3)),
-    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") && FileManager.default.isExecutableFile(atPath: Microsocks.path)))
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") && LoopbackProxy.isInstalled))
 struct ProxyTraceTests {
     /// The calls `program` made, run under strace with `environment`.
     static func traced(_ program: String, _ arguments: [String], environment: [String: String], trace: String) async throws -> (RunResult, [Substring]) {
@@ -211,7 +177,7 @@ struct ProxyTraceTests {
     @Test func throughARealSOCKSServerTheOnlyConnectionsAreToIt() async throws {
         let network = try await FetchDevnet()
         let folder = network.outbox.home
-        let socks = try await Microsocks(folder: folder + "/socks")
+        let socks = try LoopbackProxy()
         let sent = try await network.send("traced", from: network.friend, to: network.me)
         let common = ["--home", folder + "/home", "--proxy", socks.url]
         let service = ["--service-address", network.devnet.ans.address.description, "--service-public-key", network.devnet.ans.publicKey.hex]
