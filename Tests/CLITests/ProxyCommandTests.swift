@@ -177,6 +177,7 @@ struct ProxyTraceTests {
     @Test func throughARealSOCKSServerTheOnlyConnectionsAreToIt() async throws {
         let network = try await FetchDevnet()
         let folder = network.outbox.home
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let socks = try LoopbackProxy()
         let sent = try await network.send("traced", from: network.friend, to: network.me)
         let common = ["--home", folder + "/home", "--proxy", socks.url]
