@@ -25,6 +25,8 @@ enum ConfigFuzz {
             invariant(UTCTime.unixMillis(UTCTime.text(unixMillis: until)) == until, "\(until) does not read back from \(UTCTime.text(unixMillis: until))")
         }
         _ = "\(file.quiet?.description ?? "") \(file.kinds?.sorted() ?? [])"
+        // The proxy reads back as `adm-push config` prints it.
+        if let route = file.proxy { invariant((try? NetworkRoute(setting: route.description)) == route, "proxy \(route) does not read back") }
         _ = try? file.homeDirectory(environment: ["HOME": "/home/fuzz"])
         do {
             let list = try NodeList.resolve(arguments: [], environment: [:], configFile: { file.nodeSettings })

@@ -26,6 +26,7 @@ struct FuzzTarget: Sendable {
         FuzzTarget("chat", ChatFuzz.run),
         FuzzTarget("passphrase", PassphraseFuzz.run),
         FuzzTarget("values", ValuesFuzz.run),
+        FuzzTarget("proxy", ProxyFuzz.run),
         FuzzTarget("arguments", ArgumentsFuzz.run),
         FuzzTarget("config", ConfigFuzz.run),
         FuzzTarget("devnet", DevnetFuzz.run),

@@ -4,7 +4,7 @@ import AdamantCore
 /// `NO_PROXY` first, then the scheme's variable (`http_proxy` only in lowercase, `https_proxy`
 /// in either case), then `ALL_PROXY`; an empty variable is unset. Only for saying where a
 /// request goes: libcurl itself applies them.
-struct EnvironmentProxy {
+package struct EnvironmentProxy {
     let environment: [String: String]
 
     init(_ environment: [String: String]) { self.environment = environment }
@@ -25,7 +25,7 @@ struct EnvironmentProxy {
 
     /// Whether `NO_PROXY`'s list takes `host` out: `*`, the host itself, a domain it is in
     /// (with or without a leading dot), or for an IPv4 host the address or a CIDR range.
-    static func excludes(_ list: String, host: String) -> Bool {
+    package static func excludes(_ list: String, host: String) -> Bool {
         let host = host.hasSuffix(".") ? String(host.dropLast()) : host
         let bareHost = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         for entry in list.split(whereSeparator: { $0 == "," || $0 == " " }).map({ $0.lowercased() }) {
