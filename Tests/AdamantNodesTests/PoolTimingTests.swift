@@ -127,3 +127,28 @@ final class Flag: Sendable {
     func set() { value.store(true, ordering: .releasing) }
     var isSet: Bool { value.load(ordering: .acquiring) }
 }
+
+/// Through a proxy the hedge delay still follows the measured latency, from the same floor,
+/// up to a ceiling a circuit's seconds fit under; direct, a second caps it.
+@Suite(.timeLimit(.minutes(1)))
+struct ProxiedHedgeTests {
+    @Test(arguments: [false, true])
+    func theHedgeFollowsASlowCircuitsLatency(proxied: Bool) async throws {
+        let manual = ManualClock()
+        let clock = AnyClock(manual)
+        let transport = ScriptedTransport(clock: clock)
+        transport.route("http://slow:1") { _, _ in .json(FakeStatus().json, after: .milliseconds(2_500)) }
+        let route = NetworkRoute.proxy(try Proxy("socks5h://127.0.0.1:9050"))
+        let pool = Fixtures.pool(transport, nodes: ["http://slow:1"], clock: clock) { configuration in
+            configuration = NodePool.Configuration(route: proxied ? route : .direct, proxied: proxied)
+            configuration.statusTimeout = .seconds(30)  // the answer is waited for either way: the hedge is what differs
+        }
+        let check = Task { await pool.checkHealth() }
+        await manual.waitForSleepers(2)  // the check's deadline and the slow answer
+        manual.advance(by: .milliseconds(2_500))
+        await check.value
+        let best = try #require(try await pool.usableNodes(until: manual.now + .seconds(1)).first)
+        #expect(best.latency == .milliseconds(2_500))
+        #expect(pool.hedgeDelay(after: best) == (proxied ? .seconds(5) : .seconds(1)))
+    }
+}

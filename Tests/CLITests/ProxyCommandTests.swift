@@ -109,6 +109,21 @@ struct ProxyCommandTests {
         #expect(peer.requests.count == seen, "the variable was not followed")
     }
 
+    /// A circuit that takes seconds to build (here 4 s for each connection, past the 2 s a
+    /// direct connection gets) is waited for: the nodes are usable, and their latency is what
+    /// the proxy cost.
+    @Test func aSlowCircuitIsWaitedForNotTakenForADeadNode() async throws {
+        let devnet = try Devnet(DevnetConfiguration())
+        defer { devnet.stop() }
+        let peer = try SocksPeer()
+        defer { peer.stop() }
+        peer.behave(.slowRelay(.seconds(4)))
+        let result = try await run("adm-push", ["nodes", "--json", "--proxy", peer.url, "--node", devnet.nodeURLs[0]], timeout: 60)
+        #expect(result.status == 0 && result.stdout.contains(#""status":"usable""#), "\(result.stdout) \(result.stderr)")
+        let latency = try #require(result.stdout.firstMatch(of: /"latencyMs":(\d+)/).flatMap { Int($0.1) })
+        #expect(latency >= 4_000, "the circuit's wait is the node's latency: \(latency) ms")
+    }
+
     /// A proxy that is down is named once, not once a node: 69 for a fetch, 75 with the intent
     /// kept for a register.
     @Test func aProxyThatIsDownIsNamedOnceAndLosesNoIntent() async throws {

@@ -23,6 +23,9 @@ final class SocksPeer: Sendable {
     enum Behavior: Sendable {
         /// Connect to the destination and pipe both ways.
         case relay
+        /// The same, after waiting this long before answering the CONNECT, as Tor does while
+        /// it builds a circuit.
+        case slowRelay(Duration)
         /// Answer the CONNECT with this SOCKS reply code (5: connection refused).
         case refuse(UInt8)
         /// Take the request, then say nothing while holding the connection.
@@ -126,7 +129,8 @@ final class SocksPeer: Sendable {
             state.withLock { $0.held.append(client) }
         case .garbage:
             return
-        case .relay:
+        case .relay, .slowRelay:
+            if case .slowRelay(let wait) = behavior { Thread.sleep(forTimeInterval: Double(wait / .milliseconds(1)) / 1000) }
             let target = sentAsName ? hosts[host].map { ("127.0.0.1", $0) } : (host, port)
             guard let target, let upstream = Self.connect(to: target.0, port: target.1) else {
                 _ = write(client, [5, 4, 0, 1, 0, 0, 0, 0, 0, 0])  // host unreachable
