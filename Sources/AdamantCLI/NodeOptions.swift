@@ -59,7 +59,17 @@ public enum NodeOptions {
         return HealthCache.pool(for: list, configuration: configuration, home: home)
     }
 
+    /// The node list. The built-in one, through a proxy that resolves names (Tor's kind), has
+    /// ADAMANT's onion services too.
     public static func nodeList(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> NodeList {
+        var list = try givenOrBuiltInList(arguments, context)
+        if list.source == .builtIn, case .proxy(let proxy) = try routeSetting(arguments, context).value, proxy.scheme == .socks5h {
+            list.endpoints += NodeEndpoint.mainnetOnion
+        }
+        return list
+    }
+
+    private static func givenOrBuiltInList(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> NodeList {
         do throws(NodeListError) {
             return try NodeList.resolve(
                 arguments: arguments.values(node), nethash: arguments.value(nethash), environment: context.environment

@@ -83,4 +83,15 @@ import Testing
         #expect(NodeEndpoint.mainnet.count { $0.alternate != nil } == 8)
         #expect(NodeEndpoint.mainnet[2] == NodeEndpoint(url: try! NodeURL("https://endless.adamant.im"), alternate: try! NodeURL("http://149.102.157.15:36666")))
     }
+
+    /// Version 3 onion names (56 base32 characters), plain HTTP: the onion service is the encryption.
+    @Test func theOnionServicesAreVersion3Names() {
+        #expect(NodeEndpoint.mainnetOnion.count == 5)
+        for endpoint in NodeEndpoint.mainnetOnion {
+            let host = endpoint.url.host
+            #expect(endpoint.url.isOnion && endpoint.url.scheme == "http" && endpoint.alternate == nil)
+            #expect(host.dropLast(".onion".count).count == 56 && host.dropLast(".onion".count).allSatisfy { "abcdefghijklmnopqrstuvwxyz234567".contains($0) })
+        }
+        #expect(Set(NodeEndpoint.mainnetOnion.map(\.url)).isDisjoint(with: NodeEndpoint.mainnet.map(\.url)))
+    }
 }

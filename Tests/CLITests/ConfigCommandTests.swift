@@ -170,6 +170,18 @@ final class ConfigCommandTests {
         #expect(badFile.status == 64 && badFile.stderr.contains("proxy") && badFile.stderr.contains(configPath), "\(badFile.stderr)")
     }
 
+    /// The built-in list, through a proxy that resolves names, has ADAMANT's onion services too.
+    @Test func throughTorTheBuiltInListHasTheOnionServices() async throws {
+        func onions(_ arguments: [String]) async throws -> Int {
+            guard case .list(let nodes)? = try await config(arguments)["nodes"]?.value else { return -1 }
+            return nodes.count { $0.hasSuffix(".onion") }
+        }
+        #expect(try await onions([]) == 0)
+        #expect(try await onions(["--proxy", "socks5://127.0.0.1:9050"]) == 0)
+        #expect(try await onions(["--proxy", "socks5h://127.0.0.1:9050"]) == 5)
+        #expect(try await onions(["--proxy", "socks5h://127.0.0.1:9050", "--node", "https://node.example"]) == 0, "only the built-in list")
+    }
+
     @Test func theTextFormAlignsValuesAndSaysEachOrigin() async throws {
         try write(#"{"nodes": ["http://127.0.0.1:1"], "home": "/srv/adm"}"#)
         let result = try await run("adm-push", ["config", "--home", folder + "/h"], environment: environment.merging(["ADM_NODES": "http://127.0.0.1:2"]) { $1 })

@@ -42,4 +42,14 @@ extension NodeEndpoint {
         // Constants checked by the tests.
         NodeEndpoint(url: try! NodeURL(url), alternate: alternate.map { try! NodeURL($0) })
     }
+
+    /// ADAMANT's published onion services of mainnet nodes (adamant-wallets, `tor.nodes`),
+    /// reachable only through Tor, and then without leaving it through an exit.
+    public static let mainnetOnion: [NodeEndpoint] = [
+        "http://37g5to2z6bdoeegun4hms2hvkfbdxh4rcon4e3p267wtfkh4ji2ns6id.onion",
+        "http://fqjcvsibnbwhlwxndzqzziapiwoidgn24avfiauu4wo2fc3yyiy2qcid.onion",
+        "http://omhrhpc45njpgzp4fggtndazaodwuwvb5in6hsn3k7tvaqennmfaa2qd.onion",
+        "http://uxu6vnnrrnl7tmo7i657yvs4jbgdz734xvufryoi326az5dzufuwboad.onion",
+        "http://rukehjd2yalzgny7mdjqtzown2mazsaeh4zr7zjdg4l5afkgc3z2kgqd.onion",
+    ].map { NodeEndpoint(url: try! NodeURL($0)) }  // constants checked by the tests
 }
