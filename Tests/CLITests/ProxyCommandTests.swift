@@ -17,7 +17,7 @@ struct ProxyCommandTests {
         defer { peer.stop() }
         let proxy = ["ADM_PROXY": peer.url]
         let token = String(repeating: "5e", count: 32)
-        for command in [["register", "--token", token, "--provider", "apns"], ["status"], ["unregister", "--token", token], ["flush"]] {
+        for command in [["register", "--token", token, "--provider", "apns"], ["status"], ["unregister", "--token", token], ["flush"], ["repair"]] {
             let result = try await network.outbox.push(command, extra: proxy)
             #expect(result.status == 0, "\(command[0]): \(result.stderr)")
         }
