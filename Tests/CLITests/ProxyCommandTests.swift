@@ -124,6 +124,23 @@ struct ProxyCommandTests {
         #expect(latency >= 4_000, "the circuit's wait is the node's latency: \(latency) ms")
     }
 
+    /// An HTTP proxy tunnels every request with CONNECT and is sent no SOCKS username;
+    /// socks5:// works and warns, once, that the names are resolved here.
+    @Test func anHTTPProxyTunnelsAndSocks5Warns() async throws {
+        let devnet = try Devnet(DevnetConfiguration())
+        defer { devnet.stop() }
+        let peer = try SocksPeer()
+        defer { peer.stop() }
+        let node = devnet.nodeURLs[0], port = try #require(URL(string: node)?.port)
+        let http = try await run("adm-push", ["nodes", "--proxy", "http://127.0.0.1:\(peer.port)", "--node", node])
+        #expect(http.status == 0 && http.stdout.contains("via http://127.0.0.1:\(peer.port)") && http.stderr.isEmpty, "\(http.stdout) \(http.stderr)")
+        #expect(peer.requests.map(\.httpLines) == [["CONNECT 127.0.0.1:\(port) HTTP/1.1"]] && peer.requests.allSatisfy { $0.username == nil })
+
+        let socks5 = try await run("adm-push", ["nodes", "--proxy", "socks5://127.0.0.1:\(peer.port)", "--node", node])
+        #expect(socks5.status == 0, "\(socks5.stderr)")
+        #expect(socks5.stderr == "warning: socks5://127.0.0.1:\(peer.port) resolves node names here, so the local resolver learns each one; socks5h:// leaves them to the proxy\n")
+    }
+
     /// A proxy that is down is named once, not once a node: 69 for a fetch, 75 with the intent
     /// kept for a register.
     @Test func aProxyThatIsDownIsNamedOnceAndLosesNoIntent() async throws {
@@ -208,6 +225,21 @@ struct ProxyTraceTests {
                 trace: folder + "/trace-\(index)")
             #expect(result.status == 0, "\(program) \(arguments[0]) via \(socks.url): \(result.stderr) \(result.stdout)")
             Self.expectOnlyConnections(to: socks.port, in: calls, "\(program) \(arguments[0])")
+        }
+    }
+
+    /// Refused for want of a socks5h:// proxy, an onion node is never tried: not one socket.
+    @Test func anOnionNodeWithoutAProxyOpensNoConnection() async throws {
+        let folder = FileManager.default.temporaryDirectory.path + "/adm-trace-\(UUID())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let onion = "http://2gzyxa5ihm7nsggfxnu52rck2vv4rvmdlkiu3zzui5du4xyclen53wid.onion"
+        for (index, program) in ["adm-push", "adm-fetch"].enumerated() {
+            let (result, calls) = try await Self.traced(
+                program, ["nodes", "--node", onion], environment: ["https_proxy": "socks5h://127.0.0.1:9"], trace: folder + "/trace-\(index)")
+            #expect(result.status == 64, "\(program): \(result.stderr)")
+            let sockets = calls.filter { $0.contains("connect(") || $0.contains("sendto(") || $0.contains("/etc/hosts") }
+            #expect(sockets.isEmpty, "\(program) tried: \(sockets)")
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// A SOCKS5 server of the tests' own on a loopback port (RFC 1928, username/password auth of
-/// RFC 1929), which records what each connection asked for: the username, and the destination
+/// RFC 1929), an HTTP proxy's CONNECT too, which records what each connection asked for: the username, and the destination
 /// as sent (a name unresolved, or an address). It relays to the destination, with names looked
 /// up in `hosts` only (never in DNS), or misbehaves as told. Each connection runs on threads of
 /// its own. Every socket is close-on-exec, so no child a test starts holds one.
@@ -87,7 +87,9 @@ final class SocksPeer: Sendable {
     private func serve(_ client: Int32) {
         var keepOpen = false
         defer { if !keepOpen { close(client) } }
-        guard let greeting = read(client, 2), greeting[0] == 5, let methods = read(client, Int(greeting[1])) else { return }
+        guard let greeting = read(client, 2) else { return }
+        if greeting == Array("CO".utf8) { return keepOpen = connectOverHTTP(client, greeting) }
+        guard greeting[0] == 5, let methods = read(client, Int(greeting[1])) else { return }
         let behavior = state.withLock { $0.behavior }
         if case .garbage(let bytes) = behavior {
             _ = write(client, bytes)
@@ -144,6 +146,29 @@ final class SocksPeer: Sendable {
                 if !lines.isEmpty { state.withLock { $0.requests[index].httpLines += lines.map(String.init) } }
             }
         }
+    }
+
+    /// An HTTP proxy's CONNECT, its request head read to the blank line; true when relaying.
+    private func connectOverHTTP(_ client: Int32, _ start: [UInt8]) -> Bool {
+        var head = start
+        while !head.suffix(4).elementsEqual(Array("\r\n\r\n".utf8)) {
+            guard head.count < 8_192, let byte = read(client, 1) else { return false }
+            head += byte
+        }
+        let line = String(decoding: head, as: UTF8.self).split(separator: "\r\n").first ?? ""
+        let parts = line.split(separator: " ")
+        guard parts.count == 3, parts[0] == "CONNECT", let colon = parts[1].lastIndex(of: ":"), let port = Int(parts[1][parts[1].index(after: colon)...]) else {
+            return false
+        }
+        let host = String(parts[1][..<colon])
+        state.withLock { $0.requests.append(Request(username: nil, host: host, port: port, sentAsName: true, httpLines: [String(line)])) }
+        guard let upstream = Self.connect(to: host, port: port) else {
+            _ = write(client, Array("HTTP/1.1 502 Bad Gateway\r\n\r\n".utf8))
+            return false
+        }
+        guard write(client, Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8)) else { close(upstream); return false }
+        Self.pipe(client, upstream) { _ in }
+        return true
     }
 
     /// Copies each way on its own thread, showing `fromA` what `a` sends; each side's end

@@ -121,6 +121,9 @@ final class CurlEasy: @unchecked Sendable {
         case .proxy(let proxy):
             try set(CURLOPT_PROXY, proxy.description)
             try set(CURLOPT_NOPROXY, "")  // NO_PROXY must not send a node around the proxy
+            // An HTTP proxy tunnels every request, plain-HTTP nodes' too, rather than taking
+            // them in its own hands.
+            if proxy.scheme == .http { try set(CURLOPT_HTTPPROXYTUNNEL, 1) }
             guard proxy.isSOCKS, let circuit = request.circuit else { return }
             // Tor keeps streams of different SOCKS credentials on different circuits, and
             // libcurl reuses a proxied connection only for the same ones.
