@@ -157,7 +157,10 @@ final class CurlEasy: @unchecked Sendable {
         // Through a proxy, a failed connection is one to the proxy: its refusals of the node
         // come back as CURLE_PROXY.
         let proxy: Proxy? = if case .proxy(let proxy) = request.route { proxy } else { nil }
-        let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: ccurl_easy_strerror(code))
+        let text = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: ccurl_easy_strerror(code))
+        // "Failed to connect to … after 3 ms: …": without the time, the same failure reads the
+        // same on every node, and is said once.
+        let detail = text.replacing(/\s+after \d+ ms/, with: "")
         switch code {
         case CURLE_ABORTED_BY_CALLBACK: return .cancelled
         case CURLE_WRITE_ERROR where sink.exceededLimit, CURLE_FILESIZE_EXCEEDED: return .responseTooLarge(limit: sink.limit)
