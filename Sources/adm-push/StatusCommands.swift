@@ -147,6 +147,9 @@ struct FlushCommand: Command {
                 pass += 1
                 let report: FlushReport
                 do throws(OutboxError) { report = try await outbox.flush(within: wait) } catch { throw CLIError(outboxError: error) }
+                // A pass the stop cut short is not reported: its nodes said "cancelled", its
+                // balance is unknown.
+                if Task.isCancelled { break }
                 // In a loop the log says what the nodes did (a warning), not a bare line beside it.
                 OutboxReport.print(json ? report : FlushReport(keys: report.keys, balance: report.balance), json: json, context)
                 FlushLog.log(report, pass: pass, logger)

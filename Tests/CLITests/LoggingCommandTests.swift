@@ -121,6 +121,19 @@ struct LoggingCommandTests {
         #expect(flush.stdout.split(separator: "\n").count >= 2, "each pass still prints its report")
     }
 
+    /// A stop in the middle of a pass ends the loop without reporting that pass: its requests
+    /// were cancelled by the stop, not failed by the nodes.
+    @Test func aStopInTheMiddleOfAPassReportsNoFailure() async throws {
+        let network = try OutboxDevnet(funded: false)
+        try await Self.queueAnAdd(network)
+        for node in network.devnet.nodeURLs.indices { try network.devnet.add(Fault(.blackhole), toNode: node) }
+        let flush = try await Self.flushLoop(network, journal: true, name: "stopped mid-pass", deadline: "60")
+        try await flush.until("the pass asks the nodes") { ((try? network.devnet.requests(toNode: 0)) ?? []).contains { $0.path == "/api/node/status" } }
+        let result = try await flush.stop(SIGINT)
+        #expect(result.status == 0 && result.signal == nil)
+        #expect(flush.stderrLines == ["<6>flush: stopped; what is still pending stays queued in the home"], "\(flush.stderrLines)")
+    }
+
     /// Nodes that fail are a warning line of the log each pass, and nothing else goes to stderr.
     @Test func failingNodesAreAWarningOfTheLog() async throws {
         let network = try OutboxDevnet()
