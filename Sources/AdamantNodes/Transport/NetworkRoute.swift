@@ -58,12 +58,15 @@ public enum NetworkRoute: Sendable, Hashable, CustomStringConvertible {
 
 /// What one request goes through.
 public enum ProxyHop: Sendable, Hashable, CustomStringConvertible {
+    /// Straight to the node.
     case direct
+    /// Through the proxy the route names.
     case proxy(Proxy)
     /// Through the proxy an environment variable names: the variable, and its value as a
     /// proxy when it reads as one (libcurl takes some forms this does not, a bare host among them).
     case environmentProxy(variable: String, Proxy?)
 
+    /// `direct`, or `via` the proxy (and the variable that names it).
     public var description: String {
         switch self {
         case .direct: "direct"
@@ -76,6 +79,7 @@ public enum ProxyHop: Sendable, Hashable, CustomStringConvertible {
 /// A proxy's URL: `socks5h://`, `socks5://` or `http://`, a host and a port (1080 when none
 /// is given, as libcurl does); no credentials, path, query or fragment.
 public struct Proxy: Sendable, Hashable, CustomStringConvertible {
+    /// The kinds of proxy libcurl is given.
     public enum Scheme: String, Sendable, Hashable, CaseIterable {
         /// SOCKS5, names resolved by the proxy: Tor's kind.
         case socks5h
@@ -85,9 +89,11 @@ public struct Proxy: Sendable, Hashable, CustomStringConvertible {
         case http
     }
 
+    /// What kind of proxy it is.
     public let scheme: Scheme
     /// Lowercase; an IPv6 address keeps its brackets.
     public let host: String
+    /// 1 to 65535.
     public let port: Int
 
     /// `scheme://host:port`, the form libcurl takes.
@@ -134,10 +140,14 @@ public struct Proxy: Sendable, Hashable, CustomStringConvertible {
 
 /// Why a proxy setting was refused; each says what to write instead.
 public enum ProxyError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Not `scheme://host[:port]`.
     case malformed(String)
+    /// A scheme other than socks5h, socks5 and http.
     case unsupportedScheme(String)
+    /// `user:password@` in the URL.
     case credentials(String)
 
+    /// What is wrong, and what to write instead.
     public var description: String {
         switch self {
         case .malformed(let text):
