@@ -56,7 +56,7 @@ struct CommandTests {
         #expect(output.contains("He logs back in: the stale remove is cancelled, never sent"))
         #expect(output.contains("After more polls the ANS still holds 1 device(s) for bob."))
         #expect(output.contains("Balances: alice 97.997 ADM, bob 101.497 ADM"))
-        let live = output.firstMatch(of: /shows it (\d+) ms after the node took it, before any block/).flatMap { Int($0.1) }
+        let live = output.firstMatch(of: /shows it (\d+) ms after bob sent it, before any block/).flatMap { Int($0.1) }
         let polled = output.firstMatch(of: /every 10 s\) (\d+) ms after, once a block held it/).flatMap { Int($0.1) }
         #expect(live != nil && polled != nil && live! < 1_000 && live! < polled!, "\(output)")
     }

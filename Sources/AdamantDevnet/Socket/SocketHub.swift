@@ -47,7 +47,7 @@ final class SocketHub: Sendable {
 
     private struct State {
         var clients: [String: Client] = [:]
-        var announced: [TransactionID: ContinuousClock.Instant] = [:]
+        var announced = RecentIDs(memory: SocketHub.announcementMemory)
     }
 
     /// The node emits an id again only after this long (`lastTransactionsIds`).
@@ -92,10 +92,9 @@ final class SocketHub: Sendable {
         let delay = effects.lazy.compactMap { if case .socketSlow(let milliseconds) = $0 { Duration.milliseconds(milliseconds) } else { nil } }.first
         state.withLock { state in
             sweep(&state, now: now, effects: effects)
-            state.announced = state.announced.filter { now - $0.value < Self.announcementMemory }
+            state.announced.forget(at: now)
             for transaction in transactions {
-                guard let id = transaction.id, state.announced[id] == nil else { continue }
-                state.announced[id] = now
+                guard let id = transaction.id, state.announced.insert(id, at: now) else { continue }
                 let listeners = state.clients.filter { $0.value.hasJoined && $0.value.subscription.implies(transaction) }.map(\.key)
                 guard !listeners.isEmpty else { continue }
                 let event = EnginePacket.message(SocketIOPacket.event(SocketIOEvent("newTrans", node.render(transaction, ledger, forged))).message)
