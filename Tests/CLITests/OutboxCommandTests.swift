@@ -12,9 +12,9 @@ final class OutboxDevnet: Sendable {
     let passphrase: String
 
     /// `ansPoll` nil: the service polls only when a test says so.
-    init(mode: ANSMode = .csharp, funded: Bool = true, ansPoll: Duration? = nil) throws {
+    init(mode: ANSMode = .csharp, funded: Bool = true, ansPoll: Duration? = nil, nodes: Int = 2) throws {
         var configuration = DevnetConfiguration()
-        configuration.nodeCount = 2
+        configuration.nodeCount = nodes
         configuration.blockTime = .milliseconds(150)
         configuration.ansPollInterval = ansPoll ?? .seconds(600)
         configuration.ansMode = mode

@@ -39,6 +39,14 @@ struct WatchAccountsTests {
         ], name: "two", environment: ["ADM_PASSPHRASE": "not used when files are given"])
         try await watch.until("both are watched") { watch.stderr.contains("Watching \(other.address)") }
         #expect(watch.stderr.contains("Watching \(network.me.address)"))
+        // One socket a node for both accounts: two nodes' sessions (the watch's width), each
+        // subscribed to both addresses, and none beside them.
+        let both: Set = [network.me.address, other.address]
+        let devnet = network.devnet
+        try await watch.until("two nodes' sockets carry both accounts") {
+            let sessions = (0..<devnet.nodeURLs.count).map { (try? devnet.socketSubscriptions(ofNode: $0)) ?? [] }
+            return sessions.allSatisfy { $0.count <= 1 } && sessions.joined().count == 2 && sessions.joined().allSatisfy { $0 == both }
+        }
 
         let toMe = try await network.submit("to me", from: network.friend, to: network.me)
         let toOther = try await network.submit("to the other", from: network.friend, to: other)

@@ -249,27 +249,32 @@ struct WatchCommandTests {
         #expect(repeated == 0 || (repeated == 1 && third.ids.first == second.ids.last), "no repeats: \(printed.count) lines")
     }
 
-    /// The same proof through misbehaving sockets: one node forgets its socket sessions every
-    /// 3 s, the other sends every event twice, is restarted a third of the way and withholds
-    /// every event for a while two thirds of the way; the watcher is
-    /// killed with SIGKILL and started again. Every message is printed once, but for the one
-    /// line the kill can catch between its printing and its mark in the journal.
-    @Test func aBurstThroughFaultySocketsAndAKillIsShownOnceEach() async throws {
-        let count = Int(ProcessInfo.processInfo.environment["ADM_TEST_SOCKET_BURST"] ?? "") ?? 150
-        let network = try await FetchDevnet()
+    /// The same proof through misbehaving sockets, 1,000 messages: node 0 forgets its socket
+    /// sessions every 3 s; node 1 sends every event twice, is restarted a third of the way and
+    /// then says nothing on its socket for 30 s while its REST answers; node 2 withholds every
+    /// event throughout. The watcher is killed with SIGKILL twice and started again each time.
+    /// Every message is printed once, but for the one line each kill can catch between its
+    /// printing and its mark in the journal.
+    @Test func aBurstThroughFaultySocketsAndKillsIsShownOnceEach() async throws {
+        let count = Int(ProcessInfo.processInfo.environment["ADM_TEST_SOCKET_BURST"] ?? "") ?? 1_000
+        let network = try await FetchDevnet(nodes: 3)
         try network.devnet.add(Fault(parsing: "socket-drop:3"), toNode: 0)
         try network.devnet.add(Fault(parsing: "socket-duplicate"), toNode: 1)
+        try network.devnet.add(Fault(parsing: "socket-silent"), toNode: 2)
         let first = try await WatchProcess(network, name: "faulty-1")
         try await first.until("a socket is live") { first.stderr.contains("watch: live on") }
         let sender = Task { () -> [String] in
             var ids: [String] = []
+            var silentSince: ContinuousClock.Instant?
             for index in 0..<count {
                 // A restart of node 1 a third of the way: its sessions are gone, its port closed a while.
                 if index == count / 3 { try network.devnet.add(Fault(parsing: "refuse"), toNode: 1) }
                 if index == count / 3 + 10 { try network.devnet.clearFaults(ofNode: 1, kind: "refuse") }
-                // Then it withholds for a while: its socket stays up and says nothing, its REST answers.
-                if index == count * 2 / 3 { try network.devnet.add(Fault(parsing: "socket-silent"), toNode: 1) }
-                if index == count * 2 / 3 + count / 10 { try network.devnet.clearFaults(ofNode: 1, kind: "socket-silent") }
+                // Then its socket stays up and says nothing for 30 s; its REST answers.
+                if index == count / 2 {
+                    try network.devnet.add(Fault(parsing: "socket-silent"), toNode: 1)
+                    silentSince = .now
+                }
                 // The pool may still pick the closed node: a refused connection sent nothing, so
                 // the message is signed and sent again.
                 var sent: TransactionID?
@@ -280,22 +285,29 @@ struct WatchCommandTests {
                 ids.append(try #require(sent, "message \(index) was never taken").description)
                 try await Task.sleep(for: .milliseconds(20))  // a burst of some seconds, across node 0's drops
             }
+            if let silentSince { try await Task.sleep(until: silentSince + .seconds(30)) }
+            try network.devnet.clearFaults(ofNode: 1, kind: "socket-silent")
             return ids
         }
-        try await first.until("half is printed", within: 120) { first.ids.count >= count / 2 }
+        try await first.until("a third is printed", within: 120) { first.ids.count >= count / 3 }
         try await first.until("node 0 has dropped a session") { first.stderr.contains("socket is down (the node") }
-        let killed = try await first.stop(SIGKILL)
-        #expect(killed.signal == SIGKILL)
+        #expect(try await first.stop(SIGKILL).signal == SIGKILL)
+
+        let second = try await WatchProcess(network, name: "faulty-2")
+        try await second.until("two thirds are printed", within: 120) { Set(first.ids + second.ids).count >= count * 2 / 3 }
+        #expect(try await second.stop(SIGKILL).signal == SIGKILL)
 
         let sent = try await sender.value
-        let second = try await WatchProcess(network, name: "faulty-2")
-        try await second.until("the rest is printed", within: 120) { Set(first.ids + second.ids).count >= count }
-        #expect(try await second.stop(SIGTERM).status == 0)
+        let third = try await WatchProcess(network, name: "faulty-3")
+        try await third.until("the rest is printed", within: 120) { Set(first.ids + second.ids + third.ids).count >= count }
+        #expect(try await third.stop(SIGTERM).status == 0)
 
-        let printed = first.ids + second.ids
-        print("faulty sockets: \(first.ids.count) + \(second.ids.count) = \(printed.count) lines, \(Set(printed).count) distinct")
+        let printed = first.ids + second.ids + third.ids
+        print("faulty sockets: \(first.ids.count) + \(second.ids.count) + \(third.ids.count) = \(printed.count) lines, \(Set(printed).count) distinct")
         #expect(Set(printed) == Set(sent), "none lost, none foreign")
-        let repeated = printed.count - Set(printed).count
-        #expect(repeated == 0 || (repeated == 1 && second.ids.contains(first.ids.last ?? "")), "no repeats: \(printed.count) lines")
+        // A kill can repeat only the line it caught: the killed watch's last, printed again next.
+        let repeated = Dictionary(grouping: printed, by: { $0 }).filter { $0.value.count > 1 }.keys
+        let caught = Set([first.ids.last, second.ids.last].compactMap { $0 })
+        #expect(repeated.allSatisfy(caught.contains) && printed.count - Set(printed).count <= 2, "no repeats: \(printed.count) lines")
     }
 }

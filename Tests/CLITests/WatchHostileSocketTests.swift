@@ -41,4 +41,26 @@ struct WatchHostileSocketTests {
         // Read whole, a 10 MB answer took the peak past 40 MiB; cut off at 1 MiB, it stays near 26.
         #expect(peak < 34, "peak resident \(peak) MiB")
     }
+
+    /// A socket that takes every poll and answers none, the handshake included: each session
+    /// fails at its request timeout (10 s), and the third in a row sets the node aside (the
+    /// watch follows both nodes' sockets). Meanwhile the other node's socket shows every
+    /// message, once.
+    @Test func aSocketThatHoldsEveryPollIsSetAsideAfterThreeSessions() async throws {
+        let network = try await FetchDevnet()
+        try network.devnet.add(Fault(.socketHold), toNode: 0)
+        let (held, other) = (network.devnet.nodeURLs[0], network.devnet.nodeURLs[1])
+        let watch = try await WatchProcess(network, name: "held")
+        try await watch.until("the other socket is live") { watch.stderr.contains("watch: live on \(other)") }
+        var sent = [try await network.submit("while it holds", from: network.friend, to: network.me).description]
+        try await watch.until("it is shown while the held socket waits") { watch.ids.count >= 1 }
+        try await watch.until("the held socket is set aside", within: 90) { watch.stderr.contains("\(held)'s socket is set aside") }
+        #expect(watch.stderr.contains("3 sessions in a row failed"), "\(watch.stderr)")
+        sent.append(try await network.submit("once it is set aside", from: network.friend, to: network.me).description)
+        try await watch.until("that is shown too") { watch.ids.count >= 2 }
+        let result = try await watch.stop()
+        #expect(result.status == 0 && result.signal == nil, "\(watch.stderr)")
+        #expect(watch.ids == sent, "each once, in order, nothing else")
+        #expect(!watch.stderr.contains("\(other)'s socket is set aside"), "\(watch.stderr)")
+    }
 }

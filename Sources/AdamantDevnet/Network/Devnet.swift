@@ -178,6 +178,10 @@ public final class Devnet: Sendable {
     /// Requests node `index`'s client socket has answered (polls and posts).
     public func socketRequests(toNode index: Int) throws(DevnetError) -> Int { try node(index).socketRequests }
 
+    /// The addresses each of node `index`'s socket sessions subscribed to, one set a session
+    /// (those that joined the namespace).
+    public func socketSubscriptions(ofNode index: Int) throws(DevnetError) -> [Set<Address>] { try node(index).socketSubscriptions }
+
     private func node(_ index: Int) throws(DevnetError) -> SimulatedNode {
         guard nodes.indices.contains(index) else { throw .fault(.noSuchNode(index)) }
         return nodes[index]

@@ -97,6 +97,7 @@ final class SimulatedNode: Sendable {
     var requests: [RequestRecord] { state.requests.withLock { $0 } }
     var connectionsAccepted: Int { server.connectionsAccepted }
     var socketRequests: Int { socket.requestsHandled }
+    var socketSubscriptions: [Set<Address>] { socket.subscriptions }
     func clearRequests() { state.requests.withLock { $0.removeAll() } }
 
     /// Adds a fault, replacing one of the same kind and scope.

@@ -62,6 +62,9 @@ final class SocketHub: Sendable {
     /// Requests answered since start (polls, posts and refusals alike).
     var requestsHandled: Int { handled.load(ordering: .relaxed) }
 
+    /// The addresses each session that joined the namespace subscribed to, one set a session.
+    var subscriptions: [Set<Address>] { state.withLock { $0.clients.values.filter(\.hasJoined).map(\.subscription.addresses) } }
+
     /// Set by the node before it starts.
     var node: Node {
         get { nodeView.withLock { $0 } }
