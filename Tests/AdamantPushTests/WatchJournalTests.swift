@@ -80,6 +80,30 @@ struct WatchJournalTests {
         #expect(try await log.watchCursor(account: account, stream: "chats") == past)
     }
 
+    /// The file is written over in place, never truncated (ext4 turns each truncation into
+    /// disk work): a shorter page after a longer one leaves the longer one's tail, which is
+    /// not read, and a kill in the shorter one settles just its own.
+    @Test func aShorterPageIsWrittenOverALongerOne() async throws {
+        let home = try home()
+        let path = WatchJournal(home: home.path, account: account, stream: "chats").path
+        do {
+            let log = try NotificationLog(home: home.path)
+            let long = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
+            for _ in ids { long.handedOverNext() }
+            let inode = try #require(FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int)
+            let later = (6...7).map { WatchedTransaction(id: TransactionID(number: 2000 + UInt64($0)), height: 44) }
+            let short = try await log.recordWatched(later, account: account, from: past, to: WatchCursor(height: 45), stream: "chats")
+            short.handedOverNext()  // killed then
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            #expect(attributes[.systemFileNumber] as? Int == inode, "the same file")
+            #expect(attributes[.size] as? Int == WatchJournal.headerSize + 8 * ids.count, "not truncated")
+        }
+        let log = try NotificationLog(home: home.path)
+        #expect(try await log.settleWatched(account: account, stream: "chats") == 1, "the short page's second")
+        #expect(try await log.watchCursor(account: account, stream: "chats") == past)
+        #expect(try await log.shown(among: listed, account: account) == Set(ids), "the long page stays shown")
+    }
+
     /// The clean stop takes the rest out itself; the next start has nothing more to do.
     @Test func aStopInTheMiddleTakesTheRestOutAtOnce() async throws {
         let home = try home()
@@ -131,7 +155,7 @@ struct WatchJournalTests {
         let path = WatchJournal(home: home.path, account: account, stream: "chats").path
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        #expect((attributes[.size] as? Int) == WatchJournal.headerSize + 8 * 6)
+        #expect((attributes[.size] as? Int) == WatchJournal.headerSize + 8 * 5)
     }
 
     /// A push fetched after the watch handed its transaction over is a duplicate, found by its
@@ -165,8 +189,8 @@ struct WatchJournalTests {
             }
             try connection.query("INSERT INTO watch_cursors VALUES (?1, 'chats', 44, 0)", [.text(account.description)])
             let delivery = try WatchJournal(home: home.path, account: account, stream: "chats").start(from: from, ids: ids)
-            delivery.record(ids[0])
-            delivery.record(ids[1])  // killed then
+            delivery.recordNext()
+            delivery.recordNext()  // killed then
         }
         let log = try NotificationLog(home: home.path)
         #expect(try await log.shown(among: listed, account: account) == Set(ids))
@@ -178,22 +202,34 @@ struct WatchJournalTests {
     @Test func theFormatRoundTrips() throws {
         let page = WatchJournal.Page(from: from, ids: ids, delivered: Array(ids[..<2]))
         let bytes = WatchJournal.encode(page)
-        #expect(bytes.count == WatchJournal.headerSize + 8 * 7)
-        #expect(Array(bytes[..<8]) == Array("AWJ1".utf8) + [5, 0, 0, 0])
-        #expect(Array(bytes[8..<24]) == [40, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0])
-        #expect(Array(bytes[24..<32]) == [0xE9, 0x03, 0, 0, 0, 0, 0, 0])
+        #expect(bytes.count == WatchJournal.headerSize + 8 * 5)
+        #expect(Array(bytes[..<12]) == Array("AWJ2".utf8) + [2, 0, 0, 0, 5, 0, 0, 0])
+        #expect(Array(bytes[12..<28]) == [40, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0])
+        #expect(Array(bytes[28..<36]) == [0xE9, 0x03, 0, 0, 0, 0, 0, 0])
         #expect(WatchJournal.decode(bytes) == page)
-        #expect(WatchJournal.decode(bytes + [1, 2, 3]) == page, "a partly written last id is not read")
+        #expect(WatchJournal.decode(bytes + [1, 2, 3] + bytes) == page, "what follows the ids is not read")
         #expect(page.undelivered == Array(ids[2...]))
+    }
+
+    /// What an earlier version left behind: its ids handed over appended after the page's.
+    @Test func theFirstFormatIsStillRead() throws {
+        let id = { (n: UInt64) in (0..<8).map { UInt8(truncatingIfNeeded: n >> ($0 * 8)) } }
+        let bytes = Array("AWJ1".utf8) + [2, 0, 0, 0] + [40, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0] + id(1001) + id(1002) + id(1001)
+        #expect(WatchJournal.decode(bytes) == WatchJournal.Page(from: from, ids: Array(ids[..<2]), delivered: [ids[0]]))
+        #expect(WatchJournal.decode(bytes + [1, 2, 3])?.delivered == [ids[0]], "a partly written last id is not read")
     }
 
     /// None of these is a journal this code wrote: each guards nothing, and none traps.
     @Test(arguments: [
-        [], Array("AWJ1".utf8), Array("AWJ2".utf8) + [UInt8](repeating: 0, count: 20),
+        [], Array("AWJ1".utf8), Array("AWJ2".utf8) + [UInt8](repeating: 0, count: 20), Array("AWJ3".utf8) + [UInt8](repeating: 0, count: 24),
         Array("AWJ1".utf8) + [1, 0, 0, 0] + [UInt8](repeating: 0, count: 16),  // counts one id, has none
         Array("AWJ1".utf8) + [0xFF, 0xFF, 0xFF, 0xFF] + [UInt8](repeating: 0, count: 16),
         Array("AWJ1".utf8) + [0, 0, 0, 0] + [UInt8](repeating: 0xFF, count: 16),  // a negative cursor
         Array("AWJ1".utf8) + [1, 0, 0, 0] + [UInt8](repeating: 0, count: 16) + [1, 0, 0, 0, 0, 0, 0, 0] + [2, 0, 0, 0, 0, 0, 0, 0],  // delivered a stranger
+        Array("AWJ2".utf8) + [0, 0, 0, 0, 1, 0, 0, 0] + [UInt8](repeating: 0, count: 16),  // counts one id, has none
+        Array("AWJ2".utf8) + [2, 0, 0, 0, 1, 0, 0, 0] + [UInt8](repeating: 0, count: 24),  // two handed over of one
+        Array("AWJ2".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] + [UInt8](repeating: 0, count: 16),
+        Array("AWJ2".utf8) + [0, 0, 0, 0, 0, 0, 0, 0] + [UInt8](repeating: 0xFF, count: 16),  // a negative cursor
     ])
     func bytesThatAreNotAJournal(_ bytes: [UInt8]) {
         #expect(WatchJournal.decode(bytes) == nil)

@@ -367,7 +367,7 @@ public final class WatchedPage {
     /// The next of the page's notifications was handed over.
     public func handedOverNext() {
         guard handedOver < ids.count else { return }
-        delivery.record(ids[handedOver])
+        delivery.recordNext()
         handedOver += 1
     }
 
