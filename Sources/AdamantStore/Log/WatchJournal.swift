@@ -38,7 +38,7 @@ package struct WatchJournal {
     /// "AWJ2", then the count handed over and the number of ids (UInt32), the cursor's height
     /// and skip (Int64), the ids (UInt64), all little-endian. What follows the ids is an
     /// earlier, longer page's and is not read.
-    static let magic: [UInt8] = Array("AWJ2".utf8)
+    package static let magic: [UInt8] = Array("AWJ2".utf8)
     package static let headerSize = 28
     /// Where the count handed over stands.
     static let handedOverOffset: off_t = 4
