@@ -60,6 +60,39 @@ struct WatchDesktopTests {
         }
     }
 
+    /// The bubble's "Open" (dunst's menu, picked by a dmenu that chooses the action keyed
+    /// `open`) runs the open command for its chat; what that command prints goes to standard
+    /// error, so `--json`'s lines stay one JSON object each.
+    @Test func theOpenButtonRunsTheOpenCommandWhoseOutputStaysOffTheLines() async throws {
+        let picker = NSTemporaryDirectory() + "pick-open-\(UUID()).sh"
+        try "#!/bin/sh\ngrep -m1 ',open]'\n".write(toFile: picker, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: picker)
+        defer { try? FileManager.default.removeItem(atPath: picker) }
+        try await TestDesktop.with(dmenu: picker) { desktop in
+            let network = try await FetchDevnet()
+            let opened = network.outbox.home + "/opened"
+            let watch = try await WatchProcess(
+                network, ["--notify", "--open", "echo \"a browser's chatter about $ADM_CHAT_URL\"; echo \"$ADM_CHAT_URL\" >> '\(opened)'"], name: "open",
+                environment: desktop.environment)
+            _ = try await network.submit("open me", from: network.friend, to: network.me)
+            try await watch.until("it is printed") { watch.ids.count == 1 }
+            let deadline = ContinuousClock.now + .seconds(30)
+            while try await desktop.displayedCount() < 1 {
+                guard ContinuousClock.now < deadline else { throw DesktopFailure("the bubble never showed:\n\(watch.stderr)") }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            _ = try await desktop.dunstctl(["context"])
+            try await watch.until("the open command ran") { !Self.file(opened).isEmpty }
+            _ = try await network.submit("and the next", from: network.friend, to: network.me)
+            try await watch.until("the next is printed") { watch.ids.count == 2 }
+            #expect(try await watch.stop().status == 0)
+            #expect(Self.file(opened) == "https://msg.adamant.im/chats/\(network.friend.address)/\n")
+            let lines = watch.stdout.split(separator: "\n")
+            #expect(lines.count == 2 && lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) is [String: Any] }, "\(watch.stdout)")
+            #expect(watch.stderr.contains("a browser's chatter about https://msg.adamant.im/chats/"), "\(watch.stderr)")
+        }
+    }
+
     @Test func noSessionBusIsExit69AtTheStartNamingWhatIsMissing() async throws {
         let network = try await FetchDevnet()
         let result = try await run(
