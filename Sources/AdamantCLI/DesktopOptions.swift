@@ -45,7 +45,7 @@ public enum DesktopOptions {
 
     /// The policy and where each of its settings came from: each flag, else the file's key,
     /// else the default; --mute adds to the file's list.
-    public static func policy(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> (NotificationPolicy, [String: SettingOrigin]) {
+    public static func policy(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> (policy: NotificationPolicy, origins: [String: SettingOrigin]) {
         let file = try OutboxOptions.configFile(context)
         var policy = NotificationPolicy()
         var origins: [String: SettingOrigin] = [:]

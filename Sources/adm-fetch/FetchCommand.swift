@@ -29,8 +29,8 @@ struct FetchCommand: Command {
             another account included). On any failure the generic text is still printed.
             With --notify (or "notify": true in the config file) it is also shown on the
             desktop, as one bubble with no action (this process is gone by the time it is
-            clicked); with no session bus or notification service, exit 69 before anything
-            else, and 69 when the service fails to take it. A push seen before is not shown
+            clicked); with no session bus or notification service, exit 69 once the input is
+            checked and before any node is asked, and 69 when the service fails to take it. A push seen before is not shown
             again.
             """ + "\n" + NodeOptions.help + "\n" + PassphraseInput.help)
 
@@ -65,8 +65,7 @@ struct FetchCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
-        let desktop = try await DesktopOutput.notifier(arguments, context, staying: false) { context.output.error("warning: " + $0) }
-        let policy = try DesktopOptions.policy(arguments, context).0
+        let policy = try DesktopOptions.policy(arguments, context).policy
         var push: PushPayload
         do { push = try readPush(context) } catch {
             // An extension shows something even for a push it cannot read.
@@ -85,6 +84,8 @@ struct FetchCommand: Command {
         // only take a CPU from the load: about 2 ms of a cold fetch on two cores.
         if push.transaction == nil || !arguments.flag(Self.noNames) { CurlTransport.startLoading() }
         let keys = AccountKeys(KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context)))
+        // Bad input is said first (64), then a missing desktop (69), before any node is asked.
+        let desktop = try await DesktopOutput.notifier(arguments, context, staying: false) { context.output.error("warning: " + $0) }
         let (home, log) = openLog(context)
         let pool = try await NodeOptions.pool(arguments, context, home: home, account: keys) { context.output.error("warning: " + $0) }
         // A proxy's first request waits for a circuit, seconds before it leaves.

@@ -98,7 +98,12 @@ struct WatchCommand: Command {
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
         let logger = try LogOptions.logger(arguments, context)
         try OutboxOptions.checkSettings(arguments, context)  // a broken config file before the passphrase is asked for
-        let policy = PolicyState(try DesktopOptions.policy(arguments, context).0)
+        let policy = PolicyState(try DesktopOptions.policy(arguments, context).policy)
+        let accounts = try WatchedAccount.all(arguments, context)
+        // Through a SOCKS proxy each account reads on its own circuit, sockets and all; else
+        // the accounts share one pool and one socket per node.
+        let ownCircuits = if case .proxy(let proxy) = try NodeOptions.routeSetting(arguments, context).value { proxy.isSOCKS } else { false }
+        // Bad input is said first (64), then a missing desktop (69).
         let logsByAccount = AccountLogs(logger)
         let desktop = try await DesktopOutput.notifier(arguments, context, staying: true, record: logsByAccount) { logger.log(.warning, $0) } mute: { chat in
             let until = SystemWallClock().unixMillis() + DesktopOutput.muteSpan
@@ -119,10 +124,6 @@ struct WatchCommand: Command {
             }
         }
         defer { chores?.cancel() }
-        let accounts = try WatchedAccount.all(arguments, context)
-        // Through a SOCKS proxy each account reads on its own circuit, sockets and all; else
-        // the accounts share one pool and one socket per node.
-        let ownCircuits = if case .proxy(let proxy) = try NodeOptions.routeSetting(arguments, context).value { proxy.isSOCKS } else { false }
         var pools: [NodePool] = []
         for account in ownCircuits ? accounts : [accounts[0]] {
             let warned = !pools.isEmpty  // once, not once an account

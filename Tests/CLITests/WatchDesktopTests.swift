@@ -104,6 +104,23 @@ struct WatchDesktopTests {
         #expect(result.stdout.isEmpty)
     }
 
+    /// Bad input is exit 64 whether or not there is a desktop: it is checked before the bus
+    /// is looked for.
+    @Test func badInputIsExit64BeforeTheMissingBusIsExit69() async throws {
+        let network = try await FetchDevnet()
+        let environment = ["ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.outbox.passphrase]
+        let home = ["--home", network.outbox.home + "/home"]
+        for (arguments, input, error) in [
+            (["12345", "--notify", "--quiet", "25:00-01:00"], "", "--quiet takes local hours"),
+            (["--payload", "-", "--notify"], "not a push", "--payload: "),
+            (["watch", "--notify", "--quiet", "25:00-01:00"], "", "--quiet takes local hours"),
+        ] {
+            let result = try await run("adm-fetch", arguments + home, environment: environment, input: Data(input.utf8))
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(error) && !result.stderr.contains("session bus"), "\(arguments): \(result.stderr)")
+        }
+    }
+
     @Test func noNotificationServiceIsExit69AtTheStart() async throws {
         try await TestDesktop.with(notificationServer: false) { desktop in
             let network = try await FetchDevnet()
