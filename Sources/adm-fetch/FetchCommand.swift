@@ -31,7 +31,7 @@ struct FetchCommand: Command {
             desktop, as one bubble with no action (this process is gone by the time it is
             clicked); with no session bus or notification service, exit 69 once the input is
             checked and before any node is asked, and 69 when the service fails to take it. A push seen before is not shown
-            again.
+            again, nor one in a chat muted by a bubble's "Mute 1 hour".
             """ + "\n" + NodeOptions.help + "\n" + PassphraseInput.help)
 
     let arguments: ParsedArguments
@@ -65,7 +65,7 @@ struct FetchCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
-        let policy = try DesktopOptions.policy(arguments, context).policy
+        var policy = try DesktopOptions.policy(arguments, context).policy
         var push: PushPayload
         do { push = try readPush(context) } catch {
             // An extension shows something even for a push it cannot read.
@@ -115,6 +115,16 @@ struct FetchCommand: Command {
         }
         FetchReport.print(result, json: arguments.flag(Self.json), context)
         let pushed = WatchNotification(result: result, via: .poll, account: await keys.keyPair.address)
+        // "Mute 1 hour" on a watch's bubble is kept in the home, for this bubble too.
+        if desktop != nil, let log {
+            do {
+                for (partner, until) in try await log.mutedChats(account: pushed.account, now: SystemWallClock().unixMillis()) {
+                    policy.mutedChats[ChatBubbles.Chat(account: pushed.account, partner: partner)] = until
+                }
+            } catch {
+                context.output.error("warning: the muted chats cannot be read, none is muted: \(error)")
+            }
+        }
         // The bubble follows the policy; the output above is the extension's, whole.
         var presentation: NotificationPolicy.Presentation?
         switch policy.decide(pushed, unixMillis: SystemWallClock().unixMillis()) {

@@ -1,5 +1,6 @@
 import AdamantCore
 import AdamantDevnet
+import AdamantStore
 import Foundation
 import Testing
 
@@ -146,6 +147,27 @@ struct WatchDesktopTests {
             let shown = try await desktop.shown()
             #expect(shown.map { $0["body"] } == ["pushed to the desktop"], "\(shown)")
             #expect(shown.first?["summary"] == network.friend.address.description)
+        }
+    }
+
+    /// A chat muted for an hour by a bubble's "Mute 1 hour" (kept in the home) stays muted for
+    /// a push hook's fetch too: printed, as the extension's output, and no bubble; another
+    /// chat's push is one.
+    @Test func aFetchedPushOfAMutedChatShowsNoBubble() async throws {
+        try await TestDesktop.with { desktop in
+            let network = try await FetchDevnet()
+            let stranger = KeyPair(passphrase: Passphrase(unvalidated: "muted fetch stranger \(UUID())"))
+            _ = try network.devnet.fund(stranger.address, amount: ADMAmount(units: 10 * ADMAmount.unitsPerADM))
+            try await NotificationLog(home: network.outbox.home + "/home")
+                .mute(network.friend.address, account: network.me.address, until: SystemWallClock().unixMillis() + 3_600_000)
+            let muted = try await network.send("from a muted chat", from: network.friend, to: network.me)
+            let other = try await network.send("from another chat", from: stranger, to: network.me)
+            for sent in [muted, other] {
+                let result = try await network.fetch([sent.id!.description, "--notify", "--no-names", "--json"], environment: desktop.environment)
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(try network.object(result)["id"] as? String == sent.id?.description)
+            }
+            #expect(try await desktop.shown().map { $0["body"] } == ["from another chat"])
         }
     }
 
