@@ -31,10 +31,11 @@ public actor DesktopNotifier {
         case mute(ChatBubbles.Chat)
     }
 
-    /// A bubble to show: its chat, what the policy lets it say and how, and the transaction
-    /// it is for (none for a summary), once recorded as undelivered.
+    /// A bubble to show: its chat (none for a summary, which replaces and counts nothing),
+    /// what the policy lets it say and how, and the transaction it is for (none for a
+    /// summary), once recorded as undelivered.
     struct Pending: Sendable, Hashable {
-        let chat: ChatBubbles.Chat
+        let chat: ChatBubbles.Chat?
         let isTransfer: Bool
         let presentation: NotificationPolicy.Presentation
         /// When it was sent, in the chain's milliseconds: the chat's bubble shows its newest.
@@ -107,8 +108,8 @@ public actor DesktopNotifier {
         if waiting.count > Self.maximumWaiting { waiting.removeFirst(waiting.count - Self.maximumWaiting) }
         do throws(DesktopUnavailable) { try await deliverWaiting() } catch {
             for index in waiting.indices where !waiting[index].recorded {
-                guard let id = waiting[index].id else { continue }
-                await record?.missed(id, account: waiting[index].chat.account)
+                guard let id = waiting[index].id, let chat = waiting[index].chat else { continue }
+                await record?.missed(id, account: chat.account)
                 waiting[index].recorded = true
             }
             throw error
@@ -129,8 +130,7 @@ public actor DesktopNotifier {
         held = (0, [])
         let body = "\(count) notification\(count == 1 ? "" : "s") in \(chats.count) chat\(chats.count == 1 ? "" : "s") while quiet"
         let summary = NotificationPolicy.Presentation(title: appearance.appName, body: body, showsText: false, urgency: .normal, silent: false)
-        // Its own chat (no partner), so no chat's bubble is replaced by it.
-        waiting.append(Pending(chat: ChatBubbles.Chat(account: Self.nobody, partner: Self.nobody), isTransfer: false, presentation: summary, sentAt: .max))
+        waiting.append(Pending(chat: nil, isTransfer: false, presentation: summary, sentAt: .max))
         try await deliverWaiting()
     }
 
@@ -144,16 +144,19 @@ public actor DesktopNotifier {
             if service == nil { try await reconnect() }
             guard let service else { return }
             var counted = bubbles
-            let (replacing, count, shows) = counted.arrived(in: next.chat, isTransfer: next.isTransfer, sentAt: next.sentAt, next.presentation)
+            let (replacing, count, shows) = next.chat.map {
+                counted.arrived(in: $0, isTransfer: next.isTransfer, sentAt: next.sentAt, next.presentation)
+            } ?? (0, nil, next.presentation)
             do {
                 let id = try await service.notify(
-                    Self.bubble(for: shows, count: count, server: service.server, appearance: appearance,
-                                actions: next.chat.partner != Self.nobody),
+                    Self.bubble(for: shows, count: count, server: service.server, appearance: appearance, actions: next.chat != nil),
                     replacing: replacing)
-                bubbles = counted
-                bubbles.shown(next.chat, as: id)
+                if let chat = next.chat {
+                    bubbles = counted
+                    bubbles.shown(chat, as: id)
+                }
                 waiting.removeFirst()
-                if next.recorded, let delivered = next.id { await record?.delivered(delivered, account: next.chat.account) }
+                if next.recorded, let delivered = next.id, let chat = next.chat { await record?.delivered(delivered, account: chat.account) }
             } catch {
                 self.service = nil
                 log("desktop: a notification could not be shown, kept until the service is back: \(error)")
@@ -187,9 +190,6 @@ public actor DesktopNotifier {
     public static func chat(of notification: WatchNotification) -> ChatBubbles.Chat {
         ChatBubbles.Chat(account: notification.account, partner: notification.result.thread ?? notification.account)
     }
-
-    /// The summary's chat: an address no account has (all-zero keys hash elsewhere).
-    static let nobody = Address(number: 0)
 
     private func reconnect() async throws(DesktopUnavailable) {
         events?.cancel()

@@ -98,6 +98,22 @@ struct DesktopNotifierTests {
         }
     }
 
+    /// Each quiet stretch's summary is a bubble of its own: a second one neither replaces the
+    /// first nor counts it as a chat's messages.
+    @Test func eachSummaryIsABubbleOfItsOwn() async throws {
+        try await TestDesktop.with { desktop in
+            let notifier = try await Self.notifier(desktop)
+            await notifier.hold(Self.notification("one", id: 1))
+            await notifier.hold(Self.notification("two", id: 2))
+            try await notifier.releaseHeld()
+            await notifier.hold(Self.notification("three", from: Self.bob, title: "Bob", id: 3))
+            try await notifier.releaseHeld()
+            #expect(try await desktop.displayedCount() == 2)
+            let shown = try await desktop.shown()
+            #expect(shown.map { $0["body"] } == ["1 notification in 1 chat while quiet", "2 notifications in 1 chat while quiet"], "\(shown)")
+        }
+    }
+
     /// The bus connections this process holds, as the bus daemon knows them.
     static func connections(on desktop: TestDesktop) async throws -> Int {
         func call(_ arguments: [String]) async throws -> String {
