@@ -31,16 +31,23 @@ public actor DesktopNotifier {
         case mute(ChatBubbles.Chat)
     }
 
+    /// One account's transaction.
+    struct AccountTransaction: Sendable, Hashable {
+        let id: TransactionID
+        let account: Address
+    }
+
     /// A bubble to show: its chat (none for a summary, which replaces and counts nothing),
-    /// what the policy lets it say and how, and the transaction it is for (none for a
-    /// summary), once recorded as undelivered.
+    /// what the policy lets it say and how, and the transactions it shows.
     struct Pending: Sendable, Hashable {
         let chat: ChatBubbles.Chat?
         let isTransfer: Bool
         let presentation: NotificationPolicy.Presentation
         /// When it was sent, in the chain's milliseconds: the chat's bubble shows its newest.
         let sentAt: Int64
-        var id: TransactionID?
+        /// Its own transaction, or those a summary sums up.
+        var transactions: [AccountTransaction]
+        /// Whether they are recorded as undelivered (held ones are from the start).
         var recorded = false
     }
 
@@ -60,8 +67,8 @@ public actor DesktopNotifier {
     private var service: DesktopNotifications?
     private var bubbles = ChatBubbles()
     private var waiting: [Pending] = []
-    /// Held through quiet hours: how many, in which chats.
-    private var held: (count: Int, chats: Set<ChatBubbles.Chat>) = (0, [])
+    /// Held through quiet hours: which transactions, in which chats.
+    private var held: (transactions: [AccountTransaction], chats: Set<ChatBubbles.Chat>) = ([], [])
     private var events: Task<Void, Never>?
     /// A delivery is under way: the actor lets another call in while it awaits the server,
     /// and two deliveries would send the same bubble twice.
@@ -104,33 +111,36 @@ public actor DesktopNotifier {
         let sentAt = notification.result.transaction.map { $0.timestampMs ?? Int64($0.timestamp) * 1000 } ?? .max
         waiting.append(Pending(
             chat: Self.chat(of: notification), isTransfer: kind == .transfer || kind == .cryptoTransfer, presentation: presentation,
-            sentAt: sentAt, id: notification.result.id))
+            sentAt: sentAt, transactions: [AccountTransaction(id: notification.result.id, account: notification.account)]))
         if waiting.count > Self.maximumWaiting { waiting.removeFirst(waiting.count - Self.maximumWaiting) }
         do throws(DesktopUnavailable) { try await deliverWaiting() } catch {
             for index in waiting.indices where !waiting[index].recorded {
-                guard let id = waiting[index].id, let chat = waiting[index].chat else { continue }
-                await record?.missed(id, account: chat.account)
+                for transaction in waiting[index].transactions { await record?.missed(transaction.id, account: transaction.account) }
                 waiting[index].recorded = true
             }
             throw error
         }
     }
 
-    /// Keeps `notification` for the summary shown when quiet hours end.
-    public func hold(_ notification: WatchNotification) {
-        held.count += 1
+    /// Keeps `notification` for the summary shown when quiet hours end, recorded as
+    /// undelivered until then: the watch's journal has it as shown, and a watch stopped
+    /// before the hours end leaves it to the next.
+    public func hold(_ notification: WatchNotification) async {
+        held.transactions.append(AccountTransaction(id: notification.result.id, account: notification.account))
         held.chats.insert(Self.chat(of: notification))
+        await record?.missed(notification.result.id, account: notification.account)
     }
 
     /// Shows one bubble for what was held ("5 notifications in 3 chats while quiet"), if
     /// anything was; it names no chat and quotes nothing, whatever the preview.
     public func releaseHeld() async throws(DesktopUnavailable) {
-        guard held.count > 0 else { return }
-        let (count, chats) = held
-        held = (0, [])
+        guard !held.transactions.isEmpty else { return }
+        let (transactions, chats) = held
+        held = ([], [])
+        let count = transactions.count
         let body = "\(count) notification\(count == 1 ? "" : "s") in \(chats.count) chat\(chats.count == 1 ? "" : "s") while quiet"
         let summary = NotificationPolicy.Presentation(title: appearance.appName, body: body, showsText: false, urgency: .normal, silent: false)
-        waiting.append(Pending(chat: nil, isTransfer: false, presentation: summary, sentAt: .max))
+        waiting.append(Pending(chat: nil, isTransfer: false, presentation: summary, sentAt: .max, transactions: transactions, recorded: true))
         try await deliverWaiting()
     }
 
@@ -156,7 +166,9 @@ public actor DesktopNotifier {
                     bubbles.shown(chat, as: id)
                 }
                 waiting.removeFirst()
-                if next.recorded, let delivered = next.id, let chat = next.chat { await record?.delivered(delivered, account: chat.account) }
+                if next.recorded {
+                    for transaction in next.transactions { await record?.delivered(transaction.id, account: transaction.account) }
+                }
             } catch {
                 self.service = nil
                 log("desktop: a notification could not be shown, kept until the service is back: \(error)")

@@ -191,7 +191,12 @@ struct WatchCommand: Command {
                     try await hook?.run(for: notification)
                     // Not delivered is not lost: the notifier keeps it and says so.
                     if let desktop {
-                        if held { await desktop.hold(notification) } else { try? await desktop.show(notification, as: presentation) }
+                        if held {
+                            await desktop.hold(notification)
+                            logger.log(.info, "desktop: held for the summary when the quiet hours end")
+                        } else {
+                            try? await desktop.show(notification, as: presentation)
+                        }
                     }
                 }
             }
@@ -245,6 +250,9 @@ struct WatchCommand: Command {
                     // Refused, it stays recorded for the next watch (or this one's retries).
                     do throws(DesktopUnavailable) { try await desktop.show(presentation.applied(to: notification), as: presentation) } catch { return }
                     await logs.delivered(id, account: account)
+                case .hold where result.failure == nil:
+                    // Still quiet: held again, and recorded until the summary is shown.
+                    await desktop.hold(notification)
                 default:
                     await logs.delivered(id, account: account)
                 }

@@ -13,6 +13,14 @@ struct WatchPolicyTests {
         watch.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
+    /// Quiet hours from `start` to `end` minutes from now, in UTC (the watches here run with
+    /// TZ=UTC).
+    static func quietHours(from start: Int, to end: Int) -> String {
+        let minute = Int(Date().timeIntervalSince1970 / 60) % 1440
+        func clock(_ offset: Int) -> String { String(format: "%02d:%02d", (minute + offset + 1440) % 1440 / 60, (minute + offset + 1440) % 60) }
+        return clock(start) + "-" + clock(end)
+    }
+
     static func waitForBubbles(_ count: Int, on desktop: TestDesktop, _ watch: WatchProcess) async throws {
         let deadline = ContinuousClock.now + .seconds(30)
         while try await desktop.displayedCount() < count {
@@ -98,12 +106,10 @@ struct WatchPolicyTests {
     @Test func aBubbleInQuietHoursIsLowUrgencyAndSilent() async throws {
         try await TestDesktop.with { desktop in
             let network = try await FetchDevnet()
-            let minute = Int(Date().timeIntervalSince1970 / 60) % 1440
-            func clock(_ minute: Int) -> String { String(format: "%02d:%02d", (minute + 1440) % 1440 / 60, (minute + 1440) % 60) }
             let monitor = try BackgroundProcess(
                 "/usr/bin/dbus-monitor", ["--address", desktop.busAddress], environment: desktop.environment, folder: desktop.folder, name: "monitor")
             let watch = try await WatchProcess(
-                network, ["--notify", "--quiet", clock(minute - 30) + "-" + clock(minute + 30)], name: "quiet",
+                network, ["--notify", "--quiet", Self.quietHours(from: -30, to: 30)], name: "quiet",
                 environment: desktop.environment.merging(["TZ": "UTC"]) { $1 })
             _ = try await network.submit("shh", from: network.friend, to: network.me)
             try await Self.waitForBubbles(1, on: desktop, watch)
@@ -113,6 +119,28 @@ struct WatchPolicyTests {
             #expect(call.contains("\"suppress-sound\"") && !call.contains("\"sound-name\""), "\(call)")
             let urgency = try #require(call.range(of: "\"urgency\""))
             #expect(call[urgency.upperBound...].drop { $0 != "b" }.hasPrefix("byte 0"), "urgency low: \(call)")
+        }
+    }
+
+    /// Held through quiet hours, a notification is recorded as not yet on the desktop: a
+    /// watch stopped before the hours end leaves it to the next, which shows it.
+    @Test func whatQuietHoursHeldOutlivesAStoppedWatch() async throws {
+        try await TestDesktop.with { desktop in
+            let network = try await FetchDevnet()
+            let utc = desktop.environment.merging(["TZ": "UTC"]) { $1 }
+            let first = try await WatchProcess(
+                network, ["--notify", "--quiet", Self.quietHours(from: -30, to: 30), "--quiet-mode", "hold"], name: "held", environment: utc)
+            _ = try await network.submit("held through the night", from: network.friend, to: network.me)
+            try await first.until("it is held") { first.stderr.contains("desktop: held for the summary") }
+            #expect(try await first.stop().status == 0)
+            #expect(try await desktop.displayedCount() == 0)
+
+            let next = try await WatchProcess(network, ["--notify"], name: "held-next", environment: utc)
+            try await Self.waitForBubbles(1, on: desktop, next)
+            #expect(next.stderr.contains("1 notification the desktop missed before, shown now"), "\(next.stderr)")
+            #expect(next.ids.isEmpty, "not printed again: \(next.stdout)")
+            #expect(try await next.stop().status == 0)
+            #expect(try await desktop.shown().map { $0["body"] } == ["held through the night"])
         }
     }
 
