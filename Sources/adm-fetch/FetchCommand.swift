@@ -85,7 +85,7 @@ struct FetchCommand: Command {
         if push.transaction == nil || !arguments.flag(Self.noNames) { CurlTransport.startLoading() }
         let keys = AccountKeys(KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context)))
         // Bad input is said first (64), then a missing desktop (69), before any node is asked.
-        let desktop = try await DesktopOutput.notifier(arguments, context, staying: false) { context.output.error("warning: " + $0) }
+        let desktop = try await DesktopOutput.notifier(arguments, context, staying: false, log: Warnings(output: context.output))
         let (home, log) = openLog(context)
         let pool = try await NodeOptions.pool(arguments, context, home: home, account: keys) { context.output.error("warning: " + $0) }
         // A proxy's first request waits for a circuit, seconds before it leaves.

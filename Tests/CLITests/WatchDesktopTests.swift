@@ -219,6 +219,25 @@ struct WatchDesktopTests {
         }
     }
 
+    /// A service that hangs (dunst stopped by SIGSTOP: each call waits out its 5 s) holds up
+    /// no line: the bubbles are delivered on their own, and the lines go on at once.
+    @Test func aHungServiceHoldsUpNoLine() async throws {
+        try await TestDesktop.with { desktop in
+            let network = try await FetchDevnet()
+            let watch = try await WatchProcess(network, ["--notify"], name: "hung", environment: desktop.environment)
+            try await watch.until("it is live") { watch.stderr.contains("watch: live on") }
+            desktop.pauseNotificationServer()
+            defer { desktop.resumeNotificationServer() }
+            for text in ["one", "two", "three"] { _ = try await network.submit(text, from: network.friend, to: network.me) }
+            try await watch.until("the first is printed") { watch.ids.count >= 1 }
+            let first = ContinuousClock.now
+            try await watch.until("all three are printed") { watch.ids.count == 3 }
+            #expect(ContinuousClock.now - first < .seconds(4), "a line waited for the hung service")
+            desktop.resumeNotificationServer()
+            #expect(try await watch.stop().status == 0, "\(watch.stderr)")
+        }
+    }
+
     /// The service goes away while the watch runs: the message is printed, the bubble waits,
     /// and it is shown once a service is back.
     @Test func aServiceThatGoesAwayGetsWhatItMissedWhenBack() async throws {

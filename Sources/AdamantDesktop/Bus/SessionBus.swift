@@ -104,8 +104,10 @@ final class SessionBus: @unchecked Sendable {  // `connection` and `subscription
             let status = csd_bus_call(connection, message, microseconds, &error, &reply)
             guard status >= 0, let reply else {
                 if let name = error.name {
-                    let text = error.message.map { String(cString: $0) } ?? "no reason given"
-                    throw BusError("\(member) failed: \(text)", name: String(cString: name))
+                    // The peer's own words, cut short: a server is not trusted with the log's length.
+                    let text = error.message.map { String(String(cString: $0).prefix(300)) } ?? "no reason given"
+                    let named = String(String(cString: name).prefix(100))
+                    throw BusError("\(member) failed: \(text) (\(named))", name: named)
                 }
                 throw BusError("\(member) failed", status: status)
             }
