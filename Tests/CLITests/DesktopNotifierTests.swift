@@ -163,6 +163,17 @@ struct DesktopNotifierTests {
         }
     }
 
+    /// An address that is no D-Bus address is said to be one, not a refused connection.
+    @Test func aGarbageBusAddressIsSaidToBeNoAddress() async throws {
+        for garbage in ["garbage", "unix", ":path=/tmp/x", "unix:path", "tcp:host=127.0.0.1,port", "nonsense:path=/tmp/x"] {
+            await #expect {
+                _ = try await DesktopNotifier.connect(environment: ["DBUS_SESSION_BUS_ADDRESS": garbage], requests: { _ in }, log: SilentLog())
+            } throws: { error in
+                "\(error)".contains("DBUS_SESSION_BUS_ADDRESS '\(garbage)' is not a D-Bus address") && !"\(error)".contains("refused")
+            }
+        }
+    }
+
     @Test func noBusAtAllIsSaidAtConnect() async throws {
         await #expect {
             _ = try await DesktopNotifier.connect(environment: ["PATH": "/usr/bin"], requests: { _ in }, log: SilentLog())
