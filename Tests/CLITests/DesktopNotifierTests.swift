@@ -1,5 +1,5 @@
 import AdamantCore
-import AdamantDesktop
+@testable import AdamantDesktop
 @testable import AdamantFetch
 import AdamantNodes
 import Foundation
@@ -57,6 +57,27 @@ struct DesktopNotifierTests {
             #expect(alice["body"] == "3 new messages\nthird")
             let bob = try #require(shown.first { $0["summary"] == "Bob" })
             #expect(bob["body"] == "Sent you 2 ADM")
+        }
+    }
+
+    /// A bubble the user closes (`dunstctl close`: NotificationClosed, reason 2) ends its
+    /// count: the chat's next message is a bubble of its own, with no count line.
+    @Test func aClosedBubbleStartsTheChatAfresh() async throws {
+        try await TestDesktop.with { desktop in
+            let notifier = try await Self.notifier(desktop)
+            try await Self.show(Self.notification("first", id: 1), on: notifier)
+            try await Self.show(Self.notification("second", id: 2), on: notifier)
+            #expect(try await desktop.displayedCount() == 1)
+            #expect(try await desktop.dunstctl(["close"]).status == 0)
+            let deadline = ContinuousClock.now + .seconds(20)
+            while await notifier.bubbles != ChatBubbles() {
+                guard ContinuousClock.now < deadline else { Issue.record("the close never reached the notifier"); return }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await Self.show(Self.notification("third", id: 3), on: notifier)
+            #expect(try await desktop.displayedCount() == 1)
+            let shown = try await desktop.shown()
+            #expect(shown.map { $0["body"] } == ["third", "2 new messages\nsecond"], "\(shown)")
         }
     }
 
