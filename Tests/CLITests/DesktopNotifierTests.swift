@@ -55,6 +55,7 @@ struct DesktopNotifierTests {
             let alice = try #require(shown.first { $0["summary"] == "Alice" })
             #expect(alice["appname"] == "ADAMANT" && alice["category"] == "im.received")
             #expect(alice["body"] == "3 new messages\nthird")
+            #expect(alice["message"] == TestDesktop.normalMessage(alice), "normal urgency")
             let bob = try #require(shown.first { $0["summary"] == "Bob" })
             #expect(bob["body"] == "Sent you 2 ADM")
         }

@@ -153,6 +153,14 @@ final class TestDesktop: Sendable {
         guard result.status == 0 else { throw DesktopFailure("import failed: \(result.stderr)") }
     }
 
+    /// What a low or critical bubble's `message` ends with.
+    static let lowUrgency = "low urgency", criticalUrgency = "critical urgency"
+
+    /// What `message` holds for a bubble dunst showed at normal urgency.
+    static func normalMessage(_ notification: ShownNotification) -> String {
+        "<b>\(notification["appname"] ?? "")</b>\n<b>\(notification["summary"] ?? "")</b>\n\(notification["body"] ?? "")"
+    }
+
     func stop() async {
         let running = dunst.withLock { server in defer { server = nil }; return server }
         running?.send(SIGCONT)  // a paused one would not end
@@ -183,6 +191,8 @@ final class TestDesktop: Sendable {
 
     /// Bubbles that stay until a test closes them, the app's name, summary and body on
     /// three lines, and markup read (so that escaping is what keeps a message's tags text).
+    /// A low or critical bubble says its urgency on a fourth line, which `dunstctl history`
+    /// keeps in `message` (it has no urgency of its own).
     private static func dunstConfiguration(dmenu: String) -> String {
         """
         [global]
@@ -197,10 +207,12 @@ final class TestDesktop: Sendable {
             mouse_left_click = do_action, close_current
         [urgency_low]
             timeout = 0
+            format = "<b>%a</b>\\n<b>%s</b>\\n%b\\n<i>\(lowUrgency)</i>"
         [urgency_normal]
             timeout = 0
         [urgency_critical]
             timeout = 0
+            format = "<b>%a</b>\\n<b>%s</b>\\n%b\\n<i>\(criticalUrgency)</i>"
         """
     }
 }
