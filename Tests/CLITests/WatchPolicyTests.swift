@@ -186,18 +186,27 @@ struct WatchPolicyTests {
         }
     }
 
-    /// A message made to hurt a notifier: as long as a node takes (10 KB; longer ones are
-    /// refused before anyone sees them), markup, bidi overrides, controls and newlines. The bubble holds one line of text, capped, with no control or bidi character,
-    /// and its tags as text.
+    /// A message made to hurt a notifier: markup, bidi overrides, controls, newlines and
+    /// 100 KB of text, ten times what a node admits, handed out by a lying node (the devnet
+    /// admitting it unchecked: a client trusts no node, and the signature holds). The bubble
+    /// holds one line of text, capped, with no control or bidi character, and its tags as text.
     @Test func hostileTextIsOneCappedLineOfTextInTheBubble() async throws {
         try await TestDesktop.with { desktop in
             let network = try await FetchDevnet()
             let hostile = "<b>bold</b> <a href=\"https://evil.example\">link</a> <img src=\"file:///etc/passwd\">\u{202E}txet desrever\u{202C}"
-                + "\u{0007}\u{001B}[31mred\nsecond line\r\nthird" + String(repeating: "A", count: 10_000)
+                + "\u{0007}\u{001B}[31mred\nsecond line\r\nthird" + String(repeating: "A", count: 100_000)
+            let asset = try ChatKey(secretKey: network.friend.secretKey, partner: network.me.publicKey).seal(hostile)
+            var oversized = Transaction(
+                type: .chat, amount: 0, senderPublicKey: network.friend.publicKey, recipientId: network.me.address,
+                timestamp: Int32(AdamantTime.timestamp(unixMillis: SystemWallClock().unixMillis())), chat: asset)
+            try oversized.sign(with: network.friend)
+            #expect(throws: TransactionError.self, "no honest node admits it") { try oversized.validate() }
+
             let watch = try await WatchProcess(network, ["--notify"], name: "hostile", environment: desktop.environment)
-            _ = try await network.submit(hostile, from: network.friend, to: network.me)
+            try network.devnet.admitUnchecked(oversized)
             try await Self.waitForBubbles(1, on: desktop, watch)
-            try await desktop.screenshot(to: desktop.folder + "/hostile.png")
+            try await watch.until("it is printed") { Self.objects(watch).count == 1 }
+            #expect((Self.objects(watch).first?["text"] as? String)?.count == hostile.count, "the line carries the whole text")
             #expect(try await watch.stop().status == 0)
             let body = try #require(try await desktop.shown().first?["body"])
             #expect(body.count <= 500 + 40, "capped: \(body.count) characters")
