@@ -31,7 +31,8 @@ public enum DesktopOptions {
         desktop bubble from "ADAMANT": one per chat, a later message replacing it and counting
         ("3 new messages") until the bubble is closed or clicked. A click, or its "Open",
         runs --open (or the file's "open"; default xdg-open "$ADM_CHAT_URL", the chat in the
-        web app) with ADM_CHAT_URL, ADM_PARTNER and ADM_ACCOUNT set and no passphrase.
+        web app) with ADM_CHAT_URL, ADM_PARTNER and ADM_ACCOUNT set and no passphrase, its
+        output on standard error.
         It needs a session bus (DBUS_SESSION_BUS_ADDRESS, or $XDG_RUNTIME_DIR/bus) with a
         notification service on it; without one it exits 69 at the start, saying which.
         What shows and when is one policy for bubbles, --json lines and --exec hooks, as flags

@@ -57,8 +57,10 @@ struct WatchCommand: Command {
             those after it are shown at the next start. One watch per account and home: a second
             exits 75, naming the process that watches. On a
             terminal, a long catch-up shows its progress on one line of standard error.
-            """ + "\n" + DesktopOptions.help + " A bubble the service could not take (it went away) is shown"
-            + " when it is back.\n" + LogOptions.help + "\n" + NodeOptions.help + "\n" + PassphraseInput.help
+            """ + "\n" + DesktopOptions.help + "\n" + """
+            A bubble the service could not take (it went away, or quiet hours held it) is recorded
+            in --home and shown when it is back, or by the next watch.
+            """ + "\n" + LogOptions.help + "\n" + NodeOptions.help + "\n" + PassphraseInput.help
             + " Several accounts' passphrases come only from files.")
 
     let arguments: ParsedArguments
