@@ -197,7 +197,7 @@ public actor DesktopNotifier {
             guard let index = waiting.firstIndex(where: { $0.serial == next.serial }) else { return }
             waiting[index].refusals += 1
             guard waiting[index].refusals >= Self.maximumRefusals else {
-                log.log(.warning, "desktop: the notification service refused a notification, sent again later: \(error)")
+                log.log(.warning, "desktop: the notification service refused a notification (\(waiting[index].refusals) of \(Self.maximumRefusals) times): \(error)")
                 throw .serviceFailed(error)
             }
             let refused = waiting.remove(at: index)

@@ -233,6 +233,9 @@ struct WatchDesktopTests {
             let first = ContinuousClock.now
             try await watch.until("all three are printed") { watch.ids.count == 3 }
             #expect(ContinuousClock.now - first < .seconds(4), "a line waited for the hung service")
+            // A call that timed out is a service away, not a refusal: kept, not counted.
+            try await watch.until("a call timed out") { watch.stderr.contains("kept until the service is back: Notify failed") }
+            #expect(!watch.stderr.contains("refused"))
             desktop.resumeNotificationServer()
             #expect(try await watch.stop().status == 0, "\(watch.stderr)")
         }
