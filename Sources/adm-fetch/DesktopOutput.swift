@@ -43,7 +43,8 @@ enum DesktopOutput {
     static let muteSpan: Int64 = 3_600_000
 
     /// Starts the open command for `chat` as `--exec` starts its hook, but neither waits for
-    /// it nor stops it: the browser it opens is the user's now.
+    /// it nor stops it (the browser it opens is the user's now), and with its output on
+    /// standard error, off the notifications' lines.
     static func open(_ chat: ChatBubbles.Chat, command: String, environment: [String: String], log: any LogSink) {
         var environment = environment
         environment["ADM_CHAT_URL"] = chatURL(chat.partner)
