@@ -84,12 +84,13 @@ public enum ChildProcess {
 
     /// Starts `path` as `run` does, and lets it run as long as it likes: what a click opens
     /// (a browser `xdg-open` starts may stay for hours) is never signalled from here, and
-    /// outlives this process. It is reaped on a thread of its own, and `ended` told how.
-    /// Returns why it could not start, or nil.
+    /// outlives this process. Its standard output is this process's standard error: what a
+    /// browser prints is no line of this one's output. It is reaped on a thread of its own,
+    /// and `ended` told how. Returns why it could not start, or nil.
     public static func launch(
         _ path: String, _ arguments: [String], environment: [String: String], ended: @escaping @Sendable (Outcome) -> Void
     ) -> String? {
-        switch spawn(path, arguments, environment) {
+        switch spawn(path, arguments, environment, outputToStandardError: true) {
         case .failure(let reason): return reason.description
         case .success(let pid):
             DetachedThread.start {
@@ -104,11 +105,15 @@ public enum ChildProcess {
 
     struct SpawnError: Error, CustomStringConvertible { let description: String }
 
-    private static func spawn(_ path: String, _ arguments: [String], _ environment: [String: String]) -> Result<pid_t, SpawnError> {
+    private static func spawn(
+        _ path: String, _ arguments: [String], _ environment: [String: String], outputToStandardError: Bool = false
+    ) -> Result<pid_t, SpawnError> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        guard posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) == 0 else {
+        guard posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) == 0,
+              !outputToStandardError || posix_spawn_file_actions_adddup2(&actions, 2, 1) == 0
+        else {
             return .failure(SpawnError(description: "the spawn attributes cannot be set"))
         }
         // ENOSYS where the C library has no such action; nothing else can fail it.

@@ -1,4 +1,4 @@
-import AdamantCore
+public import AdamantCore
 public import AdamantDesktop
 
 /// The desktop notification settings `adm-fetch` shares between its one-shot fetch and
@@ -31,7 +31,8 @@ public enum DesktopOptions {
         desktop bubble from "ADAMANT": one per chat, a later message replacing it and counting
         ("3 new messages") until the bubble is closed or clicked. A click, or its "Open",
         runs --open (or the file's "open"; default xdg-open "$ADM_CHAT_URL", the chat in the
-        web app) with ADM_CHAT_URL, ADM_PARTNER and ADM_ACCOUNT set and no passphrase.
+        web app) with ADM_CHAT_URL, ADM_PARTNER and ADM_ACCOUNT set and no passphrase, its
+        output on standard error.
         It needs a session bus (DBUS_SESSION_BUS_ADDRESS, or $XDG_RUNTIME_DIR/bus) with a
         notification service on it; without one it exits 69 at the start, saying which.
         What shows and when is one policy for bubbles, --json lines and --exec hooks, as flags
@@ -44,8 +45,10 @@ public enum DesktopOptions {
         """
 
     /// The policy and where each of its settings came from: each flag, else the file's key,
-    /// else the default; --mute adds to the file's list.
-    public static func policy(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> (NotificationPolicy, [String: SettingOrigin]) {
+    /// else the default; --mute adds to the file's list, so each muted partner has its own.
+    public static func policy(
+        _ arguments: ParsedArguments, _ context: Context
+    ) throws(CLIError) -> (policy: NotificationPolicy, origins: [String: SettingOrigin], muted: [Address: SettingOrigin]) {
         let file = try OutboxOptions.configFile(context)
         var policy = NotificationPolicy()
         var origins: [String: SettingOrigin] = [:]
@@ -77,17 +80,17 @@ public enum DesktopOptions {
         if let value = try from("kinds", kinds, \.kinds, parse: parseKinds, expected: "a comma-separated list of messages, transfers and reactions") {
             policy.kinds = value
         }
-        origins["mute"] = .builtIn
-        if let file, let muted = file.mute {
-            policy.muted = muted
-            origins["mute"] = .file(file.path)
+        var muted: [Address: SettingOrigin] = [:]
+        if let file, let fileMuted = file.mute {
+            policy.muted = fileMuted
+            for address in fileMuted.keys { muted[address] = .file(file.path) }
         }
         for text in arguments.values(mute) {
             guard let address = try? Address(text) else { throw .usage("--mute takes an ADAMANT address, got \(text.quoted)") }
             policy.muted[address] = .some(nil)
-            origins["mute"] = .flag("--" + mute.spec.name)
+            muted[address] = .flag("--" + mute.spec.name)
         }
-        return (policy, origins)
+        return (policy, origins, muted)
     }
 
     /// Whether notifications go to the desktop: `--notify`, else the file's `notify`.

@@ -69,12 +69,23 @@ enum ManualText {
         return entries
     }
 
+    /// The desktop notifications' keys of the config file, for a tool that has them.
+    static func desktopKeys(_ declared: Set<OptionSpec>) -> String {
+        guard declared.contains(DesktopOptions.notify.spec) else { return "" }
+        return """
+            For desktop notifications: "notify": true, "open": "command", "preview": "full|sender|none", \
+            "mute": ["U...", {"address": "U...", "until": "2026-12-24T18:00:00Z"}], "quiet": "22:00-07:00", \
+            "quietMode": "silent|hold", "kinds": ["messages", "transfers", "reactions"].
+            """ + " "
+    }
+
     static func files(_ declared: Set<OptionSpec>) -> [Entry] {
         var entries: [Entry] = []
         if declared.contains(NodeOptions.node.spec) || declared.contains(OutboxOptions.home.spec) {
             entries.append(Entry(name: "$XDG_CONFIG_HOME/adm-push/config.json", text: """
                 The settings, at most 1 MiB of JSON, every key optional: {"nodes": ["https://..."], \
                 "nethash": "hex", "proxy": "socks5h://127.0.0.1:9050", "home": "~/dir", "service": {"address": "U...", "publicKey": "hex"}}. \
+                \(desktopKeys(declared))\
                 \(SettingOrigin.precedence) The file is read, and checked whole, only by a command \
                 needing a setting it holds; an unknown key, a wrong type or broken JSON is an error \
                 naming the key or the line. 'adm-push config' shows where each setting came from.
@@ -89,7 +100,9 @@ enum ManualText {
                 """))
             entries.append(Entry(name: home + NotificationLog.fileName, text: """
                 What adm-fetch showed (the pushes among them are the evidence adm-push status and repair \
-                read), partners' public keys, and where adm-fetch watch stopped.
+                read), partners' public keys, and where adm-fetch watch stopped; the chats a bubble's \
+                "Mute 1 hour" muted, until when; and the notifications not shown yet on the desktop (its \
+                service was away, or quiet hours held them), which the next watch shows.
                 """))
             entries.append(Entry(name: home + HealthCache.fileName, text: """
                 The node health the last run measured, so the next process asks the best node at once; \

@@ -2,6 +2,7 @@ import AdamantCore
 import AdamantDesktop
 import AdamantDevnet
 import AdamantFetch
+import AdamantNodes
 import Foundation
 
 /// A desktop notification from this process next to a `notify-send` process showing the same,
@@ -18,7 +19,7 @@ func desktopBenchmark() async throws -> [Figure] {
         let reason = "needs a session bus with a notification service, notify-send and adm-fetch: scripts/with-desktop .build/release/adm-bench desktop"
         return [.skipped(one, .milliseconds, goal: .ratio(.atMost, 0.5), because: reason), .skipped(memory, .mebibytes, goal: .ratio(.atMost, 1.2), because: reason)]
     }
-    let notifier = try await DesktopNotifier.connect(environment: environment, requests: { _ in }, log: { _ in })
+    let notifier = try await DesktopNotifier.connect(environment: environment, requests: { _ in }, log: SilentLog())
     let me = KeyPair(passphrase: Passphrase(unvalidated: "desktop benchmark"))
     var sent: UInt64 = 0
     // Each from a partner of its own, so none replaces another: one Notify each, as notify-send makes.

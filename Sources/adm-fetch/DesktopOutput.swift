@@ -2,6 +2,7 @@ import AdamantCLI
 import AdamantCore
 import AdamantDesktop
 import AdamantFetch
+import AdamantNodes
 import Synchronization
 
 /// `--notify`: the desktop's notification service, connected at the start so that a
@@ -14,7 +15,7 @@ enum DesktopOutput {
     /// `notify`), nil when they do not. `staying` is false for a process that exits right
     /// after showing: its bubbles offer no action, as nobody would hear the click.
     static func notifier(
-        _ arguments: ParsedArguments, _ context: Context, staying: Bool, record: (any UndeliveredRecord)? = nil, warn: @escaping @Sendable (String) -> Void,
+        _ arguments: ParsedArguments, _ context: Context, staying: Bool, record: (any UndeliveredRecord)? = nil, log: any LogSink,
         mute: @escaping @Sendable (ChatBubbles.Chat) async -> Void = { _ in }
     ) async throws(CLIError) -> DesktopNotifier? {
         guard try DesktopOptions.notifySetting(arguments, context).value else { return nil }
@@ -27,15 +28,12 @@ enum DesktopOutput {
         inherited["ADM_PASSPHRASE"] = nil
         let environment = inherited
         do {
-            let notifier = try await DesktopNotifier.connect(environment: context.environment, appearance, record: record) { request in
+            return try await DesktopNotifier.connect(environment: context.environment, appearance, record: record, requests: { request in
                 switch request {
-                case .open(let chat): Self.open(chat, command: open, environment: environment, warn: warn)
+                case .open(let chat): Self.open(chat, command: open, environment: environment, log: log)
                 case .mute(let chat): await mute(chat)
                 }
-            } log: { line in
-                warn(line)
-            }
-            return notifier
+            }, log: log)
         } catch {
             throw CLIError("--notify: \(error)", exitCode: .unavailable)
         }
@@ -45,16 +43,26 @@ enum DesktopOutput {
     static let muteSpan: Int64 = 3_600_000
 
     /// Starts the open command for `chat` as `--exec` starts its hook, but neither waits for
-    /// it nor stops it: the browser it opens is the user's now.
-    static func open(_ chat: ChatBubbles.Chat, command: String, environment: [String: String], warn: @escaping @Sendable (String) -> Void) {
+    /// it nor stops it (the browser it opens is the user's now), and with its output on
+    /// standard error, off the notifications' lines.
+    static func open(_ chat: ChatBubbles.Chat, command: String, environment: [String: String], log: any LogSink) {
         var environment = environment
         environment["ADM_CHAT_URL"] = chatURL(chat.partner)
         environment["ADM_PARTNER"] = chat.partner.description
         environment["ADM_ACCOUNT"] = chat.account.description
         let failure = ChildProcess.launch("/bin/sh", ["-c", command], environment: environment) { outcome in
-            if !outcome.succeeded { warn("desktop: the open command for the chat with \(chat.partner) \(outcome)") }
+            if !outcome.succeeded { log.log(.warning, "desktop: the open command for the chat with \(chat.partner) \(outcome)") }
         }
-        if let failure { warn("desktop: the open command could not start: \(failure)") }
+        if let failure { log.log(.warning, "desktop: the open command could not start: \(failure)") }
+    }
+}
+
+/// A one-shot command's log: its warnings, each a "warning: …" line on standard error.
+struct Warnings: LogSink {
+    let output: Output
+
+    func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        if level >= .warning { output.error("warning: " + message()) }
     }
 }
 

@@ -29,9 +29,9 @@ struct FetchCommand: Command {
             another account included). On any failure the generic text is still printed.
             With --notify (or "notify": true in the config file) it is also shown on the
             desktop, as one bubble with no action (this process is gone by the time it is
-            clicked); with no session bus or notification service, exit 69 before anything
-            else, and 69 when the service fails to take it. A push seen before is not shown
-            again.
+            clicked); with no session bus or notification service, exit 69 once the input is
+            checked and before any node is asked, and 69 when the service fails to take it. A push seen before is not shown
+            again, nor one in a chat muted by a bubble's "Mute 1 hour".
             """ + "\n" + NodeOptions.help + "\n" + PassphraseInput.help)
 
     let arguments: ParsedArguments
@@ -65,8 +65,7 @@ struct FetchCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
-        let desktop = try await DesktopOutput.notifier(arguments, context, staying: false) { context.output.error("warning: " + $0) }
-        let policy = try DesktopOptions.policy(arguments, context).0
+        var policy = try DesktopOptions.policy(arguments, context).policy
         var push: PushPayload
         do { push = try readPush(context) } catch {
             // An extension shows something even for a push it cannot read.
@@ -85,6 +84,8 @@ struct FetchCommand: Command {
         // only take a CPU from the load: about 2 ms of a cold fetch on two cores.
         if push.transaction == nil || !arguments.flag(Self.noNames) { CurlTransport.startLoading() }
         let keys = AccountKeys(KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context)))
+        // Bad input is said first (64), then a missing desktop (69), before any node is asked.
+        let desktop = try await DesktopOutput.notifier(arguments, context, staying: false, log: Warnings(output: context.output))
         let (home, log) = openLog(context)
         let pool = try await NodeOptions.pool(arguments, context, home: home, account: keys) { context.output.error("warning: " + $0) }
         // A proxy's first request waits for a circuit, seconds before it leaves.
@@ -114,6 +115,16 @@ struct FetchCommand: Command {
         }
         FetchReport.print(result, json: arguments.flag(Self.json), context)
         let pushed = WatchNotification(result: result, via: .poll, account: await keys.keyPair.address)
+        // "Mute 1 hour" on a watch's bubble is kept in the home, for this bubble too.
+        if desktop != nil, let log {
+            do {
+                for (partner, until) in try await log.mutedChats(account: pushed.account, now: SystemWallClock().unixMillis()) {
+                    policy.mutedChats[ChatBubbles.Chat(account: pushed.account, partner: partner)] = until
+                }
+            } catch {
+                context.output.error("warning: the muted chats cannot be read, none is muted: \(error)")
+            }
+        }
         // The bubble follows the policy; the output above is the extension's, whole.
         var presentation: NotificationPolicy.Presentation?
         switch policy.decide(pushed, unixMillis: SystemWallClock().unixMillis()) {

@@ -57,8 +57,10 @@ struct WatchCommand: Command {
             those after it are shown at the next start. One watch per account and home: a second
             exits 75, naming the process that watches. On a
             terminal, a long catch-up shows its progress on one line of standard error.
-            """ + "\n" + DesktopOptions.help + " A bubble the service could not take (it went away) is shown"
-            + " when it is back.\n" + LogOptions.help + "\n" + NodeOptions.help + "\n" + PassphraseInput.help
+            """ + "\n" + DesktopOptions.help + "\n" + """
+            A bubble the service could not take (it went away, or quiet hours held it) is recorded
+            in --home and shown when it is back, or by the next watch.
+            """ + "\n" + LogOptions.help + "\n" + NodeOptions.help + "\n" + PassphraseInput.help
             + " Several accounts' passphrases come only from files.")
 
     let arguments: ParsedArguments
@@ -98,9 +100,14 @@ struct WatchCommand: Command {
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
         let logger = try LogOptions.logger(arguments, context)
         try OutboxOptions.checkSettings(arguments, context)  // a broken config file before the passphrase is asked for
-        let policy = PolicyState(try DesktopOptions.policy(arguments, context).0)
+        let policy = PolicyState(try DesktopOptions.policy(arguments, context).policy)
+        let accounts = try WatchedAccount.all(arguments, context)
+        // Through a SOCKS proxy each account reads on its own circuit, sockets and all; else
+        // the accounts share one pool and one socket per node.
+        let ownCircuits = if case .proxy(let proxy) = try NodeOptions.routeSetting(arguments, context).value { proxy.isSOCKS } else { false }
+        // Bad input is said first (64), then a missing desktop (69).
         let logsByAccount = AccountLogs(logger)
-        let desktop = try await DesktopOutput.notifier(arguments, context, staying: true, record: logsByAccount) { logger.log(.warning, $0) } mute: { chat in
+        let desktop = try await DesktopOutput.notifier(arguments, context, staying: true, record: logsByAccount, log: logger) { chat in
             let until = SystemWallClock().unixMillis() + DesktopOutput.muteSpan
             policy.mute(chat, until: until)
             await logsByAccount.keep(chat, until: until)
@@ -119,10 +126,6 @@ struct WatchCommand: Command {
             }
         }
         defer { chores?.cancel() }
-        let accounts = try WatchedAccount.all(arguments, context)
-        // Through a SOCKS proxy each account reads on its own circuit, sockets and all; else
-        // the accounts share one pool and one socket per node.
-        let ownCircuits = if case .proxy(let proxy) = try NodeOptions.routeSetting(arguments, context).value { proxy.isSOCKS } else { false }
         var pools: [NodePool] = []
         for account in ownCircuits ? accounts : [accounts[0]] {
             let warned = !pools.isEmpty  // once, not once an account
@@ -163,6 +166,7 @@ struct WatchCommand: Command {
         let hook = command.map { Hook(command: $0, environment: context.environment, logger: logger) }
         let stop = StopOnSignals()
         defer { stop.release() }
+        let failure: WatchGroup.Failure?
         do throws(WatchGroup.Failure) {
             try await stop.run { () throws(WatchGroup.Failure) in
                 try await group.run(from: start) { account, height in
@@ -188,32 +192,42 @@ struct WatchCommand: Command {
                     if let progress = logger.progress { progress.interrupt(print) } else { print() }
                     guard written else { throw HandOverFailure("standard output cannot be written") }
                     try await hook?.run(for: notification)
-                    // Not delivered is not lost: the notifier keeps it and says so.
+                    // Not delivered is not lost: the notifier keeps it, records it and says so; it
+                    // delivers on its own, so a hung service holds up no line.
                     if let desktop {
-                        if held { await desktop.hold(notification) } else { try? await desktop.show(notification, as: presentation) }
+                        if held {
+                            await desktop.hold(notification)
+                            logger.log(.info, "desktop: held for the summary when the quiet hours end")
+                        } else {
+                            await desktop.post(notification, as: presentation)
+                        }
                     }
                 }
             }
-            return .success
+            failure = nil
         } catch where stop.requested {
-            return .success
+            failure = nil
         } catch {
-            switch error.error {
-            case .noUsableNode(let detail):
-                throw CLIError(detail, exitCode: .unavailable)
-            case .leaseRefused(.held(let holder)):
-                throw CLIError("another watch of \(error.account) runs on this home (\(holder)); stop it first, or give this one another --home", exitCode: .queued)
-            case .leaseRefused(let refusal):
-                throw CLIError(WatchError.leaseRefused(refusal).description, exitCode: .rejected)
-            case .aheadOfChain(let height, let tip):
-                throw CLIError.invalidInput("--from-height \(height) is past the chain's tip, block \(tip): give a height up to \(tip), or leave it out to start at the current block")
-            case .notHandedOver(let id, let failure):
-                // Standard output's own failure is reported by Tool, as for every command.
-                logger.log(.error, "watch: stopped: transaction \(id) could not be shown (\(failure)); it is shown at the next start")
-                return .outputFailed
-            case .store(let failure):
-                throw CLIError(storeError: failure)
-            }
+            failure = error
+        }
+        // Bubbles still on their way (a service away, or hanging) are left to the next watch.
+        await desktop?.recordWaiting()
+        guard let error = failure else { return .success }
+        switch error.error {
+        case .noUsableNode(let detail):
+            throw CLIError(detail, exitCode: .unavailable)
+        case .leaseRefused(.held(let holder)):
+            throw CLIError("another watch of \(error.account) runs on this home (\(holder)); stop it first, or give this one another --home", exitCode: .queued)
+        case .leaseRefused(let refusal):
+            throw CLIError(WatchError.leaseRefused(refusal).description, exitCode: .rejected)
+        case .aheadOfChain(let height, let tip):
+            throw CLIError.invalidInput("--from-height \(height) is past the chain's tip, block \(tip): give a height up to \(tip), or leave it out to start at the current block")
+        case .notHandedOver(let id, let failure):
+            // Standard output's own failure is reported by Tool, as for every command.
+            logger.log(.error, "watch: stopped: transaction \(id) could not be shown (\(failure)); it is shown at the next start")
+            return .outputFailed
+        case .store(let failure):
+            throw CLIError(storeError: failure)
         }
     }
 
@@ -241,9 +255,16 @@ struct WatchCommand: Command {
                 let notification = WatchNotification(result: result, via: .poll, account: account)
                 switch policy.decide(notification, unixMillis: SystemWallClock().unixMillis()) {
                 case .show(let presentation) where result.failure == nil:
-                    // Refused, it stays recorded for the next watch (or this one's retries).
-                    do throws(DesktopUnavailable) { try await desktop.show(presentation.applied(to: notification), as: presentation) } catch { return }
+                    // Not taken, it stays recorded for the next watch (or this one's retries); a
+                    // refusal is the notifier's to give up, and the next one is tried.
+                    do throws(DesktopUnavailable) { try await desktop.show(presentation.applied(to: notification), as: presentation) } catch {
+                        if error.isRefusal { continue }
+                        return
+                    }
                     await logs.delivered(id, account: account)
+                case .hold where result.failure == nil:
+                    // Still quiet: held again, and recorded until the summary is shown.
+                    await desktop.hold(notification)
                 default:
                     await logs.delivered(id, account: account)
                 }

@@ -55,7 +55,7 @@ struct ConfigCommand: Command {
         let service = try OutboxOptions.serviceSetting(arguments, context)
         let notify = try DesktopOptions.notifySetting(arguments, context)
         let open = try DesktopOptions.openSetting(arguments, context)
-        let (policy, policyOrigins) = try DesktopOptions.policy(arguments, context)
+        let (policy, policyOrigins, muteOrigins) = try DesktopOptions.policy(arguments, context)
         let keyOrigin: SettingOrigin = if case .flag = service.origin { .flag("--" + OutboxOptions.servicePublicKey.spec.name) } else { service.origin }
         let rows = [
             Row("file", context.configFile.path.map(Value.text) ?? .none, fileOrigin(context), exists: exists),
@@ -68,9 +68,7 @@ struct ConfigCommand: Command {
             Row("notify", .text(notify.value ? "true" : "false"), notify.origin),
             Row("open", .text(open.value), open.origin),
             Row("preview", .text(policy.preview.rawValue), policyOrigins["preview"] ?? .builtIn),
-            Row("mute", .list(policy.muted.sorted { $0.key.description < $1.key.description }.map { address, until in
-                address.description + (until.map { " until " + UTCTime.text(unixMillis: $0) } ?? "")
-            }), policyOrigins["mute"] ?? .builtIn),
+        ] + Self.muteRows(policy, muteOrigins) + [
             Row("quiet", policy.quiet.map { .text($0.description) } ?? .none, policyOrigins["quiet"] ?? .builtIn),
             Row("quietMode", .text(policy.quietMode.rawValue), policyOrigins["quietMode"] ?? .builtIn),
             Row("kinds", .list(policy.kinds.sorted().map(\.rawValue)), policyOrigins["kinds"] ?? .builtIn),
@@ -81,6 +79,18 @@ struct ConfigCommand: Command {
             for line in Row.table(rows) { context.output.print(line) }
         }
         return .success
+    }
+
+    /// One row of muted partners per origin, the file's first; one "none" row for none.
+    static func muteRows(_ policy: NotificationPolicy, _ origins: [Address: SettingOrigin]) -> [Row] {
+        var groups: [(origin: SettingOrigin, entries: [String])] = []
+        for (address, until) in policy.muted.sorted(by: { $0.key.description < $1.key.description }) {
+            let origin = origins[address] ?? .builtIn
+            let entry = address.description + (until.map { " until " + UTCTime.text(unixMillis: $0) } ?? "")
+            if let index = groups.firstIndex(where: { $0.origin == origin }) { groups[index].entries.append(entry) } else { groups.append((origin, [entry])) }
+        }
+        guard !groups.isEmpty else { return [Row("mute", .list([]), .builtIn)] }
+        return groups.sorted { $0.origin.kind == "file" && $1.origin.kind != "file" }.map { Row("mute", .list($0.entries), $0.origin) }
     }
 
     /// The proxy as set; left to the environment, what its variables make of the nodes.

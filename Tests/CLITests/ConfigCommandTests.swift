@@ -134,10 +134,22 @@ final class ConfigCommandTests {
         #expect(flags["open"]?.value == .text("other browser") && flags["open"]?.source == "--open")
         #expect(flags["preview"]?.value == .text("none") && flags["quiet"]?.value == .text("12:00-13:00") && flags["quietMode"]?.value == .text("silent"))
         #expect(flags["kinds"]?.value == .list(["messages", "reactions"]))
-        // --mute adds to the file's list.
-        #expect(flags["mute"]?.value == .list(["U10629337621822775991", "U5517006347330072401", "U8916295525136600565 until 2026-12-24T18:00:00Z"]))
-        #expect(["home", "nodes", "nethash", "service.address", "service.publicKey", "notify", "open", "preview", "mute", "quiet", "quietMode", "kinds"]
+        // --mute adds to the file's list, and each entry says where it came from.
+        #expect(flags.settings.filter { $0.name == "mute" }.map { [$0.value, .text($0.origin)] } == [
+            [.list(["U10629337621822775991", "U8916295525136600565 until 2026-12-24T18:00:00Z"]), .text("file")],
+            [.list(["U5517006347330072401"]), .text("flag")],
+        ])
+        #expect(["home", "nodes", "nethash", "service.address", "service.publicKey", "notify", "open", "preview", "quiet", "quietMode", "kinds"]
             .allSatisfy { flags[$0]?.origin == "flag" })
+        // A partner muted by both is muted by the flag, for good; the table says so.
+        let text = try await run(
+            "adm-push", ["config", "--mute", "U10629337621822775991", "--mute", "U5517006347330072401"],
+            environment: environment.merging(["XDG_STATE_HOME": folder + "/state"]) { $1 })
+        let muteLines = text.stdout.split(separator: "\n").filter { $0.hasPrefix("mute ") }.map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        #expect(muteLines == [
+            "mute U8916295525136600565 until 2026-12-24T18:00:00Z (file \(configPath))",
+            "mute U10629337621822775991, U5517006347330072401 (flag --mute)",
+        ], "\(text.stdout)")
 
         // The file's nethash pins the built-in list too, and --nethash beats it.
         try write(#"{"nethash": "\#(Self.fileNethash)"}"#)

@@ -1,6 +1,7 @@
 import AdamantCore
-import AdamantDesktop
+@testable import AdamantDesktop
 @testable import AdamantFetch
+import AdamantNodes
 import Foundation
 import Synchronization
 import Testing
@@ -26,8 +27,11 @@ struct DesktopNotifierTests {
         try await notifier.show(notification, as: .init(title: rendered.title, body: rendered.body, showsText: true, urgency: .normal, silent: false))
     }
 
-    static func notifier(_ desktop: TestDesktop, requests: @escaping @Sendable (DesktopNotifier.Request) async -> Void = { _ in }) async throws -> DesktopNotifier {
-        try await DesktopNotifier.connect(environment: desktop.environment, requests: requests, log: { _ in })
+    static func notifier(
+        _ desktop: TestDesktop, record: (any UndeliveredRecord)? = nil, log: any LogSink = SilentLog(),
+        requests: @escaping @Sendable (DesktopNotifier.Request) async -> Void = { _ in }
+    ) async throws -> DesktopNotifier {
+        try await DesktopNotifier.connect(environment: desktop.environment, record: record, requests: requests, log: log)
     }
 
     @Test func itNamesTheServerAndWhatItCanDo() async throws {
@@ -51,8 +55,30 @@ struct DesktopNotifierTests {
             let alice = try #require(shown.first { $0["summary"] == "Alice" })
             #expect(alice["appname"] == "ADAMANT" && alice["category"] == "im.received")
             #expect(alice["body"] == "3 new messages\nthird")
+            #expect(alice["message"] == TestDesktop.normalMessage(alice), "normal urgency")
             let bob = try #require(shown.first { $0["summary"] == "Bob" })
             #expect(bob["body"] == "Sent you 2 ADM")
+        }
+    }
+
+    /// A bubble the user closes (`dunstctl close`: NotificationClosed, reason 2) ends its
+    /// count: the chat's next message is a bubble of its own, with no count line.
+    @Test func aClosedBubbleStartsTheChatAfresh() async throws {
+        try await TestDesktop.with { desktop in
+            let notifier = try await Self.notifier(desktop)
+            try await Self.show(Self.notification("first", id: 1), on: notifier)
+            try await Self.show(Self.notification("second", id: 2), on: notifier)
+            #expect(try await desktop.displayedCount() == 1)
+            #expect(try await desktop.dunstctl(["close"]).status == 0)
+            let deadline = ContinuousClock.now + .seconds(20)
+            while await notifier.bubbles != ChatBubbles() {
+                guard ContinuousClock.now < deadline else { Issue.record("the close never reached the notifier"); return }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await Self.show(Self.notification("third", id: 3), on: notifier)
+            #expect(try await desktop.displayedCount() == 1)
+            let shown = try await desktop.shown()
+            #expect(shown.map { $0["body"] } == ["third", "2 new messages\nsecond"], "\(shown)")
         }
     }
 
@@ -95,6 +121,22 @@ struct DesktopNotifierTests {
             try await notifier.releaseHeld()
             let shown = try await desktop.shown()
             #expect(shown.map { [$0["summary"], $0["body"]] } == [["ADAMANT", "3 notifications in 2 chats while quiet"]], "\(shown)")
+        }
+    }
+
+    /// Each quiet stretch's summary is a bubble of its own: a second one neither replaces the
+    /// first nor counts it as a chat's messages.
+    @Test func eachSummaryIsABubbleOfItsOwn() async throws {
+        try await TestDesktop.with { desktop in
+            let notifier = try await Self.notifier(desktop)
+            await notifier.hold(Self.notification("one", id: 1))
+            await notifier.hold(Self.notification("two", id: 2))
+            try await notifier.releaseHeld()
+            await notifier.hold(Self.notification("three", from: Self.bob, title: "Bob", id: 3))
+            try await notifier.releaseHeld()
+            #expect(try await desktop.displayedCount() == 2)
+            let shown = try await desktop.shown()
+            #expect(shown.map { $0["body"] } == ["1 notification in 1 chat while quiet", "2 notifications in 1 chat while quiet"], "\(shown)")
         }
     }
 
@@ -143,24 +185,80 @@ struct DesktopNotifierTests {
         }
     }
 
+    /// An address that is no D-Bus address is said to be one, not a refused connection.
+    @Test func aGarbageBusAddressIsSaidToBeNoAddress() async throws {
+        for garbage in ["garbage", "unix", ":path=/tmp/x", "unix:path", "tcp:host=127.0.0.1,port", "nonsense:path=/tmp/x"] {
+            await #expect {
+                _ = try await DesktopNotifier.connect(environment: ["DBUS_SESSION_BUS_ADDRESS": garbage], requests: { _ in }, log: SilentLog())
+            } throws: { error in
+                "\(error)".contains("DBUS_SESSION_BUS_ADDRESS '\(garbage)' is not a D-Bus address") && !"\(error)".contains("refused")
+            }
+        }
+    }
+
     @Test func noBusAtAllIsSaidAtConnect() async throws {
         await #expect {
-            _ = try await DesktopNotifier.connect(environment: ["PATH": "/usr/bin"], requests: { _ in }, log: { _ in })
+            _ = try await DesktopNotifier.connect(environment: ["PATH": "/usr/bin"], requests: { _ in }, log: SilentLog())
         } throws: { error in
             "\(error)".contains("neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set")
         }
     }
 
+    /// What a vanished service missed is recorded and shown when it is back, which is said
+    /// once, at info.
     @Test func aServiceThatGoesAwayKeepsWhatItMissedAndShowsItWhenBack() async throws {
         try await TestDesktop.with { desktop in
-            let notifier = try await Self.notifier(desktop)
+            let record = RecordedDeliveries(), log = CollectedLog()
+            let notifier = try await Self.notifier(desktop, record: record, log: log)
             try await Self.show(Self.notification("before", id: 1), on: notifier)
             try await desktop.stopNotificationServer()
             await #expect(throws: DesktopUnavailable.self) { try await Self.show(Self.notification("while away", from: Self.bob, title: "Bob", id: 2), on: notifier) }
+            #expect(record.missed == [2] && record.delivered.isEmpty)
             try await desktop.startNotificationServer()
             try await notifier.deliverWaiting()
             let shown = try await desktop.shown()
             #expect(shown.map { $0["body"] } == ["while away"], "the new dunst shows the one it missed: \(shown)")
+            #expect(record.delivered == [2])
+            let back = log.lines.filter { $0.message.contains("notification service is back") }
+            #expect(back.count == 1 && back.first?.level == .info && back.first?.message.contains("dunst") == true, "\(log.lines)")
         }
     }
+
+    /// A notification the service refuses (here the bus's policy denies `Notify`: an error
+    /// answer, as a server's InvalidArgs would be) is asked again at most three times, then
+    /// given up, logged and recorded as not delivered; the ones after it are not held up.
+    @Test func aRefusedNotificationIsGivenUpAfterThreeRefusals() async throws {
+        try await TestDesktop.with(refusingNotifications: true) { desktop in
+            let record = RecordedDeliveries(), log = CollectedLog()
+            let notifier = try await Self.notifier(desktop, record: record, log: log)
+            await #expect(throws: DesktopUnavailable.self) { try await Self.show(Self.notification("refused", id: 1), on: notifier) }
+            await #expect(throws: DesktopUnavailable.self) { try await notifier.deliverWaiting() }
+            try await notifier.deliverWaiting()  // the third refusal: given up
+            #expect(record.missed == [1])
+            #expect(log.lines.contains { $0.level == .warning && $0.message.contains("refused a notification 3 times") && $0.message.contains("AccessDenied") }, "\(log.lines)")
+            try await desktop.allowNotifications()
+            try await Self.show(Self.notification("next", from: Self.bob, title: "Bob", id: 2), on: notifier)
+            #expect(try await desktop.shown().map { $0["body"] } == ["next"])
+            #expect(record.delivered.isEmpty, "the refused one stays recorded")
+        }
+    }
+}
+
+/// A log's lines, for tests to read.
+final class CollectedLog: LogSink {
+    private let collected = Mutex<[(level: LogLevel, message: String)]>([])
+    var lines: [(level: LogLevel, message: String)] { collected.withLock { $0 } }
+    func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        let line = (level, message())
+        collected.withLock { $0.append(line) }
+    }
+}
+
+/// What a notifier recorded as missed and as delivered, by transaction number.
+final class RecordedDeliveries: UndeliveredRecord {
+    private let ids = Mutex<(missed: [UInt64], delivered: [UInt64])>(([], []))
+    var missed: [UInt64] { ids.withLock { $0.missed } }
+    var delivered: [UInt64] { ids.withLock { $0.delivered } }
+    func missed(_ id: TransactionID, account: Address) async { ids.withLock { $0.missed.append(id.number) } }
+    func delivered(_ id: TransactionID, account: Address) async { ids.withLock { $0.delivered.append(id.number) } }
 }

@@ -11,23 +11,33 @@ struct DesktopScreenshots {
     static let folder = ProcessInfo.processInfo.environment["ADM_SCREENSHOTS"] ?? ""
 
     /// Runs `watch --notify` with `arguments`, lets `send` make its notifications, waits for
-    /// `bubbles` of them on screen and saves dunst's window as `name`.png.
-    static func take(_ name: String, _ arguments: [String] = [], bubbles: Int, _ send: (FetchDevnet, KeyPair) async throws -> Void) async throws {
+    /// all `notifications` of them printed and sent to dunst (the watch sends its bubbles
+    /// after it prints, on its own: a dbus-monitor counts the calls) and `bubbles` on
+    /// screen, and saves dunst's window as `name`.png.
+    static func take(
+        _ name: String, _ arguments: [String] = [], notifications: Int = 1, bubbles: Int, _ send: (FetchDevnet, KeyPair) async throws -> Void
+    ) async throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try await TestDesktop.with { desktop in
             let network = try await FetchDevnet()
             let stranger = KeyPair(passphrase: Passphrase(unvalidated: "screenshot stranger \(UUID())"))
             _ = try network.devnet.fund(stranger.address, amount: ADMAmount(units: 10 * ADMAmount.unitsPerADM))
+            let monitor = try BackgroundProcess(
+                "/usr/bin/dbus-monitor", ["--address", desktop.busAddress, "interface=org.freedesktop.Notifications,member=Notify"],
+                environment: desktop.environment, folder: desktop.folder, name: "monitor")
             let watch = try await WatchProcess(network, ["--notify"] + arguments, name: name, environment: desktop.environment)
             try await send(network, stranger)
             let deadline = ContinuousClock.now + .seconds(30)
-            while try await desktop.displayedCount() < bubbles || watch.ids.count < bubbles {
+            while try await desktop.displayedCount() < bubbles || watch.ids.count < notifications
+                || monitor.stdout.components(separatedBy: "member=Notify").count - 1 < notifications
+            {
                 guard ContinuousClock.now < deadline else { throw DesktopFailure("the bubbles never showed:\n\(watch.stderr)") }
                 try await Task.sleep(for: .milliseconds(50))
             }
             try await Task.sleep(for: .milliseconds(300))  // dunst draws after it counts
             try await desktop.screenshot(to: folder + "/\(name).png", bubblesOnly: true)
             _ = try await watch.stop()
+            _ = try await monitor.stop()
         }
     }
 
@@ -44,7 +54,7 @@ struct DesktopScreenshots {
     }
 
     @Test func aChatWithThreeMessages() async throws {
-        try await Self.take("chat", bubbles: 1) { network, _ in
+        try await Self.take("chat", notifications: 3, bubbles: 1) { network, _ in
             for text in ["Lunch?", "The usual place", "See you at noon"] { _ = try await network.submit(text, from: network.friend, to: network.me) }
         }
     }

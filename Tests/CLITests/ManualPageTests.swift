@@ -107,6 +107,23 @@ final class ManualPageTests {
         #expect(ManualText.files([OutboxOptions.home.spec]).contains { $0.text.contains("after \(minutes) minutes") })
     }
 
+    /// The config file's entry names the desktop notifications' keys, the log's entry what
+    /// they keep there, and adm-fetch's example of a desktop notification is --notify.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/groff")), arguments: ["adm-push", "adm-fetch"])
+    func theDesktopKeysAndWhatTheyKeepAreNamed(_ tool: String) async throws {
+        let (_, path) = try await page(tool)
+        let rendered = try await run("/usr/bin/groff", ["-man", "-Tascii", "-P-cbou", "-rLL=200n", path]).stdout
+        let text = rendered.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let files = try #require(text.range(of: " FILES ").flatMap { start in text.range(of: " EXAMPLES ").map { text[start.upperBound..<$0.lowerBound] } })
+        for key in ["notify", "open", "preview", "mute", "quiet", "quietMode", "kinds"] {
+            #expect(files.contains("\"\(key)\":"), "\(tool): \(key) in \(files)")
+        }
+        #expect(files.contains("Mute 1 hour") && files.contains("not shown yet"), "\(files)")
+        guard tool == "adm-fetch" else { return }
+        let examples = try #require(text.range(of: " EXAMPLES ").map { text[$0.upperBound...] })
+        #expect(examples.contains("adm-fetch watch --notify") && !examples.contains("notify-send"), "\(examples)")
+    }
+
     @Test func theDateIsSourceDateEpochsWhenSet() async throws {
         let result = try await run("adm-push", ["--generate-manual"], environment: ["SOURCE_DATE_EPOCH": "1700000000"])
         #expect(result.stdout.contains("\n.TH \"ADM\\-PUSH\" \"1\" 2023-11-14 "), "\(result.stdout.prefix(200))")

@@ -29,11 +29,13 @@ final class TestDesktop: Sendable {
 
     /// Starts the bus and the X server, and dunst unless `notificationServer` is false.
     /// `dmenu` is what dunst's context menu runs to pick an action (it reads the actions'
-    /// names on standard input and prints the one picked).
-    static func start(notificationServer: Bool = true, dmenu: String = "/bin/false") async throws -> TestDesktop {
+    /// names on standard input and prints the one picked). With `refusingNotifications`, the
+    /// bus answers every `Notify` with an AccessDenied error (its policy denies the call)
+    /// until `allowNotifications()`: a service that refuses what it is sent.
+    static func start(notificationServer: Bool = true, dmenu: String = "/bin/false", refusingNotifications: Bool = false) async throws -> TestDesktop {
         let folder = NSTemporaryDirectory() + "desktop-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try busConfiguration(socketFolder: folder).write(toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)
+        try busConfiguration(socketFolder: folder, refusingNotify: refusingNotifications).write(toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)
         let bus = try BackgroundProcess("/usr/bin/dbus-daemon", ["--config-file=\(folder)/bus.conf", "--nofork", "--print-address=1"], folder: folder, name: "bus")
         let address = try await bus.firstLine("the bus's address")
         // -displayfd: the server picks a free display and prints its number when it is ready.
@@ -48,9 +50,9 @@ final class TestDesktop: Sendable {
     /// `body` on a desktop of its own, stopped after it whatever happens.
     @discardableResult
     static func with<Value>(
-        notificationServer: Bool = true, dmenu: String = "/bin/false", _ body: (TestDesktop) async throws -> Value
+        notificationServer: Bool = true, dmenu: String = "/bin/false", refusingNotifications: Bool = false, _ body: (TestDesktop) async throws -> Value
     ) async throws -> Value {
-        let desktop = try await start(notificationServer: notificationServer, dmenu: dmenu)
+        let desktop = try await start(notificationServer: notificationServer, dmenu: dmenu, refusingNotifications: refusingNotifications)
         do {
             let value = try await body(desktop)
             await desktop.stop()
@@ -84,6 +86,22 @@ final class TestDesktop: Sendable {
     func stopNotificationServer() async throws {
         let running = dunst.withLock { server in defer { server = nil }; return server }
         _ = try await running?.stop()
+    }
+
+    /// Stops dunst where it is (SIGSTOP): a service that hangs, answering no call, until
+    /// `resumeNotificationServer()`.
+    func pauseNotificationServer() { dunst.withLock { $0 }?.send(SIGSTOP) }
+
+    func resumeNotificationServer() { dunst.withLock { $0 }?.send(SIGCONT) }
+
+    /// Lets `Notify` through again: the bus reads its configuration again, without the rule
+    /// that denied it, and has done so when its `ReloadConfig` answers.
+    func allowNotifications() async throws {
+        try Self.busConfiguration(socketFolder: folder, refusingNotify: false).write(toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)
+        let reload = try await run(
+            "/usr/bin/dbus-send", ["--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.ReloadConfig"],
+            environment: environment)
+        guard reload.status == 0 else { throw DesktopFailure("the bus did not reload its configuration: \(reload.stderr)") }
     }
 
     func dunstctl(_ arguments: [String]) async throws -> RunResult {
@@ -135,8 +153,17 @@ final class TestDesktop: Sendable {
         guard result.status == 0 else { throw DesktopFailure("import failed: \(result.stderr)") }
     }
 
+    /// What a low or critical bubble's `message` ends with.
+    static let lowUrgency = "low urgency", criticalUrgency = "critical urgency"
+
+    /// What `message` holds for a bubble dunst showed at normal urgency.
+    static func normalMessage(_ notification: ShownNotification) -> String {
+        "<b>\(notification["appname"] ?? "")</b>\n<b>\(notification["summary"] ?? "")</b>\n\(notification["body"] ?? "")"
+    }
+
     func stop() async {
         let running = dunst.withLock { server in defer { server = nil }; return server }
+        running?.send(SIGCONT)  // a paused one would not end
         _ = try? await running?.stop()
         _ = try? await xServer.stop()
         _ = try? await bus.stop()
@@ -145,7 +172,7 @@ final class TestDesktop: Sendable {
 
     /// A session bus that only the test's processes use, that anyone on it may call and
     /// watch (`dbus-monitor` included), and that starts no service by itself.
-    private static func busConfiguration(socketFolder: String) -> String {
+    private static func busConfiguration(socketFolder: String, refusingNotify: Bool) -> String {
         """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -156,7 +183,7 @@ final class TestDesktop: Sendable {
           <policy context="default">
             <allow send_destination="*" eavesdrop="true"/>
             <allow eavesdrop="true"/>
-            <allow own="*"/>
+            <allow own="*"/>\(refusingNotify ? "\n    <deny send_interface=\"org.freedesktop.Notifications\" send_member=\"Notify\"/>" : "")
           </policy>
         </busconfig>
         """
@@ -164,6 +191,8 @@ final class TestDesktop: Sendable {
 
     /// Bubbles that stay until a test closes them, the app's name, summary and body on
     /// three lines, and markup read (so that escaping is what keeps a message's tags text).
+    /// A low or critical bubble says its urgency on a fourth line, which `dunstctl history`
+    /// keeps in `message` (it has no urgency of its own).
     private static func dunstConfiguration(dmenu: String) -> String {
         """
         [global]
@@ -178,10 +207,12 @@ final class TestDesktop: Sendable {
             mouse_left_click = do_action, close_current
         [urgency_low]
             timeout = 0
+            format = "<b>%a</b>\\n<b>%s</b>\\n%b\\n<i>\(lowUrgency)</i>"
         [urgency_normal]
             timeout = 0
         [urgency_critical]
             timeout = 0
+            format = "<b>%a</b>\\n<b>%s</b>\\n%b\\n<i>\(criticalUrgency)</i>"
         """
     }
 }

@@ -1,5 +1,6 @@
 import AdamantCore
 import AdamantDevnet
+import AdamantStore
 import Foundation
 import Testing
 
@@ -60,6 +61,39 @@ struct WatchDesktopTests {
         }
     }
 
+    /// The bubble's "Open" (dunst's menu, picked by a dmenu that chooses the action keyed
+    /// `open`) runs the open command for its chat; what that command prints goes to standard
+    /// error, so `--json`'s lines stay one JSON object each.
+    @Test func theOpenButtonRunsTheOpenCommandWhoseOutputStaysOffTheLines() async throws {
+        let picker = NSTemporaryDirectory() + "pick-open-\(UUID()).sh"
+        try "#!/bin/sh\ngrep -m1 ',open]'\n".write(toFile: picker, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: picker)
+        defer { try? FileManager.default.removeItem(atPath: picker) }
+        try await TestDesktop.with(dmenu: picker) { desktop in
+            let network = try await FetchDevnet()
+            let opened = network.outbox.home + "/opened"
+            let watch = try await WatchProcess(
+                network, ["--notify", "--open", "echo \"a browser's chatter about $ADM_CHAT_URL\"; echo \"$ADM_CHAT_URL\" >> '\(opened)'"], name: "open",
+                environment: desktop.environment)
+            _ = try await network.submit("open me", from: network.friend, to: network.me)
+            try await watch.until("it is printed") { watch.ids.count == 1 }
+            let deadline = ContinuousClock.now + .seconds(30)
+            while try await desktop.displayedCount() < 1 {
+                guard ContinuousClock.now < deadline else { throw DesktopFailure("the bubble never showed:\n\(watch.stderr)") }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            _ = try await desktop.dunstctl(["context"])
+            try await watch.until("the open command ran") { !Self.file(opened).isEmpty }
+            _ = try await network.submit("and the next", from: network.friend, to: network.me)
+            try await watch.until("the next is printed") { watch.ids.count == 2 }
+            #expect(try await watch.stop().status == 0)
+            #expect(Self.file(opened) == "https://msg.adamant.im/chats/\(network.friend.address)/\n")
+            let lines = watch.stdout.split(separator: "\n")
+            #expect(lines.count == 2 && lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) is [String: Any] }, "\(watch.stdout)")
+            #expect(watch.stderr.contains("a browser's chatter about https://msg.adamant.im/chats/"), "\(watch.stderr)")
+        }
+    }
+
     @Test func noSessionBusIsExit69AtTheStartNamingWhatIsMissing() async throws {
         let network = try await FetchDevnet()
         let result = try await run(
@@ -69,6 +103,23 @@ struct WatchDesktopTests {
         #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
         #expect(result.stderr.contains("--notify: no session bus: neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
+    }
+
+    /// Bad input is exit 64 whether or not there is a desktop: it is checked before the bus
+    /// is looked for.
+    @Test func badInputIsExit64BeforeTheMissingBusIsExit69() async throws {
+        let network = try await FetchDevnet()
+        let environment = ["ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.outbox.passphrase]
+        let home = ["--home", network.outbox.home + "/home"]
+        for (arguments, input, error) in [
+            (["12345", "--notify", "--quiet", "25:00-01:00"], "", "--quiet takes local hours"),
+            (["--payload", "-", "--notify"], "not a push", "--payload: "),
+            (["watch", "--notify", "--quiet", "25:00-01:00"], "", "--quiet takes local hours"),
+        ] {
+            let result = try await run("adm-fetch", arguments + home, environment: environment, input: Data(input.utf8))
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(error) && !result.stderr.contains("session bus"), "\(arguments): \(result.stderr)")
+        }
     }
 
     @Test func noNotificationServiceIsExit69AtTheStart() async throws {
@@ -96,6 +147,27 @@ struct WatchDesktopTests {
             let shown = try await desktop.shown()
             #expect(shown.map { $0["body"] } == ["pushed to the desktop"], "\(shown)")
             #expect(shown.first?["summary"] == network.friend.address.description)
+        }
+    }
+
+    /// A chat muted for an hour by a bubble's "Mute 1 hour" (kept in the home) stays muted for
+    /// a push hook's fetch too: printed, as the extension's output, and no bubble; another
+    /// chat's push is one.
+    @Test func aFetchedPushOfAMutedChatShowsNoBubble() async throws {
+        try await TestDesktop.with { desktop in
+            let network = try await FetchDevnet()
+            let stranger = KeyPair(passphrase: Passphrase(unvalidated: "muted fetch stranger \(UUID())"))
+            _ = try network.devnet.fund(stranger.address, amount: ADMAmount(units: 10 * ADMAmount.unitsPerADM))
+            try await NotificationLog(home: network.outbox.home + "/home")
+                .mute(network.friend.address, account: network.me.address, until: SystemWallClock().unixMillis() + 3_600_000)
+            let muted = try await network.send("from a muted chat", from: network.friend, to: network.me)
+            let other = try await network.send("from another chat", from: stranger, to: network.me)
+            for sent in [muted, other] {
+                let result = try await network.fetch([sent.id!.description, "--notify", "--no-names", "--json"], environment: desktop.environment)
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(try network.object(result)["id"] as? String == sent.id?.description)
+            }
+            #expect(try await desktop.shown().map { $0["body"] } == ["from another chat"])
         }
     }
 
@@ -144,6 +216,28 @@ struct WatchDesktopTests {
             #expect(!plain.stderr.contains("libsystemd"), "loaded with no --notify")
             let notified = try await network.fetch([id, "--json", "--no-names", "--notify"], environment: loader)
             #expect(notified.status == 0 && notified.stderr.contains("file=libsystemd.so.0"), "\(notified.stderr)")
+        }
+    }
+
+    /// A service that hangs (dunst stopped by SIGSTOP: each call waits out its 5 s) holds up
+    /// no line: the bubbles are delivered on their own, and the lines go on at once.
+    @Test func aHungServiceHoldsUpNoLine() async throws {
+        try await TestDesktop.with { desktop in
+            let network = try await FetchDevnet()
+            let watch = try await WatchProcess(network, ["--notify"], name: "hung", environment: desktop.environment)
+            try await watch.until("it is live") { watch.stderr.contains("watch: live on") }
+            desktop.pauseNotificationServer()
+            defer { desktop.resumeNotificationServer() }
+            for text in ["one", "two", "three"] { _ = try await network.submit(text, from: network.friend, to: network.me) }
+            try await watch.until("the first is printed") { watch.ids.count >= 1 }
+            let first = ContinuousClock.now
+            try await watch.until("all three are printed") { watch.ids.count == 3 }
+            #expect(ContinuousClock.now - first < .seconds(4), "a line waited for the hung service")
+            // A call that timed out is a service away, not a refusal: kept, not counted.
+            try await watch.until("a call timed out") { watch.stderr.contains("kept until the service is back: Notify failed") }
+            #expect(!watch.stderr.contains("refused"))
+            desktop.resumeNotificationServer()
+            #expect(try await watch.stop().status == 0, "\(watch.stderr)")
         }
     }
 

@@ -13,6 +13,14 @@ struct WatchPolicyTests {
         watch.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
+    /// Quiet hours from `start` to `end` minutes from now, in UTC (the watches here run with
+    /// TZ=UTC).
+    static func quietHours(from start: Int, to end: Int) -> String {
+        let minute = Int(Date().timeIntervalSince1970 / 60) % 1440
+        func clock(_ offset: Int) -> String { String(format: "%02d:%02d", (minute + offset + 1440) % 1440 / 60, (minute + offset + 1440) % 60) }
+        return clock(start) + "-" + clock(end)
+    }
+
     static func waitForBubbles(_ count: Int, on desktop: TestDesktop, _ watch: WatchProcess) async throws {
         let deadline = ContinuousClock.now + .seconds(30)
         while try await desktop.displayedCount() < count {
@@ -98,17 +106,17 @@ struct WatchPolicyTests {
     @Test func aBubbleInQuietHoursIsLowUrgencyAndSilent() async throws {
         try await TestDesktop.with { desktop in
             let network = try await FetchDevnet()
-            let minute = Int(Date().timeIntervalSince1970 / 60) % 1440
-            func clock(_ minute: Int) -> String { String(format: "%02d:%02d", (minute + 1440) % 1440 / 60, (minute + 1440) % 60) }
             let monitor = try BackgroundProcess(
                 "/usr/bin/dbus-monitor", ["--address", desktop.busAddress], environment: desktop.environment, folder: desktop.folder, name: "monitor")
             let watch = try await WatchProcess(
-                network, ["--notify", "--quiet", clock(minute - 30) + "-" + clock(minute + 30)], name: "quiet",
+                network, ["--notify", "--quiet", Self.quietHours(from: -30, to: 30)], name: "quiet",
                 environment: desktop.environment.merging(["TZ": "UTC"]) { $1 })
             _ = try await network.submit("shh", from: network.friend, to: network.me)
             try await Self.waitForBubbles(1, on: desktop, watch)
             #expect(try await watch.stop().status == 0)
             _ = try await monitor.stop()
+            let shown = try #require(try await desktop.shown().first)
+            #expect(shown["message"]?.hasSuffix("<i>\(TestDesktop.lowUrgency)</i>") == true, "dunst showed it at low urgency: \(shown)")
             let call = try #require(monitor.stdout.components(separatedBy: "member=Notify").dropFirst().first, "\(monitor.stdout.prefix(2000))")
             #expect(call.contains("\"suppress-sound\"") && !call.contains("\"sound-name\""), "\(call)")
             let urgency = try #require(call.range(of: "\"urgency\""))
@@ -116,18 +124,89 @@ struct WatchPolicyTests {
         }
     }
 
-    /// A message made to hurt a notifier: as long as a node takes (10 KB; longer ones are
-    /// refused before anyone sees them), markup, bidi overrides, controls and newlines. The bubble holds one line of text, capped, with no control or bidi character,
-    /// and its tags as text.
+    /// Held through quiet hours, a notification is recorded as not yet on the desktop: a
+    /// watch stopped before the hours end leaves it to the next, which shows it.
+    @Test func whatQuietHoursHeldOutlivesAStoppedWatch() async throws {
+        try await TestDesktop.with { desktop in
+            let network = try await FetchDevnet()
+            let utc = desktop.environment.merging(["TZ": "UTC"]) { $1 }
+            let first = try await WatchProcess(
+                network, ["--notify", "--quiet", Self.quietHours(from: -30, to: 30), "--quiet-mode", "hold"], name: "held", environment: utc)
+            _ = try await network.submit("held through the night", from: network.friend, to: network.me)
+            try await first.until("it is held") { first.stderr.contains("desktop: held for the summary") }
+            #expect(try await first.stop().status == 0)
+            #expect(try await desktop.displayedCount() == 0)
+
+            let next = try await WatchProcess(network, ["--notify"], name: "held-next", environment: utc)
+            try await Self.waitForBubbles(1, on: desktop, next)
+            #expect(next.stderr.contains("1 notification the desktop missed before, shown now"), "\(next.stderr)")
+            #expect(next.ids.isEmpty, "not printed again: \(next.stdout)")
+            #expect(try await next.stop().status == 0)
+            #expect(try await desktop.shown().map { $0["body"] } == ["held through the night"])
+        }
+    }
+
+    /// `--quiet-mode hold` in a running watch: what comes in quiet hours that end within a
+    /// minute or so (chosen from the clock) is printed at once and put on no bubble; when
+    /// they end, one summary at normal urgency names no chat and quotes nothing, and a later
+    /// watch has nothing left to show.
+    @Test func holdShowsOneSummaryWhenTheQuietHoursEnd() async throws {
+        try await TestDesktop.with { desktop in
+            let network = try await FetchDevnet()
+            let stranger = KeyPair(passphrase: Passphrase(unvalidated: "held stranger \(UUID())"))
+            _ = try network.devnet.fund(stranger.address, amount: ADMAmount(units: 10 * ADMAmount.unitsPerADM))
+            let utc = desktop.environment.merging(["TZ": "UTC"]) { $1 }
+            // Ends at the next minute, or the one after when this one is nearly over.
+            let second = Int(Date().timeIntervalSince1970) % 60
+            let watch = try await WatchProcess(
+                network, ["--notify", "--quiet", Self.quietHours(from: -30, to: second < 40 ? 1 : 2), "--quiet-mode", "hold"], name: "hold",
+                environment: utc)
+            _ = try await network.submit("one", from: network.friend, to: network.me)
+            _ = try await network.submit("two", from: network.friend, to: network.me)
+            _ = try await network.submit("three", from: stranger, to: network.me)
+            try await watch.until("all three are held") { watch.stderr.components(separatedBy: "desktop: held for the summary").count == 4 }
+            #expect(watch.ids.count == 3, "printed at once: \(watch.stdout)")
+            #expect(try await desktop.displayedCount() == 0, "no bubble while quiet")
+            // The hours end within 120 s, and the notifier looks every 10 s.
+            let deadline = ContinuousClock.now + .seconds(150)
+            while try await desktop.displayedCount() < 1 {
+                guard ContinuousClock.now < deadline else { throw DesktopFailure("no summary:\n\(watch.stderr)") }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(try await watch.stop().status == 0)
+            let shown = try await desktop.shown()
+            #expect(shown.map { [$0["summary"], $0["body"]] } == [["ADAMANT", "3 notifications in 2 chats while quiet"]], "\(shown)")
+            #expect(shown.first.map { $0["message"] == TestDesktop.normalMessage($0) } == true, "normal urgency: \(shown)")
+
+            let later = try await WatchProcess(network, ["--notify"], name: "hold-later", environment: utc)
+            try await later.until("it is live") { later.stderr.contains("watch: live on") }
+            #expect(!later.stderr.contains("missed before"), "the summary cleared what was held: \(later.stderr)")
+            #expect(try await later.stop().status == 0)
+            #expect(try await desktop.history().count == 1)
+        }
+    }
+
+    /// A message made to hurt a notifier: markup, bidi overrides, controls, newlines and
+    /// 100 KB of text, ten times what a node admits, handed out by a lying node (the devnet
+    /// admitting it unchecked: a client trusts no node, and the signature holds). The bubble
+    /// holds one line of text, capped, with no control or bidi character, and its tags as text.
     @Test func hostileTextIsOneCappedLineOfTextInTheBubble() async throws {
         try await TestDesktop.with { desktop in
             let network = try await FetchDevnet()
             let hostile = "<b>bold</b> <a href=\"https://evil.example\">link</a> <img src=\"file:///etc/passwd\">\u{202E}txet desrever\u{202C}"
-                + "\u{0007}\u{001B}[31mred\nsecond line\r\nthird" + String(repeating: "A", count: 10_000)
+                + "\u{0007}\u{001B}[31mred\nsecond line\r\nthird" + String(repeating: "A", count: 100_000)
+            let asset = try ChatKey(secretKey: network.friend.secretKey, partner: network.me.publicKey).seal(hostile)
+            var oversized = Transaction(
+                type: .chat, amount: 0, senderPublicKey: network.friend.publicKey, recipientId: network.me.address,
+                timestamp: Int32(AdamantTime.timestamp(unixMillis: SystemWallClock().unixMillis())), chat: asset)
+            try oversized.sign(with: network.friend)
+            #expect(throws: TransactionError.self, "no honest node admits it") { try oversized.validate() }
+
             let watch = try await WatchProcess(network, ["--notify"], name: "hostile", environment: desktop.environment)
-            _ = try await network.submit(hostile, from: network.friend, to: network.me)
+            try network.devnet.admitUnchecked(oversized)
             try await Self.waitForBubbles(1, on: desktop, watch)
-            try await desktop.screenshot(to: desktop.folder + "/hostile.png")
+            try await watch.until("it is printed") { Self.objects(watch).count == 1 }
+            #expect((Self.objects(watch).first?["text"] as? String)?.count == hostile.count, "the line carries the whole text")
             #expect(try await watch.stop().status == 0)
             let body = try #require(try await desktop.shown().first?["body"])
             #expect(body.count <= 500 + 40, "capped: \(body.count) characters")

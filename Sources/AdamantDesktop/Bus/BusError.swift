@@ -18,6 +18,19 @@ public struct BusError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Nobody owns the name called.
     public var isServiceUnknown: Bool { name == "org.freedesktop.DBus.Error.ServiceUnknown" || name == "org.freedesktop.DBus.Error.NameHasNoOwner" }
+
+    /// The call was answered, with an error (InvalidArgs, AccessDenied, a server's own):
+    /// the same call is likely refused again. Not so when nobody answered: no service, no
+    /// answer in time, a lost connection, or what sd-bus names after an errno.
+    public var isRefusal: Bool {
+        guard let name, !isServiceUnknown, !name.hasPrefix("System.Error.") else { return false }
+        return !Self.unanswered.contains(name)
+    }
+
+    private static let unanswered: Set<String> = [
+        "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.TimedOut",
+        "org.freedesktop.DBus.Error.Disconnected", "org.freedesktop.DBus.Error.NoServer", "org.freedesktop.DBus.Error.NoNetwork",
+    ]
 }
 
 #if canImport(Glibc)

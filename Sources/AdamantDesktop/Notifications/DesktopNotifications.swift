@@ -116,6 +116,11 @@ public enum DesktopUnavailable: Error, Sendable, CustomStringConvertible {
     /// The service answered with an error.
     case serviceFailed(BusError)
 
+    /// The service answered with an error: asking the same again is likely refused again.
+    public var isRefusal: Bool {
+        if case .serviceFailed(let error) = self { error.isRefusal } else { false }
+    }
+
     /// What is missing, in a sentence.
     public var description: String {
         switch self {

@@ -55,6 +55,27 @@ extension Devnet {
         return try admit(transaction)
     }
 
+    /// Puts a signed `transaction` into the pool as a node that skips its own checks would:
+    /// a lying node, which no client may trust, handing out what no honest node admits (a
+    /// chat message beyond the schema's 20,480 hex characters). Only its signature and id
+    /// must hold, as a client checks those; the sender pays its fee when it is forged.
+    /// - Throws: `DevnetError.rejected` when the signature or the id does not hold.
+    @discardableResult
+    public func admitUnchecked(_ transaction: Transaction) throws(DevnetError) -> TransactionID {
+        var admitted = transaction
+        do {
+            admitted.id = try transaction.verify()
+            admitted.fee = try Fee.of(transaction)
+        } catch {
+            throw .rejected("\(error)")
+        }
+        let now = chain.clock.unixMillis()
+        chain.ledger.withLock { $0.enqueue(admitted, nowUnixMillis: now) }
+        chain.log?("control: admitted \(admitted.id!) unchecked, as a lying node would")
+        chain.announceAdmissions()
+        return admitted.id!
+    }
+
     /// Stores `names` as `account`'s encrypted `contact_list` (AIP-7: `{"U…":{"displayName":…}}`),
     /// as the clients do, through node admission into the pool.
     @discardableResult
