@@ -94,9 +94,7 @@ public enum OutboxOptions {
         _ = try serviceSetting(arguments, context)
         _ = try homeDirectory(arguments, context)
         let nodes = try NodeOptions.nodeList(arguments, context)
-        if let refusal = try NodeOptions.routeSetting(arguments, context).value.refusal(of: nodes, environment: context.environment) {
-            throw .usage(refusal)
-        }
+        if let refusal = try NodeOptions.route(arguments, context).refusal(of: nodes) { throw .invalidInput(refusal) }
     }
 
     /// The config file, read and checked once per process; nil when there is none.

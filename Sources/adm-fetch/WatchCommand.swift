@@ -122,7 +122,7 @@ struct WatchCommand: Command {
         let accounts = try WatchedAccount.all(arguments, context)
         // Through a SOCKS proxy each account reads on its own circuit, sockets and all; else
         // the accounts share one pool and one socket per node.
-        let ownCircuits = if case .proxy(let proxy) = try NodeOptions.routeSetting(arguments, context).value { proxy.isSOCKS } else { false }
+        let ownCircuits = try NodeOptions.separatesAccounts(arguments, context)
         var pools: [NodePool] = []
         for account in ownCircuits ? accounts : [accounts[0]] {
             let warned = !pools.isEmpty  // once, not once an account

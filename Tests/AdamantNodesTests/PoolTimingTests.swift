@@ -138,7 +138,7 @@ struct ProxiedHedgeTests {
         let clock = AnyClock(manual)
         let transport = ScriptedTransport(clock: clock)
         transport.route("http://slow:1") { _, _ in .json(FakeStatus().json, after: .milliseconds(2_500)) }
-        let route = NetworkRoute.proxy(try Proxy("socks5h://127.0.0.1:9050"))
+        let route = ResolvedRoute(.proxy(try Proxy("socks5h://127.0.0.1:9050")), environment: [:])
         let pool = Fixtures.pool(transport, nodes: ["http://slow:1"], clock: clock) { configuration in
             configuration = NodePool.Configuration(route: proxied ? route : .direct, proxied: proxied)
             configuration.statusTimeout = .seconds(30)  // the answer is waited for either way: the hedge is what differs

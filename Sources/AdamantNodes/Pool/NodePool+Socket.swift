@@ -19,7 +19,7 @@ extension NodePool {
     package func socket(to node: SocketNode, addresses: [Address], types: [Int]) -> SocketConnection {
         SocketConnection(
             origin: node.origin, addresses: addresses, types: types, transport: transport, clock: clock,
-            route: configuration.route, circuit: configuration.circuit)
+            hop: configuration.route.hop(to: node.url), circuit: configuration.circuit)
     }
 
     /// A node whose socket said something false (a transaction that does not verify): ranked

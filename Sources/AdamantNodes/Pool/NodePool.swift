@@ -26,8 +26,8 @@ public final class NodePool: Sendable {
         /// A node whose clock is further than this from the other nodes' (or, alone, from this
         /// device's) does not stamp transactions: the 0.10 past window.
         public var clockTolerance: Duration = .seconds(5)
-        /// Straight to the nodes, through a proxy, or as the environment says.
-        public var route: NetworkRoute = .environment
+        /// Straight to the nodes, or through which proxy for each.
+        public var route: ResolvedRoute = .direct
         /// Whether the route goes through a proxy (the environment's too): the timings allow for it.
         public var isProxied = false
         /// The SOCKS username of every request: one per account keeps accounts on separate
@@ -41,7 +41,7 @@ public final class NodePool: Sendable {
         /// before a first request leaves, which takes seconds: each node gets that long
         /// before it counts as offline, and the hedge delay, which still follows the measured
         /// latency from the same floor, may grow as far.
-        public init(route: NetworkRoute, proxied: Bool) {
+        public init(route: ResolvedRoute, proxied: Bool) {
             self.route = route
             isProxied = proxied
             guard proxied else { return }
@@ -91,7 +91,7 @@ public final class NodePool: Sendable {
     }
 
     /// How the pool's requests reach the nodes.
-    public var route: NetworkRoute { configuration.route }
+    public var route: ResolvedRoute { configuration.route }
     /// Whether the requests go through a proxy.
     public var isProxied: Bool { configuration.isProxied }
 
@@ -220,7 +220,7 @@ public final class NodePool: Sendable {
         guard timeout > .zero else { return StatusProbe(url: url, result: .failure(ProbeFailure(kind: .noAnswer(.timedOut)))) }
         let request = HTTPRequest(
             url: url.endpoint("/api/node/status"), timeout: timeout, connectTimeout: configuration.connectTimeout,
-            route: configuration.route, circuit: configuration.circuit)
+            hop: configuration.route.hop(to: url), circuit: configuration.circuit)
         let answer: HTTPAnswer
         do { answer = try await transport.send(request) } catch {
             return StatusProbe(url: url, result: .failure(ProbeFailure(kind: .noAnswer(error))))
