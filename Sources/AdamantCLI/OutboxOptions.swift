@@ -89,10 +89,12 @@ public enum OutboxOptions {
     }
 
     /// Resolves every setting an outbox command needs, so a mistake in them (a bad config file)
-    /// is reported before the passphrase is asked for.
-    public static func checkSettings(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) {
+    /// is reported before the passphrase is asked for. A command that makes no request
+    /// (`network` false) neither needs nor checks the nodes and the route.
+    public static func checkSettings(_ arguments: ParsedArguments, _ context: Context, network: Bool = true) throws(CLIError) {
         _ = try serviceSetting(arguments, context)
         _ = try homeDirectory(arguments, context)
+        guard network else { return }
         let nodes = try NodeOptions.nodeList(arguments, context)
         if let refusal = try NodeOptions.route(arguments, context).refusal(of: nodes) { throw .invalidInput(refusal) }
     }
@@ -112,24 +114,25 @@ public enum OutboxOptions {
     }
 
     /// The outbox of the passphrase's account. The settings are checked first, so that a broken
-    /// config file is said before the passphrase is asked for.
+    /// config file is said before the passphrase is asked for. Without `network`, for a command
+    /// that only reads the store, no node is ever asked.
     public static func openForPassphrase(
-        _ arguments: ParsedArguments, _ context: Context, log: any LogSink = SilentLog()
+        _ arguments: ParsedArguments, _ context: Context, network: Bool = true, log: any LogSink = SilentLog()
     ) async throws(CLIError) -> Outbox {
-        try checkSettings(arguments, context)
+        try checkSettings(arguments, context, network: network)
         let keys = AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context))
-        return try await open(arguments, context, keys: keys, log: log)
+        return try await open(arguments, context, keys: keys, nodes: network ? nil : NoChain(), log: log)
     }
 
     /// The outbox for the account of `keys`, on the configured nodes; its store opens while
     /// the keys are still being derived. `nodes`: a client the caller already has (its pool's
     /// health is then shared). `log`: where the outbox tells what it does.
     public static func open(
-        _ arguments: ParsedArguments, _ context: Context, keys: AccountKeys, nodes: NodeClient? = nil, log: any LogSink = SilentLog()
+        _ arguments: ParsedArguments, _ context: Context, keys: AccountKeys, nodes: (any SignalChain)? = nil, log: any LogSink = SilentLog()
     ) async throws(CLIError) -> Outbox {
         let service = try serviceSetting(arguments, context).value
         let home = try homeDirectory(arguments, context)
-        let nodes = if let nodes { nodes } else {
+        let nodes: any SignalChain = if let nodes { nodes } else {
             NodeClient(pool: try await NodeOptions.pool(arguments, context, account: keys) { context.output.error("warning: " + $0) })
         }
         var configuration = Outbox.Configuration()
@@ -145,6 +148,18 @@ public enum OutboxOptions {
             throw CLIError(outboxError: error)
         }
     }
+}
+
+/// The chain of a command that only reads the store: it is never asked, and would say so.
+private struct NoChain: SignalChain {
+    private static let none = NodeError.noUsableNode([])
+    func height() async throws(NodeError) -> Int64 { throw Self.none }
+    func signals(sentBy sender: Address, afterHeight: Int64, offset: Int) async throws(NodeError) -> [Transaction] { throw Self.none }
+    func locate(_ id: TransactionID) async throws(NodeError) -> TransactionLocation { throw Self.none }
+    func spendableBalance(of address: Address) async throws(NodeError) -> ADMAmount { throw Self.none }
+    func send(
+        _ asset: ChatAsset, to recipient: Address, signedBy keyPair: KeyPair, isResend: Bool, willSend: @Sendable (Transaction) async throws -> Void
+    ) async throws -> SentSignal { throw Self.none }
 }
 
 extension CLIError {

@@ -69,7 +69,7 @@ struct QueueCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
-        let outbox = try await OutboxOptions.openForPassphrase(arguments, context)
+        let outbox = try await OutboxOptions.openForPassphrase(arguments, context, network: false)
         let groups: [[Intent]]
         do { groups = try await outbox.queue() } catch { throw CLIError(outboxError: error) }
         let intents = groups.joined().sorted { $0.createdAt < $1.createdAt }
