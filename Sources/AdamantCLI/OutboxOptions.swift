@@ -21,7 +21,7 @@ public enum OutboxOptions {
     public static let servicePublicKey = SingleOption(
         "service-public-key", valueName: "hex", help: "The push service's public key; must hash to its address.")
     public static let deadline = SingleOption(
-        "deadline", valueName: "seconds", help: "Wait at most this long for the chain (default 30).")
+        "deadline", valueName: "seconds", help: "Wait at most this long for the chain (default 30; through a proxy, as its latency needs).")
     public static let json = Flag("json", help: "Print one JSON object.")
 
     public static let options: [any DeclaredOption] = [home, serviceAddress, servicePublicKey] + NodeOptions.options + [PassphraseInput.option]
@@ -113,6 +113,14 @@ public enum OutboxOptions {
         return duration
     }
 
+    /// How long to wait for the chain: `--deadline`, else 30 s, or through a proxy as long as
+    /// the outbox's route needs (`NodePool.allowing(_:)`).
+    public static func wait(_ arguments: ParsedArguments, for outbox: Outbox) throws(CLIError) -> Duration {
+        let direct = Duration.seconds(30)
+        guard arguments.value(deadline) == nil else { return try deadline(arguments) }
+        return (outbox.chain as? NodeClient)?.pool.allowing(direct) ?? direct
+    }
+
     /// The outbox of the passphrase's account. The settings are checked first, so that a broken
     /// config file is said before the passphrase is asked for. Without `network`, for a command
     /// that only reads the store, no node is ever asked.
@@ -132,8 +140,13 @@ public enum OutboxOptions {
     ) async throws(CLIError) -> Outbox {
         let service = try serviceSetting(arguments, context).value
         let home = try homeDirectory(arguments, context)
-        let nodes: any SignalChain = if let nodes { nodes } else {
-            NodeClient(pool: try await NodeOptions.pool(arguments, context, account: keys) { context.output.error("warning: " + $0) })
+        let chain: any SignalChain
+        if let nodes {
+            chain = nodes
+        } else {
+            let pool = try await NodeOptions.pool(arguments, context, account: keys) { context.output.error("warning: " + $0) }
+            // Each call as long as the route needs, a first health check included.
+            chain = NodeClient(pool: pool, deadline: pool.allowing(.seconds(10)))
         }
         var configuration = Outbox.Configuration()
         #if ADM_TEST_HOOKS
@@ -143,7 +156,7 @@ public enum OutboxOptions {
         }
         #endif
         do {
-            return try await Outbox(home: home, keys: keys, service: service, chain: nodes, configuration: configuration, log: log)
+            return try await Outbox(home: home, keys: keys, service: service, chain: chain, configuration: configuration, log: log)
         } catch {
             throw CLIError(outboxError: error)
         }

@@ -147,7 +147,7 @@ struct WatchCommand: Command {
                 logs[account.home] = log
             }
             await logsByAccount.add(log, for: account.keyPair.address, into: policy)
-            let fetcher = Fetcher(keyPair: account.keyPair, client: NodeClient(pool: pool, deadline: .seconds(15)), publicKeys: log)
+            let fetcher = Fetcher(keyPair: account.keyPair, client: NodeClient(pool: pool, deadline: pool.allowing(.seconds(15))), publicKeys: log)
             fetchers.append((account.keyPair.address, fetcher))
             let registrations = await openOutbox(account.home, account.keyPair, fetcher.client, logger, context)
             watchers.append(Watcher(

@@ -165,6 +165,7 @@ struct ProxyCommandTests {
     /// direct connection gets) is waited for: a register with its default deadline gets
     /// through, the nodes are usable with the latency the proxy cost, and a fetch with its
     /// default deadline, whose timeouts follow that latency (kept in the home by `nodes`), too.
+    /// No request gives up on a circuit: timeouts that fell to the direct ones would.
     @Test func aSlowCircuitIsWaitedForNotTakenForADeadNode() async throws {
         let network = try await FetchDevnet()
         let peer = try SocksPeer()
@@ -183,8 +184,9 @@ struct ProxyCommandTests {
         #expect(try String(contentsOfFile: home + "/node-health.json", encoding: .utf8).contains("latencyMicros"), "kept for the next command")
 
         let sent = try await network.send("slowly", from: network.friend, to: network.me)
-        let fetched = try await network.fetch([try #require(sent.id).description, "--json"], environment: proxy)
+        let fetched = try await network.fetch([try #require(sent.id).description, "--json", "--no-names"], environment: proxy)
         #expect(fetched.status == 0 && (try? network.object(fetched))?["text"] as? String == "slowly", "\(fetched.stderr)")
+        #expect(peer.requests.count >= 3 && peer.requests.allSatisfy { !$0.abandoned }, "\(peer.requests.filter(\.abandoned).count) of \(peer.requests.count) gave up")
     }
 
     /// An HTTP proxy tunnels every request with CONNECT and is sent no SOCKS username;

@@ -17,6 +17,8 @@ final class SocksPeer: Sendable {
         var port: Int
         /// ATYP 3: the client left the name to the proxy.
         var sentAsName: Bool
+        /// The client hung up while a slow relay built its "circuit": it gave up waiting.
+        var abandoned = false
         /// What the client sent once the tunnel was open (an HTTP proxy's CONNECT head, for
         /// a CONNECT), at most `SocksPeer.keptBytes`.
         var sent: [UInt8] = []
@@ -172,7 +174,14 @@ final class SocksPeer: Sendable {
         case .garbageReply(_, let bytes):
             _ = write(client, bytes)
         case .relay, .slowRelay:
-            if case .slowRelay(let wait) = behavior { Thread.sleep(forTimeInterval: Double(wait / .milliseconds(1)) / 1000) }
+            if case .slowRelay(let wait) = behavior {
+                Thread.sleep(forTimeInterval: Double(wait / .milliseconds(1)) / 1000)
+                var byte: UInt8 = 0
+                if recv(client, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0 {
+                    state.withLock { $0.requests[index].abandoned = true }
+                    return
+                }
+            }
             let target = sentAsName ? (names.contains(host) ? "127.0.0.1" : nil) : host
             guard let target, let upstream = Self.connect(to: target, port: port) else {
                 _ = write(client, [5, 4, 0, 1, 0, 0, 0, 0, 0, 0])  // host unreachable

@@ -15,10 +15,13 @@ extension NodePool {
         }
     }
 
-    /// A connection to `node`'s socket over this pool's transport and clock.
+    /// A connection to `node`'s socket over this pool's transport and clock, its handshake
+    /// and posts timed as the route allows.
     package func socket(to node: SocketNode, addresses: [Address], types: [Int]) -> SocketConnection {
-        SocketConnection(
-            origin: node.origin, addresses: addresses, types: types, transport: transport, clock: clock,
+        var session = SocketSession.Configuration()
+        session.requestTimeout = allowing(session.requestTimeout)
+        return SocketConnection(
+            origin: node.origin, addresses: addresses, types: types, transport: transport, clock: clock, configuration: session,
             hop: configuration.route.hop(to: node.url), circuit: configuration.circuit)
     }
 

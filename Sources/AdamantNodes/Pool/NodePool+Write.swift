@@ -51,7 +51,7 @@ extension NodePool {
             let started = clock.now
             let request = HTTPRequest(
                 method: .post, url: node.url.endpoint(transaction.submissionPath), body: body,
-                timeout: min(configuration.requestTimeout, remaining), connectTimeout: configuration.connectTimeout,
+                timeout: min(allowing(configuration.requestTimeout), remaining), connectTimeout: allowing(configuration.connectTimeout),
                 hop: configuration.route.hop(to: node.url), circuit: configuration.circuit)
             do throws(TransportError) {
                 let answer = try await transport.send(request)
