@@ -17,7 +17,10 @@ import Testing
         #expect(throws: ProxyError.unsupportedScheme("socks4://127.0.0.1:9050")) { try Proxy("socks4://127.0.0.1:9050") }
         #expect(throws: ProxyError.unsupportedScheme("https://proxy:443")) { try Proxy("https://proxy:443") }
         #expect(throws: ProxyError.credentials("socks5h://me:secret@127.0.0.1:9050")) { try Proxy("socks5h://me:secret@127.0.0.1:9050") }
-        #expect(!"\(ProxyError.credentials("socks5h://me:secret@127.0.0.1:9050"))".contains("secret"), "a password is not repeated")
+        for text in ["socks5h://me:secret@127.0.0.1:9050", "socks4://me:secret@127.0.0.1:9050", "me:secret@127.0.0.1:9050"] {
+            #expect(throws: ProxyError.credentials(text)) { try Proxy(text) }
+            #expect(!"\(ProxyError.credentials(text))".contains("secret"), "a password is not repeated")
+        }
         for text in ["127.0.0.1:9050", "socks5h://", "socks5h://host:0", "socks5h://host:65536", "socks5h://host:90a", "socks5h://ho st:1",
                      "socks5h://host:9050/path", "socks5h://[::1", "socks5h://host:", "socks5h://host?x=1"] {
             #expect(throws: ProxyError.malformed(text)) { try Proxy(text) }

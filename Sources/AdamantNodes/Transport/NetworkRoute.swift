@@ -88,7 +88,8 @@ public enum ProxyHop: Sendable, Hashable, CustomStringConvertible {
     /// Through the proxy the route names.
     case proxy(Proxy)
     /// Through the proxy an environment variable names: the variable, and its value as a
-    /// proxy when it reads as one (libcurl takes some forms this does not, a bare host among them).
+    /// proxy; nil when it names none adm-push can use (libcurl takes more forms, socks4:// and
+    /// credentials among them), and then the route is refused.
     case environmentProxy(variable: String, Proxy?)
 
     /// The proxy, if any, and if it reads as one.
@@ -139,12 +140,13 @@ public struct Proxy: Sendable, Hashable, CustomStringConvertible {
     /// Parses a proxy URL; anything else is refused with the reason.
     public init(_ text: String) throws(ProxyError) {
         let trimmed = text.trimmingSpaces
+        // Before anything that would quote it: it holds a password.
+        guard !trimmed.contains("@") else { throw .credentials(text) }
         guard let separator = trimmed.firstRange(of: "://") else { throw .malformed(text) }
         let schemeText = trimmed[..<separator.lowerBound].lowercased()
         guard let scheme = Scheme(rawValue: schemeText) else { throw .unsupportedScheme(text) }
         var authority = trimmed[separator.upperBound...]
         if authority.last == "/" { authority = authority.dropLast() }
-        guard !authority.contains("@") else { throw .credentials(text) }
         guard !authority.contains(where: { "/?#".contains($0) }) else { throw .malformed(text) }
         guard let (host, port) = Self.hostAndPort(authority) else { throw .malformed(text) }
         self.scheme = scheme
