@@ -234,8 +234,9 @@ struct ProxyCommandTests {
     /// A proxy refusing the node, one that takes the request and then says nothing (before its
     /// reply, or after a successful one), and one that answers garbage (a refusal of every
     /// method, an HTTP answer, noise, a reply cut short): each a clean 69 within the deadline,
-    /// never a crash.
-    @Test(arguments: [
+    /// never a crash. Timed from the first connection, which the process makes once started
+    /// (starting takes seconds under the full suite's load), and one case at a time.
+    @Test(.serialized, arguments: [
         SocksPeer.Behavior.refuse(5), .stall, .stallAfterConnect,
         .garbage("a refusal of every method", [0x05, 0xff, 0x00, 0x41, 0x42]),
         .garbage("an HTTP answer", Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".utf8)),
@@ -252,9 +253,9 @@ struct ProxyCommandTests {
         let result = try await run(
             "adm-fetch", ["12345", "--deadline", "4", "--no-names", "--home", FileManager.default.temporaryDirectory.path + "/adm-proxy-\(UUID())"],
             environment: ["ADM_NODES": devnet.nodeURLs[0], "ADM_PROXY": peer.url, "ADM_PASSPHRASE": BIP39.randomMnemonic()], timeout: 60)
-        let elapsed = ContinuousClock.now - started
+        let elapsed = ContinuousClock.now - (peer.firstConnection ?? started)
         #expect(result.status == 69 && result.signal == nil, "\(result.status) \(result.stderr)")
-        #expect(elapsed < .seconds(9), "the 4 s deadline held: \(elapsed)")
+        #expect(elapsed < .seconds(9), "the 4 s deadline held: \(elapsed) from the first connection")
         #expect(result.stderr.contains("proxy failure") || result.stderr.contains("deadline"), "\(result.stderr)")
         #expect(!peer.requests.isEmpty || behavior.isGreetingGarbage, "the proxy was asked")
     }

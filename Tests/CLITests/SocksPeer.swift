@@ -68,7 +68,7 @@ final class SocksPeer: Sendable {
     let port: Int
     private let listener: Int32
     private let names: Set<String>
-    private let state = Mutex((requests: [Request](), behavior: Behavior.relay, held: [Int32]()))
+    private let state = Mutex((requests: [Request](), behavior: Behavior.relay, held: [Int32](), firstConnection: ContinuousClock.Instant?.none))
 
     /// Listening on 127.0.0.1, a port of the kernel's choice. `names`: host names it relays to
     /// 127.0.0.1 on the port asked for (an onion name of a test, say).
@@ -99,6 +99,9 @@ final class SocksPeer: Sendable {
 
     var requests: [Request] { state.withLock { $0.requests } }
 
+    /// When the first client connected: a process started by a test has started by then.
+    var firstConnection: ContinuousClock.Instant? { state.withLock { $0.firstConnection } }
+
     func behave(_ behavior: Behavior) { state.withLock { $0.behavior = behavior } }
 
     var url: String { "socks5h://127.0.0.1:\(port)" }
@@ -111,6 +114,7 @@ final class SocksPeer: Sendable {
                 return
             }
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)  // Glibc's accept4 is not imported
+            state.withLock { $0.firstConnection = $0.firstConnection ?? .now }
             Thread.detachNewThread { [self] in serve(client) }
         }
     }
