@@ -68,7 +68,7 @@ final class SocksPeer: Sendable {
     let port: Int
     private let listener: Int32
     private let names: Set<String>
-    private let state = Mutex((requests: [Request](), behavior: Behavior.relay, held: [Int32](), firstConnection: ContinuousClock.Instant?.none))
+    private let state = Mutex((requests: [Request](), behavior: Behavior.relay, held: [Int32](), connected: [ContinuousClock.Instant]()))
 
     /// Listening on 127.0.0.1, a port of the kernel's choice. `names`: host names it relays to
     /// 127.0.0.1 on the port asked for (an onion name of a test, say).
@@ -99,8 +99,10 @@ final class SocksPeer: Sendable {
 
     var requests: [Request] { state.withLock { $0.requests } }
 
-    /// When the first client connected: a process started by a test has started by then.
-    var firstConnection: ContinuousClock.Instant? { state.withLock { $0.firstConnection } }
+    /// When the first client after `instant` connected: a process started then is running by then.
+    func firstConnection(after instant: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        state.withLock { $0.connected.first { $0 >= instant } }
+    }
 
     func behave(_ behavior: Behavior) { state.withLock { $0.behavior = behavior } }
 
@@ -114,7 +116,7 @@ final class SocksPeer: Sendable {
                 return
             }
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)  // Glibc's accept4 is not imported
-            state.withLock { $0.firstConnection = $0.firstConnection ?? .now }
+            state.withLock { $0.connected.append(.now) }
             Thread.detachNewThread { [self] in serve(client) }
         }
     }
