@@ -8,7 +8,8 @@
 # real desktop of their own: dbus-daemon, Xvfb and dunst, with xdotool to click a bubble,
 # ImageMagick's import for screenshots, fonts to draw text and emoji with, the SVG loader for the icon;
 # desktop-file-validate checks the .desktop file, and ImageMagick draws the icon's PNG;
-# microsocks is the real SOCKS5 server the proxy tests route every command through).
+# microsocks is the real SOCKS5 server every networked command, watch and its socket included,
+# is run through under strace by the proxy tests, which fail in CI rather than skip without it).
 # The Swift 6 toolchain itself is assumed to be installed already.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive

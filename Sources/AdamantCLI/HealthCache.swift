@@ -46,6 +46,7 @@ public enum HealthCache {
         case .pinned(let nethash): "pinned \(nethash)"
         case .majority: "majority"
         }
-        return pool.route == .environment ? rule : "\(rule) via \(pool.route)"
+        let proxies = pool.route.proxies(for: pool.nodes).map(\.description).sorted()
+        return proxies.isEmpty ? rule : "\(rule) via \(proxies.joined(separator: ", "))"
     }
 }

@@ -31,7 +31,10 @@ enum ManualText {
                 URL) is an error, never a fallback to the config file or the built-in list.
                 """))
             entries.append(Entry(name: NodeOptions.proxyVariable, text: """
-                The proxy every request goes through when --proxy is not given: socks5h://host:port                 (Tor's kind: the proxy resolves node names), socks5://, http://, or none. Through a SOCKS                 proxy each account's requests carry a SOCKS username of their own (a keyed hash of its                 secret key), so Tor keeps accounts on separate circuits.
+                The proxy every request goes through when --proxy is not given: socks5h://host:port \
+                (Tor's kind: the proxy resolves node names), socks5://, http://, or none. Through a SOCKS \
+                proxy each account's requests carry a SOCKS username of their own (a keyed hash of its \
+                secret key), so Tor keeps accounts on separate circuits.
                 """))
         }
         if home {
@@ -52,7 +55,10 @@ enum ManualText {
         }
         if nodes {
             entries.append(Entry(name: "http_proxy, https_proxy, ALL_PROXY, NO_PROXY", text: """
-                Read by libcurl when no proxy is set (--proxy, ADM_PROXY, the config file's "proxy"):                 a proxy named there carries the connections to the nodes, and 'nodes' says which.                 --proxy none turns them off.
+                Read when no proxy is set (--proxy, ADM_PROXY, the config file's "proxy"), by libcurl's \
+                rules: a proxy named there carries the connections to the nodes as one set by --proxy \
+                would, and 'nodes' and 'config' say which. A value that names no socks5h://, socks5:// or \
+                http:// proxy is an error. --proxy none turns them off.
                 """))
         }
         if declared.contains(LogOptions.verbose.spec) {

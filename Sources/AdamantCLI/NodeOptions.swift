@@ -38,6 +38,18 @@ public enum NodeOptions {
         return Setting(.environment, .builtIn)
     }
 
+    /// The route, libcurl's proxy variables read by libcurl's rules when no proxy is set:
+    /// what every request is then told, and what `nodes` and `config` show.
+    public static func route(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> ResolvedRoute {
+        ResolvedRoute(try routeSetting(arguments, context).value, environment: context.environment)
+    }
+
+    /// Whether each account needs a pool of its own: through a SOCKS proxy, its requests carry
+    /// a username of their own, which no connection of another account's may share.
+    public static func separatesAccounts(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> Bool {
+        try route(arguments, context).proxies(for: nodeList(arguments, context)).contains { $0.isSOCKS }
+    }
+
     /// The pool a networked command uses: the configured nodes on the configured route, ranked
     /// as the last run in `home` found them on that route. Through a SOCKS proxy, the requests
     /// carry the account's circuit name (its key is awaited for it); `warn` hears of a route
@@ -47,15 +59,14 @@ public enum NodeOptions {
         warn: (String) -> Void
     ) async throws(CLIError) -> NodePool {
         let list = try nodeList(arguments, context)
-        let route = try routeSetting(arguments, context).value
-        if let refusal = route.refusal(of: list, environment: context.environment) { throw .usage(refusal) }
-        var configuration = NodePool.Configuration(route: route, proxied: route.isProxied(for: list, environment: context.environment))
-        if case .proxy(let proxy) = route {
-            if proxy.scheme == .socks5 {
-                warn("\(proxy) resolves node names here, so the local resolver learns each one; socks5h:// leaves them to the proxy")
-            }
-            if proxy.isSOCKS, let account { configuration.circuit = await account.keyPair.circuitName }
+        let route = try route(arguments, context)
+        if let refusal = route.refusal(of: list) { throw .invalidInput(refusal) }
+        var configuration = NodePool.Configuration(route: route, proxied: route.isProxied(for: list))
+        let proxies = route.proxies(for: list)
+        for proxy in proxies.sorted(by: { $0.description < $1.description }) where proxy.scheme == .socks5 {
+            warn("\(proxy) resolves node names here, so the local resolver learns each one; socks5h:// leaves them to the proxy")
         }
+        if proxies.contains(where: \.isSOCKS), let account { configuration.circuit = await account.keyPair.circuitName }
         return HealthCache.pool(for: list, configuration: configuration, home: home)
     }
 
@@ -63,8 +74,9 @@ public enum NodeOptions {
     /// ADAMANT's onion services too.
     public static func nodeList(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> NodeList {
         var list = try givenOrBuiltInList(arguments, context)
-        if list.source == .builtIn, case .proxy(let proxy) = try routeSetting(arguments, context).value, proxy.scheme == .socks5h {
-            list.endpoints += NodeEndpoint.mainnetOnion
+        if list.source == .builtIn {
+            let route = try route(arguments, context)
+            list.endpoints += NodeEndpoint.mainnetOnion.filter { route.reaches($0.url) }
         }
         return list
     }

@@ -25,7 +25,7 @@ public struct NodesCommand: Command {
         let pool = try await NodeOptions.pool(arguments, context) { context.output.error("warning: " + $0) }
         let reports = await pool.checkHealth()
         HealthCache.save(pool, home: try? OutboxOptions.homeDirectory(arguments, context))
-        let rows = reports.map { Row($0, route: pool.route.hop(to: $0.url, environment: context.environment)) }
+        let rows = reports.map { Row($0, route: pool.route.hop(to: $0.url)) }
         if arguments.flag(Self.json) {
             context.output.printJSON(["nodes": rows])
         } else {

@@ -21,7 +21,7 @@ public enum OutboxOptions {
     public static let servicePublicKey = SingleOption(
         "service-public-key", valueName: "hex", help: "The push service's public key; must hash to its address.")
     public static let deadline = SingleOption(
-        "deadline", valueName: "seconds", help: "Wait at most this long for the chain (default 30).")
+        "deadline", valueName: "seconds", help: "Wait at most this long for the chain (default 30; through a proxy, as its latency needs).")
     public static let json = Flag("json", help: "Print one JSON object.")
 
     public static let options: [any DeclaredOption] = [home, serviceAddress, servicePublicKey] + NodeOptions.options + [PassphraseInput.option]
@@ -89,14 +89,14 @@ public enum OutboxOptions {
     }
 
     /// Resolves every setting an outbox command needs, so a mistake in them (a bad config file)
-    /// is reported before the passphrase is asked for.
-    public static func checkSettings(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) {
+    /// is reported before the passphrase is asked for. A command that makes no request
+    /// (`network` false) neither needs nor checks the nodes and the route.
+    public static func checkSettings(_ arguments: ParsedArguments, _ context: Context, network: Bool = true) throws(CLIError) {
         _ = try serviceSetting(arguments, context)
         _ = try homeDirectory(arguments, context)
+        guard network else { return }
         let nodes = try NodeOptions.nodeList(arguments, context)
-        if let refusal = try NodeOptions.routeSetting(arguments, context).value.refusal(of: nodes, environment: context.environment) {
-            throw .usage(refusal)
-        }
+        if let refusal = try NodeOptions.route(arguments, context).refusal(of: nodes) { throw .invalidInput(refusal) }
     }
 
     /// The config file, read and checked once per process; nil when there is none.
@@ -113,26 +113,40 @@ public enum OutboxOptions {
         return duration
     }
 
+    /// How long to wait for the chain: `--deadline`, else 30 s, or through a proxy as long as
+    /// the outbox's route needs (`NodePool.allowing(_:)`).
+    public static func wait(_ arguments: ParsedArguments, for outbox: Outbox) throws(CLIError) -> Duration {
+        let direct = Duration.seconds(30)
+        guard arguments.value(deadline) == nil else { return try deadline(arguments) }
+        return (outbox.chain as? NodeClient)?.pool.allowing(direct) ?? direct
+    }
+
     /// The outbox of the passphrase's account. The settings are checked first, so that a broken
-    /// config file is said before the passphrase is asked for.
+    /// config file is said before the passphrase is asked for. Without `network`, for a command
+    /// that only reads the store, no node is ever asked.
     public static func openForPassphrase(
-        _ arguments: ParsedArguments, _ context: Context, log: any LogSink = SilentLog()
+        _ arguments: ParsedArguments, _ context: Context, network: Bool = true, log: any LogSink = SilentLog()
     ) async throws(CLIError) -> Outbox {
-        try checkSettings(arguments, context)
+        try checkSettings(arguments, context, network: network)
         let keys = AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context))
-        return try await open(arguments, context, keys: keys, log: log)
+        return try await open(arguments, context, keys: keys, nodes: network ? nil : NoChain(), log: log)
     }
 
     /// The outbox for the account of `keys`, on the configured nodes; its store opens while
     /// the keys are still being derived. `nodes`: a client the caller already has (its pool's
     /// health is then shared). `log`: where the outbox tells what it does.
     public static func open(
-        _ arguments: ParsedArguments, _ context: Context, keys: AccountKeys, nodes: NodeClient? = nil, log: any LogSink = SilentLog()
+        _ arguments: ParsedArguments, _ context: Context, keys: AccountKeys, nodes: (any SignalChain)? = nil, log: any LogSink = SilentLog()
     ) async throws(CLIError) -> Outbox {
         let service = try serviceSetting(arguments, context).value
         let home = try homeDirectory(arguments, context)
-        let nodes = if let nodes { nodes } else {
-            NodeClient(pool: try await NodeOptions.pool(arguments, context, account: keys) { context.output.error("warning: " + $0) })
+        let chain: any SignalChain
+        if let nodes {
+            chain = nodes
+        } else {
+            let pool = try await NodeOptions.pool(arguments, context, account: keys) { context.output.error("warning: " + $0) }
+            // Each call as long as the route needs, a first health check included.
+            chain = NodeClient(pool: pool, deadline: pool.allowing(.seconds(10)))
         }
         var configuration = Outbox.Configuration()
         #if ADM_TEST_HOOKS
@@ -142,11 +156,23 @@ public enum OutboxOptions {
         }
         #endif
         do {
-            return try await Outbox(home: home, keys: keys, service: service, chain: nodes, configuration: configuration, log: log)
+            return try await Outbox(home: home, keys: keys, service: service, chain: chain, configuration: configuration, log: log)
         } catch {
             throw CLIError(outboxError: error)
         }
     }
+}
+
+/// The chain of a command that only reads the store: it is never asked, and would say so.
+private struct NoChain: SignalChain {
+    private static let none = NodeError.noUsableNode([])
+    func height() async throws(NodeError) -> Int64 { throw Self.none }
+    func signals(sentBy sender: Address, afterHeight: Int64, offset: Int) async throws(NodeError) -> [Transaction] { throw Self.none }
+    func locate(_ id: TransactionID) async throws(NodeError) -> TransactionLocation { throw Self.none }
+    func spendableBalance(of address: Address) async throws(NodeError) -> ADMAmount { throw Self.none }
+    func send(
+        _ asset: ChatAsset, to recipient: Address, signedBy keyPair: KeyPair, isResend: Bool, willSend: @Sendable (Transaction) async throws -> Void
+    ) async throws -> SentSignal { throw Self.none }
 }
 
 extension CLIError {

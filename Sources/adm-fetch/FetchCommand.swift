@@ -11,7 +11,7 @@ struct FetchCommand: Command {
     static let payload = SingleOption("payload", valueName: "file", valueKind: .file, help: "Read the push as delivered (APNs or FCM JSON) from a file, or - for standard input.")
     static let noNames = Flag("no-names", help: "Title with the partner's address; skip the address-book lookup.")
     /// The shared option's name and parsing, with fetch's own default.
-    static let deadline = SingleOption("deadline", valueName: "seconds", help: "End by then, whatever the nodes do (default 25; 60 through a proxy).")
+    static let deadline = SingleOption("deadline", valueName: "seconds", help: "End by then, whatever the nodes do (default 25; through a proxy, as its latency needs).")
     static let json = Flag("json", help: "Print one JSON object: the transaction, the notification, and on failure fallback and reason.")
 
     static let info = CommandInfo(
@@ -88,8 +88,9 @@ struct FetchCommand: Command {
         let desktop = try await DesktopOutput.notifier(arguments, context, staying: false, log: Warnings(output: context.output))
         let (home, log) = openLog(context)
         let pool = try await NodeOptions.pool(arguments, context, home: home, account: keys) { context.output.error("warning: " + $0) }
-        // A proxy's first request waits for a circuit, seconds before it leaves.
-        let deadline = self.deadline ?? .seconds(pool.isProxied ? 60 : 25)
+        // Through a proxy, as long as the route's measured latency says (more while nothing
+        // is: a first circuit takes seconds).
+        let deadline = self.deadline ?? pool.allowing(.seconds(25))
         var configuration = Fetcher.Configuration()
         configuration.deadline = deadline
         defer { HealthCache.save(pool, home: home) }

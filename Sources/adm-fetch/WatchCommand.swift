@@ -104,7 +104,7 @@ struct WatchCommand: Command {
         let accounts = try WatchedAccount.all(arguments, context)
         // Through a SOCKS proxy each account reads on its own circuit, sockets and all; else
         // the accounts share one pool and one socket per node.
-        let ownCircuits = if case .proxy(let proxy) = try NodeOptions.routeSetting(arguments, context).value { proxy.isSOCKS } else { false }
+        let ownCircuits = try NodeOptions.separatesAccounts(arguments, context)
         // Bad input is said first (64), then a missing desktop (69).
         let logsByAccount = AccountLogs(logger)
         let desktop = try await DesktopOutput.notifier(arguments, context, staying: true, record: logsByAccount, log: logger) { chat in
@@ -150,7 +150,7 @@ struct WatchCommand: Command {
                 logs[account.home] = log
             }
             await logsByAccount.add(log, for: account.keyPair.address, into: policy)
-            let fetcher = Fetcher(keyPair: account.keyPair, client: NodeClient(pool: pool, deadline: .seconds(15)), publicKeys: log)
+            let fetcher = Fetcher(keyPair: account.keyPair, client: NodeClient(pool: pool, deadline: pool.allowing(.seconds(15))), publicKeys: log)
             fetchers.append((account.keyPair.address, fetcher))
             let registrations = await openOutbox(account.home, account.keyPair, fetcher.client, logger, context)
             watchers.append(Watcher(

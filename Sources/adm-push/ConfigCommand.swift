@@ -96,7 +96,8 @@ struct ConfigCommand: Command {
     /// The proxy as set; left to the environment, what its variables make of the nodes.
     private func proxyRow(_ route: Setting<NetworkRoute>, _ nodes: NodeList, _ environment: [String: String]) -> Row {
         guard route.value == .environment else { return Row("proxy", .text(route.value.description), route.origin) }
-        let hops = Set(nodes.endpoints.map { route.value.hop(to: $0.url, environment: environment) })
+        let resolved = ResolvedRoute(route.value, environment: environment)
+        let hops = Set(nodes.endpoints.map { resolved.hop(to: $0.url) })
         guard hops != [.direct] else { return Row("proxy", .text("none"), .builtIn) }
         let variables = hops.compactMap { if case .environmentProxy(let name, _) = $0 { name } else { nil } }.sorted()
         let shown = hops.map(\.description).sorted().joined(separator: "; ")

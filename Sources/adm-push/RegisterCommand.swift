@@ -72,7 +72,7 @@ enum OutboxCommand {
             }
             return .queued
         }
-        let wait = try OutboxOptions.deadline(arguments)
+        let wait = try OutboxOptions.wait(arguments, for: outbox)
         // The intents are stored by now: Ctrl-C or SIGTERM end the wait, not the process, so
         // the report says where they stand and that they stay queued.
         let stop = StopOnSignals()

@@ -69,7 +69,7 @@ struct QueueCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
-        let outbox = try await OutboxOptions.openForPassphrase(arguments, context)
+        let outbox = try await OutboxOptions.openForPassphrase(arguments, context, network: false)
         let groups: [[Intent]]
         do { groups = try await outbox.queue() } catch { throw CLIError(outboxError: error) }
         let intents = groups.joined().sorted { $0.createdAt < $1.createdAt }
@@ -128,7 +128,7 @@ struct FlushCommand: Command {
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
         let logger = try LogOptions.logger(arguments, context)
         let outbox = try await OutboxOptions.openForPassphrase(arguments, context, log: Demoted(logger, as: "outbox"))
-        let wait = try OutboxOptions.deadline(arguments)
+        let wait = try OutboxOptions.wait(arguments, for: outbox)
         let json = arguments.flag(OutboxOptions.json)
         guard arguments.flag(Self.loop) else {
             let report: FlushReport
@@ -189,7 +189,7 @@ struct RepairCommand: Command {
         let evidence = await PushEvidenceReport.assess(outbox, account: outbox.account, arguments, context)
         if let evidence { context.output.error("Evidence: \(evidence); sending the last signal of each affected token again") }
         do { _ = try await outbox.repair(resend: evidence?.tokensToResend ?? []) } catch { throw CLIError(outboxError: error) }
-        let wait = try OutboxOptions.deadline(arguments)
+        let wait = try OutboxOptions.wait(arguments, for: outbox)
         let report: FlushReport
         do { report = try await outbox.flush(within: wait) } catch { throw CLIError(outboxError: error) }
         OutboxReport.print(report, json: arguments.flag(OutboxOptions.json), context)

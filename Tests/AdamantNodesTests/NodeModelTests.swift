@@ -12,6 +12,9 @@ import Testing
         ("HTTPS://Node.Example:443/A%2Fb//", "https://node.example:443/A%2Fb"),
         ("http://127.0.0.1:1", "http://127.0.0.1:1"),
         ("http://n:65535/", "http://n:65535"),
+        // A name with trailing dots is the same name: libcurl and the resolver see through them.
+        ("http://Node.Example.:80/", "http://node.example:80"),
+        ("http://2gzyxa5ihm7nsggfxnu52rck2vv4rvmdlkiu3zzui5du4xyclen53wid.onion..", "http://2gzyxa5ihm7nsggfxnu52rck2vv4rvmdlkiu3zzui5du4xyclen53wid.onion"),
     ])
     func normalises(input: String, expected: String) throws {
         #expect(try NodeURL(input).description == expected)
@@ -25,7 +28,9 @@ import Testing
         ("http://host:99999999999999999999", "malformed"), ("http://host:", "malformed"), ("http://host:8a", "malformed"),
         ("http://ho st", "malformed"), ("http://host/a b", "malformed"), ("http://host/%zz", "malformed"), ("http://host/%4", "malformed"),
         ("http://[::1", "malformed"), ("http://[]", "malformed"), ("http://[::g]", "malformed"), ("http://[::1]x", "malformed"),
-        ("http://:80", "malformed"), ("http://hést", "malformed"),
+        ("http://:80", "malformed"), ("http://hést", "malformed"), ("http://.", "malformed"), ("http://..:80", "malformed"),
+        // libcurl decodes escapes in a host, so they could hide what the name is.
+        ("http://x%2Eonion", "malformed"), ("http://x.onion%2e", "malformed"),
     ])
     func rejects(input: String, reason: String) {
         #expect(throws: NodeURLError.self) { try NodeURL(input) }

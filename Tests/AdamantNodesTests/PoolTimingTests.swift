@@ -138,7 +138,7 @@ struct ProxiedHedgeTests {
         let clock = AnyClock(manual)
         let transport = ScriptedTransport(clock: clock)
         transport.route("http://slow:1") { _, _ in .json(FakeStatus().json, after: .milliseconds(2_500)) }
-        let route = NetworkRoute.proxy(try Proxy("socks5h://127.0.0.1:9050"))
+        let route = ResolvedRoute(.proxy(try Proxy("socks5h://127.0.0.1:9050")), environment: [:])
         let pool = Fixtures.pool(transport, nodes: ["http://slow:1"], clock: clock) { configuration in
             configuration = NodePool.Configuration(route: proxied ? route : .direct, proxied: proxied)
             configuration.statusTimeout = .seconds(30)  // the answer is waited for either way: the hedge is what differs
@@ -150,5 +150,75 @@ struct ProxiedHedgeTests {
         let best = try #require(try await pool.usableNodes(until: manual.now + .seconds(1)).first)
         #expect(best.latency == .milliseconds(2_500))
         #expect(pool.hedgeDelay(after: best) == (proxied ? .seconds(5) : .seconds(1)))
+    }
+}
+
+/// Through a proxy the first health check gets the most any timeout may (nothing is measured
+/// yet: direct + 35 s); after it, every timeout follows the latency measured on the route, 5 ×
+/// the best node's, within its direct value and that most. Direct, nothing changes.
+@Suite(.timeLimit(.minutes(1)))
+struct ProxiedTimeoutTests {
+    let manual = ManualClock()
+    let proxy = ResolvedRoute(.proxy(try! Proxy("socks5h://127.0.0.1:9050")), environment: [:])
+
+    /// A pool of one node whose status takes `latency`, checked once.
+    func checkedPool(latency: Duration, proxied: Bool = true) async -> (NodePool, ScriptedTransport) {
+        let clock = AnyClock(manual)
+        let transport = ScriptedTransport(clock: clock)
+        transport.node("http://n:1", paths: ["/api/node/status": .json(FakeStatus().json, after: latency)])
+        let list = NodeList(endpoints: [NodeEndpoint(url: try! NodeURL("http://n:1"))], nethash: .majority, source: .arguments)
+        let configuration = NodePool.Configuration(route: proxied ? proxy : .direct, proxied: proxied)
+        let pool = NodePool(nodes: list, transport: transport, configuration: configuration, clock: clock, wallClock: ManualWallClock(unixMillis: Fixtures.unixMillis))
+        await check(pool, taking: latency)
+        return (pool, transport)
+    }
+
+    func check(_ pool: NodePool, taking latency: Duration) async {
+        let check = Task { await pool.checkHealth() }
+        await manual.waitForSleepers(2)  // the check's deadline and the answer
+        manual.advance(by: latency)
+        await check.value
+    }
+
+    @Test func theFirstCheckGetsTheMostAndTheNextOnesFollowTheLatency() async throws {
+        let (pool, transport) = await checkedPool(latency: .seconds(4))
+        let first = try #require(transport.requests.first)
+        #expect(first.timeout == .seconds(38) && first.connectTimeout == .seconds(37), "3 s and 2 s, each + 35 s")
+        #expect(pool.reports[0].health.isUsable && pool.reports[0].latency == .seconds(4))
+
+        // 5 × 4 s, above each direct value and below each most.
+        for direct in [Duration.seconds(2), .seconds(3), .seconds(5), .seconds(10), .seconds(15)] { #expect(pool.allowing(direct) == .seconds(20)) }
+        #expect(pool.allowing(.seconds(25)) == .seconds(25) && pool.allowing(.seconds(30)) == .seconds(30), "never below the direct value")
+        await check(pool, taking: .seconds(4))
+        let second = transport.requests[1]
+        #expect(second.timeout == .seconds(20) && second.connectTimeout == .seconds(20), "\(second.timeout) \(second.connectTimeout)")
+
+        transport.node("http://n:1", paths: ["/api/blocks/getHeight": .json(#"{"success":true,"height":1000}"#)])
+        #expect(try await NodeClient(pool: pool, deadline: .seconds(60)).height() == 1000)
+        let read = try #require(transport.requests(to: "/api/blocks/getHeight").first)
+        #expect(read.timeout == .seconds(20), "\(read.timeout)")
+    }
+
+    @Test func aFastRouteGetsTheDirectValuesAndASlowOneTheMost() async throws {
+        let (fast, _) = await checkedPool(latency: .milliseconds(100))
+        #expect(fast.allowing(.seconds(3)) == .seconds(3) && fast.allowing(.seconds(25)) == .seconds(25))
+        let (slow, _) = await checkedPool(latency: .seconds(30))
+        #expect(slow.allowing(.seconds(3)) == .seconds(38) && slow.allowing(.seconds(25)) == .seconds(60))
+    }
+
+    @Test func directNothingChanges() async throws {
+        let (pool, transport) = await checkedPool(latency: .milliseconds(900), proxied: false)
+        #expect(transport.requests[0].timeout == .seconds(3) && transport.requests[0].connectTimeout == .seconds(2))
+        for direct in [Duration.seconds(2), .seconds(10), .seconds(25)] { #expect(pool.allowing(direct) == direct) }
+    }
+
+    /// Before anything is measured, an operation's default (a call, a watch's read, a fetch, a
+    /// register's wait) outlasts a first health check, which gets the most.
+    @Test func beforeAnyMeasurementAnOperationOutlastsTheFirstCheck() throws {
+        let list = NodeList(endpoints: [NodeEndpoint(url: try NodeURL("http://n:1"))], nethash: .majority, source: .arguments)
+        let pool = NodePool(nodes: list, transport: ScriptedTransport(), configuration: NodePool.Configuration(route: proxy, proxied: true))
+        let check = pool.allowing(NodePool.Configuration().healthCheckDeadline)
+        #expect(check == .seconds(40))
+        for operation in [Duration.seconds(10), .seconds(15), .seconds(25), .seconds(30)] { #expect(pool.allowing(operation) > check) }
     }
 }

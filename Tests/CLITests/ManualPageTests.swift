@@ -124,6 +124,17 @@ final class ManualPageTests {
         #expect(examples.contains("adm-fetch watch --notify") && !examples.contains("notify-send"), "\(examples)")
     }
 
+    /// Filled text never carries a run of spaces: one is a multi-line literal that lost a
+    /// line's `\` and brought the next line's indentation into the sentence.
+    @Test(arguments: HelpTests.tools)
+    func filledTextHasNoRunOfSpaces(_ tool: String) async throws {
+        var filled = true
+        for line in try await page(tool).roff.split(separator: "\n") {
+            if line == ".nf" || line == ".fi" { filled = line == ".fi" }
+            #expect(!filled || !line.contains("  "), "\(tool): \(line)")
+        }
+    }
+
     @Test func theDateIsSourceDateEpochsWhenSet() async throws {
         let result = try await run("adm-push", ["--generate-manual"], environment: ["SOURCE_DATE_EPOCH": "1700000000"])
         #expect(result.stdout.contains("\n.TH \"ADM\\-PUSH\" \"1\" 2023-11-14 "), "\(result.stdout.prefix(200))")

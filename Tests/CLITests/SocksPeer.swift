@@ -2,10 +2,11 @@ import Foundation
 import Synchronization
 
 /// A SOCKS5 server of the tests' own on a loopback port (RFC 1928, username/password auth of
-/// RFC 1929), an HTTP proxy's CONNECT too, which records what each connection asked for: the username, and the destination
-/// as sent (a name unresolved, or an address). It relays to the destination, with names looked
-/// up in `hosts` only (never in DNS), or misbehaves as told. Each connection runs on threads of
-/// its own. Every socket is close-on-exec, so no child a test starts holds one.
+/// RFC 1929), an HTTP proxy's CONNECT too, which records what each connection asked for: the
+/// username, the destination as sent (a name unresolved, or an address), and what the client
+/// sent through it. It relays to the destination, with names relayed only if the test gave
+/// them (to 127.0.0.1, never looked up), or misbehaves as told. Each connection runs on
+/// threads of its own. Every socket is close-on-exec, so no child a test starts holds one.
 final class SocksPeer: Sendable {
     /// What one connection asked for.
     struct Request: Sendable, Hashable {
@@ -16,8 +17,31 @@ final class SocksPeer: Sendable {
         var port: Int
         /// ATYP 3: the client left the name to the proxy.
         var sentAsName: Bool
-        /// The HTTP request lines the client sent through it (`GET /api/…`), when relayed.
-        var httpLines: [String] = []
+        /// The client hung up while a slow relay built its "circuit": it gave up waiting.
+        var abandoned = false
+        /// What the client sent once the tunnel was open (an HTTP proxy's CONNECT head, for
+        /// a CONNECT), at most `SocksPeer.keptBytes`.
+        var sent: [UInt8] = []
+
+        /// The HTTP requests in `sent`: each request line (`GET /api/…`) and body.
+        var http: [(line: String, body: String)] { Self.requests(in: sent) }
+        var httpLines: [String] { http.map(\.line) }
+        /// The bodies of the POSTs.
+        var posts: [String] { http.filter { $0.line.hasPrefix("POST ") }.map(\.body) }
+
+        private static func requests(in bytes: [UInt8]) -> [(line: String, body: String)] {
+            var found: [(line: String, body: String)] = []
+            var rest = bytes[...]
+            while let end = rest.firstRange(of: Array("\r\n\r\n".utf8)) {
+                let head = String(decoding: rest[..<end.lowerBound], as: UTF8.self).split(separator: "\r\n")
+                let length = head.dropFirst().first { $0.lowercased().hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+                let body = rest[end.upperBound...].prefix(max(0, length))
+                found.append((String(head.first ?? ""), String(decoding: body, as: UTF8.self)))
+                rest = rest[body.endIndex...]
+            }
+            return found
+        }
     }
 
     enum Behavior: Sendable {
@@ -30,19 +54,26 @@ final class SocksPeer: Sendable {
         case refuse(UInt8)
         /// Take the request, then say nothing while holding the connection.
         case stall
+        /// Answer the CONNECT with success, then take what the client sends and say nothing.
+        case stallAfterConnect
         /// Answer the greeting with these bytes and close.
-        case garbage([UInt8])
+        case garbage(String, [UInt8])
+        /// Answer the CONNECT with these bytes and close.
+        case garbageReply(String, [UInt8])
     }
+
+    /// What a connection's record keeps of what the client sent.
+    static let keptBytes = 1 << 20
 
     let port: Int
     private let listener: Int32
-    private let hosts: [String: Int]
-    private let state = Mutex((requests: [Request](), behavior: Behavior.relay, held: [Int32]()))
+    private let names: Set<String>
+    private let state = Mutex((requests: [Request](), behavior: Behavior.relay, held: [Int32](), connected: [ContinuousClock.Instant]()))
 
-    /// Listening on 127.0.0.1, a port of the kernel's choice. `hosts`: names it relays to
-    /// 127.0.0.1 on the given port (an onion name of a test, say).
-    init(hosts: [String: Int] = [:]) throws {
-        self.hosts = hosts
+    /// Listening on 127.0.0.1, a port of the kernel's choice. `names`: host names it relays to
+    /// 127.0.0.1 on the port asked for (an onion name of a test, say).
+    init(names: Set<String> = []) throws {
+        self.names = names
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw PeerError("socket: \(errno)") }
         var address = sockaddr_in()
@@ -68,6 +99,11 @@ final class SocksPeer: Sendable {
 
     var requests: [Request] { state.withLock { $0.requests } }
 
+    /// When the first client after `instant` connected: a process started then is running by then.
+    func firstConnection(after instant: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        state.withLock { $0.connected.first { $0 >= instant } }
+    }
+
     func behave(_ behavior: Behavior) { state.withLock { $0.behavior = behavior } }
 
     var url: String { "socks5h://127.0.0.1:\(port)" }
@@ -80,6 +116,7 @@ final class SocksPeer: Sendable {
                 return
             }
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)  // Glibc's accept4 is not imported
+            state.withLock { $0.connected.append(.now) }
             Thread.detachNewThread { [self] in serve(client) }
         }
     }
@@ -91,7 +128,7 @@ final class SocksPeer: Sendable {
         if greeting == Array("CO".utf8) { return keepOpen = connectOverHTTP(client, greeting) }
         guard greeting[0] == 5, let methods = read(client, Int(greeting[1])) else { return }
         let behavior = state.withLock { $0.behavior }
-        if case .garbage(let bytes) = behavior {
+        if case .garbage(_, let bytes) = behavior {
             _ = write(client, bytes)
             return
         }
@@ -123,28 +160,49 @@ final class SocksPeer: Sendable {
             state.requests.append(Request(username: username, host: host, port: port, sentAsName: sentAsName))
             return state.requests.count - 1
         }
+        let success: [UInt8] = [5, 0, 0, 1, 127, 0, 0, 1, 0, 0]
         switch behavior {
         case .refuse(let code):
             _ = write(client, [5, code, 0, 1, 0, 0, 0, 0, 0, 0])
         case .stall:
             keepOpen = true
             state.withLock { $0.held.append(client) }
+        case .stallAfterConnect:
+            guard write(client, success) else { return }
+            keepOpen = true
+            state.withLock { $0.held.append(client) }
+            // Read, so the client's request is sent and taken, and answer nothing.
+            Thread.detachNewThread { [self] in
+                while let bytes = readSome(client) { record(bytes, at: index) }
+            }
         case .garbage:
             return
+        case .garbageReply(_, let bytes):
+            _ = write(client, bytes)
         case .relay, .slowRelay:
-            if case .slowRelay(let wait) = behavior { Thread.sleep(forTimeInterval: Double(wait / .milliseconds(1)) / 1000) }
-            let target = sentAsName ? hosts[host].map { ("127.0.0.1", $0) } : (host, port)
-            guard let target, let upstream = Self.connect(to: target.0, port: target.1) else {
+            if case .slowRelay(let wait) = behavior {
+                Thread.sleep(forTimeInterval: Double(wait / .milliseconds(1)) / 1000)
+                var byte: UInt8 = 0
+                if recv(client, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0 {
+                    state.withLock { $0.requests[index].abandoned = true }
+                    return
+                }
+            }
+            let target = sentAsName ? (names.contains(host) ? "127.0.0.1" : nil) : host
+            guard let target, let upstream = Self.connect(to: target, port: port) else {
                 _ = write(client, [5, 4, 0, 1, 0, 0, 0, 0, 0, 0])  // host unreachable
                 return
             }
-            guard write(client, [5, 0, 0, 1, 127, 0, 0, 1, 0, 0]) else { close(upstream); return }
+            guard write(client, success) else { close(upstream); return }
             keepOpen = true
-            Self.pipe(client, upstream) { [self] bytes in
-                // A request line comes whole in one write of the client's headers.
-                let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\r\n").filter { $0.hasPrefix("GET ") || $0.hasPrefix("POST ") }
-                if !lines.isEmpty { state.withLock { $0.requests[index].httpLines += lines.map(String.init) } }
-            }
+            Self.pipe(client, upstream) { [self] bytes in record(bytes, at: index) }
+        }
+    }
+
+    private func record(_ bytes: [UInt8], at index: Int) {
+        state.withLock { state in
+            let room = Self.keptBytes - state.requests[index].sent.count
+            state.requests[index].sent += bytes.prefix(max(0, room))
         }
     }
 
@@ -161,7 +219,7 @@ final class SocksPeer: Sendable {
             return false
         }
         let host = String(parts[1][..<colon])
-        state.withLock { $0.requests.append(Request(username: nil, host: host, port: port, sentAsName: true, httpLines: [String(line)])) }
+        state.withLock { $0.requests.append(Request(username: nil, host: host, port: port, sentAsName: true, sent: head)) }
         guard let upstream = Self.connect(to: host, port: port) else {
             _ = write(client, Array("HTTP/1.1 502 Bad Gateway\r\n\r\n".utf8))
             return false
@@ -216,6 +274,16 @@ final class SocksPeer: Sendable {
             filled += got
         }
         return bytes
+    }
+
+    /// What one read gives, or nil at end of file or an error.
+    private func readSome(_ fd: Int32) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let got = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if got < 0 && errno == EINTR { continue }
+            return got > 0 ? Array(buffer[0..<got]) : nil
+        }
     }
 
     private func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool { Self.writeAll(fd, bytes) }

@@ -113,23 +113,23 @@ final class CurlEasy: @unchecked Sendable {
         }
     }
 
-    /// The proxy options. Without any, libcurl follows the environment's proxy variables.
+    /// The proxy, or none, set for every request: libcurl then never follows its proxy
+    /// variables, and NO_PROXY cannot take a node around a proxy.
     private func route(_ request: HTTPRequest) throws(TransportError) {
-        switch request.route {
-        case .environment: return
-        case .direct: try set(CURLOPT_PROXY, "")  // an empty proxy turns the environment's off too
-        case .proxy(let proxy):
-            try set(CURLOPT_PROXY, proxy.description)
-            try set(CURLOPT_NOPROXY, "")  // NO_PROXY must not send a node around the proxy
-            // An HTTP proxy tunnels every request, plain-HTTP nodes' too, rather than taking
-            // them in its own hands.
-            if proxy.scheme == .http { try set(CURLOPT_HTTPPROXYTUNNEL, 1) }
-            guard proxy.isSOCKS, let circuit = request.circuit else { return }
-            // Tor keeps streams of different SOCKS credentials on different circuits, and
-            // libcurl reuses a proxied connection only for the same ones.
-            try set(CURLOPT_PROXYUSERNAME, circuit)
-            try set(CURLOPT_PROXYPASSWORD, "adm-push")
+        try set(CURLOPT_NOPROXY, "")
+        guard let proxy = request.hop.proxy else {
+            if case .environmentProxy(let variable, nil) = request.hop { throw .invalidRequest("\(variable) names no proxy adm-push can use") }
+            return try set(CURLOPT_PROXY, "")  // an empty proxy turns the environment's off
         }
+        try set(CURLOPT_PROXY, proxy.description)
+        // An HTTP proxy tunnels every request, plain-HTTP nodes' too, rather than taking
+        // them in its own hands.
+        if proxy.scheme == .http { try set(CURLOPT_HTTPPROXYTUNNEL, 1) }
+        guard proxy.isSOCKS, let circuit = request.circuit else { return }
+        // Tor keeps streams of different SOCKS credentials on different circuits, and
+        // libcurl reuses a proxied connection only for the same ones.
+        try set(CURLOPT_PROXYUSERNAME, circuit)
+        try set(CURLOPT_PROXYPASSWORD, "adm-push")
     }
 
     /// The whole transfer as libcurl timed it, from the moment this worker started it: time
@@ -156,7 +156,7 @@ final class CurlEasy: @unchecked Sendable {
     private func transportError(_ code: CURLcode, sink: TransferSink, request: HTTPRequest) -> TransportError {
         // Through a proxy, a failed connection is one to the proxy: its refusals of the node
         // come back as CURLE_PROXY.
-        let proxy: Proxy? = if case .proxy(let proxy) = request.route { proxy } else { nil }
+        let proxy = request.hop.proxy
         let text = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: ccurl_easy_strerror(code))
         // "Failed to connect to … after 3 ms: …": without the time, the same failure reads the
         // same on every node, and is said once.

@@ -21,7 +21,15 @@ public struct NodeURL: Sendable, Hashable, Comparable, StringCodable {
         guard !authority.isEmpty, authority.last != "@" else { throw .missingHost(text) }
         guard !authority.contains("@") else { throw .credentials(text) }
         guard !tail.contains("?"), !tail.contains("#") else { throw .queryOrFragment(text) }
-        guard let (host, port) = Self.hostAndPort(authority), Self.isPath(tail) else { throw .malformed(text) }
+        guard let (parsedHost, port) = Self.hostAndPort(authority), Self.isPath(tail) else { throw .malformed(text) }
+        // A name with trailing dots is the same name to libcurl and the resolver: without them
+        // here, it is one node, and what it is (an onion service, a name NO_PROXY takes out)
+        // is seen.
+        var host = parsedHost
+        if !host.hasPrefix("[") {
+            while host.hasSuffix(".") { host.removeLast() }
+            guard !host.isEmpty else { throw .malformed(text) }
+        }
 
         var path = String(tail)
         while path.hasSuffix("/") { path.removeLast() }
@@ -67,7 +75,8 @@ public struct NodeURL: Sendable, Hashable, Comparable, StringCodable {
         } else {
             host = authority.prefix { $0 != ":" }
             afterHost = authority[host.endIndex...]
-            guard !host.isEmpty, isPercentEncoded(host, allowing: hostAllowed) else { return nil }
+            // No escapes: libcurl decodes them, so one could hide a dot, or a whole name.
+            guard !host.isEmpty, host.utf8.allSatisfy(hostAllowed.contains) else { return nil }
         }
         guard !afterHost.isEmpty else { return (host, nil) }
         let digits = afterHost.dropFirst()

@@ -88,8 +88,8 @@ extension NodePool {
     ) async -> ReplyVerdict<Value> {
         let started = clock.now
         let request = HTTPRequest(
-            url: url.endpoint(path, query: query), timeout: min(configuration.requestTimeout, started.duration(to: deadline)),
-            connectTimeout: configuration.connectTimeout, route: configuration.route, circuit: configuration.circuit)
+            url: url.endpoint(path, query: query), timeout: min(allowing(configuration.requestTimeout), started.duration(to: deadline)),
+            connectTimeout: allowing(configuration.connectTimeout), hop: configuration.route.hop(to: url), circuit: configuration.circuit)
         let answer: HTTPAnswer
         do throws(TransportError) {
             answer = try await transport.send(request)

@@ -15,11 +15,14 @@ extension NodePool {
         }
     }
 
-    /// A connection to `node`'s socket over this pool's transport and clock.
+    /// A connection to `node`'s socket over this pool's transport and clock, its handshake
+    /// and posts timed as the route allows.
     package func socket(to node: SocketNode, addresses: [Address], types: [Int]) -> SocketConnection {
-        SocketConnection(
-            origin: node.origin, addresses: addresses, types: types, transport: transport, clock: clock,
-            route: configuration.route, circuit: configuration.circuit)
+        var session = SocketSession.Configuration()
+        session.requestTimeout = allowing(session.requestTimeout)
+        return SocketConnection(
+            origin: node.origin, addresses: addresses, types: types, transport: transport, clock: clock, configuration: session,
+            hop: configuration.route.hop(to: node.url), circuit: configuration.circuit)
     }
 
     /// A node whose socket said something false (a transaction that does not verify): ranked

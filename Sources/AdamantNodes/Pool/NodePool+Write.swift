@@ -51,8 +51,8 @@ extension NodePool {
             let started = clock.now
             let request = HTTPRequest(
                 method: .post, url: node.url.endpoint(transaction.submissionPath), body: body,
-                timeout: min(configuration.requestTimeout, remaining), connectTimeout: configuration.connectTimeout,
-                route: configuration.route, circuit: configuration.circuit)
+                timeout: min(allowing(configuration.requestTimeout), remaining), connectTimeout: allowing(configuration.connectTimeout),
+                hop: configuration.route.hop(to: node.url), circuit: configuration.circuit)
             do throws(TransportError) {
                 let answer = try await transport.send(request)
                 recordAnswer(from: node.url, after: answer.wireTime ?? started.duration(to: clock.now))

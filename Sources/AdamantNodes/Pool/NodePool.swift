@@ -26,10 +26,16 @@ public final class NodePool: Sendable {
         /// A node whose clock is further than this from the other nodes' (or, alone, from this
         /// device's) does not stamp transactions: the 0.10 past window.
         public var clockTolerance: Duration = .seconds(5)
-        /// Straight to the nodes, through a proxy, or as the environment says.
-        public var route: NetworkRoute = .environment
+        /// Straight to the nodes, or through which proxy for each.
+        public var route: ResolvedRoute = .direct
         /// Whether the route goes through a proxy (the environment's too): the timings allow for it.
         public var isProxied = false
+        /// Through a proxy, each timeout above is this many times the latency measured on it,
+        /// within its direct value and that plus `circuitAllowance` (see `NodePool.allowing(_:)`).
+        public var latencyFactor = 5
+        /// Through a proxy, how much longer than direct anything may take: all of it before any
+        /// latency is measured, since a first circuit takes seconds to build.
+        public var circuitAllowance: Duration = .seconds(35)
         /// The SOCKS username of every request: one per account keeps accounts on separate
         /// Tor circuits (see `HTTPRequest.circuit`).
         public var circuit: String?
@@ -38,17 +44,13 @@ public final class NodePool: Sendable {
         public init() {}
 
         /// The defaults for requests through `route`. Through a proxy, Tor builds a circuit
-        /// before a first request leaves, which takes seconds: each node gets that long
-        /// before it counts as offline, and the hedge delay, which still follows the measured
-        /// latency from the same floor, may grow as far.
-        public init(route: NetworkRoute, proxied: Bool) {
+        /// before a first request leaves, which takes seconds: the timeouts follow the latency
+        /// measured on the route (`NodePool.allowing(_:)`), and the hedge delay, which follows
+        /// it from the same floor, may grow as far as a circuit's seconds.
+        public init(route: ResolvedRoute, proxied: Bool) {
             self.route = route
             isProxied = proxied
             guard proxied else { return }
-            connectTimeout = .seconds(30)  // the SOCKS reply waits for the circuit and the exit's connection
-            statusTimeout = .seconds(30)
-            healthCheckDeadline = .seconds(40)
-            requestTimeout = .seconds(45)
             hedgeDelayBounds = hedgeDelayBounds.lowerBound ... .seconds(10)
             failurePenalty = .seconds(10)
         }
@@ -91,9 +93,20 @@ public final class NodePool: Sendable {
     }
 
     /// How the pool's requests reach the nodes.
-    public var route: NetworkRoute { configuration.route }
+    public var route: ResolvedRoute { configuration.route }
     /// Whether the requests go through a proxy.
     public var isProxied: Bool { configuration.isProxied }
+
+    /// How long to allow for what takes `direct` on a direct route. Through a proxy, as long
+    /// as the route has shown it needs: `latencyFactor` times the best node's latency measured
+    /// on it, never less than `direct`, never more than `direct` + `circuitAllowance`; that
+    /// most before anything is measured, since a first circuit takes seconds to build.
+    public func allowing(_ direct: Duration) -> Duration {
+        guard configuration.isProxied else { return direct }
+        let most = direct + configuration.circuitAllowance
+        guard let latency = state.withLock({ $0.ranked().first?.latency }) else { return most }
+        return min(max(latency * configuration.latencyFactor, direct), most)
+    }
 
     /// What is known about every node now, in list order.
     public var reports: [NodeReport] { state.withLock { $0.reports } }
@@ -165,14 +178,15 @@ public final class NodePool: Sendable {
 
     private func runHealthCheck() async {
         let endpoints = nodes.endpoints
-        let deadline = clock.now + configuration.healthCheckDeadline
+        let deadline = clock.now + allowing(configuration.healthCheckDeadline)
+        let (statusTimeout, connectTimeout) = (allowing(configuration.statusTimeout), allowing(configuration.connectTimeout))
         let probes = await withTaskGroup(of: (index: Int, probe: StatusProbe)?.self) { group in
             group.addTask { [clock] in
                 try? await clock.sleep(until: deadline)
                 return nil
             }
             for (index, endpoint) in endpoints.enumerated() {
-                group.addTask { (index, await self.probe(endpoint, until: deadline)) }
+                group.addTask { (index, await self.probe(endpoint, until: deadline, timeouts: (statusTimeout, connectTimeout))) }
             }
             var byIndex: [Int: StatusProbe] = [:]
             while byIndex.count < endpoints.count, let finished = await group.next() {
@@ -204,23 +218,23 @@ public final class NodePool: Sendable {
     }
 
     /// The main URL, then the alternate if the main one gives no status.
-    private func probe(_ endpoint: NodeEndpoint, until deadline: AnyClock.Instant) async -> StatusProbe {
-        let main = await probe(endpoint.url, until: deadline)
+    private func probe(_ endpoint: NodeEndpoint, until deadline: AnyClock.Instant, timeouts: (status: Duration, connect: Duration)) async -> StatusProbe {
+        let main = await probe(endpoint.url, until: deadline, timeouts: timeouts)
         guard case .failure = main.result else { return main }
         for alternate in endpoint.urls.dropFirst() {
-            let fallback = await probe(alternate, until: deadline)
+            let fallback = await probe(alternate, until: deadline, timeouts: timeouts)
             if case .success = fallback.result { return fallback }
         }
         return main
     }
 
-    private func probe(_ url: NodeURL, until deadline: AnyClock.Instant) async -> StatusProbe {
+    private func probe(_ url: NodeURL, until deadline: AnyClock.Instant, timeouts: (status: Duration, connect: Duration)) async -> StatusProbe {
         let started = clock.now
-        let timeout = min(configuration.statusTimeout, started.duration(to: deadline))
+        let timeout = min(timeouts.status, started.duration(to: deadline))
         guard timeout > .zero else { return StatusProbe(url: url, result: .failure(ProbeFailure(kind: .noAnswer(.timedOut)))) }
         let request = HTTPRequest(
-            url: url.endpoint("/api/node/status"), timeout: timeout, connectTimeout: configuration.connectTimeout,
-            route: configuration.route, circuit: configuration.circuit)
+            url: url.endpoint("/api/node/status"), timeout: timeout, connectTimeout: timeouts.connect,
+            hop: configuration.route.hop(to: url), circuit: configuration.circuit)
         let answer: HTTPAnswer
         do { answer = try await transport.send(request) } catch {
             return StatusProbe(url: url, result: .failure(ProbeFailure(kind: .noAnswer(error))))

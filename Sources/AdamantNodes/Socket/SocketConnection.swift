@@ -23,15 +23,15 @@ package struct SocketConnection: Sendable {
     let transport: any HTTPTransport
     let clock: AnyClock
     let configuration: SocketSession.Configuration
-    /// The route and circuit of each request, as the pool's.
-    let route: NetworkRoute
+    /// The proxy and circuit of each request, as the pool's for the socket's node.
+    let hop: ProxyHop
     let circuit: String?
 
     package init(
         origin: String, addresses: [Address], types: [Int], transport: any HTTPTransport, clock: AnyClock = .continuous,
-        configuration: SocketSession.Configuration = .init(), route: NetworkRoute = .environment, circuit: String? = nil
+        configuration: SocketSession.Configuration = .init(), hop: ProxyHop = .direct, circuit: String? = nil
     ) {
-        self.route = route
+        self.hop = hop
         self.circuit = circuit
         self.origin = origin
         self.addresses = addresses
@@ -79,12 +79,12 @@ package struct SocketConnection: Sendable {
                         case .poll(let epoch, let sid, let timeout):
                             let request = HTTPRequest(
                                 url: url(sid), timeout: timeout, connectTimeout: configuration.requestTimeout,
-                                maxResponseBytes: configuration.maximumAnswerBytes, route: route, circuit: circuit)
+                                maxResponseBytes: configuration.maximumAnswerBytes, hop: hop, circuit: circuit)
                             group.addTask { [transport] in sink.yield(.polled(epoch: epoch, await Self.exchange(request, transport))) }
                         case .send(let epoch, let sid, let body):
                             let request = HTTPRequest(
                                 method: .post, url: url(sid), body: body, timeout: configuration.requestTimeout,
-                                connectTimeout: configuration.requestTimeout, route: route, circuit: circuit)
+                                connectTimeout: configuration.requestTimeout, hop: hop, circuit: circuit)
                             group.addTask { [transport] in sink.yield(.sent(epoch: epoch, await Self.exchange(request, transport))) }
                         case .live: output.yield(.live)
                         case .received(let transaction): output.yield(.received(transaction))

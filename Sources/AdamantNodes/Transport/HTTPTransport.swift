@@ -29,8 +29,9 @@ public struct HTTPRequest: Sendable, Hashable {
     /// An answer larger than this is cut off as it arrives (`.responseTooLarge`); nil leaves
     /// it to the transport's own cap.
     public var maxResponseBytes: Int?
-    /// Straight to the node, through a proxy, or as the environment says.
-    public var route: NetworkRoute
+    /// Straight to the node, or through which proxy: libcurl is told either way, and never
+    /// reads its proxy variables (`ResolvedRoute` has read them).
+    public var hop: ProxyHop
     /// The SOCKS username sent to a SOCKS proxy: requests with different ones never share a
     /// connection, nor, through Tor, a circuit. Nil sends none.
     public var circuit: String?
@@ -38,7 +39,7 @@ public struct HTTPRequest: Sendable, Hashable {
     /// A request; `connectTimeout` is cut to `timeout` if longer.
     public init(
         method: Method = .get, url: String, body: [UInt8]? = nil, timeout: Duration, connectTimeout: Duration, maxResponseBytes: Int? = nil,
-        route: NetworkRoute = .environment, circuit: String? = nil
+        hop: ProxyHop = .direct, circuit: String? = nil
     ) {
         self.method = method
         self.url = url
@@ -46,7 +47,7 @@ public struct HTTPRequest: Sendable, Hashable {
         self.timeout = timeout
         self.connectTimeout = min(connectTimeout, timeout)
         self.maxResponseBytes = maxResponseBytes
-        self.route = route
+        self.hop = hop
         self.circuit = circuit
     }
 }

@@ -23,37 +23,62 @@ public enum NetworkRoute: Sendable, Hashable, CustomStringConvertible {
         case .proxy(let proxy): proxy.description
         }
     }
+}
 
-    /// What a request to `url` goes through, with `environment` as the process's.
-    public func hop(to url: NodeURL, environment: [String: String]) -> ProxyHop {
-        switch self {
-        case .direct: return .direct
-        case .proxy(let proxy): return .proxy(proxy)
-        case .environment: return EnvironmentProxy(environment).hop(to: url)
+/// A route with libcurl's proxy variables read, once: what each request goes through. Every
+/// request is then given its proxy, or none, explicitly (`CURLOPT_PROXY`, `CURLOPT_NOPROXY`),
+/// so libcurl never decides otherwise from the variables, and what `nodes` shows is what
+/// happens. A proxy the variables name is then treated as one set by `--proxy`.
+public struct ResolvedRoute: Sendable, Hashable {
+    /// The setting it was resolved from.
+    public let setting: NetworkRoute
+    private let environment: EnvironmentProxy
+
+    /// `setting`, with `environment` as the process's.
+    public init(_ setting: NetworkRoute, environment: [String: String]) {
+        self.setting = setting
+        self.environment = EnvironmentProxy(setting == .environment ? environment : [:])
+    }
+
+    /// Straight to the nodes.
+    public static let direct = ResolvedRoute(.direct, environment: [:])
+
+    /// What a request to `url` goes through.
+    public func hop(to url: NodeURL) -> ProxyHop {
+        switch setting {
+        case .direct: .direct
+        case .proxy(let proxy): .proxy(proxy)
+        case .environment: environment.hop(to: url)
         }
     }
 
-    /// Whether any request to `list`'s nodes goes through a proxy.
-    public func isProxied(for list: NodeList, environment: [String: String]) -> Bool {
-        list.endpoints.flatMap { [$0.url] + ($0.alternate.map { [$0] } ?? []) }.contains { hop(to: $0, environment: environment) != .direct }
-    }
+    /// The proxies requests to `list`'s nodes go through.
+    public func proxies(for list: NodeList) -> Set<Proxy> { Set(Self.urls(of: list).compactMap { hop(to: $0).proxy }) }
 
-    /// Nil when every node of `list` can be reached this way; else why not: a `.onion` host
-    /// means nothing outside Tor, and resolving it here would tell the local resolver which
-    /// hidden service is wanted.
-    public func refusal(of list: NodeList, environment: [String: String]) -> String? {
-        for endpoint in list.endpoints {
-            for url in [endpoint.url] + (endpoint.alternate.map { [$0] } ?? []) where url.isOnion {
-                switch hop(to: url, environment: environment) {
-                case .proxy(let proxy) where proxy.scheme == .socks5h: continue
-                case .environmentProxy(_, let proxy?) where proxy.scheme == .socks5h: continue
-                default:
-                    return "\(url) is an onion service: it needs a socks5h:// proxy such as Tor's (--proxy socks5h://127.0.0.1:9050)"
-                }
+    /// Whether any request to `list`'s nodes goes through a proxy.
+    public func isProxied(for list: NodeList) -> Bool { Self.urls(of: list).contains { hop(to: $0) != .direct } }
+
+    /// Whether `url` can be reached this way: a `.onion` host means nothing outside Tor, and
+    /// resolving it here would tell the local resolver which hidden service is wanted.
+    public func reaches(_ url: NodeURL) -> Bool { !url.isOnion || hop(to: url).proxy?.scheme == .socks5h }
+
+    /// Nil when every node of `list` can be reached this way; else why not, in a line.
+    public func refusal(of list: NodeList) -> String? {
+        for url in Self.urls(of: list) {
+            // The value is not repeated: it may hold a password.
+            if case .environmentProxy(let variable, nil) = hop(to: url) {
+                return "\(variable) names no proxy adm-push can use: give socks5h://, socks5:// or http://, a host and a port, "
+                    + "without credentials, or set --proxy (none for no proxy)"
+            }
+            if !reaches(url) {
+                return "\(url) is an onion service: it needs a socks5h:// proxy such as Tor's (--proxy socks5h://127.0.0.1:9050)"
             }
         }
         return nil
     }
+
+    /// Every URL a request may go to: each node's, and its alternate's.
+    private static func urls(of list: NodeList) -> [NodeURL] { list.endpoints.flatMap(\.urls) }
 }
 
 /// What one request goes through.
@@ -63,8 +88,18 @@ public enum ProxyHop: Sendable, Hashable, CustomStringConvertible {
     /// Through the proxy the route names.
     case proxy(Proxy)
     /// Through the proxy an environment variable names: the variable, and its value as a
-    /// proxy when it reads as one (libcurl takes some forms this does not, a bare host among them).
+    /// proxy; nil when it names none adm-push can use (libcurl takes more forms, socks4:// and
+    /// credentials among them), and then the route is refused.
     case environmentProxy(variable: String, Proxy?)
+
+    /// The proxy, if any, and if it reads as one.
+    public var proxy: Proxy? {
+        switch self {
+        case .direct: nil
+        case .proxy(let proxy): proxy
+        case .environmentProxy(_, let proxy): proxy
+        }
+    }
 
     /// `direct`, or `via` the proxy (and the variable that names it).
     public var description: String {
@@ -105,12 +140,13 @@ public struct Proxy: Sendable, Hashable, CustomStringConvertible {
     /// Parses a proxy URL; anything else is refused with the reason.
     public init(_ text: String) throws(ProxyError) {
         let trimmed = text.trimmingSpaces
+        // Before anything that would quote it: it holds a password.
+        guard !trimmed.contains("@") else { throw .credentials(text) }
         guard let separator = trimmed.firstRange(of: "://") else { throw .malformed(text) }
         let schemeText = trimmed[..<separator.lowerBound].lowercased()
         guard let scheme = Scheme(rawValue: schemeText) else { throw .unsupportedScheme(text) }
         var authority = trimmed[separator.upperBound...]
         if authority.last == "/" { authority = authority.dropLast() }
-        guard !authority.contains("@") else { throw .credentials(text) }
         guard !authority.contains(where: { "/?#".contains($0) }) else { throw .malformed(text) }
         guard let (host, port) = Self.hostAndPort(authority) else { throw .malformed(text) }
         self.scheme = scheme
@@ -154,8 +190,9 @@ public enum ProxyError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(text.quoted) is not a proxy URL: give scheme://host:port, such as socks5h://127.0.0.1:9050, or none"
         case .unsupportedScheme(let text):
             "\(text.quoted) has a scheme adm-push does not use: give socks5h:// (names resolved by the proxy, as Tor wants), socks5:// or http://"
-        case .credentials(let text):
-            "\(text.quoted) carries credentials: leave them out (each account sends its own SOCKS username, which keeps accounts on separate Tor circuits)"
+        // Not repeated: it holds a password.
+        case .credentials:
+            "a proxy URL carries no credentials: leave them out (each account sends its own SOCKS username, which keeps accounts on separate Tor circuits)"
         }
     }
 }
