@@ -10,7 +10,14 @@ static struct {
     CURL *(*easy_init)(void);
     void (*easy_cleanup)(CURL *);
     void (*easy_reset)(CURL *);
-    CURLcode (*easy_perform)(CURL *);
+    CURLM *(*multi_init)(void);
+    CURLMcode (*multi_cleanup)(CURLM *);
+    CURLMcode (*multi_add_handle)(CURLM *, CURL *);
+    CURLMcode (*multi_remove_handle)(CURLM *, CURL *);
+    CURLMcode (*multi_perform)(CURLM *, int *);
+    CURLMcode (*multi_poll)(CURLM *, struct curl_waitfd *, unsigned int, int, int *);
+    CURLMcode (*multi_wakeup)(CURLM *);
+    CURLMsg *(*multi_info_read)(CURLM *, int *);
     const char *(*easy_strerror)(CURLcode);
     CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
     CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
@@ -59,7 +66,14 @@ static void load(void) {
         && resolve(library, "curl_easy_init", (void **)&curl.easy_init)
         && resolve(library, "curl_easy_cleanup", (void **)&curl.easy_cleanup)
         && resolve(library, "curl_easy_reset", (void **)&curl.easy_reset)
-        && resolve(library, "curl_easy_perform", (void **)&curl.easy_perform)
+        && resolve(library, "curl_multi_init", (void **)&curl.multi_init)
+        && resolve(library, "curl_multi_cleanup", (void **)&curl.multi_cleanup)
+        && resolve(library, "curl_multi_add_handle", (void **)&curl.multi_add_handle)
+        && resolve(library, "curl_multi_remove_handle", (void **)&curl.multi_remove_handle)
+        && resolve(library, "curl_multi_perform", (void **)&curl.multi_perform)
+        && resolve(library, "curl_multi_poll", (void **)&curl.multi_poll)
+        && resolve(library, "curl_multi_wakeup", (void **)&curl.multi_wakeup)
+        && resolve(library, "curl_multi_info_read", (void **)&curl.multi_info_read)
         && resolve(library, "curl_easy_strerror", (void **)&curl.easy_strerror)
         && resolve(library, "curl_easy_setopt", (void **)&curl.easy_setopt)
         && resolve(library, "curl_easy_getinfo", (void **)&curl.easy_getinfo)
@@ -85,7 +99,38 @@ const char *ccurl_load_failure(void) {
 CURL *ccurl_easy_init(void) { return ccurl_load_failure() ? NULL : curl.easy_init(); }
 void ccurl_easy_cleanup(CURL *handle) { curl.easy_cleanup(handle); }
 void ccurl_easy_reset(CURL *handle) { curl.easy_reset(handle); }
-CURLcode ccurl_easy_perform(CURL *handle) { return curl.easy_perform(handle); }
+CURLM *ccurl_multi_init(void) { return ccurl_load_failure() ? NULL : curl.multi_init(); }
+void ccurl_multi_cleanup(CURLM *multi) { curl.multi_cleanup(multi); }
+void ccurl_multi_wakeup(CURLM *multi) { curl.multi_wakeup(multi); }
+
+/* What a multi error means for the one transfer: memory, or a failure of curl's own. */
+static CURLcode transfer_failure(CURLMcode code) { return code == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY : CURLE_FAILED_INIT; }
+
+CURLcode ccurl_perform(CURLM *multi, CURL *easy, int (*cancelled)(void *), void *context) {
+    CURLMcode code = curl.multi_add_handle(multi, easy);
+    if (code != CURLM_OK) return transfer_failure(code);
+    CURLcode result = CURLE_OK;
+    for (;;) {
+        int running = 0;
+        code = curl.multi_perform(multi, &running);
+        if (code != CURLM_OK) { result = transfer_failure(code); break; }
+        if (!running) {
+            result = CURLE_FAILED_INIT;  /* unless curl says how it ended, as it always does */
+            int left = 0;
+            for (CURLMsg *message; (message = curl.multi_info_read(multi, &left));) {
+                if (message->msg == CURLMSG_DONE && message->easy_handle == easy) result = message->data.result;
+            }
+            break;
+        }
+        if (cancelled(context)) { result = CURLE_ABORTED_BY_CALLBACK; break; }
+        /* curl_multi_poll returns earlier when curl's own timers (the transfer's timeout) say so. */
+        code = curl.multi_poll(multi, NULL, 0, 60 * 1000, NULL);
+        if (code != CURLM_OK) { result = transfer_failure(code); break; }
+        if (cancelled(context)) { result = CURLE_ABORTED_BY_CALLBACK; break; }
+    }
+    curl.multi_remove_handle(multi, easy);
+    return result;
+}
 const char *ccurl_easy_strerror(CURLcode code) { return ccurl_load_failure() ? "libcurl is not loaded" : curl.easy_strerror(code); }
 struct curl_slist *ccurl_slist_append(struct curl_slist *list, const char *line) {
     return ccurl_load_failure() ? NULL : curl.slist_append(list, line);
@@ -100,9 +145,6 @@ CURLcode ccurl_setopt_string(CURL *handle, CURLoption option, const char *value)
 CURLcode ccurl_setopt_off(CURL *handle, CURLoption option, curl_off_t value) { return curl.easy_setopt(handle, option, value); }
 CURLcode ccurl_setopt_write(CURL *handle, size_t (*function)(char *, size_t, size_t, void *)) {
     return curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, function);
-}
-CURLcode ccurl_setopt_xferinfo(CURL *handle, int (*function)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t)) {
-    return curl.easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, function);
 }
 CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value) { return curl.easy_getinfo(handle, info, value); }
 CURLcode ccurl_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value) { return curl.easy_getinfo(handle, info, value); }

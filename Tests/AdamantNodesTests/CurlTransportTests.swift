@@ -102,6 +102,20 @@ import Testing
         #expect(cancelled.duration(to: .now) < .seconds(10))  // the request would run 30 s
     }
 
+    /// The cancelled transfer's worker is woken and freed at once, though its server holds
+    /// it: with one worker, the next request is answered long before the held one's 30 s.
+    @Test func aCancelledTransferFreesItsWorkerAtOnce() async throws {
+        let single = CurlTransport(configuration: .init(maxResponseBytes: 64 * 1024, maxConcurrentRequests: 1))
+        let held = LoopbackServer(.mute)
+        let request = Task { try await single.send(get("http://127.0.0.1:\(held.port)/", timeout: .seconds(30))) }
+        #expect(await eventually { !held.requests.isEmpty }, "the request reached the server")
+        request.cancel()
+        let answering = LoopbackServer(.canned("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"))
+        let asked = ContinuousClock.now
+        #expect(try await single.send(get("http://127.0.0.1:\(answering.port)/", timeout: .seconds(25))).status == 200)
+        #expect(asked.duration(to: .now) < .seconds(10))
+    }
+
     @Test func aStreamingPeerIsCutOffAtTheCap() async {
         let server = LoopbackServer(.endlessBody)
         await #expect(throws: TransportError.responseTooLarge(limit: 64 * 1024)) {

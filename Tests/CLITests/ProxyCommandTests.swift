@@ -322,14 +322,16 @@ struct ProxyTraceTests {
         return (result, try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n"))
     }
 
-    /// `adm-fetch watch` under strace while `body` runs, then stopped by SIGTERM (to the watch,
-    /// which strace only traces); what it did, and the calls it made.
+    /// `adm-fetch watch` with `options` under strace (`calls`, into `folder`/`name`.trace) while
+    /// `body` runs, then stopped by SIGTERM (to the watch, which strace only traces); what it
+    /// did, and the calls it made.
     static func tracedWatch(
-        _ arguments: [String], environment: [String: String], folder: String, name: String, while body: (BackgroundProcess) async throws -> Void
+        _ arguments: [String], environment: [String: String], folder: String, name: String, calls: String = calls,
+        options: [String] = ["--json", "--interval", "0.5"], while body: (BackgroundProcess) async throws -> Void
     ) async throws -> (RunResult, [Substring]) {
         let trace = folder + "/\(name).trace"
         let strace = try BackgroundProcess(
-            TraceTools.strace, ["-f", "-qq", "-e", calls, "-o", trace, Binaries.url("adm-fetch").path, "watch", "--json", "--interval", "0.5"] + arguments,
+            TraceTools.strace, ["-f", "-qq", "-e", calls, "-o", trace, Binaries.url("adm-fetch").path, "watch"] + options + arguments,
             environment: environment, folder: folder, name: name, timeout: 120)
         // The watch is strace's child; strace would leave it running if it were killed.
         func watch() -> pid_t? {

@@ -1,10 +1,12 @@
 import CCurl
 
-/// One libcurl easy handle. Reusing it keeps connections, the DNS cache and TLS sessions alive
-/// between requests (keep-alive). Unchecked: one thread at a time uses it, the worker that
-/// checked it out of `CurlHandles`.
+/// One libcurl easy handle, with a multi handle of its own to run it on. Reusing it keeps
+/// connections, the DNS cache and TLS sessions alive between requests (keep-alive): they are
+/// the multi handle's. Unchecked: one thread at a time uses it, the worker that checked it out
+/// of `CurlHandles`.
 final class CurlEasy: @unchecked Sendable {
     private let handle: UnsafeMutableRawPointer
+    private let multi: UnsafeMutableRawPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private let getHeaders: UnsafeMutablePointer<curl_slist>
     private let postHeaders: UnsafeMutablePointer<curl_slist>
@@ -19,15 +21,21 @@ final class CurlEasy: @unchecked Sendable {
         // "Expect:" stops curl from pausing for a 100-continue before larger bodies. Each list
         // is its own: curl_slist_append extends a list in place.
         guard let handle = ccurl_easy_init() else { return nil }
+        guard let multi = ccurl_multi_init() else {
+            ccurl_easy_cleanup(handle)
+            return nil
+        }
         let getHeaders = Self.headerList(["Accept: application/json"])
         let postHeaders = Self.headerList(["Accept: application/json", "Content-Type: application/json", "Expect:"])
         guard let getHeaders, let postHeaders else {
             ccurl_slist_free_all(getHeaders)
             ccurl_slist_free_all(postHeaders)
+            ccurl_multi_cleanup(multi)
             ccurl_easy_cleanup(handle)
             return nil
         }
         self.handle = handle
+        self.multi = multi
         self.getHeaders = getHeaders
         self.postHeaders = postHeaders
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
@@ -47,6 +55,7 @@ final class CurlEasy: @unchecked Sendable {
     }
 
     deinit {
+        ccurl_multi_cleanup(multi)  // closes the connections; the easy handle is in it only during a transfer
         ccurl_easy_cleanup(handle)
         ccurl_slist_free_all(getHeaders)
         ccurl_slist_free_all(postHeaders)
@@ -64,7 +73,9 @@ final class CurlEasy: @unchecked Sendable {
         } catch {
             return .failure(error)
         }
-        let code = ccurl_easy_perform(handle)
+        let code = cancellation.whileRunning(on: CurlMulti(handle: multi)) {
+            ccurl_perform(multi, handle, { TransferSink.isCancelled($0) }, sink.opaque)
+        }
         guard code == CURLE_OK else { return .failure(transportError(code, sink: sink, request: request)) }
         var status = 0
         let statusCode = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
@@ -96,9 +107,6 @@ final class CurlEasy: @unchecked Sendable {
         try set(CURLOPT_MAXFILESIZE_LARGE, offset: curl_off_t(sink.limit))  // early stop when Content-Length says so
         try check(ccurl_setopt_write(handle) { TransferSink.write($0, $1, $2, $3) }, CURLOPT_WRITEFUNCTION)
         try set(CURLOPT_WRITEDATA, sink.opaque)
-        try set(CURLOPT_NOPROGRESS, 0)
-        try check(ccurl_setopt_xferinfo(handle) { context, _, _, _, _ in TransferSink.progress(context) }, CURLOPT_XFERINFOFUNCTION)
-        try set(CURLOPT_XFERINFODATA, sink.opaque)
 
         switch request.method {
         case .get:

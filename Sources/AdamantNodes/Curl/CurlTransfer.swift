@@ -1,12 +1,34 @@
 import CCurl
 import Synchronization
 
-/// Raised from any thread to abort a transfer; curl's progress callback polls it on the worker.
+/// Raised from any thread to abort a transfer. The transfer's wait is woken at once: it
+/// would otherwise sleep until its own timeout, which for a held socket poll is most of a minute.
 final class CancellationFlag: Sendable {
     private let raised = Atomic<Bool>(false)
+    /// The multi handle of the transfer under way, if any; under the lock, so it is never woken
+    /// after the transfer let go of it.
+    private let running = Mutex<CurlMulti?>(nil)
 
-    func raise() { raised.store(true, ordering: .relaxed) }
-    var isRaised: Bool { raised.load(ordering: .relaxed) }
+    func raise() {
+        raised.store(true, ordering: .sequentiallyConsistent)
+        running.withLock { $0?.wake() }
+    }
+
+    var isRaised: Bool { raised.load(ordering: .sequentiallyConsistent) }
+
+    /// Runs `transfer` on `multi`, which `raise` wakes meanwhile.
+    func whileRunning<T>(on multi: CurlMulti, _ transfer: () -> T) -> T {
+        running.withLock { $0 = multi }
+        defer { running.withLock { $0 = nil } }
+        return transfer()
+    }
+}
+
+/// A libcurl multi handle, which any thread may wake (`curl_multi_wakeup` is thread-safe).
+struct CurlMulti: @unchecked Sendable {
+    let handle: UnsafeMutableRawPointer
+
+    func wake() { ccurl_multi_wakeup(handle) }
 }
 
 /// What curl's callbacks write into during one `curl_easy_perform`. They reach it through an
@@ -41,9 +63,9 @@ final class TransferSink {
         return length
     }
 
-    /// CURLOPT_XFERINFOFUNCTION: non-zero aborts with CURLE_ABORTED_BY_CALLBACK, when the
-    /// caller gave up.
-    static func progress(_ opaque: UnsafeMutableRawPointer?) -> Int32 {
+    /// Asked by `ccurl_perform` after every wait: non-zero ends the transfer, when the caller
+    /// gave up.
+    static func isCancelled(_ opaque: UnsafeMutableRawPointer?) -> Int32 {
         from(opaque).cancellation.isRaised ? 1 : 0
     }
 }

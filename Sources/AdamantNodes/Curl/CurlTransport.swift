@@ -38,8 +38,8 @@ public final class CurlTransport: HTTPTransport {
         maxResponseBytes = configuration.maxResponseBytes
     }
 
-    /// Cancellation resumes the caller at once; the worker sees the flag in curl's progress
-    /// callback (called at least once a second) and frees itself.
+    /// Cancellation resumes the caller at once, and wakes the worker, which ends the transfer
+    /// and frees itself.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPAnswer {
         let reply = OneShot<Result<HTTPAnswer, TransportError>>()
         let cancellation = CancellationFlag()

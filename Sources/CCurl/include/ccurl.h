@@ -16,7 +16,18 @@ const char *ccurl_load_failure(void);
 CURL *ccurl_easy_init(void);
 void ccurl_easy_cleanup(CURL *handle);
 void ccurl_easy_reset(CURL *handle);
-CURLcode ccurl_easy_perform(CURL *handle);
+/* A multi handle of an easy handle's own, for ccurl_perform: it keeps the easy handle's
+   connections alive between transfers. */
+CURLM *ccurl_multi_init(void);
+void ccurl_multi_cleanup(CURLM *multi);
+/* Runs one transfer of `easy` on `multi`, which runs nothing else, and returns how it ended.
+   It waits in curl_multi_poll as long as curl's own timers allow, so a transfer a server holds
+   open (a socket's long poll) wakes nothing until it moves; curl_easy_perform looks at it once
+   a second. `cancelled(context)` is asked after every wait: once it says yes the transfer ends
+   with CURLE_ABORTED_BY_CALLBACK, and whoever decides so calls ccurl_multi_wakeup(multi),
+   which any thread may. */
+CURLcode ccurl_perform(CURLM *multi, CURL *easy, int (*cancelled)(void *), void *context);
+void ccurl_multi_wakeup(CURLM *multi);
 const char *ccurl_easy_strerror(CURLcode code);
 struct curl_slist *ccurl_slist_append(struct curl_slist *list, const char *line);
 void ccurl_slist_free_all(struct curl_slist *list);
@@ -27,7 +38,6 @@ CURLcode ccurl_setopt_ptr(CURL *handle, CURLoption option, void *value);
 CURLcode ccurl_setopt_string(CURL *handle, CURLoption option, const char *value);
 CURLcode ccurl_setopt_off(CURL *handle, CURLoption option, curl_off_t value);
 CURLcode ccurl_setopt_write(CURL *handle, size_t (*function)(char *, size_t, size_t, void *));
-CURLcode ccurl_setopt_xferinfo(CURL *handle, int (*function)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t));
 CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode ccurl_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
 CURLcode ccurl_getinfo_string(CURL *handle, CURLINFO info, char **value);

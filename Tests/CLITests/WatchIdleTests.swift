@@ -1,0 +1,40 @@
+import AdamantDevnet
+import Foundation
+import Testing
+
+/// What an idle `adm-fetch watch` does while nothing happens: live, its sockets' polls are
+/// held by the nodes for up to a ping interval (25 s), and it waits on them without waking.
+@Suite("adm-fetch watch, idle", .timeLimit(.minutes(2)))
+struct WatchIdleTests {
+    /// libcurl's own transfer loop (`curl_easy_perform`) looks at a held request once a second:
+    /// two polls a second on each socket of an idle watch, for as long as it runs.
+    @Test(.enabled(if: TraceTools.runs(needing: TraceTools.strace)))
+    func heldSocketPollsWakeNothingWhileTheyWait() async throws {
+        try TraceTools.require(TraceTools.strace)
+        let network = try await FetchDevnet()
+        let folder = network.outbox.home + "/runs"
+        let environment = ["ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.outbox.passphrase, "PATH": "/usr/bin:/bin"]
+        let trace = folder + "/idle.trace"
+        let polls: @Sendable () -> Int = { ((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").split(separator: "\n").count }
+        let (result, _) = try await ProxyTraceTests.tracedWatch(
+            ["--home", network.outbox.home + "/home"], environment: environment, folder: folder, name: "idle", calls: "trace=poll,ppoll", options: []
+        ) { watch in
+            try await watch.until("both sockets are live") { watch.stderr.components(separatedBy: "watch: live on").count == 3 }
+            // The requests of the start (the listings the sockets coming up asked for) end; then
+            // nothing is due for a minute. Quiet for a second, or 15 s gone by.
+            var last = polls()
+            let settling = ContinuousClock.now + .seconds(15)
+            while ContinuousClock.now < settling {
+                try await Task.sleep(for: .seconds(1))
+                let now = polls()
+                if now == last { break }
+                last = now
+            }
+            let before = polls()
+            try await Task.sleep(for: .seconds(4))  // the span observed, not a wait for a condition
+            let idle = polls() - before
+            #expect(idle <= 4, "\(idle) polls in 4 s of an idle watch")
+        }
+        #expect(result.status == 0)
+    }
+}
