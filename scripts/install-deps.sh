@@ -7,7 +7,8 @@
 # package in scripts/check-deb; libsystemd-dev has sd-bus's header, and the desktop tests run a
 # real desktop of their own: dbus-daemon, Xvfb and dunst, with xdotool to click a bubble,
 # ImageMagick's import for screenshots, fonts to draw text and emoji with, the SVG loader for the icon;
-# desktop-file-validate checks the .desktop file, and ImageMagick draws the icon's PNG;
+# desktop-file-validate checks the .desktop file, and ImageMagick draws the icon's PNG; notify-send
+# (libnotify-bin) is the peer adm-bench's desktop figure is measured next to;
 # microsocks is the real SOCKS5 server every networked command, watch and its socket included,
 # is run through under strace by the proxy tests, which fail in CI rather than skip without it).
 # The Swift 6 toolchain itself is assumed to be installed already.
@@ -20,4 +21,4 @@ $sudo apt-get install -y -qq \
     libsodium-dev libcurl4-openssl-dev libsqlite3-dev libmicrohttpd-dev libunistring-dev libstdc++-12-dev libsystemd-dev pkg-config \
     python3 python3-nacl openssl strace microsocks groff-base mandoc zsh fish \
     systemd dpkg-dev binutils lintian man-db \
-    dbus-daemon dbus-bin xvfb dunst librsvg2-common xdotool imagemagick fonts-dejavu-core fonts-noto-color-emoji desktop-file-utils >/dev/null
+    dbus-daemon dbus-bin xvfb dunst librsvg2-common xdotool imagemagick libnotify-bin fonts-dejavu-core fonts-noto-color-emoji desktop-file-utils >/dev/null
