@@ -172,8 +172,8 @@ public actor DesktopNotifier {
     /// Records what still waits as undelivered, so that a later process shows it: a process
     /// that ends with the service away (or hanging) calls it last.
     public func recordWaiting() async {
-        for serial in waiting.filter({ !$0.recorded }).map(\.serial) {
-            guard let index = waiting.firstIndex(where: { $0.serial == serial }), !waiting[index].recorded else { continue }
+        // Marked before each await, in which the queue may change.
+        while let index = waiting.firstIndex(where: { !$0.recorded }) {
             waiting[index].recorded = true
             await recordMissed(waiting[index].transactions)
         }

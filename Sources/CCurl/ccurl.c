@@ -122,11 +122,11 @@ CURLcode ccurl_perform(CURLM *multi, CURL *easy, int (*cancelled)(void *), void 
             }
             break;
         }
+        /* Before every wait: a cancellation may have come before the transfer could be woken. */
         if (cancelled(context)) { result = CURLE_ABORTED_BY_CALLBACK; break; }
         /* curl_multi_poll returns earlier when curl's own timers (the transfer's timeout) say so. */
         code = curl.multi_poll(multi, NULL, 0, 60 * 1000, NULL);
         if (code != CURLM_OK) { result = transfer_failure(code); break; }
-        if (cancelled(context)) { result = CURLE_ABORTED_BY_CALLBACK; break; }
     }
     curl.multi_remove_handle(multi, easy);
     return result;

@@ -28,13 +28,20 @@ final class TestDesktop: Sendable {
         .deletingLastPathComponent().appendingPathComponent("packaging/share").path
 
     /// Starts the bus and the X server, and dunst unless `notificationServer` is false.
-    /// `dmenu` is what dunst's context menu runs to pick an action (it reads the actions'
-    /// names on standard input and prints the one picked). With `refusingNotifications`, the
-    /// bus answers every `Notify` with an AccessDenied error (its policy denies the call)
-    /// until `allowNotifications()`: a service that refuses what it is sent.
-    static func start(notificationServer: Bool = true, dmenu: String = "/bin/false", refusingNotifications: Bool = false) async throws -> TestDesktop {
+    /// dunst's context menu, which picks an action, runs a dmenu that reads the actions' names
+    /// on standard input and prints the first line holding `picking`; none picks nothing.
+    /// With `refusingNotifications`, the bus answers every `Notify` with an AccessDenied error
+    /// (its policy denies the call) until `allowNotifications()`: a service that refuses what
+    /// it is sent.
+    static func start(notificationServer: Bool = true, picking: String? = nil, refusingNotifications: Bool = false) async throws -> TestDesktop {
         let folder = NSTemporaryDirectory() + "desktop-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var dmenu = "/bin/false"
+        if let picking {
+            dmenu = folder + "/pick.sh"
+            try "#!/bin/sh\ngrep -m1 -F -- '\(picking)'\n".write(toFile: dmenu, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dmenu)
+        }
         try busConfiguration(socketFolder: folder, refusingNotify: refusingNotifications).write(toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)
         let bus = try BackgroundProcess("/usr/bin/dbus-daemon", ["--config-file=\(folder)/bus.conf", "--nofork", "--print-address=1"], folder: folder, name: "bus")
         let address = try await bus.firstLine("the bus's address")
@@ -50,9 +57,9 @@ final class TestDesktop: Sendable {
     /// `body` on a desktop of its own, stopped after it whatever happens.
     @discardableResult
     static func with<Value>(
-        notificationServer: Bool = true, dmenu: String = "/bin/false", refusingNotifications: Bool = false, _ body: (TestDesktop) async throws -> Value
+        notificationServer: Bool = true, picking: String? = nil, refusingNotifications: Bool = false, _ body: (TestDesktop) async throws -> Value
     ) async throws -> Value {
-        let desktop = try await start(notificationServer: notificationServer, dmenu: dmenu, refusingNotifications: refusingNotifications)
+        let desktop = try await start(notificationServer: notificationServer, picking: picking, refusingNotifications: refusingNotifications)
         do {
             let value = try await body(desktop)
             await desktop.stop()

@@ -65,11 +65,7 @@ struct WatchDesktopTests {
     /// `open`) runs the open command for its chat; what that command prints goes to standard
     /// error, so `--json`'s lines stay one JSON object each.
     @Test func theOpenButtonRunsTheOpenCommandWhoseOutputStaysOffTheLines() async throws {
-        let picker = NSTemporaryDirectory() + "pick-open-\(UUID()).sh"
-        try "#!/bin/sh\ngrep -m1 ',open]'\n".write(toFile: picker, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: picker)
-        defer { try? FileManager.default.removeItem(atPath: picker) }
-        try await TestDesktop.with(dmenu: picker) { desktop in
+        try await TestDesktop.with(picking: ",open]") { desktop in
             let network = try await FetchDevnet()
             let opened = network.outbox.home + "/opened"
             let watch = try await WatchProcess(

@@ -72,11 +72,7 @@ struct WatchPolicyTests {
     /// "Mute 1 hour" on a bubble (dunst's menu, picked by a dmenu that chooses it): the chat's
     /// next message is not shown, another chat's is, and a restart still mutes it.
     @Test func muteOneHourMutesTheChatAndOutlivesARestart() async throws {
-        let picker = NSTemporaryDirectory() + "pick-mute-\(UUID()).sh"
-        try "#!/bin/sh\ngrep -m1 'Mute 1 hour'\n".write(toFile: picker, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: picker)
-        defer { try? FileManager.default.removeItem(atPath: picker) }
-        try await TestDesktop.with(dmenu: picker) { desktop in
+        try await TestDesktop.with(picking: "Mute 1 hour") { desktop in
             let network = try await FetchDevnet()
             let stranger = KeyPair(passphrase: Passphrase(unvalidated: "policy stranger \(UUID())"))
             _ = try network.devnet.fund(stranger.address, amount: ADMAmount(units: 10 * ADMAmount.unitsPerADM))

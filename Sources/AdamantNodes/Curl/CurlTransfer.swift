@@ -63,7 +63,7 @@ final class TransferSink {
         return length
     }
 
-    /// Asked by `ccurl_perform` after every wait: non-zero ends the transfer, when the caller
+    /// Asked by `ccurl_perform` before every wait: non-zero ends the transfer, when the caller
     /// gave up.
     static func isCancelled(_ opaque: UnsafeMutableRawPointer?) -> Int32 {
         from(opaque).cancellation.isRaised ? 1 : 0

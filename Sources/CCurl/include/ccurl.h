@@ -23,7 +23,7 @@ void ccurl_multi_cleanup(CURLM *multi);
 /* Runs one transfer of `easy` on `multi`, which runs nothing else, and returns how it ended.
    It waits in curl_multi_poll as long as curl's own timers allow, so a transfer a server holds
    open (a socket's long poll) wakes nothing until it moves; curl_easy_perform looks at it once
-   a second. `cancelled(context)` is asked after every wait: once it says yes the transfer ends
+   a second. `cancelled(context)` is asked before every wait: once it says yes the transfer ends
    with CURLE_ABORTED_BY_CALLBACK, and whoever decides so calls ccurl_multi_wakeup(multi),
    which any thread may. */
 CURLcode ccurl_perform(CURLM *multi, CURL *easy, int (*cancelled)(void *), void *context);
