@@ -70,6 +70,11 @@ import Testing
         #expect(reply(200, #"{"success":false,"nodeTimestamp":1,"error":"Account not found"}"#) == .failure(message: "Account not found", status: 200))
         #expect(reply(500, #"{"success":false,"error":"API endpoint not found"}"#) == .failure(message: "API endpoint not found", status: 500))
         #expect(reply(503, #"{"success":true}"#) == .notFromNode(reason: "HTTP 503 with success: true"))
+        // The rest of a body that opens as a success is the caller's to read and check.
+        #expect(reply(200, " {\n \"success\" : true }") == .success(Array(" {\n \"success\" : true }".utf8)))
+        #expect(reply(200, #"{"success":true,"transactions":[{"#) == .success(Array(#"{"success":true,"transactions":[{"#.utf8)))
+        #expect(reply(200, #"{"success":trueish}"#) == .notFromNode(reason: "HTTP 200 with a body that is not node JSON"))
+        #expect(reply(200, #"{"nodeTimestamp":1,"success":true}"#) == .success(Array(#"{"nodeTimestamp":1,"success":true}"#.utf8)))
         #expect(reply(404, "<!DOCTYPE html><html>Cannot GET /api/foo</html>") == .notFromNode(reason: "HTTP 404 with a body that is not node JSON"))
         #expect(reply(200, #"{"success":tr"#) == .notFromNode(reason: "HTTP 200 with a body that is not node JSON"))
         #expect(reply(200, #"{"height":5}"#) == .notFromNode(reason: "HTTP 200 with a body that is not node JSON"))

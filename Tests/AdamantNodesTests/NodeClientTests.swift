@@ -81,6 +81,19 @@ import Testing
         await #expect(throws: NodeError.self) { try await client.chats(ChatQuery()) }
     }
 
+    /// A page opens as a success and is not read again before the client reads it: what
+    /// follows the opening is still held to the grammar, and the node's answer refused.
+    @Test(arguments: [
+        (#":[],"count":0,}"#, "malformed JSON at byte 62: expected a key"),
+        (#":[]} trailing"#, "more text after the JSON value"),
+        (#":[{"id":"1""#, "the text ends inside the JSON"),
+    ])
+    func aPageThatBreaksAfterItsSuccessIsRefused(tail: String, reason: String) async {
+        let client = await client(["/api/chats/get": .json(#"{"success":true,"nodeTimestamp":1,"transactions""# + tail)])
+        let error = await #expect(throws: NodeError.self) { try await client.chats(ChatQuery()) }
+        #expect(error.map { "\($0)" }?.contains(reason) == true, "\(String(describing: error))")
+    }
+
     @Test func publicKeyMustHashToTheAddress() async throws {
         let key = Fixtures.sender.publicKey
         let client = await client(["/api/accounts/getPublicKey": .json(#"{"success":true,"nodeTimestamp":1,"publicKey":"\#(key.hex)"}"#)])

@@ -1,3 +1,5 @@
+import AdamantCore
+
 /// Words about what a node sent, safe to print: a node chooses its error messages, so they
 /// may hold terminal escapes or line breaks, and they may be long.
 enum AnswerText {
@@ -34,6 +36,8 @@ enum AnswerText {
         case .typeMismatch(let type, let context):
             return "\(path(context.codingPath)) is not \(kind(of: type))"
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            // The grammar broken: where, and what was expected there.
+            if let grammar = context.underlyingError as? JSONReadError { return quoted(grammar.description) }
             // Foundation reports a number too large for its field the same way, with no path.
             return "malformed JSON or an out-of-range number"
         case .dataCorrupted(let context):

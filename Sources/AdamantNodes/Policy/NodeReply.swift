@@ -16,6 +16,10 @@ enum NodeReply: Sendable, Hashable {
     case malformed(reason: String)
 
     init(_ answer: HTTPAnswer) {
+        if answer.status == 200, Self.opensWithSuccess(answer.body) {
+            self = .success(answer.body)
+            return
+        }
         guard let head = try? JSONReader.read(answer.body, Head.init(json:)) else {
             if let type = answer.contentType, type.lowercased().contains("json") {
                 self = .malformed(reason: "HTTP \(answer.status) with JSON that is not a node's answer")
@@ -32,8 +36,26 @@ enum NodeReply: Sendable, Hashable {
         }
     }
 
-    /// `success` and `error` of the envelope; the rest of the body is only checked here (every
-    /// answer is, a page of 100 transactions too), read by the call that asked for it.
+    /// Whether the body opens as every node's success does, `{"success":true` (blanks allowed).
+    /// The rest is then left to the call that asked for it, which reads the whole body with a
+    /// strict reader and refuses it as a bad answer if it is not JSON: a page of 100
+    /// transactions is not read twice.
+    private static func opensWithSuccess(_ body: [UInt8]) -> Bool {
+        var index = 0
+        func skipBlanks() {
+            while index < body.count, [0x20, 0x0A, 0x0D, 0x09].contains(body[index]) { index += 1 }
+        }
+        for token in ["{", "\"success\"", ":", "true"] {
+            skipBlanks()
+            guard body[index...].starts(with: token.utf8) else { return false }
+            index += token.utf8.count
+        }
+        skipBlanks()
+        return index < body.count && (body[index] == UInt8(ascii: ",") || body[index] == UInt8(ascii: "}"))
+    }
+
+    /// `success` and `error` of the envelope, with the rest of the body checked on the way: for
+    /// the answers that do not open as a success.
     private struct Head {
         var success: Bool
         var error: String?
