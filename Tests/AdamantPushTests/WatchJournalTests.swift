@@ -260,4 +260,25 @@ struct WatchJournalTests {
         #expect(error?.description.hasPrefix("the watch journal \(path) cannot be used: ") == true, "\(String(describing: error))")
         #expect(try await log.shown(among: listed, account: account).isEmpty)
     }
+
+    /// Pages are checked and recorded in statements of 100 rows: a longer one, and a short
+    /// one, are each matched by id and block, every row of them.
+    @Test(arguments: [3, 100, 101, 250])
+    func aPageOfAnyLengthIsCheckedByIdAndBlock(count: Int) async throws {
+        let home = try home()
+        let log = try NotificationLog(home: home.path)
+        let page = (0..<count).map { WatchedTransaction(id: TransactionID(number: UInt64(5000 + $0)), height: 60 + Int64($0 / 7)) }
+        let recorded = try await log.recordWatched(page, account: account, from: WatchCursor(height: 60), to: WatchCursor(height: 99), stream: "chats")
+        for _ in page { recorded.handedOverNext() }
+        let pushed = TransactionID(number: 9)
+        _ = try await log.recordShown(pushed, account: account, pushed: true, at: 1)
+
+        #expect(try await log.shown(among: page, account: account) == Set(page.map(\.id)))
+        // Another block, another account, an id never seen: none of them was shown.
+        let elsewhere = page.map { WatchedTransaction(id: $0.id, height: $0.height + 1_000) }
+        #expect(try await log.shown(among: elsewhere, account: account).isEmpty)
+        #expect(try await log.shown(among: page, account: KeyPair(passphrase: Passphrase(unvalidated: "another")).address).isEmpty)
+        let mixed = [WatchedTransaction(id: TransactionID(number: 1), height: 60), WatchedTransaction(id: pushed, height: 61), page[count - 1]]
+        #expect(try await log.shown(among: mixed, account: account) == [pushed, page[count - 1].id])
+    }
 }

@@ -147,14 +147,18 @@ public final class NotificationLog: Sendable {
         try await write { db in try Self.storeCursor(cursor, account: account, stream: stream, db) }
     }
 
-    /// Which of `transactions` were shown to `account` before (by `watch` or for a push).
+    /// Which of `transactions` were shown to `account` before (by `watch` or for a push), as
+    /// `wasShown` tells, a page in one statement.
     public func shown(among transactions: [WatchedTransaction], account: Address) async throws(StoreError) -> Set<TransactionID> {
         guard !transactions.isEmpty else { return [] }
         let account = account.description
         return try await read { db in
             var found = Set<TransactionID>()
-            for transaction in transactions where try Self.wasShown(Int64(bitPattern: transaction.id.number), at: transaction.height, account: account, db) {
-                found.insert(transaction.id)
+            for start in stride(from: 0, to: transactions.count, by: PageRows.count) {
+                let chunk = transactions[start..<min(start + PageRows.count, transactions.count)]
+                for row in try db.query(PageRows.shownAmong, [.text(account)] + PageRows.values(chunk.map { ($0.height, $0.id) })) {
+                    if let id = row.integer(0) { found.insert(TransactionID(number: UInt64(bitPattern: id))) }
+                }
             }
             return found
         }
@@ -185,12 +189,11 @@ public final class NotificationLog: Sendable {
         let delivery = try journal.start(from: from, ids: ids)
         let text = account.description
         try await write { db in
-            for transaction in transactions {
+            for start in stride(from: 0, to: transactions.count, by: PageRows.count) {
                 // At the page's start at least, where `forgetWatched` looks: a node listing a block
                 // below it costs at worst a notification shown twice, never one lost.
-                try db.query(
-                    "INSERT INTO watched (account, height, id) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
-                    [.text(text), .integer(max(transaction.height, from.height)), .integer(Int64(bitPattern: transaction.id.number))])
+                let chunk = transactions[start..<min(start + PageRows.count, transactions.count)].map { (max($0.height, from.height), $0.id) }
+                try db.query(PageRows.insertWatched, [.text(text)] + PageRows.values(chunk))
             }
             try Self.storeCursor(cursor, account: account, stream: stream, db)
         }
@@ -376,6 +379,40 @@ public final class WatchedPage {
     public func forgetTheRest() async throws(StoreError) {
         if handedOver < ids.count { try await log.forgetWatched(Array(ids[handedOver...]), account: account, cursor: from, stream: stream) }
         journal.clear()
+    }
+}
+
+/// A page's transactions as rows of `(height, id)` bound to one statement (`?2…`, after the
+/// account as `?1`) rather than a statement each, whose calls cost more than SQLite's work.
+/// Rows past the page's end are `(NULL, NULL)`, which no comparison matches.
+private enum PageRows {
+    /// Rows a statement takes; a node's page is at most 100.
+    static let count = 100
+
+    private static let rows = (0..<count).map { "(?\($0 * 2 + 2), ?\($0 * 2 + 3))" }.joined(separator: ", ")
+
+    /// The ids of the rows shown before, as `NotificationLog.wasShown` tells for one.
+    static let shownAmong = """
+        SELECT page.column2 FROM (VALUES \(rows)) AS page
+        WHERE EXISTS (SELECT 1 FROM shown WHERE account = ?1 AND id = page.column2)
+            OR EXISTS (SELECT 1 FROM watched WHERE account = ?1 AND height = page.column1 AND id = page.column2)
+        """
+
+    /// The rows added to `watched`; `WHERE` both drops the padding and tells SQLite's parser
+    /// that `ON CONFLICT` is the upsert's.
+    static let insertWatched = """
+        INSERT INTO watched (account, height, id)
+        SELECT ?1, column1, column2 FROM (VALUES \(rows)) WHERE column1 IS NOT NULL
+        ON CONFLICT DO NOTHING
+        """
+
+    /// The values bound after the account: `rows` (at most `count`), then padding.
+    static func values(_ rows: [(height: Int64, id: TransactionID)]) -> [SQLiteValue] {
+        var values: [SQLiteValue] = []
+        values.reserveCapacity(count * 2)
+        for row in rows { values += [.integer(row.height), .integer(Int64(bitPattern: row.id.number))] }
+        values += repeatElement(.null, count: count * 2 - values.count)
+        return values
     }
 }
 
