@@ -5,37 +5,45 @@
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 extension Array where Element: Sendable {
-    /// `transform` of every element, in the array's order whatever order they finish in. The
-    /// array is cut into at most `runs` runs of neighbours, mapped at once, each run's elements
-    /// one after another: a task per element costs about as much as a short transform, and
-    /// several runs per core keep the last one to finish from leaving the other cores idle.
+    /// `transform` of every element, in the array's order whatever order they finish in, by
+    /// `workers` tasks at once that each take the next element not yet taken. A task per
+    /// element, or per fixed run of them, cost about as much as a short transform; taking
+    /// one at a time from a shared index leaves no worker idle while another has a run left.
     package func concurrentMap<Mapped: Sendable>(
-        runs: Int = 16 * processorCount, _ transform: @escaping @Sendable (Element) async -> Mapped
+        workers: Int = processorCount, _ transform: @escaping @Sendable (Element) async -> Mapped
     ) async -> [Mapped] {
-        let runs = Swift.max(runs, 1)
-        let length = (count + runs - 1) / runs
-        guard length < count else {
+        let workers = Swift.min(Swift.max(workers, 1), count)
+        guard workers > 1 else {
             var mapped: [Mapped] = []
             for element in self { mapped.append(await transform(element)) }
             return mapped
         }
-        return await withTaskGroup(of: (start: Int, mapped: [Mapped]).self) { group in
-            for start in stride(from: 0, to: count, by: length) {
-                let run = self[start..<Swift.min(start + length, count)]
+        let next = NextIndex()
+        return await withTaskGroup(of: [(index: Int, mapped: Mapped)].self) { group in
+            for _ in 0..<workers {
                 group.addTask {
-                    var mapped: [Mapped] = []
-                    mapped.reserveCapacity(run.count)
-                    for element in run { mapped.append(await transform(element)) }
-                    return (start, mapped)
+                    var mapped: [(index: Int, mapped: Mapped)] = []
+                    while case let index = next.take(), index < count { mapped.append((index, await transform(self[index]))) }
+                    return mapped
                 }
             }
-            var finished: [(start: Int, mapped: [Mapped])] = []
-            for await run in group { finished.append(run) }
-            return finished.sorted { $0.start < $1.start }.flatMap(\.mapped)
+            var results = [Mapped?](repeating: nil, count: count)
+            for await part in group {
+                for (index, value) in part { results[index] = value }
+            }
+            return results.map { $0! }
         }
     }
+}
+
+/// The next element to map, shared by a map's workers.
+private final class NextIndex: Sendable {
+    private let value = Atomic<Int>(0)
+
+    func take() -> Int { value.wrappingAdd(1, ordering: .relaxed).oldValue }
 }
 
 /// The processors online, at least 1.
