@@ -180,7 +180,7 @@ public struct Watcher: Sendable {
     }
 
     /// Reads every listing to its end; false when stopped on the way.
-    private func readListings(_ scans: inout [WatchListing: WatchScan], _ deliver: Deliver) async throws(WatchError) -> Bool {
+    private func readListings(_ scans: inout [WatchListing: WatchScan], _ deliver: @escaping Deliver) async throws(WatchError) -> Bool {
         let (listings, withTransfers) = WatchListing.current(in: pool)
         for listing in listings {
             var scan: WatchScan
@@ -230,47 +230,95 @@ public struct Watcher: Sendable {
         page.handedOverNext()
     }
 
-    /// Reads `listing` page after page until a short one; false when stopped on the way. The
-    /// next page is read (and verified) while this one is handed over, never more than that one.
+    /// Reads `listing` page after page until a short one; false when stopped on the way. Pages
+    /// are read (and verified, on every core) while earlier ones are handed over, in order, one
+    /// at a time; up to `readAhead` pages wait for their turn, so that the next is asked for
+    /// as soon as one arrives and the cores never wait for a hand-over to end.
     private func catchUp(
-        _ listing: WatchListing, _ scan: inout WatchScan, chatsWithTransfers: Bool, _ deliver: Deliver
+        _ listing: WatchListing, _ scan: inout WatchScan, chatsWithTransfers: Bool, _ deliver: @escaping Deliver
     ) async throws(WatchFailure) -> Bool {
         let account = await self.account
-        let outcome = await withTaskGroup(of: Result<[Transaction], NodeError>.self) { reads -> Result<Bool, WatchFailure> in
-            // Leaving early (stopped, failed) leaves no read behind.
-            defer { reads.cancelAll() }
-            func ask(at cursor: WatchCursor) {
-                reads.addTask { [configuration, client = fetcher.client] in
+        let outcome = await withTaskGroup(of: CatchUpStep.self) { group -> Result<Bool, WatchFailure> in
+            // Leaving early (stopped, failed) leaves no read behind; a hand-over under way is
+            // cancelled and takes out what it did not hand over.
+            defer { group.cancelAll() }
+            var ahead = scan  // past every page read so far
+            var reading = false, readToEnd = false, readFailure: NodeError?
+            var waiting: [ReadPage] = []
+            var handing: ReadPage?
+            var read = 0
+            func askIfRoom() {
+                guard !reading, !readToEnd, readFailure == nil, waiting.count < Self.readAhead else { return }
+                reading = true
+                group.addTask { [configuration, client = fetcher.client, cursor = ahead.cursor] in
                     do throws(NodeError) {
-                        return .success(try await listing.page(
-                            at: cursor, for: account, limit: configuration.pageSize, chatsWithTransfers: chatsWithTransfers, client: client))
+                        return .read(.success(try await listing.page(
+                            at: cursor, for: account, limit: configuration.pageSize, chatsWithTransfers: chatsWithTransfers, client: client)))
                     } catch {
-                        return .failure(error)
+                        return .read(.failure(error))
                     }
                 }
             }
-            ask(at: scan.cursor)
-            var read = 0
-            while !Task.isCancelled, let answer = await reads.next() {
-                let page: [Transaction]
-                do throws(NodeError) { page = try answer.get() } catch { return .failure(.node(error)) }
-                let (next, caughtUp) = scan.advanced(past: page, limit: configuration.pageSize, rereadBlocks: configuration.rereadBlocks)
-                if !caughtUp { ask(at: next.cursor) }
-                let delivered: Bool
-                do throws(WatchError) { delivered = try await hand(page, listing, from: scan.cursor, to: next.cursor, deliver) } catch {
-                    return .failure(.ending(error))
+            func handNext() {
+                guard handing == nil, !waiting.isEmpty else { return }
+                let page = waiting.removeFirst()
+                handing = page
+                group.addTask {
+                    do throws(WatchError) { return .handed(.success(try await hand(page.transactions, listing, from: page.from, to: page.past.cursor, deliver))) } catch {
+                        return .handed(.failure(error))
+                    }
                 }
-                guard delivered else { return .success(false) }
-                scan = next
-                read += page.count
-                progress?(WatchProgress(
-                    read: read, height: scan.highestSeen ?? scan.cursor.height, chainHeight: pool.reports.compactMap(\.status?.height).max(),
-                    caughtUp: caughtUp))
-                if caughtUp { return .success(true) }
+            }
+            askIfRoom()
+            while !Task.isCancelled, let step = await group.next() {
+                switch step {
+                case .read(let answer):
+                    reading = false
+                    switch answer {
+                    case .success(let transactions):
+                        let (past, caughtUp) = ahead.advanced(past: transactions, limit: configuration.pageSize, rereadBlocks: configuration.rereadBlocks)
+                        waiting.append(ReadPage(transactions: transactions, from: ahead.cursor, past: past, caughtUp: caughtUp))
+                        ahead = past
+                        readToEnd = caughtUp
+                    case .failure(let error):
+                        // What was read before it is still handed over first.
+                        readFailure = error
+                    }
+                case .handed(let result):
+                    let delivered: Bool
+                    do throws(WatchError) { delivered = try result.get() } catch { return .failure(.ending(error)) }
+                    guard delivered, let page = handing else { return .success(false) }
+                    handing = nil
+                    scan = page.past
+                    read += page.transactions.count
+                    progress?(WatchProgress(
+                        read: read, height: scan.highestSeen ?? scan.cursor.height, chainHeight: pool.reports.compactMap(\.status?.height).max(),
+                        caughtUp: page.caughtUp))
+                    if page.caughtUp { return .success(true) }
+                }
+                handNext()
+                askIfRoom()
+                if handing == nil, !reading, let readFailure { return .failure(.node(readFailure)) }
             }
             return .success(false)
         }
         return try outcome.get()
+    }
+
+    /// Pages read and waiting to be handed over, at most.
+    static let readAhead = 2
+
+    /// A page read, with where it was read and the scan past it.
+    private struct ReadPage: Sendable {
+        let transactions: [Transaction]
+        let from: WatchCursor
+        let past: WatchScan
+        let caughtUp: Bool
+    }
+
+    private enum CatchUpStep: Sendable {
+        case read(Result<[Transaction], NodeError>)
+        case handed(Result<Bool, WatchError>)
     }
 
     /// Records the page's new notifications with the cursor past it, then hands them over in
