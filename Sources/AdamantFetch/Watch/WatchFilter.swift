@@ -23,6 +23,8 @@ enum WatchFilter {
             guard let id = transaction.id ?? (try? transaction.computedID()), seen.insert(id).inserted else { continue }
             candidates.append(Candidate(watched: WatchedTransaction(id: id, height: height), transaction: transaction, sender: sender))
         }
+        // Nodes list them in block order, as a rule: then there is nothing to sort (and copy).
+        if zip(candidates, candidates.dropFirst()).allSatisfy({ $0.watched.height <= $1.watched.height }) { return candidates }
         // Stable: the node's order within a block.
         return candidates.enumerated().sorted { ($0.element.watched.height, $0.offset) < ($1.element.watched.height, $1.offset) }
             .map(\.element)

@@ -332,7 +332,7 @@ public struct Watcher: Sendable {
         let account = await self.account
         let candidates = WatchFilter.notifiable(page, for: account)
         let known = try await logged { () throws(StoreError) in try await log.shown(among: candidates.map(\.watched), account: account) }
-        let fresh = candidates.filter { !known.contains($0.id) }
+        let fresh = known.isEmpty ? candidates : candidates.filter { !known.contains($0.id) }
         guard !fresh.isEmpty || next != cursor else { return true }
         var results: [FetchResult] = []
         results.reserveCapacity(fresh.count)
