@@ -264,7 +264,9 @@ public struct Watcher: Sendable {
                 let page = waiting.removeFirst()
                 handing = page
                 group.addTask {
-                    do throws(WatchError) { return .handed(.success(try await hand(page.transactions, listing, from: page.from, to: page.past.cursor, deliver))) } catch {
+                    do throws(WatchError) {
+                        return .handed(.success(try await hand(page.transactions, listing, from: page.from, to: page.past.cursor, deliver)))
+                    } catch {
                         return .handed(.failure(error))
                     }
                 }
@@ -305,8 +307,8 @@ public struct Watcher: Sendable {
         return try outcome.get()
     }
 
-    /// Pages read and waiting to be handed over, at most.
-    static let readAhead = 2
+    /// Pages read and waiting to be handed over, at most: three measured the same as two.
+    private static let readAhead = 2
 
     /// A page read, with where it was read and the scan past it.
     private struct ReadPage: Sendable {

@@ -34,6 +34,7 @@ extension Array where Element: Sendable {
             for await part in group {
                 for (index, value) in part { results[index] = value }
             }
+            // Each index below `count` was taken once, by a worker that returned it.
             return results.map { $0! }
         }
     }

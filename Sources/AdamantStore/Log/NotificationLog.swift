@@ -410,7 +410,10 @@ private enum PageRows {
     static func values(_ rows: [(height: Int64, id: TransactionID)]) -> [SQLiteValue] {
         var values: [SQLiteValue] = []
         values.reserveCapacity(count * 2)
-        for row in rows { values += [.integer(row.height), .integer(Int64(bitPattern: row.id.number))] }
+        for row in rows {
+            values.append(.integer(row.height))
+            values.append(.integer(Int64(bitPattern: row.id.number)))
+        }
         values += repeatElement(.null, count: count * 2 - values.count)
         return values
     }
