@@ -154,9 +154,8 @@ public final class NotificationLog: Sendable {
         let account = account.description
         return try await read { db in
             var found = Set<TransactionID>()
-            for start in stride(from: 0, to: transactions.count, by: PageRows.count) {
-                let chunk = transactions[start..<min(start + PageRows.count, transactions.count)]
-                for row in try db.query(PageRows.shownAmong, [.text(account)] + PageRows.values(chunk.map { ($0.height, $0.id) })) {
+            for values in PageRows.bindings(account: account, transactions) {
+                for row in try db.query(PageRows.shownAmong, values) {
                     if let id = row.integer(0) { found.insert(TransactionID(number: UInt64(bitPattern: id))) }
                 }
             }
@@ -189,12 +188,10 @@ public final class NotificationLog: Sendable {
         let delivery = try journal.start(from: from, ids: ids)
         let text = account.description
         try await write { db in
-            for start in stride(from: 0, to: transactions.count, by: PageRows.count) {
-                // At the page's start at least, where `forgetWatched` looks: a node listing a block
-                // below it costs at worst a notification shown twice, never one lost.
-                let chunk = transactions[start..<min(start + PageRows.count, transactions.count)].map { (max($0.height, from.height), $0.id) }
-                try db.query(PageRows.insertWatched, [.text(text)] + PageRows.values(chunk))
-            }
+            // At the page's start at least, where `forgetWatched` looks: a node listing a block
+            // below it costs at worst a notification shown twice, never one lost.
+            let rows = transactions.map { WatchedTransaction(id: $0.id, height: max($0.height, from.height)) }
+            for values in PageRows.bindings(account: text, rows) { try db.query(PageRows.insertWatched, values) }
             try Self.storeCursor(cursor, account: account, stream: stream, db)
         }
         return WatchedPage(log: self, journal: journal, delivery: delivery, ids: ids, from: from, account: account, stream: stream)
@@ -406,16 +403,19 @@ private enum PageRows {
         ON CONFLICT DO NOTHING
         """
 
-    /// The values bound after the account: `rows` (at most `count`), then padding.
-    static func values(_ rows: [(height: Int64, id: TransactionID)]) -> [SQLiteValue] {
-        var values: [SQLiteValue] = []
-        values.reserveCapacity(count * 2)
-        for row in rows {
-            values.append(.integer(row.height))
-            values.append(.integer(Int64(bitPattern: row.id.number)))
+    /// What each statement for `rows` binds, `count` rows at a time: the account, the rows,
+    /// then padding.
+    static func bindings(account: String, _ rows: [WatchedTransaction]) -> [[SQLiteValue]] {
+        stride(from: 0, to: rows.count, by: count).map { start in
+            var values: [SQLiteValue] = [.text(account)]
+            values.reserveCapacity(1 + count * 2)
+            for row in rows[start..<min(start + count, rows.count)] {
+                values.append(.integer(row.height))
+                values.append(.integer(Int64(bitPattern: row.id.number)))
+            }
+            values += repeatElement(.null, count: 1 + count * 2 - values.count)
+            return values
         }
-        values += repeatElement(.null, count: count * 2 - values.count)
-        return values
     }
 }
 
