@@ -125,6 +125,21 @@ struct RenderASCIITests {
         }
     }
 
+    /// A clean line comes back as it is; one character over the limit, or one space too many,
+    /// and it does not.
+    @Test func aCleanLineIsGivenBackAsItIs() {
+        let line = "Hello, world! (a clean line)"
+        #expect(NotificationText.oneLine(line, limit: line.count) == line)
+        #expect(NotificationText.oneLine(line, limit: line.count - 1) == "Hello, world! (a clean lin…")
+        #expect(NotificationText.oneLine(" " + line, limit: 100) == line)
+        #expect(NotificationText.oneLine(line + " ", limit: 100) == line)
+        #expect(NotificationText.oneLine("Hello,  world", limit: 100) == "Hello, world")
+        #expect(NotificationText.oneLine("Hello,\u{7F}world", limit: 100) == "Hello,world")
+        #expect(NotificationText.oneLine("Hello,\tworld", limit: 100) == "Hello, world")
+        #expect(NotificationText.oneLine("", limit: 100) == "")
+        #expect(NotificationText.oneLine(" ", limit: 100) == "")
+    }
+
     @Test func textBeyondASCIIIsLeftToTheUnicodePath() {
         #expect(NotificationText.asciiLine("caf\u{e9}", limit: 10) == nil)
         #expect(NotificationText.asciiLine(String(repeating: "a", count: NotificationText.readLimit + 1), limit: 10) == nil)

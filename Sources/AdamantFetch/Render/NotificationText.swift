@@ -28,7 +28,10 @@ enum NotificationText {
     /// Nil for any other text.
     static func asciiLine(_ text: String, limit: Int) -> String? {
         let utf8 = text.utf8
-        guard utf8.count <= readLimit, utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        guard utf8.count <= readLimit else { return nil }
+        // Most lines need nothing done: given back as they are, with no copy.
+        if utf8.count <= limit, isCleanLine(utf8) { return text }
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         var line: [UInt8] = []
         line.reserveCapacity(min(utf8.count, limit) + 2)
         var count = 0, truncated = false
@@ -60,6 +63,17 @@ enum NotificationText {
         // A line break added before the last character can take the count past the limit.
         let shown = String(decoding: line, as: UTF8.self)
         return truncated || count > limit ? ellipsized(shown, limit: limit) : shown
+    }
+
+    /// True when `asciiLine` would give `utf8` back unchanged: printable ASCII with no space
+    /// at either end or beside another.
+    private static func isCleanLine(_ utf8: String.UTF8View) -> Bool {
+        var previous = UInt8(ascii: " ")  // a leading space is not clean
+        for byte in utf8 {
+            guard byte >= 0x20, byte < 0x7F, byte != 0x20 || previous != 0x20 else { return false }
+            previous = byte
+        }
+        return previous != 0x20
     }
 
     /// `oneLine` for any text, character by character.
