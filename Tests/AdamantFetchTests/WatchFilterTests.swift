@@ -22,6 +22,6 @@ import Testing
     ])
     func theyComeInBlockOrderAndTheNodesOrderWithinABlock(listed: [(amount: Int64, height: Int64)], shown: [Int64]) throws {
         let page = try listed.map { try Self.transfer($0.amount, height: $0.height) }
-        #expect(WatchFilter.notifiable(page, for: Self.me.address).map(\.transaction.amount) == shown)
+        #expect(WatchFilter.notifiable(page, for: Self.me.address).map { page[$0.index].amount } == shown)
     }
 }

@@ -7,7 +7,8 @@ enum WatchFilter {
     struct Candidate: Sendable {
         /// The id and block, as the log keeps them.
         let watched: WatchedTransaction
-        let transaction: Transaction
+        /// Where the transaction is in the page: a copy of it would retain each of its arrays.
+        let index: Int
         /// The sender's address, derived from its key once here (a SHA-256) for the showing too.
         let sender: Address
 
@@ -17,11 +18,11 @@ enum WatchFilter {
     static func notifiable(_ page: [Transaction], for account: Address) -> [Candidate] {
         var seen = Set<TransactionID>()
         var candidates: [Candidate] = []
-        for transaction in page {
+        for (index, transaction) in page.enumerated() {
             guard let (sender, height) = notifyingSender(transaction, account) else { continue }
             // The client verified the reported id; a row without one gets it computed.
             guard let id = transaction.id ?? (try? transaction.computedID()), seen.insert(id).inserted else { continue }
-            candidates.append(Candidate(watched: WatchedTransaction(id: id, height: height), transaction: transaction, sender: sender))
+            candidates.append(Candidate(watched: WatchedTransaction(id: id, height: height), index: index, sender: sender))
         }
         // Nodes list them in block order, as a rule: then there is nothing to sort (and copy).
         if zip(candidates, candidates.dropFirst()).allSatisfy({ $0.watched.height <= $1.watched.height }) { return candidates }

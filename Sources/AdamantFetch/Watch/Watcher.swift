@@ -327,33 +327,35 @@ public struct Watcher: Sendable {
     /// block order; stopped before the end, or by one that cannot be handed over, takes the
     /// rest out again. False when stopped.
     private func hand(
-        _ page: [Transaction], _ listing: WatchListing, from cursor: WatchCursor, to next: WatchCursor,
+        _ transactions: [Transaction], _ listing: WatchListing, from cursor: WatchCursor, to next: WatchCursor,
         _ deliver: Deliver
     ) async throws(WatchError) -> Bool {
         // Derived from the key once a page, not once a transaction.
         let account = await self.account
-        let candidates = WatchFilter.notifiable(page, for: account)
+        let candidates = WatchFilter.notifiable(transactions, for: account)
         let known = try await logged { () throws(StoreError) in try await log.shown(among: candidates.map(\.watched), account: account) }
         let fresh = known.isEmpty ? candidates : candidates.filter { !known.contains($0.id) }
         guard !fresh.isEmpty || next != cursor else { return true }
-        var results: [FetchResult] = []
-        results.reserveCapacity(fresh.count)
+        var notifications: [WatchNotification] = []
+        notifications.reserveCapacity(fresh.count)
         for candidate in fresh {
-            results.append(await fetcher.show(
-                candidate.transaction, id: candidate.id, sender: candidate.sender, account: account, until: pool.clock.now + fetcher.configuration.deadline))
+            let result = await fetcher.show(
+                transactions[candidate.index], id: candidate.id, sender: candidate.sender, account: account, until: pool.clock.now + fetcher.configuration.deadline)
+            notifications.append(WatchNotification(result: result, via: .poll, account: account))
         }
         guard !Task.isCancelled else { return false }
         let page = try await logged { () throws(StoreError) in try await log.recordWatched(fresh.map(\.watched), account: account, from: cursor, to: next, stream: listing.rawValue) }
-        for result in results {
+        // By index: each handed over from where it lies, not copied out first.
+        for index in notifications.indices {
             if Task.isCancelled {
                 try await logged { () throws(StoreError) in try await page.forgetTheRest() }
                 return false
             }
             do throws(HandOverFailure) {
-                try await deliver(WatchNotification(result: result, via: .poll, account: account))
+                try await deliver(notifications[index])
             } catch {
                 try await logged { () throws(StoreError) in try await page.forgetTheRest() }
-                throw .notHandedOver(result.id, error)
+                throw .notHandedOver(notifications[index].result.id, error)
             }
             page.handedOverNext()
         }
