@@ -46,14 +46,25 @@ func watchScaleBenchmark() async throws -> [Figure] {
     }
 
     let endpoints = try devnet.nodeURLs.map { NodeEndpoint(url: try NodeURL($0)) }
-    // The libsodium calls alone on 5,000 of the same transactions, right before the scan and
+    // The libsodium calls alone on 5,000 of the same transactions, right before each scan and
     // right after it: this machine's speed moves within a minute, and the goal is near what
-    // libsodium itself does.
+    // libsodium itself does. One scan against the floors beside it read anywhere from 1.40× to
+    // 1.64× within an hour (the scan runs on both cores, the floor on one, and the two do not
+    // slow alike), so the figure is the median of three, each a fresh watch from block 1.
     let floor = try LibsodiumVerifyDecrypt(Array(chain.prefix(5_000)), partners: partners.map(\.keys.publicKey), me: keys)
     let floorBudget = Budget(iterations: 3, seconds: 2, minimum: 2)
-    let floorBefore = try await timings(floorBudget) { try floor.run() }
-    let run = try await watch(total, keys, endpoints, BacklogNode(tape: tape, live: curl), home: directory + "/home")
-    let floorAfter = try await timings(floorBudget) { try floor.run() }
+    let rate = { (milliseconds: Double) in 5_000 / milliseconds * 1e3 }
+    var floors = [try await timings(floorBudget) { try floor.run() }]
+    var scans: [(run: WatchRun, floorRate: Double)] = []
+    for scan in 0..<3 {
+        let run = try await watch(total, keys, endpoints, BacklogNode(tape: tape, live: curl), home: directory + "/home\(scan)")
+        floors.append(try await timings(floorBudget) { try floor.run() })
+        scans.append((run, rate((floors[scan].median + floors[scan + 1].median) / 2)))
+    }
+    let ratios = scans.map { $0.run.rate / $0.floorRate }
+    let (run, floorRate) = scans[ratios.indices.sorted { ratios[$0] < ratios[$1] }[1]]
+    // Memory from the scan that grew most past its first tenth.
+    let memory = scans.map(\.run).max { $0.residentAtEnd / $0.residentAtTenth < $1.residentAtEnd / $1.residentAtTenth }!
     // The same calls on every core at once: what the cores do together, the most the scan's
     // ratio to one core could be on this machine.
     let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -63,20 +74,18 @@ func watchScaleBenchmark() async throws -> [Figure] {
             try await group.waitForAll()
         }
     }
-    let rate = { (milliseconds: Double) in 5_000 / milliseconds * 1e3 }
-    let floorRate = rate((floorBefore.median + floorAfter.median) / 2)
     return [
         Figure("watch scan of 100,000", .perSecond, value: run.rate, floor: Figure.Floor(name: "libsodium verify + decrypt", value: floorRate),
                goal: .ratio(.atLeast, 1.6),
-               note: String(format: "%.1f s, %.0f tx per CPU-second (backlog made in %.0f s); floor %.0f before the scan, %.0f after",
-                            run.seconds, Double(total) / run.cpuSeconds, fillSeconds, rate(floorBefore.median), rate(floorAfter.median))),
+               note: "the median of 3 scans (\(ratios.map { String(format: "%.2f×", $0) }.joined(separator: ", ")))"
+                   + String(format: "; %.1f s, %.0f tx per CPU-second (backlog made in %.0f s)", run.seconds, Double(total) / run.cpuSeconds, fillSeconds)),
         Figure("libsodium verify + decrypt on every core", .perSecond, value: rate(everyCore.median) * Double(cores),
-               floor: Figure.Floor(name: "on one core", value: floorRate),
+               floor: Figure.Floor(name: "on one core", value: rate(floors.last!.median)),
                note: "\(cores) passes over the 5,000 at once: the ceiling of the scan's ratio above"),
-        Figure("resident at the end of the scan", .mebibytes, value: run.residentAtEnd,
-               floor: Figure.Floor(name: "at 10%", value: run.residentAtTenth), goal: .ratio(.atMost, 1.2),
-               note: String(format: "flat: within 1.2× of the resident size at 10%% (%.1f MiB before the scan)", run.residentBefore)),
-        Figure("peak during the scan", .mebibytes, value: run.peak, floor: Figure.Floor(name: "before", value: run.residentBefore),
+        Figure("resident at the end of the scan", .mebibytes, value: memory.residentAtEnd,
+               floor: Figure.Floor(name: "at 10%", value: memory.residentAtTenth), goal: .ratio(.atMost, 1.2),
+               note: String(format: "flat: within 1.2× of the resident size at 10%% (%.1f MiB before the scan)", memory.residentBefore)),
+        Figure("peak during the scan", .mebibytes, value: memory.peak, floor: Figure.Floor(name: "before", value: memory.residentBefore),
                note: "VmHWM; the devnet's own 100,000 transactions are resident throughout"),
     ]
 }
