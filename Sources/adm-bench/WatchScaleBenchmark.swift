@@ -48,9 +48,10 @@ func watchScaleBenchmark() async throws -> [Figure] {
     let endpoints = try devnet.nodeURLs.map { NodeEndpoint(url: try NodeURL($0)) }
     // The libsodium calls alone on 5,000 of the same transactions, right before each scan and
     // right after it: this machine's speed moves within a minute, and the goal is near what
-    // libsodium itself does. One scan against the floors beside it read anywhere from 1.40× to
-    // 1.64× within an hour (the scan runs on both cores, the floor on one, and the two do not
-    // slow alike), so the figure is the median of three, each a fresh watch from block 1.
+    // libsodium itself does. A single scan against the floors beside it varies from 1.40× to
+    // 1.64× within an hour on these machines (the scan runs on both cores, the floor on one,
+    // and the two do not slow alike), so the figure is the median of three, each a fresh watch
+    // from block 1.
     let floor = try LibsodiumVerifyDecrypt(Array(chain.prefix(5_000)), partners: partners.map(\.keys.publicKey), me: keys)
     let floorBudget = Budget(iterations: 3, seconds: 2, minimum: 2)
     let rate = { (milliseconds: Double) in 5_000 / milliseconds * 1e3 }
@@ -62,7 +63,7 @@ func watchScaleBenchmark() async throws -> [Figure] {
         scans.append((run, rate((floors[scan].median + floors[scan + 1].median) / 2)))
     }
     let ratios = scans.map { $0.run.rate / $0.floorRate }
-    let (run, floorRate) = scans[ratios.indices.sorted { ratios[$0] < ratios[$1] }[1]]
+    let (run, floorRate) = scans[ratios.indices.sorted { ratios[$0] < ratios[$1] }[1]]  // the median
     // Memory from the scan that grew most past its first tenth.
     let memory = scans.map(\.run).max { $0.residentAtEnd / $0.residentAtTenth < $1.residentAtEnd / $1.residentAtTenth }!
     // The same calls on every core at once: what the cores do together, the most the scan's
