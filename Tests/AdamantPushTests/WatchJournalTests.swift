@@ -118,6 +118,50 @@ struct WatchJournalTests {
         #expect(try await log.watchCursor(account: account, stream: "chats") == past, "not put back a second time")
     }
 
+    /// A page with notifications shown before (one for a push, one by an earlier page) records
+    /// and journals only the others, and says which it skipped: a kill in its middle takes out
+    /// none of the earlier showings.
+    @Test func aPageRecordsOnlyWhatWasNotShownBefore() async throws {
+        let home = try home()
+        do {
+            let log = try NotificationLog(home: home.path)
+            _ = try await log.recordShown(ids[1], account: account, pushed: true, at: 1)
+            let earlier = try await log.recordWatched([listed[3]], account: account, from: WatchCursor(height: 30), to: from, stream: "chats")
+            earlier.handedOverNext()
+            let page = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
+            #expect(page.shownBefore == [ids[1], ids[3]])
+            let journal = WatchJournal(home: home.path, account: account, stream: "chats").read()
+            #expect(journal?.ids == [ids[0], ids[2], ids[4]], "in the page's order")
+            page.handedOverNext()
+        }  // killed after the first of the three
+        let log = try NotificationLog(home: home.path)
+        #expect(try await log.settleWatched(account: account, stream: "chats") == 2)
+        #expect(try await log.shown(among: listed, account: account) == [ids[0], ids[1], ids[3]])
+        #expect(try await log.watchCursor(account: account, stream: "chats") == from)
+    }
+
+    /// A listing read again with nothing new (a poll's last blocks) writes nothing: the last
+    /// page's journal stays as it was, and so does the cursor.
+    @Test func aPageReadAgainToNoAvailWritesNothing() async throws {
+        let home = try home()
+        let log = try NotificationLog(home: home.path)
+        let page = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
+        for _ in ids { page.handedOverNext() }
+        let path = WatchJournal(home: home.path, account: account, stream: "chats").path
+        let written = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        let again = try await log.recordWatched(listed, account: account, from: past, to: past, stream: "chats")
+        #expect(again.shownBefore == Set(ids))
+        again.handedOverNext()  // nothing to count
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == written)
+        #expect(try await log.watchCursor(account: account, stream: "chats") == past)
+
+        let moved = WatchCursor(height: 44, skip: 1)
+        _ = try await log.recordWatched(listed, account: account, from: past, to: moved, stream: "chats")
+        #expect(try await log.watchCursor(account: account, stream: "chats") == moved, "a cursor that moves is kept")
+        #expect(WatchJournal(home: home.path, account: account, stream: "chats").read() == WatchJournal.Page(from: past, ids: []))
+    }
+
     /// Killed after the journal was written and before the page's commit: settling puts back
     /// what was there, and takes out nothing another showing recorded.
     @Test func aKillBeforeTheCommitChangesNothing() async throws {

@@ -333,9 +333,11 @@ public struct Watcher: Sendable {
         // Derived from the key once a page, not once a transaction.
         let account = await self.account
         let candidates = WatchFilter.notifiable(transactions, for: account)
-        let known = try await logged { () throws(StoreError) in try await log.shown(among: candidates.map(\.watched), account: account) }
-        let fresh = known.isEmpty ? candidates : candidates.filter { !known.contains($0.id) }
-        guard !fresh.isEmpty || next != cursor else { return true }
+        guard !candidates.isEmpty || next != cursor else { return true }
+        let page = try await logged { () throws(StoreError) in
+            try await log.recordWatched(candidates.map(\.watched), account: account, from: cursor, to: next, stream: listing.rawValue)
+        }
+        let fresh = page.shownBefore.isEmpty ? candidates : candidates.filter { !page.shownBefore.contains($0.id) }
         var notifications: [WatchNotification] = []
         notifications.reserveCapacity(fresh.count)
         for candidate in fresh {
@@ -343,8 +345,6 @@ public struct Watcher: Sendable {
                 transactions[candidate.index], id: candidate.id, sender: candidate.sender, account: account, until: pool.clock.now + fetcher.configuration.deadline)
             notifications.append(WatchNotification(result: result, via: .poll, account: account))
         }
-        guard !Task.isCancelled else { return false }
-        let page = try await logged { () throws(StoreError) in try await log.recordWatched(fresh.map(\.watched), account: account, from: cursor, to: next, stream: listing.rawValue) }
         // By index: each handed over from where it lies, not copied out first.
         for index in notifications.indices {
             if Task.isCancelled {

@@ -152,15 +152,17 @@ public final class NotificationLog: Sendable {
     public func shown(among transactions: [WatchedTransaction], account: Address) async throws(StoreError) -> Set<TransactionID> {
         guard !transactions.isEmpty else { return [] }
         let account = account.description
-        return try await read { db in
-            var found = Set<TransactionID>()
-            for values in PageRows.bindings(account: account, transactions) {
-                for row in try db.query(PageRows.shownAmong, values) {
-                    if let id = row.integer(0) { found.insert(TransactionID(number: UInt64(bitPattern: id))) }
-                }
+        return try await read { db in try Self.shown(among: transactions, account: account, db) }
+    }
+
+    private static func shown(among transactions: [WatchedTransaction], account: String, _ db: SQLiteConnection) throws -> Set<TransactionID> {
+        var found = Set<TransactionID>()
+        for values in PageRows.bindings(account: account, transactions) {
+            for row in try db.query(PageRows.shownAmong, values) {
+                if let id = row.integer(0) { found.insert(TransactionID(number: UInt64(bitPattern: id))) }
             }
-            return found
         }
+        return found
     }
 
     /// Shown for a push or by a fetch (`shown`, by id), or handed over by `watch` (`watched`,
@@ -175,26 +177,33 @@ public final class NotificationLog: Sendable {
         ).first?.first == .integer(1)
     }
 
-    /// Records a page `watch` is about to hand over, read from `from`, with the cursor past it
-    /// (`to`), in one transaction: a crash leaves either the page unrecorded (it is read again)
-    /// or recorded whole. The page's journal is written first; tell the returned page each
-    /// notification handed over, so that a process killed in the middle loses none of them
-    /// (`settleWatched` at the next start).
+    /// Records the transactions of a page `watch` is about to hand over that were not shown
+    /// before (as `shown(among:)` tells), read from `from`, with the cursor past it (`to`), in
+    /// one transaction: a crash leaves either the page unrecorded (it is read again) or
+    /// recorded whole, and nothing can be shown between the check and the record. The page's
+    /// journal is written first; tell the returned page each notification handed over, in
+    /// order, so that a process killed in the middle loses none of them (`settleWatched` at
+    /// the next start).
     public func recordWatched(
         _ transactions: [WatchedTransaction], account: Address, from: WatchCursor, to cursor: WatchCursor, stream: String
     ) async throws(StoreError) -> WatchedPage {
-        let ids = transactions.map(\.id)
         let journal = WatchJournal(home: home, account: account, stream: stream)
-        let delivery = try journal.start(from: from, ids: ids)
         let text = account.description
-        try await write { db in
+        let (shownBefore, fresh, delivery) = try await write { db -> (Set<TransactionID>, [TransactionID], WatchJournal.Delivery?) in
+            let shownBefore = transactions.isEmpty ? [] : try Self.shown(among: transactions, account: text, db)
+            let fresh = shownBefore.isEmpty ? transactions : transactions.filter { !shownBefore.contains($0.id) }
+            // A listing read again to no avail (each poll's last blocks) writes nothing.
+            if fresh.isEmpty && cursor == from { return (shownBefore, [], nil) }
+            let delivery = try journal.start(from: from, ids: fresh.map(\.id))
             // At the page's start at least, where `forgetWatched` looks: a node listing a block
             // below it costs at worst a notification shown twice, never one lost.
-            let rows = transactions.map { WatchedTransaction(id: $0.id, height: max($0.height, from.height)) }
+            let rows = fresh.map { WatchedTransaction(id: $0.id, height: max($0.height, from.height)) }
             for values in PageRows.bindings(account: text, rows) { try db.query(PageRows.insertWatched, values) }
             try Self.storeCursor(cursor, account: account, stream: stream, db)
+            return (shownBefore, fresh.map(\.id), delivery)
         }
-        return WatchedPage(log: self, journal: journal, delivery: delivery, ids: ids, from: from, account: account, stream: stream)
+        return WatchedPage(
+            log: self, journal: journal, delivery: delivery, ids: fresh, shownBefore: shownBefore, from: from, account: account, stream: stream)
     }
 
     /// Which of `ids`, transactions a node's socket announced before a block held them, were
@@ -350,24 +359,27 @@ public final class NotificationLog: Sendable {
 public final class WatchedPage {
     private let log: NotificationLog
     private let journal: WatchJournal
-    private let delivery: WatchJournal.Delivery
+    private let delivery: WatchJournal.Delivery?
     private let ids: [TransactionID]
+    /// The page's transactions that were shown before, and are not to be handed over.
+    public let shownBefore: Set<TransactionID>
     private let from: WatchCursor
     private let account: Address
     private let stream: String
     private var handedOver = 0
 
     fileprivate init(
-        log: NotificationLog, journal: WatchJournal, delivery: WatchJournal.Delivery, ids: [TransactionID], from: WatchCursor, account: Address,
-        stream: String
+        log: NotificationLog, journal: WatchJournal, delivery: WatchJournal.Delivery?, ids: [TransactionID], shownBefore: Set<TransactionID> = [],
+        from: WatchCursor, account: Address, stream: String
     ) {
         (self.log, self.journal, self.delivery, self.ids, self.from, self.account, self.stream) = (log, journal, delivery, ids, from, account, stream)
+        self.shownBefore = shownBefore
     }
 
     /// The next of the page's notifications was handed over.
     public func handedOverNext() {
         guard handedOver < ids.count else { return }
-        delivery.recordNext()
+        delivery?.recordNext()
         handedOver += 1
     }
 

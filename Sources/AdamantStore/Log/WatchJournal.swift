@@ -7,6 +7,7 @@ package import AdamantCore
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// The page of one listing that `watch` is handing over, in a small file of the home: the
 /// page's notifications and the cursor before it, written before the page is recorded in the
@@ -80,10 +81,11 @@ package struct WatchJournal {
     /// Removes the file: nothing of its page is left to settle.
     func clear() { unlink(path) }
 
-    /// The open journal of the page being handed over; closed when released.
-    final class Delivery {
+    /// The open journal of the page being handed over; closed when released. Sendable, as it is
+    /// written with the page's record, on the log's queue.
+    final class Delivery: Sendable {
         private let descriptor: Int32
-        private var handedOver: UInt32 = 0
+        private let handedOver = Atomic<UInt32>(0)
 
         fileprivate init(descriptor: Int32) { self.descriptor = descriptor }
 
@@ -91,8 +93,8 @@ package struct WatchJournal {
         /// not an error: the restart after a kill would then hand that notification over again,
         /// never lose it.
         func recordNext() {
-            handedOver += 1
-            _ = write(WatchJournal.littleEndian(handedOver)[...], at: WatchJournal.handedOverOffset)
+            let count = handedOver.wrappingAdd(1, ordering: .relaxed).newValue
+            _ = write(WatchJournal.littleEndian(count)[...], at: WatchJournal.handedOverOffset)
         }
 
         /// One `pwrite` of all of `bytes` (the journal's pieces are far smaller than a page of
