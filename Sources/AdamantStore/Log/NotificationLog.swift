@@ -190,17 +190,18 @@ public final class NotificationLog: Sendable {
         let journal = WatchJournal(home: home, account: account, stream: stream)
         let text = account.description
         let (shownBefore, fresh, delivery) = try await write { db -> (Set<TransactionID>, [TransactionID], WatchJournal.Delivery?) in
-            let shownBefore = transactions.isEmpty ? [] : try Self.shown(among: transactions, account: text, db)
+            let shownBefore = try Self.shown(among: transactions, account: text, db)  // no statement for none
             let fresh = shownBefore.isEmpty ? transactions : transactions.filter { !shownBefore.contains($0.id) }
             // A listing read again to no avail (each poll's last blocks) writes nothing.
             if fresh.isEmpty && cursor == from { return (shownBefore, [], nil) }
-            let delivery = try journal.start(from: from, ids: fresh.map(\.id))
+            let ids = fresh.map(\.id)
+            let delivery = try journal.start(from: from, ids: ids)
             // At the page's start at least, where `forgetWatched` looks: a node listing a block
             // below it costs at worst a notification shown twice, never one lost.
             let rows = fresh.map { WatchedTransaction(id: $0.id, height: max($0.height, from.height)) }
             for values in PageRows.bindings(account: text, rows) { try db.query(PageRows.insertWatched, values) }
             try Self.storeCursor(cursor, account: account, stream: stream, db)
-            return (shownBefore, fresh.map(\.id), delivery)
+            return (shownBefore, ids, delivery)
         }
         return WatchedPage(
             log: self, journal: journal, delivery: delivery, ids: fresh, shownBefore: shownBefore, from: from, account: account, stream: stream)
