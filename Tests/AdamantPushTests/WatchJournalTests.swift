@@ -57,14 +57,16 @@ struct WatchJournalTests {
     }
 
     /// A transaction the listings handed over from a block is not shown again when a socket
-    /// announces it late, as long as its block is at or above where the listings read.
+    /// announces it late, as long as its page reaches where the listings read.
     @Test func aLateAnnouncementOfAListedTransactionIsSkipped() async throws {
         let home = try home()
         let log = try NotificationLog(home: home.path)
         let page = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
         for _ in ids { page.handedOverNext() }
-        #expect(try await log.shown(pooled: ids, account: account, fromHeight: 40) == Set(ids))
-        #expect(try await log.shown(pooled: ids, account: account, fromHeight: 42) == [ids[4]], "only block 42's")
+        let unlisted = TransactionID(number: 3000)
+        #expect(try await log.shown(pooled: ids + [unlisted], account: account, fromHeight: 40) == Set(ids))
+        #expect(try await log.shown(pooled: ids, account: account, fromHeight: 42) == Set(ids), "the page reaches block 42")
+        #expect(try await log.shown(pooled: ids, account: account, fromHeight: 43).isEmpty, "nor is a page below the floor looked in")
     }
 
     @Test func aPageHandedOverWholeLeavesNothingToSettle() async throws {
@@ -202,22 +204,24 @@ struct WatchJournalTests {
         #expect((attributes[.size] as? Int) == WatchJournal.headerSize + 8 * 5)
     }
 
-    /// A push fetched after the watch handed its transaction over is a duplicate, found by its
-    /// block; a push the watch comes to later is skipped, found by its id.
+    /// A push fetched after the watch handed its transaction over is a duplicate, found in the
+    /// page that reaches its block; a push the watch comes to later is skipped, found by its id.
     @Test func pushesAndTheWatchSeeEachOthersShowings() async throws {
         let home = try home()
+        let other = KeyPair(passphrase: Passphrase(unvalidated: "another account")).address
         let log = try NotificationLog(home: home.path)
         let page = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
         for _ in ids { page.handedOverNext() }
         let watched = listed[3]
         #expect(try await log.recordShown(watched.id, account: account, pushed: true, at: 5, height: watched.height), "shown by the watch")
         #expect(try await log.pushes(to: account).map(\.id) == [watched.id], "and now known to have come by push")
-        #expect(try await !log.recordShown(ids[4], account: account, pushed: true, at: 6, height: watched.height), "another block's")
+        #expect(try await log.recordShown(ids[4], account: account, pushed: true, at: 6, height: watched.height), "in another of the page's blocks")
+        #expect(try await !log.recordShown(TransactionID(number: 1999), account: account, pushed: true, at: 6, height: 41), "not in the page")
         let later = WatchedTransaction(id: TransactionID(number: 2000), height: 45)
         #expect(try await !log.recordShown(later.id, account: account, pushed: true, at: 7, height: later.height))
         #expect(try await log.shown(among: [later, WatchedTransaction(id: TransactionID(number: 2001), height: 45)], account: account) == [later.id])
-        let other = KeyPair(passphrase: Passphrase(unvalidated: "another account")).address
         #expect(try await log.shown(among: listed, account: other).isEmpty, "another account's watch")
+        #expect(try await !log.recordShown(ids[0], account: other, pushed: true, at: 8, height: 40), "nor for its pushes")
     }
 
     /// A log whose watch kept its own in `shown` (the first schema) still skips them, and

@@ -22,7 +22,8 @@ public final class NotificationLog: Sendable {
     /// Records that `id` was shown to `account` (`pushed` when a push brought it) and says
     /// whether it had been shown before, by `watch` too. A later pushed showing marks an
     /// earlier one pushed. `height`, the transaction's block, when it was in one: `watch`
-    /// keeps what it handed over by block, so without it only other showings count.
+    /// keeps what it handed over by the blocks of its pages, so without it only other
+    /// showings count.
     public func recordShown(
         _ id: TransactionID, account: Address, pushed: Bool, at unixMillis: Int64, height: Int64? = nil
     ) async throws(StoreError) -> Bool {
@@ -156,25 +157,24 @@ public final class NotificationLog: Sendable {
     }
 
     private static func shown(among transactions: [WatchedTransaction], account: String, _ db: SQLiteConnection) throws -> Set<TransactionID> {
+        guard let low = transactions.lazy.map(\.height).min(), let high = transactions.lazy.map(\.height).max() else { return [] }
         var found = Set<TransactionID>()
-        for values in PageRows.bindings(account: account, transactions) {
-            for row in try db.query(PageRows.shownAmong, values) {
+        for values in ShownAmong.bindings(account: account, transactions.map(\.id)) {
+            for row in try db.query(ShownAmong.sql, values) {
                 if let id = row.integer(0) { found.insert(TransactionID(number: UInt64(bitPattern: id))) }
             }
         }
+        let watched = try WatchedPages.ids(account: account, reaching: low, through: high, db)
+        if !watched.isEmpty { found.formUnion(transactions.lazy.map(\.id).filter(watched.contains)) }
         return found
     }
 
-    /// Shown for a push or by a fetch (`shown`, by id), or handed over by `watch` (`watched`,
-    /// by block; an older `watch` kept its own in `shown`).
+    /// Shown for a push or by a fetch (`shown`, by id; an older `watch` kept its own there
+    /// too), or handed over by `watch` from block `height` (`WatchedPages`).
     private static func wasShown(_ id: Int64, at height: Int64?, account: String, _ db: SQLiteConnection) throws -> Bool {
-        try db.query(
-            """
-            SELECT EXISTS (SELECT 1 FROM shown WHERE account = ?1 AND id = ?2)
-                OR EXISTS (SELECT 1 FROM watched WHERE account = ?1 AND height = ?3 AND id = ?2)
-            """,
-            [.text(account), .integer(id), height.map(SQLiteValue.integer) ?? .null]
-        ).first?.first == .integer(1)
+        if try !db.query("SELECT 1 FROM shown WHERE account = ?1 AND id = ?2", [.text(account), .integer(id)]).isEmpty { return true }
+        guard let height else { return false }
+        return try WatchedPages.ids(account: account, reaching: height, through: height, db).contains(TransactionID(number: UInt64(bitPattern: id)))
     }
 
     /// Records the transactions of a page `watch` is about to hand over that were not shown
@@ -199,7 +199,7 @@ public final class NotificationLog: Sendable {
             // At the page's start at least, where `forgetWatched` looks: a node listing a block
             // below it costs at worst a notification shown twice, never one lost.
             let rows = fresh.map { WatchedTransaction(id: $0.id, height: max($0.height, from.height)) }
-            for values in PageRows.bindings(account: text, rows) { try db.query(PageRows.insertWatched, values) }
+            try WatchedPages.insert(rows, account: text, db)
             try Self.storeCursor(cursor, account: account, stream: stream, db)
             return (shownBefore, ids, delivery)
         }
@@ -208,23 +208,19 @@ public final class NotificationLog: Sendable {
     }
 
     /// Which of `ids`, transactions a node's socket announced before a block held them, were
-    /// shown to `account` before: for a push, by a fetch, from a socket, or handed over from a
-    /// block at or above `height` (where the watch's listings read now: a transaction still in
-    /// the pool lands in no block below that).
+    /// shown to `account` before: for a push, by a fetch, from a socket, or handed over in a
+    /// page that reaches block `height` (where the watch's listings read now: a transaction
+    /// still in the pool lands in no block below that).
     public func shown(pooled ids: [TransactionID], account: Address, fromHeight height: Int64) async throws(StoreError) -> Set<TransactionID> {
         guard !ids.isEmpty else { return [] }
         let account = account.description
         return try await read { db in
+            let watched = try WatchedPages.ids(account: account, reaching: max(0, height), db)
             var found = Set<TransactionID>()
             for id in ids {
-                let shown = try db.query(
-                    """
-                    SELECT EXISTS (SELECT 1 FROM shown WHERE account = ?1 AND id = ?2)
-                        OR EXISTS (SELECT 1 FROM watched WHERE account = ?1 AND height >= ?3 AND id = ?2)
-                    """,
-                    [.text(account), .integer(Int64(bitPattern: id.number)), .integer(max(0, height))]
-                ).first?.first == .integer(1)
-                if shown { found.insert(id) }
+                if try watched.contains(id) || !db.query("SELECT 1 FROM shown WHERE account = ?1 AND id = ?2", [.text(account), .integer(Int64(bitPattern: id.number))]).isEmpty {
+                    found.insert(id)
+                }
             }
             return found
         }
@@ -271,11 +267,10 @@ public final class NotificationLog: Sendable {
     func forgetWatched(_ ids: [TransactionID], account: Address, cursor: WatchCursor, stream: String) async throws(StoreError) {
         let text = account.description
         try await write { db in
+            try WatchedPages.remove(Set(ids), account: text, reaching: cursor.height, db)
             for id in ids {
-                let number = Int64(bitPattern: id.number)
-                try db.query("DELETE FROM watched WHERE account = ?1 AND height >= ?2 AND id = ?3", [.text(text), .integer(cursor.height), .integer(number)])
                 // A page an older `watch` recorded there, settled after an upgrade.
-                try db.query("DELETE FROM shown WHERE account = ?1 AND id = ?2 AND pushed = 0", [.text(text), .integer(number)])
+                try db.query("DELETE FROM shown WHERE account = ?1 AND id = ?2 AND pushed = 0", [.text(text), .integer(Int64(bitPattern: id.number))])
             }
             try Self.storeCursor(cursor, account: account, stream: stream, db)
         }
@@ -353,6 +348,7 @@ public final class NotificationLog: Sendable {
                 PRIMARY KEY (account, id)
             ) STRICT, WITHOUT ROWID;
             """),
+        Migration(version: 4, sql: WatchedPages.schema, then: WatchedPages.migrateRows),
     ]
 }
 
@@ -392,41 +388,23 @@ public final class WatchedPage {
     }
 }
 
-/// A page's transactions as rows of `(height, id)` bound to one statement (`?2…`, after the
-/// account as `?1`) rather than a statement each, whose calls cost more than SQLite's work.
-/// Rows past the page's end are `(NULL, NULL)`, which no comparison matches.
-private enum PageRows {
-    /// Rows a statement takes; a node's page is at most 100.
+/// Which of a page's ids are in `shown`, bound to one statement (`?2…`, after the account as
+/// `?1`) rather than a statement each, whose calls cost more than SQLite's work. Ids past the
+/// page's end are NULL, which `IN` matches to nothing.
+private enum ShownAmong {
+    /// Ids a statement takes; a node's page is at most 100.
     static let count = 100
 
-    private static let rows = (0..<count).map { "(?\($0 * 2 + 2), ?\($0 * 2 + 3))" }.joined(separator: ", ")
+    static let sql = "SELECT id FROM shown WHERE account = ?1 AND id IN (\((0..<count).map { "?\($0 + 2)" }.joined(separator: ", ")))"
 
-    /// The ids of the rows shown before, as `NotificationLog.wasShown` tells for one.
-    static let shownAmong = """
-        SELECT page.column2 FROM (VALUES \(rows)) AS page
-        WHERE EXISTS (SELECT 1 FROM shown WHERE account = ?1 AND id = page.column2)
-            OR EXISTS (SELECT 1 FROM watched WHERE account = ?1 AND height = page.column1 AND id = page.column2)
-        """
-
-    /// The rows added to `watched`; `WHERE` both drops the padding and tells SQLite's parser
-    /// that `ON CONFLICT` is the upsert's.
-    static let insertWatched = """
-        INSERT INTO watched (account, height, id)
-        SELECT ?1, column1, column2 FROM (VALUES \(rows)) WHERE column1 IS NOT NULL
-        ON CONFLICT DO NOTHING
-        """
-
-    /// What each statement for `rows` binds, `count` rows at a time: the account, the rows,
-    /// then padding.
-    static func bindings(account: String, _ rows: [WatchedTransaction]) -> [[SQLiteValue]] {
-        stride(from: 0, to: rows.count, by: count).map { start in
+    /// What each statement for `ids` binds, `count` at a time: the account, the ids, then
+    /// padding.
+    static func bindings(account: String, _ ids: [TransactionID]) -> [[SQLiteValue]] {
+        stride(from: 0, to: ids.count, by: count).map { start in
             var values: [SQLiteValue] = [.text(account)]
-            values.reserveCapacity(1 + count * 2)
-            for row in rows[start..<min(start + count, rows.count)] {
-                values.append(.integer(row.height))
-                values.append(.integer(Int64(bitPattern: row.id.number)))
-            }
-            values += repeatElement(.null, count: 1 + count * 2 - values.count)
+            values.reserveCapacity(1 + count)
+            for id in ids[start..<min(start + count, ids.count)] { values.append(.integer(Int64(bitPattern: id.number))) }
+            values += repeatElement(.null, count: 1 + count - values.count)
             return values
         }
     }

@@ -3,10 +3,14 @@
 package struct Migration: Sendable {
     let version: Int64
     let sql: String
+    /// What SQL alone cannot do (SQLite 3.40 cannot pack integers into a blob), run after
+    /// `sql` in the same transaction.
+    let then: @Sendable (SQLiteConnection) throws -> Void
 
-    package init(version: Int64, sql: String) {
+    package init(version: Int64, sql: String, then: @escaping @Sendable (SQLiteConnection) throws -> Void = { _ in }) {
         self.version = version
         self.sql = sql
+        self.then = then
     }
 }
 
@@ -32,6 +36,7 @@ extension SQLiteConnection {
                 // Re-read inside the lock: another process may have migrated meanwhile.
                 guard try userVersion < migration.version else { return }
                 try execute(migration.sql)
+                try migration.then(self)
                 try setUserVersion(migration.version)
             }
         }
