@@ -13,8 +13,10 @@ enum WatchedPages {
             last INTEGER NOT NULL CHECK (last >= first),
             ids BLOB NOT NULL
         ) STRICT;
-        -- Pages come in chain order, so the ones a lookup reaches are the last few.
-        CREATE INDEX watched_pages_by_last ON watched_pages (account, last);
+        -- Pages come in chain order, so the ones a lookup reaches are the last few; with
+        -- `first` here, the pages above a block that do not reach down to it are passed over
+        -- without reading their rows.
+        CREATE INDEX watched_pages_by_last ON watched_pages (account, last, first);
         """
 
     /// Keeps `transactions` of `account` as one page; none keeps nothing.
