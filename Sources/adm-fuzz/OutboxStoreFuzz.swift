@@ -108,5 +108,11 @@ enum OutboxStoreFuzz {
         let shown = try await log.shown(among: asked, account: account)
         invariant(shown.isSubset(of: asked.map(\.id)), "shown ids that were not asked about")
         _ = try await log.recordShown(TransactionID(number: 16), account: account, pushed: true, at: StoreBaseline.wallClockMillis)
+        // A page recorded and stopped at once: what it takes out is looked for in every page
+        // that reaches its blocks, the baseline's among them.
+        let page = try await log.recordWatched(
+            [WatchedTransaction(id: TransactionID(number: 15), height: 40), WatchedTransaction(id: TransactionID(number: 17), height: 41)],
+            account: account, from: WatchCursor(height: 40), to: WatchCursor(height: 42), stream: "chats")
+        try await page.forgetTheRest()
     }
 }
