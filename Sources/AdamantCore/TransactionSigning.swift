@@ -55,11 +55,11 @@ extension Transaction {
     @discardableResult
     public func verify() throws(TransactionError) -> TransactionID {
         let bytes = try unsignedBytes()
-        guard Ed25519.verify(signature: signature, sha256Of: bytes, publicKey: senderPublicKey.bytes) else {
+        guard let number = Ed25519.verifiedLeadingUInt64(signature: signature, sha256Of: bytes, publicKey: senderPublicKey.bytes, more: signSignature ?? []) else {
             throw .invalidSignature
         }
         if let senderId, senderId != senderPublicKey.address { throw .senderMismatch }
-        let computed = id(ofUnsignedBytes: bytes)
+        let computed = TransactionID(number: number)
         if let id, id != computed { throw .idMismatch(reported: id, computed: computed) }
         return computed
     }

@@ -49,7 +49,12 @@ enum Sodium {
         hash(first)
         hash(second)
         hash(third)
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(crypto_hash_sha256_BYTES)) { digest in
+        return leadingUInt64(finishing: &state)
+    }
+
+    /// The first 8 bytes of the digest `state` finishes, read little-endian.
+    static func leadingUInt64(finishing state: inout crypto_hash_sha256_state) -> UInt64 {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(crypto_hash_sha256_BYTES)) { digest in
             check(crypto_hash_sha256_final(&state, digest.baseAddress!), "crypto_hash_sha256_final")
             var value: UInt64 = 0
             for index in (0..<8).reversed() { value = value << 8 | UInt64(digest[index]) }
