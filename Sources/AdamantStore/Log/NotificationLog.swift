@@ -172,9 +172,14 @@ public final class NotificationLog: Sendable {
     /// Shown for a push or by a fetch (`shown`, by id; an older `watch` kept its own there
     /// too), or handed over by `watch` from block `height` (`WatchedPages`).
     private static func wasShown(_ id: Int64, at height: Int64?, account: String, _ db: SQLiteConnection) throws -> Bool {
-        if try !db.query("SELECT 1 FROM shown WHERE account = ?1 AND id = ?2", [.text(account), .integer(id)]).isEmpty { return true }
+        if try isInShown(id, account: account, db) { return true }
         guard let height else { return false }
         return try WatchedPages.ids(account: account, reaching: height, through: height, db).contains(TransactionID(number: UInt64(bitPattern: id)))
+    }
+
+    /// Shown for a push, by a fetch or from a socket: kept by id in `shown`.
+    private static func isInShown(_ id: Int64, account: String, _ db: SQLiteConnection) throws -> Bool {
+        try !db.query("SELECT 1 FROM shown WHERE account = ?1 AND id = ?2", [.text(account), .integer(id)]).isEmpty
     }
 
     /// Records the transactions of a page `watch` is about to hand over that were not shown
@@ -218,9 +223,7 @@ public final class NotificationLog: Sendable {
             let watched = try WatchedPages.ids(account: account, reaching: max(0, height), db)
             var found = Set<TransactionID>()
             for id in ids {
-                if try watched.contains(id) || !db.query("SELECT 1 FROM shown WHERE account = ?1 AND id = ?2", [.text(account), .integer(Int64(bitPattern: id.number))]).isEmpty {
-                    found.insert(id)
-                }
+                if try watched.contains(id) || Self.isInShown(Int64(bitPattern: id.number), account: account, db) { found.insert(id) }
             }
             return found
         }

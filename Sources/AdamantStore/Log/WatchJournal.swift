@@ -154,7 +154,9 @@ package struct WatchJournal {
         return WatchCursor(height: height, skip: skipCount)
     }
 
-    private static func ids(in bytes: [UInt8], at offset: Int, count: Int) -> [TransactionID] {
+    /// `count` ids packed 8 bytes each, little-endian, from `offset` (the watch's pages in the
+    /// log are packed alike).
+    static func ids(in bytes: [UInt8], at offset: Int, count: Int) -> [TransactionID] {
         (0..<count).map { TransactionID(number: number(in: bytes, at: offset + 8 * $0, size: 8)) }
     }
 
@@ -164,7 +166,7 @@ package struct WatchJournal {
         return value
     }
 
-    private static func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+    static func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
         (0..<T.bitWidth / 8).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
     }
 }
