@@ -35,6 +35,19 @@ struct TamperTests {
         }
     }
 
+    /// A second signature is not signed over but is in the id (§4.4): verification returns the
+    /// id with it, and catches a node that reports the id without it.
+    @Test func theIDCoversASecondSignature() throws {
+        var transaction = try Self.signedChat()
+        let withoutIt = transaction.id!
+        transaction.signSignature = [UInt8](repeating: 0xA5, count: 64)
+        transaction.id = try transaction.computedID()
+        #expect(transaction.id != withoutIt)
+        #expect(try transaction.verify() == transaction.id)
+        transaction.id = withoutIt
+        #expect(throws: TransactionError.idMismatch(reported: withoutIt, computed: try transaction.computedID())) { try transaction.verify() }
+    }
+
     @Test func aClaimedSenderThatIsNotTheKeyIsCaught() throws {
         var transaction = try Self.signedChat()
         transaction.senderId = Self.recipient.address
