@@ -34,7 +34,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         var afterMovingAside: String {
             switch self {
             case .outbox: " and run 'adm-push repair', which rebuilds it from the chain"
-            case .notificationLog: ", and a new one is started (which has forgotten what was shown)"
+            case .notificationLog: ", and a new one is started: it has forgotten what was shown, and a watch resumes from the block its lease kept (or give it --from-height HEIGHT)"
             case .watchJournal: ", and a new one is started"
             }
         }

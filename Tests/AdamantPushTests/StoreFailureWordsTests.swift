@@ -37,7 +37,7 @@ struct StoreFailureWordsTests {
         #expect(StoreError(corrupt, store: .outbox, path: "/h/outbox.sqlite").description
             == "the outbox store /h/outbox.sqlite is damaged (database disk image is malformed): move it aside and run 'adm-push repair', which rebuilds it from the chain")
         #expect(StoreError(corrupt, store: .notificationLog, path: "/h/notifications.sqlite").description
-            == "the notification log /h/notifications.sqlite is damaged (database disk image is malformed): move it aside, and a new one is started (which has forgotten what was shown)")
+            == "the notification log /h/notifications.sqlite is damaged (database disk image is malformed): move it aside, and a new one is started: it has forgotten what was shown, and a watch resumes from the block its lease kept (or give it --from-height HEIGHT)")
         #expect(StoreError(corrupt, store: .outbox, path: "/h/outbox.sqlite-wal").description.contains("move it and /h/outbox.sqlite-shm aside and run"))
     }
 }

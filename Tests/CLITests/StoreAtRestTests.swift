@@ -59,3 +59,25 @@ struct StoreAtRestTests {
         #expect(queue.stdout.contains("#1 add (apns): pending"), "\(queue.stdout)")
     }
 }
+
+/// The outbox's WAL lost between commands (a backup of `*.sqlite`, a cleanup): every intent
+/// is in the main file, so the last one still reaches the chain.
+@Suite("The outbox without its WAL", .timeLimit(.minutes(2)))
+struct OutboxLostWALTests {
+    @Test func theLastIntentReachesTheChainAfterTheWALIsLost() async throws {
+        let network = try OutboxDevnet()
+        let token = StoreAtRestTests.tokens[0]
+        #expect(try await network.push(["register", "--token", token, "--provider", "apns", "--deadline", "20"]).status == 0)
+        network.settle()
+        #expect(network.registered == [token])
+        try network.faultEveryNode("refuse")
+        #expect(try await network.push(["unregister", "--token", token, "--no-wait"]).status == 75)
+        let outbox = network.home + "/home/outbox.sqlite"
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: outbox + suffix) }
+        try network.clearFaults()
+        let flush = try await network.push(["flush"])
+        #expect(flush.status == 0, "\(flush.stderr)")
+        network.settle()
+        #expect(network.registered.isEmpty, "the unregister still reached the service")
+    }
+}

@@ -39,8 +39,9 @@ public struct WatchGroup: Sendable {
         for (watcher, account) in zip(watchers, accounts) {
             do { leases.append(try watcher.log.leaseWatch(account: account)) } catch { throw Failure(account: account, error: .leaseRefused(error)) }
         }
-        for (watcher, account) in zip(watchers, accounts) {
-            do throws(WatchError) { onStart(account, try await watcher.begin(start)) } catch { throw Failure(account: account, error: error) }
+        for (index, watcher) in watchers.enumerated() {
+            let (account, lease) = (accounts[index], leases[index])
+            do throws(WatchError) { onStart(account, try await watcher.begin(start, lease: lease)) } catch { throw Failure(account: account, error: error) }
         }
         let configuration = first.configuration
         let inboxes = watchers.map { _ in AsyncStream.makeStream(of: SocketNews.self) }
@@ -70,9 +71,9 @@ public struct WatchGroup: Sendable {
                 }
             }
             for (index, watcher) in watchers.enumerated() {
-                let news = configuration.live ? inboxes[index].stream : nil, account = accounts[index]
+                let news = configuration.live ? inboxes[index].stream : nil, account = accounts[index], lease = leases[index]
                 group.addTask {
-                    do throws(WatchError) { try await watcher.watch(onNotification, news: news) } catch {
+                    do throws(WatchError) { try await watcher.watch(onNotification, news: news, lease: lease) } catch {
                         return .watch(Failure(account: account, error: error))
                     }
                     return .watch(nil)
@@ -93,6 +94,8 @@ public struct WatchGroup: Sendable {
             return failure
         }
         for inbox in inboxes { inbox.continuation.finish() }
+        // However it ended, what each watch kept is merged and its point kept, for the next.
+        for (watcher, lease) in zip(watchers, leases) { await watcher.keepResumePoint(in: lease) }
         if let failure { throw failure }
     }
 

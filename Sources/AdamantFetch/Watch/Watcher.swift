@@ -46,6 +46,10 @@ public struct Watcher: Sendable {
         public var registrationInterval: Duration = .seconds(300)
         /// The longest one turn of the outbox may take.
         public var registrationBudget: Duration = .seconds(30)
+        /// How often, at most, the log is merged into its main file and the block reached is
+        /// kept beside it (and once more as the watch ends), so that losing the log's WAL, or
+        /// the log, costs at most what came since.
+        public var checkpointInterval: Duration = .seconds(300)
         /// The defaults: live on two sockets with a poll every 60 s (every 10 s with no socket
         /// live), health every 5 minutes, the outbox every 5 minutes for up to 30 s.
         public init() {}
@@ -81,10 +85,16 @@ public struct Watcher: Sendable {
     var pool: NodePool { fetcher.client.pool }
 
     /// Takes back what a killed watch recorded and never handed over, checks the nodes and
-    /// settles where the watch starts, keeping it as the cursor so a restart begins there
-    /// too. Returns that block height.
+    /// settles where the watch starts, keeping it as the cursor (and in `lease`, when given)
+    /// so a restart begins there too. Returns that block height.
     @discardableResult
-    public func begin(_ start: WatchStart) async throws(WatchError) -> Int64 {
+    public func begin(_ start: WatchStart, lease: WatchLease? = nil) async throws(WatchError) -> Int64 {
+        let height = try await settleStart(start, lease: lease)
+        if let lease { await keepResumePoint(in: lease) }
+        return height
+    }
+
+    private func settleStart(_ start: WatchStart, lease: WatchLease?) async throws(WatchError) -> Int64 {
         for stream in WatchListing.allCases.map(\.rawValue) + [Self.socketStream] {
             try await logged { () throws(StoreError) in try await log.settleWatched(account: account, stream: stream) }
         }
@@ -110,9 +120,48 @@ public struct Watcher: Sendable {
                 if try await cursor(.transfers) == nil { try await keep(WatchCursor(height: kept.height), .transfers) }
                 return kept.height
             }
-            for listing in WatchListing.allCases { try await keep(WatchCursor(height: tip), listing) }
-            return tip
+            let height = await recoveredStart(lease, tip: tip) ?? tip
+            for listing in WatchListing.allCases { try await keep(WatchCursor(height: height), listing) }
+            return height
         }
+    }
+
+    /// Where a watch resumes whose log has no cursor though a watch of the account ran on
+    /// this home (its lease was there): the log was replaced, or lost its WAL. Not the tip,
+    /// which would skip in silence whatever came meanwhile, but the block the last watch kept
+    /// beside the log, or else the block of the account's last own transaction (its owner was
+    /// there then), and it says so. Nil for a home where no watch of the account ran.
+    private func recoveredStart(_ lease: WatchLease?, tip: Int64) async -> Int64? {
+        guard let lease, lease.heldBefore else { return nil }
+        let account = await self.account
+        let (height, source): (Int64, String)
+        if let kept = lease.keptHeight, kept <= tip + configuration.rereadBlocks {
+            (height, source) = (min(kept, tip), "the block the last watch had reached, kept in its lease")
+        } else if let own = try? await fetcher.client.transactions(TransactionQuery(sender: account, limit: 1, order: .newestFirst)),
+                  let last = own.transactions.first?.height, last <= tip {
+            (height, source) = (last, "the block of the account's last own transaction")
+        } else {
+            (height, source) = (tip, "the chain's tip, as nothing kept says more")
+        }
+        events.log(.warning, """
+            watch: the notification log in this home has no cursor for \(account), though a watch of it ran here \
+            (the log was replaced, or lost its write-ahead log): resuming from block \(height), \(source); \
+            what came since may show again, and --from-height HEIGHT starts elsewhere
+            """)
+        return height
+    }
+
+    /// Merges the log into its main file, then keeps in `lease` the block below which every
+    /// listing has handed everything over: in that order, so the copy is never ahead of a log
+    /// that a lost WAL would take back. Best effort: a failure costs only a later resume.
+    func keepResumePoint(in lease: WatchLease) async {
+        await log.checkpoint()
+        var lowest: Int64?
+        for listing in WatchListing.allCases {
+            guard let cursor = try? await cursor(listing) else { return }
+            lowest = min(lowest ?? cursor.height, cursor.height)
+        }
+        if let lowest { lease.keep(height: lowest) }
     }
 
     /// Watches until the calling task is cancelled (then returns), with the pool's health
@@ -140,7 +189,7 @@ public struct Watcher: Sendable {
 
     /// Reads the listings now and then, and takes what the sockets bring meanwhile (`news`;
     /// nil polls only), until cancelled.
-    func watch(_ deliver: @escaping Deliver, news: AsyncStream<SocketNews>?) async throws(WatchError) {
+    func watch(_ deliver: @escaping Deliver, news: AsyncStream<SocketNews>?, lease: WatchLease? = nil) async throws(WatchError) {
         let (wakes, wake) = AsyncStream.makeStream(of: Wake.self)
         let forwarding = news.map { news in Task { for await item in news { wake.yield(.socket(item)) } } }
         var timer: Task<Void, Never>?
@@ -151,6 +200,7 @@ public struct Watcher: Sendable {
         var scans: [WatchListing: WatchScan] = [:]
         var live = Set<NodeURL>()
         var round = 0
+        var lastKept = pool.clock.now
         func poll(after delay: Duration) {
             round += 1
             timer?.cancel()
@@ -165,6 +215,11 @@ public struct Watcher: Sendable {
             case .pollDue(let due):
                 guard due == round else { continue }
                 guard try await readListings(&scans, deliver) else { return }
+                // Every listing is handed over to its cursor here: the point to keep.
+                if let lease, lastKept.duration(to: pool.clock.now) >= configuration.checkpointInterval {
+                    await keepResumePoint(in: lease)
+                    lastKept = pool.clock.now
+                }
                 poll(after: live.isEmpty ? configuration.interval : configuration.liveInterval)
             case .socket(.live(let node)):
                 live.insert(node)

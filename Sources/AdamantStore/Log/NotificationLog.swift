@@ -143,6 +143,12 @@ public final class NotificationLog: Sendable {
         return WatchCursor(height: height, skip: Int(clamping: skip))
     }
 
+    /// Merges the log into its main file: its commits are not synced and its WAL is kept
+    /// between processes, so without this a watch's cursors and what it showed live only in
+    /// the WAL, and a backup or cleanup that loses the WAL loses them. A watch calls it on a
+    /// schedule and as it ends.
+    public func checkpoint() async { await database.checkpoint() }
+
     /// Keeps `cursor` as where `watch` resumes for `account` on `stream`.
     public func setWatchCursor(_ cursor: WatchCursor, account: Address, stream: String) async throws(StoreError) {
         try await write { db in try Self.storeCursor(cursor, account: account, stream: stream, db) }

@@ -47,6 +47,17 @@ package final class SerialDatabase: @unchecked Sendable {
         try await run { connection in try connection.readTransaction { try body(connection) } }
     }
 
+    /// Copies the WAL into the main file and empties it, after the work already queued: the
+    /// main file alone is then whole. Best effort, as `checkpointTruncating` is.
+    package func checkpoint() async {
+        await withCheckedContinuation { continuation in
+            queue.async {
+                self.connection.checkpointTruncating()
+                continuation.resume()
+            }
+        }
+    }
+
     private func run<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try body(self.connection) }) }

@@ -1,0 +1,66 @@
+import AdamantCore
+import AdamantStore
+import Foundation
+import Testing
+
+/// The home's files as backups, restores and cleanups leave them: a log whose WAL is gone, a
+/// log moved aside. The watch never starts at the tip in silence when a watch ran here before.
+@Suite("adm-fetch watch with a lost log", .timeLimit(.minutes(4)))
+struct WatchLostLogTests {
+    /// A clean exit leaves the log whole in its main file: without its WAL and shared-memory
+    /// files, the next watch shows what came meanwhile, and nothing twice.
+    @Test func aWALLostAfterACleanExitLosesNothing() async throws {
+        let network = try await FetchDevnet()
+        let first = try await WatchProcess(network, name: "first")
+        let before = try #require(try await network.send("before", from: network.friend, to: network.me).id).description
+        try await first.until("it is shown") { first.ids == [before] }
+        #expect(try await first.stop().status == 0, "\(first.stderr)")
+
+        let log = network.outbox.home + "/home/" + NotificationLog.fileName
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: log + suffix) }
+        var sent: [String] = []
+        for text in ["one", "two", "three"] { sent.append(try #require(try await network.send(text, from: network.friend, to: network.me).id).description) }
+
+        let second = try await WatchProcess(network, name: "second")
+        try await second.until("the three are shown") { second.ids.count >= 3 }
+        #expect(try await second.stop().status == 0)
+        #expect(second.ids == sent, "\(second.stderr)")
+        #expect(!second.stderr.contains("no cursor"), "nothing to recover: \(second.stderr)")
+    }
+
+    /// A log moved aside (as the damaged-log message advises) or deleted: the new one has no
+    /// cursor, but the lease the last watch left says where it was. The watch says so, names
+    /// --from-height, and shows what came meanwhile.
+    @Test func aLogMovedAsideResumesFromTheBlockTheLeaseKept() async throws {
+        let network = try await FetchDevnet()
+        let first = try await WatchProcess(network, name: "first")
+        let before = try #require(try await network.send("before", from: network.friend, to: network.me).id).description
+        try await first.until("it is shown") { first.ids == [before] }
+        #expect(try await first.stop().status == 0, "\(first.stderr)")
+
+        let log = network.outbox.home + "/home/" + NotificationLog.fileName
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: log + suffix) {
+            try FileManager.default.moveItem(atPath: log + suffix, toPath: log + suffix + ".aside")
+        }
+        var sent: [String] = []
+        for text in ["one", "two"] { sent.append(try #require(try await network.send(text, from: network.friend, to: network.me).id).description) }
+        let expected = Set(sent)
+
+        let second = try await WatchProcess(network, name: "second")
+        try await second.until("the two are shown") { expected.isSubset(of: second.ids) }
+        #expect(try await second.stop().status == 0)
+        #expect(second.stderr.contains("has no cursor for \(network.me.address)"), "\(second.stderr)")
+        #expect(second.stderr.contains("kept in its lease") && second.stderr.contains("--from-height"), "\(second.stderr)")
+    }
+
+    /// A home where no watch of the account ran starts at the tip, as ever, without a word
+    /// about recovery.
+    @Test func aFirstWatchStartsAtTheTipQuietly() async throws {
+        let network = try await FetchDevnet()
+        let watch = try await WatchProcess(network, name: "first")
+        let sent = try #require(try await network.send("news", from: network.friend, to: network.me).id).description
+        try await watch.until("it is shown") { watch.ids.contains(sent) }
+        #expect(try await watch.stop().status == 0)
+        #expect(!watch.stderr.contains("no cursor"), "\(watch.stderr)")
+    }
+}
