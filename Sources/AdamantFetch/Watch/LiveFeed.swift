@@ -13,8 +13,10 @@ final class LiveFeed: Sendable {
         case live(NodeURL)
         /// `node`'s socket ended; a new session is tried after a backoff.
         case down(NodeURL, SessionEnd)
-        /// A transaction `node` admitted, not verified yet.
-        case received(Transaction, from: NodeURL)
+        /// A transaction to or from the addresses that `node` admitted, verified (its id).
+        case received(Transaction, TransactionID, from: NodeURL)
+        /// `node` brings more than its socket takes at once: its polls wait (why).
+        case paced(NodeURL, String)
         /// `node`'s socket is closed for `setAsideFor`, for `reason`.
         case setAside(NodeURL, because: String)
     }
@@ -88,7 +90,8 @@ final class LiveFeed: Sendable {
                 case .live:
                     failuresInARow = 0
                     output.yield(.live(node.url))
-                case .received(let transaction): output.yield(.received(transaction, from: node.url))
+                case .received(let transaction, let id): output.yield(.received(transaction, id, from: node.url))
+                case .paced(let why): output.yield(.paced(node.url, why))
                 case .down(let end):
                     output.yield(.down(node.url, end))
                     failuresInARow += 1

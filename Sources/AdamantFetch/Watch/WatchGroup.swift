@@ -100,8 +100,8 @@ public struct WatchGroup: Sendable {
     }
 
     /// Hands each watcher the sockets' comings and goings (logged here, once for all), and
-    /// the transactions to its account, each verified once here: one that does not verify
-    /// sets its node aside, and one to no watched account is dropped quietly.
+    /// the transactions to its account (verified by the socket, which sets a node aside for
+    /// one that does not verify); the accounts' own outgoing ones are dropped quietly.
     private static func dispatch(
         _ feed: LiveFeed, to inboxes: [(account: Address, inbox: AsyncStream<SocketNews>.Continuation)], events: any LogSink, polling: Duration
     ) async {
@@ -118,14 +118,9 @@ public struct WatchGroup: Sendable {
                 for (_, inbox) in inboxes { inbox.yield(.down(node, end)) }
             case .setAside(let node, let reason):
                 events.log(.warning, "watch: \(node)'s socket is set aside for \(feed.setAsideFor): \(reason)")
-            case .received(let transaction, let node):
-                let id: TransactionID
-                do { id = try transaction.verify() } catch {
-                    events.log(.warning, "watch: \(node)'s socket sent a transaction that does not verify (\(error)); the node is set aside")
-                    feed.pool.distrust(node, because: "its socket sent a transaction that does not verify: \(error)")
-                    feed.setAside(node)
-                    continue
-                }
+            case .paced(let node, let why):
+                events.log(.info, "watch: \(node)'s socket: \(why)")
+            case .received(let transaction, let id, let node):
                 for (account, inbox) in inboxes where transaction.recipientId == account {
                     inbox.yield(.admitted(transaction, id, from: node))
                 }

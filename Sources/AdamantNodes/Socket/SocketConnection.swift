@@ -10,8 +10,11 @@ package struct SocketConnection: Sendable {
     package enum Event: Sendable {
         /// Subscribed: the node's events now arrive.
         case live
-        /// A transaction the node admitted; not verified.
-        case received(Transaction)
+        /// A transaction to or from the addresses that the node admitted, verified (its id),
+        /// and not sent before.
+        case received(Transaction, TransactionID)
+        /// The node brings more than a window's worth for the addresses: polls wait (why).
+        case paced(String)
         /// The session ended (events may be lost until `live` again), and a new one is tried.
         case down(SessionEnd)
     }
@@ -58,21 +61,24 @@ package struct SocketConnection: Sendable {
     private func run(_ output: AsyncStream<Event>.Continuation) async {
         var session = SocketSession(addresses: addresses, types: types, configuration: configuration)
         let (completions, sink) = AsyncStream.makeStream(of: Completion.self)
-        // When the transactions and answers of the last flood window came: a node answering
-        // every poll at once, with anything, would otherwise keep this busy without end.
-        var recent: [AnyClock.Instant] = []
+        // A node answering every poll at once, with anything, would otherwise keep this busy
+        // without end; one bringing a burst for the addresses is only slowed down.
+        var traffic = SocketTraffic(addresses: addresses, window: configuration.floodWindow, limit: configuration.maximumArrivalsPerWindow)
         await withTaskCancellationHandler {
             await withDiscardingTaskGroup { group in
                 func perform(_ actions: [SocketSession.Action], answered: Bool = false) {
-                    let now = clock.now
-                    recent.removeAll { $0.duration(to: now) > configuration.floodWindow }
-                    if answered { recent.append(now) }
-                    recent += actions.lazy.filter { if case .received = $0 { true } else { false } }.map { _ in now }
-                    if recent.count > configuration.maximumArrivalsPerWindow {
-                        recent = []
-                        let flood = SocketProtocolError(
-                            "the socket sent more than \(configuration.maximumArrivalsPerWindow) transactions and answers in \(configuration.floodWindow)")
-                        return perform(session.abandon(flood))
+                    var pause = Duration.zero
+                    if answered {
+                        let arrived = actions.compactMap { if case .received(let transaction) = $0 { transaction } else { nil } }
+                        let (taken, verdict) = traffic.answered(with: arrived, at: clock.now)
+                        switch verdict {
+                        case .abandon(let why): return perform(session.abandon(why))
+                        case .pace(let delay, let news):
+                            pause = delay
+                            if let news { output.yield(.paced(news)) }
+                        case .go: break
+                        }
+                        for (transaction, id) in taken { output.yield(.received(transaction, id)) }
                     }
                     for action in actions {
                         switch action {
@@ -80,14 +86,17 @@ package struct SocketConnection: Sendable {
                             let request = HTTPRequest(
                                 url: url(sid), timeout: timeout, connectTimeout: configuration.requestTimeout,
                                 maxResponseBytes: configuration.maximumAnswerBytes, hop: hop, circuit: circuit)
-                            group.addTask { [transport] in sink.yield(.polled(epoch: epoch, await Self.exchange(request, transport))) }
+                            group.addTask { [transport, clock] in
+                                if pause > .zero, (try? await clock.sleep(for: pause)) == nil { return }
+                                sink.yield(.polled(epoch: epoch, await Self.exchange(request, transport)))
+                            }
                         case .send(let epoch, let sid, let body):
                             let request = HTTPRequest(
                                 method: .post, url: url(sid), body: body, timeout: configuration.requestTimeout,
                                 connectTimeout: configuration.requestTimeout, hop: hop, circuit: circuit)
                             group.addTask { [transport] in sink.yield(.sent(epoch: epoch, await Self.exchange(request, transport))) }
                         case .live: output.yield(.live)
-                        case .received(let transaction): output.yield(.received(transaction))
+                        case .received: continue  // taken above, sorted
                         case .down(let end, let delay, let generation):
                             output.yield(.down(end))
                             group.addTask { [clock] in

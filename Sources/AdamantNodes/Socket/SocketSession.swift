@@ -34,13 +34,11 @@ package struct SocketSession: Sendable {
         /// A poll's answer larger than this breaks the session: Engine.IO's own `maxPayload`
         /// is 1,000,000 bytes, and one transaction is at most some 25 KB.
         package var maximumAnswerBytes = 1 << 20
-        /// More transactions than this in one answer break it: a block holds 25, and a socket
-        /// only sends this account's.
-        package var maximumTransactionsPerAnswer = 250
-        /// More than this many transactions and answered polls together within `floodWindow`
-        /// break the session too, so a node answering poll after poll at once cannot queue
-        /// more than a consumer takes, nor keep the client polling flat out. A real node
-        /// answers a poll per ping interval and per event for the account.
+        /// More than this many transactions for the addresses within `floodWindow` pace the
+        /// polls, so a burst is not queued faster than a consumer takes it; as much of what no
+        /// honest node sends (answers with nothing, other accounts' transactions, repeats)
+        /// breaks the session (`SocketTraffic`). A real node answers a poll per ping interval
+        /// and per event for the addresses.
         package var maximumArrivalsPerWindow = 500
         package var floodWindow: Duration = .seconds(10)
 
@@ -118,14 +116,9 @@ package struct SocketSession: Sendable {
         let packets: [EnginePacket]
         do { packets = try EnginePacket.packets(inPollingBody: body) } catch { return end(.broken(error)) }
         var actions: [Action] = []
-        var transactions = 0
         for packet in packets {
             do { actions += try take(packet) } catch { return end(.broken(error)) }
             guard isRunning else { return actions }
-            if case .received = actions.last { transactions += 1 }
-            guard transactions <= configuration.maximumTransactionsPerAnswer else {
-                return end(.broken(SocketProtocolError("the socket sent more than \(configuration.maximumTransactionsPerAnswer) transactions in one answer")))
-            }
         }
         guard let session, let heartbeat else { return actions + end(.broken(SocketProtocolError("the socket's first answer is not an open packet"))) }
         return actions + flush() + [.poll(epoch: epoch, session: session, timeout: heartbeat)]
