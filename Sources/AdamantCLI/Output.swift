@@ -64,9 +64,18 @@ public struct Output: Sendable {
     @discardableResult
     private func emit(_ text: String, to stream: Stream) -> Bool {
         let descriptor = stream == .standardOutput ? standardOutput : standardError
+        let stop = StopNotice.descriptor
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            // While a command stops on signals, each piece waits for room beside the stop
+            // notice rather than in write(2), where no signal reaches it: a pipe or socket
+            // that polls writable takes this much without blocking.
+            var count = bytes.count
+            if stop >= 0 {
+                guard Self.writable(descriptor, unless: stop) else { return false }  // stopped: not a failure of the output
+                count = min(count, Self.pieceBytes)
+            }
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, count) }
             if written > 0 {
                 bytes = bytes.dropFirst(written)
                 continue
@@ -81,6 +90,22 @@ public struct Output: Sendable {
             return false
         }
         return true
+    }
+
+    /// PIPE_BUF on Linux: what a pipe with a free slot takes whole.
+    private static let pieceBytes = 4_096
+
+    /// Waits until `descriptor` takes bytes; false when `stop` became readable first.
+    private static func writable(_ descriptor: Int32, unless stop: Int32) -> Bool {
+        var watched = [pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
+        while true {
+            if poll(&watched, 2, -1) < 0 {
+                if errno == EINTR { continue }
+                return true  // cannot wait: the write says what is wrong
+            }
+            if watched[0].revents != 0 { return true }  // room, or an error the write reports
+            if watched[1].revents != 0 { return false }
+        }
     }
 }
 

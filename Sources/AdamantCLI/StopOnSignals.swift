@@ -12,6 +12,33 @@ import Darwin
 /// only make async-signal-safe calls, so it reads a lock-free atomic and writes one byte.
 private let stopPipe = Atomic<Int32>(-1)
 
+/// Readable from the first stop a `StopOnSignals` took on: a write that waits for a reader
+/// who stopped reading polls it beside its own descriptor (`Output`), so that reader never
+/// holds a stop up. Never read, so it stays readable.
+enum StopNotice {
+    private static let ends = Mutex<(read: Int32, write: Int32)?>(nil)
+
+    /// The descriptor to poll, or -1 while no command stops on signals.
+    static var descriptor: Int32 { ends.withLock { $0?.read ?? -1 } }
+
+    /// Made once, by the first `StopOnSignals`.
+    fileprivate static func arm() {
+        ends.withLock { ends in
+            guard ends == nil else { return }
+            var pair: [Int32] = [-1, -1]
+            guard pipe(&pair) == 0 else { return }
+            for end in pair { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            ends = (pair[0], pair[1])
+        }
+    }
+
+    fileprivate static func post() {
+        guard let end = ends.withLock({ $0?.write }) else { return }
+        var byte: UInt8 = 1
+        _ = write(end, &byte, 1)
+    }
+}
+
 /// SIGINT and SIGTERM cancel a long-running command's task (`watch`, `flush --loop`) instead
 /// of ending the process, so the current item finishes and what is kept stays consistent; the
 /// command then exits 0, as one stopped the way it is meant to be stopped. A handler that writes to a pipe, read by a thread
@@ -25,6 +52,7 @@ public final class StopOnSignals: Sendable {
     private let readEnd: Int32
 
     public init() {
+        StopNotice.arm()
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
             readEnd = -1
@@ -44,6 +72,7 @@ public final class StopOnSignals: Sendable {
                     state.requested = true
                     return state.cancel
                 }
+                StopNotice.post()
                 cancel?()
             }
             close(readEnd)

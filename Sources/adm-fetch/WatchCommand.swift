@@ -190,7 +190,9 @@ struct WatchCommand: Command {
                         written = json ? output.printJSON(FetchReport.Watched(notification)) : output.print((named ? "[\(notification.account)] " : "") + line)
                     }
                     if let progress = logger.progress { progress.interrupt(print) } else { print() }
-                    guard written else { throw HandOverFailure("standard output cannot be written") }
+                    guard written else {
+                        throw HandOverFailure(stop.requested ? "standard output took nothing more before the stop" : "standard output cannot be written")
+                    }
                     try await hook?.run(for: notification)
                     // Not delivered is not lost: the notifier keeps it, records it and says so; it
                     // delivers on its own, so a hung service holds up no line.
@@ -206,6 +208,10 @@ struct WatchCommand: Command {
             }
             failure = nil
         } catch where stop.requested {
+            // Its reader stopped reading: the stop is not held up, and nothing is lost.
+            if case .notHandedOver(let id, let why) = error.error {
+                logger.log(.warning, "watch: stopped while \(why): transaction \(id) and those after it are shown at the next start")
+            }
             failure = nil
         } catch {
             failure = error

@@ -62,6 +62,55 @@ struct WatchStopsTests {
         #expect(again.ids == sent)
     }
 
+    /// Standard output a FIFO whose reader stopped reading: SIGTERM still ends the watch at
+    /// once, with exit 0 and a line saying why, and what was not written is shown at the next
+    /// start.
+    @Test func aStopIsNotHeldUpByAReaderThatStoppedReading() async throws {
+        let network = try await FetchDevnet()
+        let fifo = network.outbox.home + "/stalled"
+        try FileManager.default.createDirectory(atPath: network.outbox.home, withIntermediateDirectories: true)
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)  // held open, never read while the watch runs
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let writer = try #require(FileHandle(forWritingAtPath: fifo))
+        let watch = try await WatchProcess(network, name: "stalled", standardOutput: writer)
+        try writer.close()
+        // Ten lines of some 18 KB: the pipe's 64 KiB take three or four, the rest wait.
+        var sent: [String] = []
+        for index in 0..<10 {
+            let text = "\(index) " + String(repeating: "x", count: 9_000)
+            sent.append(try #require(try await network.send(text, from: network.friend, to: network.me).id).description)
+        }
+        try await watch.until("the pipe is nearly full") { Self.queuedBytes(reader) >= 40_000 }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = try await watch.stop(SIGTERM)
+        let took = started.duration(to: clock.now)
+        #expect(took < .seconds(5), "stopped in \(took)")
+        #expect(result.status == 0 && result.signal == nil, "\(watch.stderr)")
+        #expect(watch.stderr.contains("watch: stopped while standard output took nothing more before the stop"), "\(watch.stderr)")
+        #expect(watch.stderr.contains("are shown at the next start"))
+
+        var written = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while case let count = read(reader, &buffer, buffer.count), count > 0 { written.append(contentsOf: buffer[0..<count]) }
+        let whole = String(decoding: written, as: UTF8.self).split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
+        }
+        let all = Set(sent)
+        let again = try await WatchProcess(network, name: "again")
+        try await again.until("the rest is shown") { Set(whole + again.ids).isSuperset(of: all) }
+        #expect(try await again.stop().status == 0)
+        #expect(!again.ids.isEmpty && Set(whole).isDisjoint(with: again.ids), "written once: \(whole) then \(again.ids)")
+    }
+
+    /// Bytes waiting in the pipe behind `descriptor`.
+    static func queuedBytes(_ descriptor: Int32) -> Int {
+        var count: Int32 = 0
+        return ioctl(descriptor, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
+    }
+
     /// A second watch of the account on the same home would show every message twice: it
     /// exits 75 naming the first, which goes on alone; once the first stops, one can start.
     @Test func aSecondWatchOnOneHomeIsRefusedNamingTheFirst() async throws {
