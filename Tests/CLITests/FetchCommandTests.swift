@@ -14,8 +14,9 @@ final class FetchDevnet: Sendable {
     var devnet: Devnet { outbox.devnet }
     var me: KeyPair { outbox.account }
 
-    init(nodes: Int = 2) async throws {
-        outbox = try OutboxDevnet(nodes: nodes)
+    /// `blockTime`: how often the devnet forges a block of its own (`send` forges one too).
+    init(nodes: Int = 2, blockTime: Duration = .milliseconds(150)) async throws {
+        outbox = try OutboxDevnet(nodes: nodes, blockTime: blockTime)
         friend = KeyPair(passphrase: Passphrase(unvalidated: "fetch friend \(UUID())"))
         _ = try outbox.devnet.fund(friend.address, amount: ADMAmount(units: 10 * ADMAmount.unitsPerADM))
         let list = NodeList(endpoints: try outbox.devnet.nodeURLs.map { NodeEndpoint(url: try NodeURL($0)) }, nethash: .majority, source: .arguments)

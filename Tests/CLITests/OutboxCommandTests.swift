@@ -12,10 +12,10 @@ final class OutboxDevnet: Sendable {
     let passphrase: String
 
     /// `ansPoll` nil: the service polls only when a test says so.
-    init(mode: ANSMode = .csharp, funded: Bool = true, ansPoll: Duration? = nil, nodes: Int = 2) throws {
+    init(mode: ANSMode = .csharp, funded: Bool = true, ansPoll: Duration? = nil, nodes: Int = 2, blockTime: Duration = .milliseconds(150)) throws {
         var configuration = DevnetConfiguration()
         configuration.nodeCount = nodes
-        configuration.blockTime = .milliseconds(150)
+        configuration.blockTime = blockTime
         configuration.ansPollInterval = ansPoll ?? .seconds(600)
         configuration.ansMode = mode
         devnet = try Devnet(configuration)

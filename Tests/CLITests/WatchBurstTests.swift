@@ -42,3 +42,23 @@ struct WatchBurstTests {
         #expect(nodes.allSatisfy { !watch.stderr.contains("\($0)'s socket is down") }, "\(watch.stderr)")
     }
 }
+
+@Suite("adm-fetch watch, messages waiting in the pools", .timeLimit(.minutes(2)))
+struct WatchPoolTests {
+    /// Messages sent while no watch ran, still in the nodes' pools (no block holds them yet, and
+    /// a socket announces only what comes after it connects): shown at the start, not at the
+    /// first block or poll.
+    @Test func whatWaitsInThePoolsIsShownAtTheStart() async throws {
+        let network = try await FetchDevnet(blockTime: .seconds(600))
+        let first = try await WatchProcess(network, name: "first")
+        #expect(try await first.stop().status == 0)
+        var sent: [String] = []
+        for text in ["one", "two", "three"] { sent.append(try await network.submit(text, from: network.friend, to: network.me).description) }
+        let expected = sent
+        let watch = try await WatchProcess(network, name: "pooled")
+        try await watch.until("the three are shown") { watch.ids.count >= 3 }
+        let result = try await watch.stop()
+        #expect(result.status == 0, "\(watch.stderr)")
+        #expect(watch.ids == expected, "once each, in the order sent")
+    }
+}

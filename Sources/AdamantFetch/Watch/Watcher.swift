@@ -183,7 +183,8 @@ public struct Watcher: Sendable {
 
     /// What the watch's one task waits for.
     private enum Wake: Sendable {
-        case pollDue(round: Int)
+        /// Read the listings, and with `pool` the nodes' pools too.
+        case pollDue(round: Int, pool: Bool)
         case socket(SocketNews)
     }
 
@@ -201,20 +202,28 @@ public struct Watcher: Sendable {
         var live = Set<NodeURL>()
         var round = 0
         var lastKept = pool.clock.now
-        func poll(after delay: Duration) {
+        var poolDue = configuration.live
+        func poll(after delay: Duration, withPool: Bool = false) {
             round += 1
+            poolDue = poolDue || withPool
             timer?.cancel()
-            timer = Task { [round, clock = pool.clock] in
+            timer = Task { [round, poolDue, clock = pool.clock] in
                 if delay > .zero { try? await clock.sleep(for: delay) }
-                if !Task.isCancelled { wake.yield(.pollDue(round: round)) }
+                if !Task.isCancelled { wake.yield(.pollDue(round: round, pool: poolDue)) }
             }
         }
         poll(after: .zero)
         for await next in wakes {
             switch next {
-            case .pollDue(let due):
+            case .pollDue(let due, let withPool):
                 guard due == round else { continue }
                 guard try await readListings(&scans, deliver) else { return }
+                // At the start and as a socket comes up: what was sent while none listened
+                // waits in the pools, announced by no socket and in no block yet.
+                if withPool {
+                    poolDue = false
+                    guard try await readPool(scans, deliver) else { return }
+                }
                 // Every listing is handed over to its cursor here: the point to keep.
                 if let lease, lastKept.duration(to: pool.clock.now) >= configuration.checkpointInterval {
                     await keepResumePoint(in: lease)
@@ -223,13 +232,12 @@ public struct Watcher: Sendable {
                 poll(after: live.isEmpty ? configuration.interval : configuration.liveInterval)
             case .socket(.live(let node)):
                 live.insert(node)
-                poll(after: .zero)  // what the socket could not bring while it was down
+                poll(after: .zero, withPool: true)  // what the socket could not bring while it was down
             case .socket(.down(let node, _)):
                 guard live.remove(node) != nil else { continue }
                 if live.isEmpty { poll(after: .zero) }
             case .socket(.admitted(let transaction, let id, _)):
-                let floor = (scans.values.map(\.cursor.height).min() ?? 0) - configuration.rereadBlocks
-                try await handPooled(transaction, id: id, shownFrom: floor, deliver)
+                try await handPooled(transaction, id: id, shownFrom: Self.floor(scans, configuration), deliver)
             }
         }
     }
@@ -262,6 +270,36 @@ public struct Watcher: Sendable {
             }
         }
         return true
+    }
+
+    /// Shows what the nodes' pools hold for the account and was not shown, oldest first;
+    /// false when stopped on the way. A pool that cannot be read is left to the sockets and
+    /// the blocks.
+    private func readPool(_ scans: [WatchListing: WatchScan], _ deliver: Deliver) async throws(WatchError) -> Bool {
+        let account = await self.account
+        let pooled: [Transaction]
+        do { pooled = try await fetcher.client.pooled(for: account) } catch {
+            if !Task.isCancelled { events.log(.warning, "watch: the nodes' pools cannot be read (\(error)); what waits there is shown from its block") }
+            return !Task.isCancelled
+        }
+        let floor = Self.floor(scans, configuration)
+        // By when they were signed; within a second, as the node took them.
+        let ordered = pooled.enumerated().sorted { a, b in
+            let (x, y) = (a.element, b.element)
+            return (x.timestamp, x.timestampMs ?? 0, a.offset) < (y.timestamp, y.timestampMs ?? 0, b.offset)
+        }
+        for (_, transaction) in ordered {
+            guard !Task.isCancelled else { return false }
+            guard let id = transaction.id else { continue }
+            try await handPooled(transaction, id: id, shownFrom: floor, deliver)
+        }
+        return !Task.isCancelled
+    }
+
+    /// Where the listings read now, less the reread margin: a transaction still in a pool
+    /// lands in no block below it.
+    private static func floor(_ scans: [WatchListing: WatchScan], _ configuration: Configuration) -> Int64 {
+        (scans.values.map(\.cursor.height).min() ?? 0) - configuration.rereadBlocks
     }
 
     /// A transaction a node's socket announced, verified: shown unless it is not a

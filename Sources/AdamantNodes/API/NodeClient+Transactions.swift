@@ -49,6 +49,22 @@ extension NodeClient {
         return .notFound
     }
 
+    /// What the node's pool holds sent to `address`, each checked by `verify`, once each, in
+    /// the order the node took them: its unconfirmed transactions, then its queue. These
+    /// two lists exist on every node version and hold transfers too, where a chat listing's
+    /// `returnUnconfirmed` (0.10+) merges chats only.
+    public func pooled(for address: Address) async throws(NodeError) -> [Transaction] {
+        let filter = [(name: "address", value: address.description)]
+        // In the order a transaction moves: one that moves on while it is read is met again.
+        let queued = try await list("/api/transactions/queued", filter).transactions
+        let unconfirmed = try await list("/api/transactions/unconfirmed", filter).transactions
+        var seen = Set<String>()
+        return (unconfirmed + queued).filter { transaction in
+            guard let id = transaction.id?.description else { return true }
+            return seen.insert(id).inserted
+        }
+    }
+
     /// `/api/chats/get`, every transaction checked by `verify`.
     public func chats(_ query: ChatQuery) async throws(NodeError) -> TransactionPage {
         try await list("/api/chats/get", query.queryItems)

@@ -4,13 +4,13 @@ package import AdamantCore
 /// pure machine fed each answered poll with the time it came.
 ///
 /// What anyone can send the watched accounts, a transaction to or from one of them that
-/// verifies and was not sent before, is never the node's fault: a burst of it (a few hundred
-/// messages cost well under 1 ADM) only paces the polls once it passes the window's limit, so
-/// the node holds the rest and nothing is lost. What only a lying or broken node sends ends
+/// verifies, is never the node's fault: a burst of it (a few hundred messages cost well under
+/// 1 ADM) only paces the polls once it passes the window's limit, so the node holds the rest
+/// and nothing is lost. One sent again (a node emits an id once a minute at most) is not
+/// handed on twice, and paces as the first did. What only a lying or broken node sends ends
 /// the session past the same limit, and the node is set aside: answers with nothing for the
-/// accounts (a real node holds a poll until it has something, or for its ping interval),
-/// transactions of other accounts, and one sent again (a node emits an id once a minute at
-/// most). One for the accounts that does not verify ends it at once.
+/// accounts (a real node holds a poll until it has something, or for its ping interval) and
+/// transactions of other accounts. One for the accounts that does not verify ends it at once.
 package struct SocketTraffic: Sendable {
     /// What to do before the next poll.
     package enum Verdict: Sendable, Equatable {
@@ -24,11 +24,11 @@ package struct SocketTraffic: Sendable {
 
     private struct Answer {
         let at: AnyClock.Instant
-        /// Transactions handed on.
+        /// Transactions for the accounts that verify, sent before or not.
         let taken: Int
-        /// Nothing for the accounts in it; of other accounts; sent before.
-        let empty: Bool, foreign: Int, repeated: Int
-        var noise: Int { (empty ? 1 : 0) + foreign + repeated }
+        /// Nothing for the accounts in it; of other accounts.
+        let empty: Bool, foreign: Int
+        var noise: Int { (empty ? 1 : 0) + foreign }
     }
 
     private let addresses: Set<Address>
@@ -38,8 +38,8 @@ package struct SocketTraffic: Sendable {
     private var answers: [Answer] = []
     /// When each id handed on in the last `repeatWindow` came.
     private var seen: [TransactionID: AnyClock.Instant] = [:]
-    /// Swept now and then, not every answer: an id kept a little longer is at worst one more
-    /// counted as sent again.
+    /// Swept now and then, not every answer: an id kept a little longer is at worst one
+    /// repeat more not handed on.
     private var sweptAt: AnyClock.Instant?
     private var pacing = false
 
@@ -64,7 +64,7 @@ package struct SocketTraffic: Sendable {
             sweptAt = now
         }
         var taken: [(Transaction, TransactionID)] = []
-        var (foreign, repeated) = (0, 0)
+        var (foreign, verified) = (0, 0)
         for transaction in transactions {
             guard isForTheAccounts(transaction) else {
                 foreign += 1
@@ -74,13 +74,10 @@ package struct SocketTraffic: Sendable {
             do { id = try transaction.verify() } catch {
                 return ([], .abandon(SocketProtocolError("the socket sent a transaction that does not verify: \(error)")))
             }
-            guard seen.updateValue(now, forKey: id) == nil else {
-                repeated += 1
-                continue
-            }
-            taken.append((transaction, id))
+            verified += 1
+            if seen.updateValue(now, forKey: id) == nil { taken.append((transaction, id)) }
         }
-        answers.append(Answer(at: now, taken: taken.count, empty: taken.isEmpty && foreign + repeated == 0, foreign: foreign, repeated: repeated))
+        answers.append(Answer(at: now, taken: verified, empty: verified + foreign == 0, foreign: foreign))
         return (taken, verdict(at: now))
     }
 
@@ -94,7 +91,6 @@ package struct SocketTraffic: Sendable {
             let parts = [
                 (answers.filter(\.empty).count, "answers with nothing for the watched accounts"),
                 (answers.reduce(0) { $0 + $1.foreign }, "transactions of other accounts"),
-                (answers.reduce(0) { $0 + $1.repeated }, "transactions sent again"),
             ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
             return .abandon(SocketProtocolError("the socket sent \(parts.joined(separator: ", ")) in \(window), more than \(limit)"))
         }
