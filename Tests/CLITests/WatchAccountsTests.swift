@@ -113,3 +113,53 @@ struct WatchAccountsTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/home/notifications.sqlite"), "nothing was started")
     }
 }
+
+/// One account's home on a disk that fills up, in a watch of two: that account is set aside
+/// with one line and tried again, the other goes on, and once there is room again what the
+/// first was sent is shown. Needs a small tmpfs of its own, so root (as in CI).
+@Suite("adm-fetch watch, one account's disk full", .timeLimit(.minutes(3)))
+struct WatchFullDiskTests {
+    @Test(.enabled(if: TraceTools.inCI || getuid() == 0)) func oneFullHomeStopsNoOtherAccount() async throws {
+        let (network, other) = try await WatchAccountsTests.twoAccounts()
+        let folder = network.outbox.home
+        let small = folder + "/other-home"
+        try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: true)
+        #expect(Self.mount(["-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", small]) == 0, "a tmpfs mounts here")
+        defer { _ = Self.mount(["-l", small], unmount: true) }
+        let config = folder + "/config/adm-push"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        let settings = #"{"accounts": [{"passphraseFile": "\#(folder)/me.key"}, {"passphraseFile": "\#(folder)/other.key", "home": "\#(small)"}]}"#
+        #expect(FileManager.default.createFile(atPath: config + "/config.json", contents: Data(settings.utf8), attributes: [.posixPermissions: 0o600]))
+        let watch = try await WatchProcess(network, name: "full", environment: ["XDG_CONFIG_HOME": folder + "/config"])
+        try await watch.until("both are watched") { watch.stderr.contains("Watching \(other.address)") && watch.stderr.contains("Watching \(network.me.address)") }
+
+        // Every byte left taken.
+        let filler = small + "/filler"
+        #expect(FileManager.default.createFile(atPath: filler, contents: nil))
+        let handle = try #require(FileHandle(forWritingAtPath: filler))
+        let block = Data(count: 4_096)
+        while (try? handle.write(contentsOf: block)) != nil {}
+        try? handle.close()
+        let toOther = try await network.submit("to the full one", from: network.friend, to: other).description
+        try await watch.until("it is set aside") { watch.stderr.contains("watch: \(other.address) is set aside") }
+        let toMe = try await network.submit("to me", from: network.friend, to: network.me).description
+        try await watch.until("the other account goes on") { watch.ids.contains(toMe) }
+        #expect(!watch.ids.contains(toOther))
+
+        try FileManager.default.removeItem(atPath: filler)
+        try await watch.until("once there is room, it is shown") { watch.ids.contains(toOther) && watch.stderr.contains("works again") }
+        let result = try await watch.stop()
+        #expect(result.status == 0, "\(watch.stderr)")
+        #expect(watch.ids.count == 2, "each once: \(watch.ids)")
+        #expect(watch.stderr.components(separatedBy: "is set aside").count == 2, "said once: \(watch.stderr)")
+    }
+
+    static func mount(_ arguments: [String], unmount: Bool = false) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: unmount ? "/bin/umount" : "/bin/mount")
+        process.arguments = arguments
+        guard (try? process.run()) != nil else { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}

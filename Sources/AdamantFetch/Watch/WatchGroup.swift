@@ -73,7 +73,9 @@ public struct WatchGroup: Sendable {
             for (index, watcher) in watchers.enumerated() {
                 let news = configuration.live ? inboxes[index].stream : nil, account = accounts[index], lease = leases[index]
                 group.addTask {
-                    do throws(WatchError) { try await watcher.watch(onNotification, news: news, lease: lease) } catch {
+                    do throws(WatchError) {
+                        try await watcher.watch(onNotification, news: news, lease: lease, setsAsideStoreFailures: watchers.count > 1)
+                    } catch {
                         return .watch(Failure(account: account, error: error))
                     }
                     return .watch(nil)

@@ -190,7 +190,9 @@ public struct Watcher: Sendable {
 
     /// Reads the listings now and then, and takes what the sockets bring meanwhile (`news`;
     /// nil polls only), until cancelled.
-    func watch(_ deliver: @escaping Deliver, news: AsyncStream<SocketNews>?, lease: WatchLease? = nil) async throws(WatchError) {
+    func watch(
+        _ deliver: @escaping Deliver, news: AsyncStream<SocketNews>?, lease: WatchLease? = nil, setsAsideStoreFailures: Bool = false
+    ) async throws(WatchError) {
         let (wakes, wake) = AsyncStream.makeStream(of: Wake.self)
         let forwarding = news.map { news in Task { for await item in news { wake.yield(.socket(item)) } } }
         var timer: Task<Void, Never>?
@@ -198,11 +200,15 @@ public struct Watcher: Sendable {
             forwarding?.cancel()
             timer?.cancel()
         }
+        let account = await self.account
         var scans: [WatchListing: WatchScan] = [:]
         var live = Set<NodeURL>()
         var round = 0
         var lastKept = pool.clock.now
         var poolDue = configuration.live
+        // The log failed (a full disk): nothing is read but the retry, and the listings find
+        // later what the sockets bring meanwhile.
+        var setAside = false
         func poll(after delay: Duration, withPool: Bool = false) {
             round += 1
             poolDue = poolDue || withPool
@@ -214,30 +220,46 @@ public struct Watcher: Sendable {
         }
         poll(after: .zero)
         for await next in wakes {
-            switch next {
-            case .pollDue(let due, let withPool):
-                guard due == round else { continue }
-                guard try await readListings(&scans, deliver) else { return }
-                // At the start and as a socket comes up: what was sent while none listened
-                // waits in the pools, announced by no socket and in no block yet.
-                if withPool {
-                    poolDue = false
-                    guard try await readPool(scans, deliver) else { return }
+            do throws(WatchError) {
+                switch next {
+                case .pollDue(let due, let withPool):
+                    guard due == round else { continue }
+                    guard try await readListings(&scans, deliver) else { return }
+                    // At the start and as a socket comes up: what was sent while none listened
+                    // waits in the pools, announced by no socket and in no block yet.
+                    if withPool {
+                        guard try await readPool(scans, deliver) else { return }
+                        poolDue = false
+                    }
+                    if setAside {
+                        setAside = false
+                        events.log(.info, "watch: \(account)'s notification log works again: it is watched again")
+                    }
+                    // Every listing is handed over to its cursor here: the point to keep.
+                    if let lease, lastKept.duration(to: pool.clock.now) >= configuration.checkpointInterval {
+                        await keepResumePoint(in: lease)
+                        lastKept = pool.clock.now
+                    }
+                    poll(after: live.isEmpty ? configuration.interval : configuration.liveInterval)
+                case .socket(.live(let node)):
+                    live.insert(node)
+                    if !setAside { poll(after: .zero, withPool: true) }  // what the socket could not bring while it was down
+                case .socket(.down(let node, _)):
+                    guard live.remove(node) != nil else { continue }
+                    if live.isEmpty, !setAside { poll(after: .zero) }
+                case .socket(.admitted(let transaction, let id, _)):
+                    guard !setAside else { continue }
+                    try await handPooled(transaction, id: id, shownFrom: Self.floor(scans, configuration), deliver)
                 }
-                // Every listing is handed over to its cursor here: the point to keep.
-                if let lease, lastKept.duration(to: pool.clock.now) >= configuration.checkpointInterval {
-                    await keepResumePoint(in: lease)
-                    lastKept = pool.clock.now
+            } catch .store(let failure) where setsAsideStoreFailures && !Task.isCancelled {
+                // One account's home failing (its disk full) stops no other account's watch:
+                // this one is tried again at each poll, and said once.
+                if !setAside {
+                    events.log(.error, "watch: \(account) is set aside, tried again at each poll: its notification log failed (\(failure)); the other accounts are watched meanwhile")
                 }
-                poll(after: live.isEmpty ? configuration.interval : configuration.liveInterval)
-            case .socket(.live(let node)):
-                live.insert(node)
-                poll(after: .zero, withPool: true)  // what the socket could not bring while it was down
-            case .socket(.down(let node, _)):
-                guard live.remove(node) != nil else { continue }
-                if live.isEmpty { poll(after: .zero) }
-            case .socket(.admitted(let transaction, let id, _)):
-                try await handPooled(transaction, id: id, shownFrom: Self.floor(scans, configuration), deliver)
+                setAside = true
+                scans = [:]  // read again from the log's cursors, where what failed was left
+                poll(after: live.isEmpty ? configuration.interval : configuration.liveInterval, withPool: configuration.live)
             }
         }
     }
