@@ -27,7 +27,7 @@ public struct WatchGroup: Sendable {
     /// all. Throws, and stops them all, when a lease is refused, a start cannot be settled, or
     /// a watch ends for a reason of its own (see `Watcher.run`).
     public func run(
-        from start: WatchStart = .resume, onStart: @Sendable (Address, Int64) -> Void = { _, _ in },
+        from start: WatchStart = .resume, onStart: @escaping @Sendable (Address, Int64) -> Void = { _, _ in },
         onNotification: @escaping Watcher.Deliver
     ) async throws(Failure) {
         guard let first = watchers.first else { return }
@@ -39,9 +39,15 @@ public struct WatchGroup: Sendable {
         for (watcher, account) in zip(watchers, accounts) {
             do { leases.append(try watcher.log.leaseWatch(account: account)) } catch { throw Failure(account: account, error: .leaseRefused(error)) }
         }
+        // One whose log fails as it begins (its disk full) begins later, when others go on.
+        var begun = [Bool](repeating: true, count: watchers.count)
         for (index, watcher) in watchers.enumerated() {
             let (account, lease) = (accounts[index], leases[index])
-            do throws(WatchError) { onStart(account, try await watcher.begin(start, lease: lease)) } catch { throw Failure(account: account, error: error) }
+            do throws(WatchError) { onStart(account, try await watcher.begin(start, lease: lease)) } catch {
+                guard case .store(let failure) = error, watchers.count > 1 else { throw Failure(account: account, error: error) }
+                watcher.events.log(.error, "watch: \(account) is set aside, tried again at each poll: its notification log failed (\(failure)); the other accounts are watched meanwhile")
+                begun[index] = false
+            }
         }
         let configuration = first.configuration
         let inboxes = watchers.map { _ in AsyncStream.makeStream(of: SocketNews.self) }
@@ -72,8 +78,14 @@ public struct WatchGroup: Sendable {
             }
             for (index, watcher) in watchers.enumerated() {
                 let news = configuration.live ? inboxes[index].stream : nil, account = accounts[index], lease = leases[index]
+                let hasBegun = begun[index]
                 group.addTask {
                     do throws(WatchError) {
+                        if !hasBegun {
+                            guard let height = await Self.begin(watcher, from: start, lease: lease) else { return .watch(nil) }
+                            watcher.events.log(.info, "watch: \(account)'s notification log works again: it is watched again")
+                            onStart(account, height)
+                        }
                         try await watcher.watch(onNotification, news: news, lease: lease, setsAsideStoreFailures: watchers.count > 1)
                     } catch {
                         return .watch(Failure(account: account, error: error))
@@ -99,6 +111,15 @@ public struct WatchGroup: Sendable {
         // However it ended, what each watch kept is merged and its point kept, for the next.
         for (watcher, lease) in zip(watchers, leases) { await watcher.keepResumePoint(in: lease) }
         if let failure { throw failure }
+    }
+
+    /// Begins `watcher` once its log lets it, tried again every poll interval; nil when
+    /// cancelled first. What the sockets bring meanwhile waits in its inbox.
+    private static func begin(_ watcher: Watcher, from start: WatchStart, lease: WatchLease) async -> Int64? {
+        while true {
+            guard (try? await watcher.pool.clock.sleep(for: watcher.configuration.interval)) != nil else { return nil }
+            if let height = try? await watcher.begin(start, lease: lease) { return height }
+        }
     }
 
     /// Hands each watcher the sockets' comings and goings (logged here, once for all), and

@@ -172,7 +172,7 @@ public struct Watcher: Sendable {
     /// shows them); network failures later are logged and retried. `onStart` is told the
     /// height the watch starts at, once `begin` has settled it.
     public func run(
-        from start: WatchStart = .resume, onStart: @Sendable (Int64) -> Void = { _ in },
+        from start: WatchStart = .resume, onStart: @escaping @Sendable (Int64) -> Void = { _ in },
         onNotification: @escaping Deliver
     ) async throws(WatchError) {
         do { try await WatchGroup([self]).run(from: start, onStart: { onStart($1) }, onNotification: onNotification) } catch { throw error.error }
