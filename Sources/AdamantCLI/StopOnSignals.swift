@@ -39,14 +39,14 @@ enum StopNotice {
     }
 }
 
-/// SIGINT and SIGTERM cancel a long-running command's task (`watch`, `flush --loop`) instead
+/// SIGINT, SIGTERM and SIGHUP (its terminal gone) cancel a long-running command's task (`watch`, `flush --loop`) instead
 /// of ending the process, so the current item finishes and what is kept stays consistent; the
 /// command then exits 0, as one stopped the way it is meant to be stopped. A handler that writes to a pipe, read by a thread
 /// of its own, rather than a dispatch signal source: on Linux those read a signalfd, which
 /// sees a signal only if every thread blocks it, and the threads already running do not.
 public final class StopOnSignals: Sendable {
     private final class State: Sendable {
-        let lock = Mutex<(requested: Bool, cancel: (@Sendable () -> Void)?)>((false, nil))
+        let lock = Mutex<(signal: Int32?, cancel: (@Sendable () -> Void)?)>((nil, nil))
     }
     private let state = State()
     private let readEnd: Int32
@@ -69,7 +69,7 @@ public final class StopOnSignals: Sendable {
                 if count < 0 && errno == EINTR { continue }
                 guard count == 1 else { break }  // closed: released
                 let cancel = state.lock.withLock { state in
-                    state.requested = true
+                    state.signal = state.signal ?? Int32(byte)
                     return state.cancel
                 }
                 StopNotice.post()
@@ -85,11 +85,20 @@ public final class StopOnSignals: Sendable {
         }
         action.sa_flags = SA_RESTART
         sigemptyset(&action.sa_mask)
-        for number in [SIGINT, SIGTERM] { sigaction(number, &action, nil) }
+        for number in Self.signals { sigaction(number, &action, nil) }
     }
 
+    static let signals = [SIGINT, SIGTERM, SIGHUP]
+
     /// Whether a signal came.
-    public var requested: Bool { state.lock.withLock { $0.requested } }
+    public var requested: Bool { state.lock.withLock { $0.signal != nil } }
+
+    /// The first signal that came, by name ("SIGTERM").
+    public var signalName: String? {
+        state.lock.withLock { $0.signal }.map { number in
+            [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP"][number] ?? "signal \(number)"
+        }
+    }
 
     /// Runs `body` in a task of its own that the first signal cancels (at once, if one came
     /// already), and gives what it returned or threw; `requested` then tells whether a signal
@@ -102,7 +111,7 @@ public final class StopOnSignals: Sendable {
         }
         let already = state.lock.withLock { state in
             state.cancel = { task.cancel() }
-            return state.requested
+            return state.signal != nil
         }
         if already { task.cancel() }
         return try await task.value.get()
@@ -110,7 +119,7 @@ public final class StopOnSignals: Sendable {
 
     /// From here on a signal is ignored (the process is stopping anyway).
     public func release() {
-        for number in [SIGINT, SIGTERM] { signal(number, SIG_IGN) }
+        for number in Self.signals { signal(number, SIG_IGN) }
         let writeEnd = stopPipe.exchange(-1, ordering: .sequentiallyConsistent)
         if writeEnd >= 0 { close(writeEnd) }
     }

@@ -41,7 +41,7 @@ func coldFetchBenchmark() async throws -> [Figure] {
     let healthyCache = try Data(contentsOf: cache)
     let (fetches, curls, fetchPeak, curlPeak) = try Spawn.paired(
         Budget(iterations: 50, seconds: 10), ours: ours, peer: Spawn.Command(path: curl, arguments: ["-s", url]))
-    // Issue 9's command as a push's extension runs it: the sender's name is looked up in the
+    // The command as a push's extension runs it: the sender's name is looked up in the
     // account's address book (none here, and that answer is cached like any other).
     let withNames = Spawn.Command(path: fetch, arguments: [id.description, "--json"], environment: environment)
     _ = try Spawn.run(fetch, withNames.arguments, environment: environment)
@@ -97,7 +97,7 @@ func coldFetchBenchmark() async throws -> [Figure] {
         Figure(cold, .milliseconds, value: fetches.median, floor: Figure.Floor(name: "curl -s", value: curls.median),
                goal: .ratio(.atMost, 1.5), note: "ours \(fetches.summary), curl \(curls.summary)"),
         Figure(named, .milliseconds, value: namedFetches.median, floor: Figure.Floor(name: "curl -s", value: namedCurls.median),
-               goal: .ratio(.atMost, 2.0), note: "issue 9's goal; ours \(namedFetches.summary), curl \(namedCurls.summary)"),
+               goal: .ratio(.atMost, 2.0), note: "a push's fetch with names; ours \(namedFetches.summary), curl \(namedCurls.summary)"),
         Figure(lived, .milliseconds, value: livedFetches.median, floor: Figure.Floor(name: "curl -s", value: livedCurls.median),
                goal: .ratio(.atMost, 1.5), note: "ours \(livedFetches.summary), curl \(livedCurls.summary)"),
         peakFigure(rss, ours: fetchPeak, curl: curlPeak),

@@ -50,7 +50,7 @@ struct WatchCommand: Command {
             arguments, any local user can read while it runs (ps, /proc/PID/cmdline): on a
             machine shared with others, read ADM_BODY from the environment inside the hook
             (only its owner can read that) instead of passing it to a program's arguments. While watching, node health is re-checked and a registration
-            outbox in --home is flushed now and then. Stops cleanly on SIGINT or SIGTERM
+            outbox in --home is flushed now and then. Stops cleanly on SIGINT, SIGTERM or SIGHUP
             (exit 0); exits 69 when no node can be used at the start, 64 for bad input (a
             --from-height past the chain's tip included), and 74 at the first notification that
             cannot be written to standard output or whose --exec cannot be started: that one and
@@ -216,6 +216,7 @@ struct WatchCommand: Command {
         } catch {
             failure = error
         }
+        if let signal = stop.signalName { logger.log(.info, "watch: stopped by \(signal)") }
         // Bubbles still on their way (a service away, or hanging) are left to the next watch.
         await desktop?.recordWaiting()
         guard let error = failure else { return .success }

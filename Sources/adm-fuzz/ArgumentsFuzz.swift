@@ -10,7 +10,7 @@ import Foundation
 ///
 /// What the tool writes is read back: a value holding two or more BIP39 words (an argument,
 /// an option's `=value`, an entry of `ADM_NODES`), a passphrase typed in the wrong place, is
-/// never repeated in any message (issue 7, finding 11).
+/// never repeated in any message.
 enum ArgumentsFuzz {
     static let tool = Tool(name: "adm-push", overview: "fuzzed", commands: [Nodes.self, Keys.self])
     static let output = CapturedOutput()

@@ -17,7 +17,7 @@ struct RegisterCommand: Command {
         discussion: """
             The intent is stored durably before anything is sent, and only the newest intent for a
             token is ever sent: a remove still queued from earlier is cancelled. Exits 0 once the
-            signal is in a block, 75 if it is still queued at the deadline or when SIGINT or SIGTERM
+            signal is in a block, 75 if it is still queued at the deadline or when SIGINT, SIGTERM or SIGHUP
             end the wait (it stays queued), 1 if it needs you (not enough ADM for the 0.001 ADM fee,
             or refused for good).
             """ + "\n" + OutboxOptions.help)

@@ -104,7 +104,7 @@ struct FlushCommand: Command {
         options: [loop, interval, OutboxOptions.deadline, OutboxOptions.json, LogOptions.verbose] + OutboxOptions.options,
         discussion: """
             Exit codes as for register, over every token. With --loop, each pass is also logged,
-            and SIGINT or SIGTERM stop it cleanly (exit 0, as they stop adm-fetch watch): what is
+            and SIGINT, SIGTERM or SIGHUP stop it cleanly (exit 0, as they stop adm-fetch watch): what is
             still pending stays queued.
             """ + "\n" + LogOptions.help + "\n" + OutboxOptions.help)
 

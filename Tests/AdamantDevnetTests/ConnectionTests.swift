@@ -3,7 +3,7 @@ import AdamantCore
 import Foundation
 import Testing
 
-/// Issue 7 finding 7: connections that are never answered, or never used, must not keep their
+/// Connections that are never answered, or never used, must not keep their
 /// threads. Counted in an `adm-devnet` child, whose threads are its own (the test process runs
 /// other suites' devnets at the same time). The tests wait asynchronously, leaving the
 /// cooperative pool to the suites alongside.

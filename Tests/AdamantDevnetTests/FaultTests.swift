@@ -31,8 +31,8 @@ struct FaultTests {
         #expect(throws: HTTPClientError.refused) { try network.get("/api/node/status", node: 2) }
     }
 
-    /// Issue 7 finding 16: a node started refused closed its port again after binding it, so
-    /// another server (another test's devnet) could take the port and answer in its place. The
+    /// A node started refused must not close its port again after binding it, or another
+    /// server (another test's devnet) could take the port and answer in its place. The
     /// port stays held, never listening, from the first instant; clearing the fault serves there.
     @Test func aRefusedNodeHoldsItsPortAndNeverServes() throws {
         let network = try TestNetwork(nodes: 2) { $0.faults = [.init(node: 1, fault: try! Fault(parsing: "refuse"))] }

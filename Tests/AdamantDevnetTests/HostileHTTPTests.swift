@@ -141,8 +141,8 @@ struct HostileHTTPTests {
         #expect(try Self.send("GET", network.node + "/api/blocks/getHeight").status == 200)
     }
 
-    /// Issue 7 finding 3, the hostile loop: 942 × 98,000,000 ADM overflowed a balance and killed
-    /// the devnet. Past the total supply the faucet answers 400 and the balance is unchanged.
+    /// A hostile loop of 942 × 98,000,000 ADM must not overflow a balance and kill the
+    /// devnet. Past the total supply the faucet answers 400 and the balance is unchanged.
     @Test func fundingPastTheTotalSupplyIsRefused() async throws {
         let bob = Fixtures.bob.address
         for _ in 0..<942 {

@@ -41,8 +41,8 @@ struct HostileInputTests {
     static let int32Range = "Invalid transaction timestamp. Timestamp is not within the signed int32 range"
     static let inFuture = "Transaction timestamp is in the future"
 
-    /// Issue 7 finding 2: `timestamp × 1000` and `timestampMs − now` overflowed in the 0.10
-    /// future check. The node does this arithmetic in doubles: far-future stamps are "in the
+    /// `timestamp × 1000` and `timestampMs − now` at the edges of Int64 must not overflow in
+    /// the 0.10 future check. The node does this arithmetic in doubles: far-future stamps are "in the
     /// future", far-past ones fail the past window (chats) or the int32 range (transfers).
     @Test func timestampsAtTheEdgesOfInt64() throws {
         let transfer = try transfer(100, timestamp: nowTimestamp)
@@ -136,7 +136,7 @@ struct HostileInputTests {
         #expect(chats("type", .min) == prefix + "Value -9223372036854775808 is less than minimum 0")
     }
 
-    /// Issue 7 finding 3: the faucet overflowed a balance after 942 × 98,000,000 ADM. The ledger
+    /// A faucet asked for 942 × 98,000,000 ADM must not overflow a balance: the ledger
     /// holds at most the network's total supply, so no balance or sum of balances can overflow.
     @Test func creditsStopAtTheTotalSupply() throws {
         var ledger = self.ledger

@@ -3,8 +3,7 @@ import Testing
 /// What the fuzz targets found (Fuzz/Crashes/), typed as a user would.
 struct FuzzFindingTests {
     /// Fuzz/Crashes/arguments/passphrase-file-quoted-back: the passphrase itself given where
-    /// its file's path goes is an easy slip, and the error must not print it back (issue 7,
-    /// finding 11), as stray arguments holding passphrase words are withheld.
+    /// its file's path goes is an easy slip, and the error must not print it back, as stray arguments holding passphrase words are withheld.
     @Test func aPassphraseGivenAsThePassphraseFileIsNotPrinted() async throws {
         let result = try await run("adm-push", ["keys", "--passphrase-file", Self.passphrase])
         #expect(result.status == 64)

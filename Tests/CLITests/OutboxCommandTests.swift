@@ -91,7 +91,7 @@ struct OutboxCommandTests {
     /// Ctrl-C (or SIGTERM) while register waits for the chain: the intent is stored already, so
     /// the wait ends with the report, exit 75 and a word that it stays queued; a flush later
     /// applies it.
-    @Test(arguments: [SIGINT, SIGTERM])
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
     func aSignalWhileWaitingSaysTheIntentStaysQueued(_ signal: Int32) async throws {
         let network = try OutboxDevnet()
         try network.faultEveryNode("refuse")

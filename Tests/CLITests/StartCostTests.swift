@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// A command's cost is mostly its process start (issue 10). This keeps what made it cheap:
+/// A command's cost is mostly its process start. This keeps what made it cheap:
 /// the commands load no Foundation, not even FoundationEssentials (Foundation brings ICU and
 /// CoreFoundation, the largest libraries of a cold start; FoundationEssentials 2 MiB of
 /// resident memory and 1.7M instructions at every start).

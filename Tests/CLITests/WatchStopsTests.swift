@@ -62,6 +62,20 @@ struct WatchStopsTests {
         #expect(again.ids == sent)
     }
 
+    /// Each signal that stops a watch stops it cleanly, saying which: SIGHUP too (its terminal
+    /// closed), and what came before is kept.
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+    func aStopSignalEndsTheWatchCleanlySayingWhich(_ signal: Int32) async throws {
+        let network = try await FetchDevnet()
+        let watch = try await WatchProcess(network, name: "signalled")
+        let sent = try #require(try await network.send("before the stop", from: network.friend, to: network.me).id).description
+        try await watch.until("it is shown") { watch.ids == [sent] }
+        let result = try await watch.stop(signal)
+        #expect(result.status == 0 && result.signal == nil, "\(watch.stderr)")
+        let name = [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP"][signal] ?? ""
+        #expect(watch.stderr.contains("watch: stopped by \(name)"), "\(watch.stderr)")
+    }
+
     /// Standard output a FIFO whose reader stopped reading: SIGTERM still ends the watch at
     /// once, with exit 0 and a line saying why, and what was not written is shown at the next
     /// start.
