@@ -150,6 +150,8 @@ public struct ConfigFile: Sendable, Hashable {
             quietMode = mode
         }
         if let names = body.kinds {
+            // An empty list would show nothing at all, as --kinds "" would.
+            guard !names.isEmpty else { throw invalid("kinds", "is empty: list some of \"messages\", \"transfers\" and \"reactions\", or leave the key out for all") }
             let groups = names.compactMap(NotificationPolicy.KindGroup.init(rawValue:))
             guard groups.count == names.count else {
                 throw invalid("kinds", "must list some of \"messages\", \"transfers\" and \"reactions\", got \(names.map(\.quoted).joined(separator: ", "))")

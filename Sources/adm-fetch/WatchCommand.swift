@@ -93,6 +93,10 @@ struct WatchCommand: Command {
             throw .usage("--exec needs a command")
         }
         command = arguments.value(Self.exec)
+        // Refused as the file's empty "open" is, not only once a bubble is clicked.
+        if let text = arguments.value(DesktopOptions.open), text.trimmingSpaces.isEmpty {
+            throw .usage("--open needs a command")
+        }
         _ = try OutboxOptions.service(arguments)
         self.arguments = arguments
     }

@@ -57,6 +57,8 @@ import Testing
         #expect(problem(#"{"mute": "\#(bob)"}"#)?.problem == .invalid(key: "mute", reason: #"must be a list of addresses, or of {"address": "U…", "until": "2026-12-24T18:00:00Z"}"#))
         #expect(problem(#"{"quiet": "22-07"}"#)?.problem == .invalid(key: "quiet", reason: #"must be local hours as "22:00-07:00", got '22-07'"#))
         #expect(problem(#"{"quietMode": "loud"}"#)?.problem == .invalid(key: "quietMode", reason: #"must be "silent" or "hold", got 'loud'"#))
+        #expect(problem(#"{"kinds": []}"#)?.problem
+            == .invalid(key: "kinds", reason: #"is empty: list some of "messages", "transfers" and "reactions", or leave the key out for all"#))
         #expect(problem(#"{"kinds": ["messages", "calls"]}"#)?.problem
             == .invalid(key: "kinds", reason: #"must list some of "messages", "transfers" and "reactions", got 'messages', 'calls'"#))
     }

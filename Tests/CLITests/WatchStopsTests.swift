@@ -62,6 +62,20 @@ struct WatchStopsTests {
         #expect(again.ids == sent)
     }
 
+    /// An empty --open or --kinds is refused at once, as the config file's empty "open" and
+    /// "kinds" are, and nothing is written to the home.
+    @Test(arguments: [
+        (["--open="], "Error: --open needs a command"),
+        (["--notify", "--open", " "], "Error: --open needs a command"),
+        (["--kinds="], "Error: --kinds takes a comma-separated list of messages, transfers and reactions, got ''"),
+    ])
+    func anEmptyOpenOrKindsIsRefused(_ arguments: [String], _ message: String) async throws {
+        let network = try await FetchDevnet()
+        let result = try await network.fetch(["watch"] + arguments)
+        #expect(result.status == 64 && result.stderr.hasPrefix(message + "\n"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: network.outbox.home + "/home/" + NotificationLog.fileName))
+    }
+
     /// Each signal that stops a watch stops it cleanly, saying which: SIGHUP too (its terminal
     /// closed), and what came before is kept.
     @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
