@@ -101,6 +101,12 @@ final class TestDesktop: Sendable {
 
     func resumeNotificationServer() { dunst.withLock { $0 }?.send(SIGCONT) }
 
+    /// Stops the dbus-daemon where it is (SIGSTOP): a bus that takes what its clients write
+    /// and answers nothing, until `resumeBus()`.
+    func pauseBus() { bus.send(SIGSTOP) }
+
+    func resumeBus() { bus.send(SIGCONT) }
+
     /// Lets `Notify` through again: the bus reads its configuration again, without the rule
     /// that denied it, and has done so when its `ReloadConfig` answers.
     func allowNotifications() async throws {
@@ -173,6 +179,7 @@ final class TestDesktop: Sendable {
         running?.send(SIGCONT)  // a paused one would not end
         _ = try? await running?.stop()
         _ = try? await xServer.stop()
+        bus.send(SIGCONT)
         _ = try? await bus.stop()
         try? FileManager.default.removeItem(atPath: folder)
     }

@@ -12,8 +12,12 @@ final class SessionBus: @unchecked Sendable {  // `connection` and `subscription
     typealias SignalHandler = @Sendable (_ member: String, _ arguments: BusReader) -> Void
 
     /// Longest a call waits for its answer: a notification server that hangs holds up
-    /// nothing longer than this.
+    /// nothing longer than this. Calls sd-bus makes itself (AddMatch) wait as long.
     static let callTimeout: Duration = .seconds(5)
+    /// Longest the bus may take to authenticate a new connection and answer its Hello, which
+    /// sd-bus alone would wait 90 s for: a bus that is hung, or a socket that is no bus's,
+    /// holds up the start no longer than this.
+    static let connectTimeout: Duration = .seconds(5)
 
     private let queue = DispatchQueue(label: "adm.session-bus")
     private var connection: OpaquePointer?
@@ -35,12 +39,9 @@ final class SessionBus: @unchecked Sendable {  // `connection` and `subscription
             var made: OpaquePointer?
             let created = csd_bus_new(&made)
             guard created >= 0, let connection = made else { throw BusError("no bus connection could be made", status: created) }
-            var status = csd_bus_set_address(connection, address)
-            if status >= 0 { status = csd_bus_set_bus_client(connection, 1) }
-            if status >= 0 { status = csd_bus_start(connection) }
-            guard status >= 0 else {
-                _ = csd_bus_flush_close_unref(connection)
-                throw BusError("the session bus at \(address) cannot be reached", status: status)
+            do throws(BusError) { try start(connection, address: address) } catch {
+                _ = csd_bus_close_unref(connection)  // not flushed: that would wait for the bus again
+                throw error
             }
             bus.connection = connection
             let source = DispatchSource.makeReadSource(fileDescriptor: csd_bus_get_fd(connection), queue: bus.queue)
@@ -50,6 +51,32 @@ final class SessionBus: @unchecked Sendable {  // `connection` and `subscription
             bus.readable = source
         }
         return bus
+    }
+
+    /// Starts `connection` to `address` and waits, up to `connectTimeout`, until the bus has
+    /// authenticated it and answered its Hello; on the caller's thread.
+    private static func start(_ connection: OpaquePointer, address: String) throws(BusError) {
+        var status = csd_bus_set_address(connection, address)
+        if status >= 0 { status = csd_bus_set_bus_client(connection, 1) }
+        if status >= 0 { status = csd_bus_set_method_call_timeout(connection, microseconds(callTimeout)) }
+        if status >= 0 { status = csd_bus_start(connection) }
+        let deadline = ContinuousClock.now + connectTimeout
+        while status >= 0, csd_bus_is_ready(connection) <= 0 {
+            let left = deadline - .now
+            guard left > .zero else {
+                throw BusError("the session bus at \(address) did not answer within \(connectTimeout.components.seconds) s: its dbus-daemon is hung, or what listens there is no bus")
+            }
+            status = csd_bus_process(connection, nil)
+            if status == 0 { status = csd_bus_wait(connection, microseconds(left)) }  // nothing to do until it answers
+        }
+        guard status >= 0 else { throw BusError("the session bus at \(address) cannot be reached", status: status) }
+    }
+
+    /// `duration` in whole microseconds, at least one (to sd-bus 0 means no timeout, or the
+    /// default).
+    private static func microseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        return max(1, UInt64(seconds) * 1_000_000 + UInt64(attoseconds / 1_000_000_000_000))
     }
 
     /// The session bus's address in `environment`: `DBUS_SESSION_BUS_ADDRESS`, else the
@@ -98,7 +125,9 @@ final class SessionBus: @unchecked Sendable {  // `connection` and `subscription
             _ = csd_bus_slot_unref(subscription.slot)
             subscription.handler.release()
         }
-        if let connection { _ = csd_bus_flush_close_unref(connection) }
+        // Not flushed: every call waited for its answer, and a flush would wait for a bus that
+        // may be hung. The bus drops the subscriptions with the connection.
+        if let connection { _ = csd_bus_close_unref(connection) }
     }
 
     /// Called once, on the bus's queue, when the connection is lost.
@@ -123,8 +152,7 @@ final class SessionBus: @unchecked Sendable {  // `connection` and `subscription
             var error = sd_bus_error(name: nil, message: nil, _need_free: 0)
             defer { csd_bus_error_free(&error) }
             var reply: OpaquePointer?
-            let microseconds = UInt64(Self.callTimeout.components.seconds) * 1_000_000
-            let status = csd_bus_call(connection, message, microseconds, &error, &reply)
+            let status = csd_bus_call(connection, message, Self.microseconds(Self.callTimeout), &error, &reply)
             guard status >= 0, let reply else {
                 if let name = error.name {
                     // The peer's own words, cut short: a server is not trusted with the log's length.
@@ -169,7 +197,7 @@ final class SessionBus: @unchecked Sendable {  // `connection` and `subscription
             readable?.cancel()
             readable = nil
             self.connection = nil
-            _ = csd_bus_flush_close_unref(connection)
+            _ = csd_bus_close_unref(connection)
             let failure = BusError("the session bus connection was lost", status: status)
             lost.withLock { $0 }?(failure)
             return

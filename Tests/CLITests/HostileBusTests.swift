@@ -1,0 +1,74 @@
+import AdamantCore
+@testable import AdamantDesktop
+import AdamantDevnet
+import Foundation
+import Testing
+
+/// `--notify` on a session bus that does not play along: one that never answers, or a service
+/// that hangs. Each ends within seconds with one line.
+@Suite("adm-fetch --notify, hostile bus", .timeLimit(.minutes(4)))
+struct HostileBusTests {
+    /// `adm-fetch ARGUMENTS --notify` against `network` on the session bus `address`; what it
+    /// printed, and how long it took.
+    static func notify(
+        _ arguments: [String], _ network: FetchDevnet, address: String, environment: [String: String] = [:]
+    ) async throws -> (result: RunResult, took: Duration) {
+        let environment = ["ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.outbox.passphrase]
+            .merging(environment) { $1 }.merging(["DBUS_SESSION_BUS_ADDRESS": address]) { $1 }
+        let started = ContinuousClock.now
+        let result = try await run("adm-fetch", arguments + ["--notify", "--home", network.outbox.home + "/home"], environment: environment, timeout: 120)
+        return (result, ContinuousClock.now - started)
+    }
+
+    /// The watch and a push hook's fetch, each against a bus that accepts the connection and
+    /// never answers (sd-bus alone waits 90 s for the authentication): exit 69 within
+    /// seconds, one line naming the bus.
+    @Test func aBusThatNeverAnswersIsExit69WithinSecondsNamingIt() async throws {
+        let network = try await FetchDevnet()
+        let bus = try SilentBus()
+        defer { bus.stop() }
+        for arguments in [["watch"], ["12345", "--deadline", "10"]] {
+            let before = bus.accepted
+            let (result, took) = try await Self.notify(arguments, network, address: bus.address)
+            #expect(bus.accepted > before, "\(arguments): it connected")
+            #expect(result.status == 69, "\(arguments): \(result.stderr)")
+            #expect(took < .seconds(15), "\(arguments): took \(took)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+            #expect(result.stderr.contains("the session bus at \(bus.address) did not answer"), "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+    }
+
+    /// A bus that stops answering once connected holds up a subscription (its AddMatch, which
+    /// sd-bus calls with a 25 s timeout of its own) no longer than any other call.
+    @Test func aBusThatStopsAnsweringHoldsASubscriptionNoLongerThanACall() async throws {
+        try await TestDesktop.with(notificationServer: false) { desktop in
+            let bus = try await SessionBus.connect(address: desktop.busAddress)
+            desktop.pauseBus()
+            defer { desktop.resumeBus() }
+            let started = ContinuousClock.now
+            await #expect(throws: BusError.self) {
+                try await bus.subscribe(path: DesktopNotifications.path, interface: DesktopNotifications.name) { _, _ in }
+            }
+            let took = ContinuousClock.now - started
+            #expect(took >= SessionBus.callTimeout - .milliseconds(100) && took < SessionBus.callTimeout + .seconds(5), "took \(took)")
+        }
+    }
+
+    /// A notification service that takes no call (dunst stopped) when the watch or a fetch
+    /// starts: its first call waits out its 5 s, then exit 69 naming the call.
+    @Test func aServiceThatHangsAtTheStartIsExit69WithinSeconds() async throws {
+        try await TestDesktop.with { desktop in
+            let network = try await FetchDevnet()
+            desktop.pauseNotificationServer()
+            defer { desktop.resumeNotificationServer() }
+            for arguments in [["watch"], ["12345", "--deadline", "10"]] {
+                let (result, took) = try await Self.notify(arguments, network, address: desktop.busAddress, environment: desktop.environment)
+                #expect(result.status == 69, "\(arguments): \(result.stderr)")
+                #expect(took < .seconds(15), "\(arguments): took \(took)")
+                #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+                #expect(result.stderr.contains("the notification service failed: GetServerInformation failed"), "\(result.stderr)")
+            }
+        }
+    }
+}
