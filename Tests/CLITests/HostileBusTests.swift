@@ -4,8 +4,8 @@ import AdamantDevnet
 import Foundation
 import Testing
 
-/// `--notify` on a session bus that does not play along: one that never answers, or a service
-/// that hangs. Each ends within seconds with one line.
+/// `--notify` on a session bus that does not play along: one that never answers, a service
+/// that hangs, an address no socket can have. Each ends within seconds with one line.
 @Suite("adm-fetch --notify, hostile bus", .timeLimit(.minutes(4)))
 struct HostileBusTests {
     /// `adm-fetch ARGUMENTS --notify` against `network` on the session bus `address`; what it
@@ -69,6 +69,20 @@ struct HostileBusTests {
                 #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
                 #expect(result.stderr.contains("the notification service failed: GetServerInformation failed"), "\(result.stderr)")
             }
+        }
+    }
+
+    /// A socket's path holds at most 107 bytes: a longer one is said as such, naming it
+    /// (sd-bus would say "Argument list too long").
+    @Test func aBusPathTooLongForASocketIsExit69SayingSo() async throws {
+        let network = try await FetchDevnet()
+        let path = "/tmp/" + String(repeating: "b", count: 195)
+        for arguments in [["watch"], ["12345"]] {
+            let (result, _) = try await Self.notify(arguments, network, address: "unix:path=" + path)
+            #expect(result.status == 69, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+            #expect(result.stderr.contains("--notify: the session bus path \(path) is 200 bytes, too long for a Unix socket (at most 107)"), "\(result.stderr)")
+            #expect(!result.stderr.contains("Argument list too long"), "\(result.stderr)")
         }
     }
 }

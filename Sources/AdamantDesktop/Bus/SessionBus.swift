@@ -79,43 +79,6 @@ final class SessionBus: @unchecked Sendable {  // `connection` and `subscription
         return max(1, UInt64(seconds) * 1_000_000 + UInt64(attoseconds / 1_000_000_000_000))
     }
 
-    /// The session bus's address in `environment`: `DBUS_SESSION_BUS_ADDRESS`, else the
-    /// socket `bus` in `XDG_RUNTIME_DIR` (where systemd's user session puts it).
-    static func address(in environment: [String: String]) throws(BusError) -> String {
-        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty {
-            // sd-bus skips what it cannot parse and then says "Connection refused".
-            guard isAddress(address) else {
-                throw BusError("DBUS_SESSION_BUS_ADDRESS '\(address.prefix(200))' is not a D-Bus address (one such as unix:path=/run/user/1000/bus): correct it, or unset it to use $XDG_RUNTIME_DIR/bus")
-            }
-            return address
-        }
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-            let socket = runtime + "/bus"
-            guard access(socket, F_OK) == 0 else {
-                throw BusError("no session bus: DBUS_SESSION_BUS_ADDRESS is not set and \(socket) does not exist (is this a desktop session?)")
-            }
-            return "unix:path=" + socket
-        }
-        throw BusError("no session bus: neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set (is this a desktop session?)")
-    }
-
-    /// Whether `text` is a list of D-Bus addresses (`transport:key=value,…`, `;` between
-    /// them), at least one of a transport sd-bus speaks.
-    static func isAddress(_ text: String) -> Bool {
-        let entries = text.split(separator: ";")
-        guard !entries.isEmpty else { return false }
-        var usable = false
-        for entry in entries {
-            guard let colon = entry.firstIndex(of: ":"), colon != entry.startIndex else { return false }
-            let pairs = entry[entry.index(after: colon)...].split(separator: ",")
-            guard !pairs.isEmpty, pairs.allSatisfy({ $0.split(separator: "=", omittingEmptySubsequences: false).count == 2 && !$0.hasPrefix("=") }) else { return false }
-            if transports.contains(String(entry[..<colon])) { usable = true }
-        }
-        return usable
-    }
-
-    private static let transports: Set<String> = ["unix", "tcp", "unixexec", "x-machine-unix", "x-container-unix"]
-
     private init() {}
 
     deinit {
@@ -215,11 +178,3 @@ final class SessionBus: @unchecked Sendable {  // `connection` and `subscription
         return try result.get()
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
