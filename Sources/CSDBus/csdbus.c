@@ -26,6 +26,7 @@ static struct {
     __typeof__(sd_bus_message_new_method_call) *message_new_method_call;
     __typeof__(sd_bus_message_unref) *message_unref;
     __typeof__(sd_bus_message_get_member) *message_get_member;
+    __typeof__(sd_bus_message_get_sender) *message_get_sender;
     __typeof__(sd_bus_message_append_basic) *message_append_basic;
     __typeof__(sd_bus_message_open_container) *message_open_container;
     __typeof__(sd_bus_message_close_container) *message_close_container;
@@ -75,6 +76,7 @@ static void load(void) {
         && resolve(library, "sd_bus_message_new_method_call", (void **)&sd.message_new_method_call)
         && resolve(library, "sd_bus_message_unref", (void **)&sd.message_unref)
         && resolve(library, "sd_bus_message_get_member", (void **)&sd.message_get_member)
+        && resolve(library, "sd_bus_message_get_sender", (void **)&sd.message_get_sender)
         && resolve(library, "sd_bus_message_append_basic", (void **)&sd.message_append_basic)
         && resolve(library, "sd_bus_message_open_container", (void **)&sd.message_open_container)
         && resolve(library, "sd_bus_message_close_container", (void **)&sd.message_close_container)
@@ -118,6 +120,7 @@ int csd_bus_message_new_method_call(sd_bus *bus, sd_bus_message **message, const
 }
 sd_bus_message *csd_bus_message_unref(sd_bus_message *message) { return sd.message_unref(message); }
 const char *csd_bus_message_get_member(sd_bus_message *message) { return sd.message_get_member(message); }
+const char *csd_bus_message_get_sender(sd_bus_message *message) { return sd.message_get_sender(message); }
 int csd_bus_message_append_basic(sd_bus_message *message, char type, const void *value) {
     return sd.message_append_basic(message, type, value);
 }

@@ -7,7 +7,11 @@ import Synchronization
 /// block on that queue. Signals are read when the connection's socket is readable, and after
 /// every call (a call reads whatever arrives before its answer, so the socket may then be
 /// quiet with signals already queued).
-final class SessionBus: @unchecked Sendable {  // `connection` and `subscriptions` are touched only on `queue`
+///
+/// Any client of the bus may send a signal that says it is a service's, to everyone or to
+/// this connection alone, so a service's signals are taken only from the connection that
+/// answers its calls: the unique name its last answer came from.
+final class SessionBus: @unchecked Sendable {  // `connection`, `subscriptions` and `answerers` are touched only on `queue`
     /// A member of a matched signal and its arguments.
     typealias SignalHandler = @Sendable (_ member: String, _ arguments: BusReader) -> Void
 
@@ -23,11 +27,28 @@ final class SessionBus: @unchecked Sendable {  // `connection` and `subscription
     private var connection: OpaquePointer?
     private var readable: (any DispatchSourceRead)?
     private var subscriptions: [(slot: OpaquePointer, handler: Unmanaged<Subscription>)] = []
+    /// Each service called, by its well-known name: the unique name of the connection its
+    /// last answer came from.
+    private var answerers: [String: String] = [:]
     private let lost = Mutex<(@Sendable (BusError) -> Void)?>(nil)
 
     private final class Subscription {
+        let service: String
         let handler: SignalHandler
-        init(_ handler: @escaping SignalHandler) { self.handler = handler }
+        /// The bus holds the subscription, and lets go of it only as it goes itself.
+        unowned let bus: SessionBus
+
+        init(_ service: String, _ handler: @escaping SignalHandler, on bus: SessionBus) {
+            (self.service, self.handler, self.bus) = (service, handler, bus)
+        }
+
+        /// Hands `message` to the handler if the service's connection sent it; on the queue.
+        func deliver(_ message: OpaquePointer) {
+            guard let member = csd_bus_message_get_member(message), let sender = csd_bus_message_get_sender(message),
+                  let answerer = bus.answerers[service], String(cString: sender) == answerer
+            else { return }
+            handler(String(cString: member), BusReader(message: message))
+        }
     }
 
     /// Connects to the session bus at `address` (a D-Bus address, as
@@ -126,20 +147,24 @@ final class SessionBus: @unchecked Sendable {  // `connection` and `subscription
                 throw BusError("\(member) failed", status: status)
             }
             defer { _ = csd_bus_message_unref(reply) }
+            // The bus puts the sender's unique name on every message it passes on.
+            if let sender = csd_bus_message_get_sender(reply) { self.answerers[destination] = String(cString: sender) }
             return try read(BusReader(message: reply))
         }
     }
 
-    /// Hands every signal of `interface` at `path` to `handler`, on the bus's queue.
-    func subscribe(path: String, interface: String, _ handler: @escaping SignalHandler) async throws(BusError) {
+    /// Hands `handler` every signal of `interface` at `path` that `service` (a well-known
+    /// name) sends, on the bus's queue: those from the connection that last answered a call to
+    /// it, none before the first answer.
+    func subscribe(to service: String, path: String, interface: String, _ handler: @escaping SignalHandler) async throws(BusError) {
         try await onQueue { () throws(BusError) in
             guard let connection = self.connection else { throw BusError("the session bus connection was lost") }
-            let box = Unmanaged.passRetained(Subscription(handler))
+            let box = Unmanaged.passRetained(Subscription(service, handler, on: self))
             var slot: OpaquePointer?
-            let status = csd_bus_match_signal(connection, &slot, nil, path, interface, nil, { message, userdata, _ in
-                guard let message, let userdata, let member = csd_bus_message_get_member(message) else { return 0 }
-                let subscription = Unmanaged<Subscription>.fromOpaque(userdata).takeUnretainedValue()
-                subscription.handler(String(cString: member), BusReader(message: message))
+            // The rule's sender spares the bus sending what others broadcast; what is sent to
+            // this connection alone comes whatever the rule, hence the check on delivery.
+            let status = csd_bus_match_signal(connection, &slot, service, path, interface, nil, { message, userdata, _ in
+                if let message, let userdata { Unmanaged<Subscription>.fromOpaque(userdata).takeUnretainedValue().deliver(message) }
                 return 0
             }, box.toOpaque())
             guard status >= 0, let slot else {

@@ -35,6 +35,7 @@ int csd_bus_message_new_method_call(sd_bus *bus, sd_bus_message **message, const
                                     const char *interface, const char *member);
 sd_bus_message *csd_bus_message_unref(sd_bus_message *message);
 const char *csd_bus_message_get_member(sd_bus_message *message);
+const char *csd_bus_message_get_sender(sd_bus_message *message);
 int csd_bus_message_append_basic(sd_bus_message *message, char type, const void *value);
 int csd_bus_message_open_container(sd_bus_message *message, char type, const char *contents);
 int csd_bus_message_close_container(sd_bus_message *message);
