@@ -34,7 +34,8 @@ public enum DesktopOptions {
         web app) with ADM_CHAT_URL, ADM_PARTNER and ADM_ACCOUNT set and no passphrase, its
         output on standard error.
         It needs a session bus (DBUS_SESSION_BUS_ADDRESS, or $XDG_RUNTIME_DIR/bus) with a
-        notification service on it; without one it exits 69 at the start, saying which.
+        notification service on it; without one, or when either does not answer within 5 s,
+        it exits 69 at the start, saying which.
         What shows and when is one policy for bubbles, --json lines and --exec hooks, as flags
         or in the config file: "preview" (--preview full|sender|none: with none, "ADAMANT" and
         "New message", and no word of the message or name crosses the bus), "mute" (--mute U…:

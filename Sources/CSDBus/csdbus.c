@@ -9,13 +9,16 @@ static struct {
     __typeof__(sd_bus_new) *new_bus;
     __typeof__(sd_bus_set_address) *set_address;
     __typeof__(sd_bus_set_bus_client) *set_bus_client;
+    __typeof__(sd_bus_set_method_call_timeout) *set_method_call_timeout;
     __typeof__(sd_bus_start) *start;
-    __typeof__(sd_bus_flush_close_unref) *flush_close_unref;
+    __typeof__(sd_bus_close_unref) *close_unref;
     __typeof__(sd_bus_is_open) *is_open;
+    __typeof__(sd_bus_is_ready) *is_ready;
     __typeof__(sd_bus_get_fd) *get_fd;
     __typeof__(sd_bus_get_events) *get_events;
     __typeof__(sd_bus_get_timeout) *get_timeout;
     __typeof__(sd_bus_process) *process;
+    __typeof__(sd_bus_wait) *wait;
     __typeof__(sd_bus_call) *call;
     __typeof__(sd_bus_match_signal) *match_signal;
     __typeof__(sd_bus_slot_unref) *slot_unref;
@@ -23,6 +26,7 @@ static struct {
     __typeof__(sd_bus_message_new_method_call) *message_new_method_call;
     __typeof__(sd_bus_message_unref) *message_unref;
     __typeof__(sd_bus_message_get_member) *message_get_member;
+    __typeof__(sd_bus_message_get_sender) *message_get_sender;
     __typeof__(sd_bus_message_append_basic) *message_append_basic;
     __typeof__(sd_bus_message_open_container) *message_open_container;
     __typeof__(sd_bus_message_close_container) *message_close_container;
@@ -38,7 +42,7 @@ static const char *failed = NULL;
 static int resolve(void *library, const char *name, void **function) {
     *function = dlsym(library, name);
     if (*function) return 1;
-    snprintf(failure, sizeof failure, "the libsystemd found has no %s", name);
+    snprintf(failure, sizeof failure, "the libsystemd found has no %s: install the one of systemd 241 or later", name);
     return 0;
 }
 
@@ -55,13 +59,16 @@ static void load(void) {
     int found = resolve(library, "sd_bus_new", (void **)&sd.new_bus)
         && resolve(library, "sd_bus_set_address", (void **)&sd.set_address)
         && resolve(library, "sd_bus_set_bus_client", (void **)&sd.set_bus_client)
+        && resolve(library, "sd_bus_set_method_call_timeout", (void **)&sd.set_method_call_timeout)
         && resolve(library, "sd_bus_start", (void **)&sd.start)
-        && resolve(library, "sd_bus_flush_close_unref", (void **)&sd.flush_close_unref)
+        && resolve(library, "sd_bus_close_unref", (void **)&sd.close_unref)
         && resolve(library, "sd_bus_is_open", (void **)&sd.is_open)
+        && resolve(library, "sd_bus_is_ready", (void **)&sd.is_ready)
         && resolve(library, "sd_bus_get_fd", (void **)&sd.get_fd)
         && resolve(library, "sd_bus_get_events", (void **)&sd.get_events)
         && resolve(library, "sd_bus_get_timeout", (void **)&sd.get_timeout)
         && resolve(library, "sd_bus_process", (void **)&sd.process)
+        && resolve(library, "sd_bus_wait", (void **)&sd.wait)
         && resolve(library, "sd_bus_call", (void **)&sd.call)
         && resolve(library, "sd_bus_match_signal", (void **)&sd.match_signal)
         && resolve(library, "sd_bus_slot_unref", (void **)&sd.slot_unref)
@@ -69,6 +76,7 @@ static void load(void) {
         && resolve(library, "sd_bus_message_new_method_call", (void **)&sd.message_new_method_call)
         && resolve(library, "sd_bus_message_unref", (void **)&sd.message_unref)
         && resolve(library, "sd_bus_message_get_member", (void **)&sd.message_get_member)
+        && resolve(library, "sd_bus_message_get_sender", (void **)&sd.message_get_sender)
         && resolve(library, "sd_bus_message_append_basic", (void **)&sd.message_append_basic)
         && resolve(library, "sd_bus_message_open_container", (void **)&sd.message_open_container)
         && resolve(library, "sd_bus_message_close_container", (void **)&sd.message_close_container)
@@ -86,13 +94,16 @@ const char *csdbus_load_failure(void) {
 int csd_bus_new(sd_bus **bus) { return sd.new_bus(bus); }
 int csd_bus_set_address(sd_bus *bus, const char *address) { return sd.set_address(bus, address); }
 int csd_bus_set_bus_client(sd_bus *bus, int client) { return sd.set_bus_client(bus, client); }
+int csd_bus_set_method_call_timeout(sd_bus *bus, uint64_t usec) { return sd.set_method_call_timeout(bus, usec); }
 int csd_bus_start(sd_bus *bus) { return sd.start(bus); }
-sd_bus *csd_bus_flush_close_unref(sd_bus *bus) { return sd.flush_close_unref(bus); }
+sd_bus *csd_bus_close_unref(sd_bus *bus) { return sd.close_unref(bus); }
 int csd_bus_is_open(sd_bus *bus) { return sd.is_open(bus); }
+int csd_bus_is_ready(sd_bus *bus) { return sd.is_ready(bus); }
 int csd_bus_get_fd(sd_bus *bus) { return sd.get_fd(bus); }
 int csd_bus_get_events(sd_bus *bus) { return sd.get_events(bus); }
 int csd_bus_get_timeout(sd_bus *bus, uint64_t *usec) { return sd.get_timeout(bus, usec); }
 int csd_bus_process(sd_bus *bus, sd_bus_message **message) { return sd.process(bus, message); }
+int csd_bus_wait(sd_bus *bus, uint64_t usec) { return sd.wait(bus, usec); }
 int csd_bus_call(sd_bus *bus, sd_bus_message *message, uint64_t usec, sd_bus_error *error, sd_bus_message **reply) {
     return sd.call(bus, message, usec, error, reply);
 }
@@ -109,6 +120,7 @@ int csd_bus_message_new_method_call(sd_bus *bus, sd_bus_message **message, const
 }
 sd_bus_message *csd_bus_message_unref(sd_bus_message *message) { return sd.message_unref(message); }
 const char *csd_bus_message_get_member(sd_bus_message *message) { return sd.message_get_member(message); }
+const char *csd_bus_message_get_sender(sd_bus_message *message) { return sd.message_get_sender(message); }
 int csd_bus_message_append_basic(sd_bus_message *message, char type, const void *value) {
     return sd.message_append_basic(message, type, value);
 }

@@ -101,6 +101,33 @@ final class TestDesktop: Sendable {
 
     func resumeNotificationServer() { dunst.withLock { $0 }?.send(SIGCONT) }
 
+    /// Stops the dbus-daemon where it is (SIGSTOP): a bus that takes what its clients write
+    /// and answers nothing, until `resumeBus()`.
+    func pauseBus() { bus.send(SIGSTOP) }
+
+    func resumeBus() { bus.send(SIGCONT) }
+
+    /// The unique name of the bus connection process `pid` holds (the first, if it holds more).
+    func uniqueName(ofProcess pid: pid_t) async throws -> String {
+        func ask(_ method: String, _ arguments: [String] = []) async throws -> String {
+            let answer = try await run(
+                "/usr/bin/dbus-send", ["--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus." + method] + arguments,
+                environment: environment)
+            guard answer.status == 0 else { throw DesktopFailure("\(method) failed: \(answer.stderr)") }
+            return answer.stdout
+        }
+        // ListNames prints each as `string ":1.7"`; GetConnectionUnixProcessID as `uint32 1234`.
+        let names = try await ask("ListNames").split(separator: "\n").compactMap { line -> String? in
+            let parts = line.split(separator: "\"")
+            return parts.count == 2 && parts[1].hasPrefix(":") ? String(parts[1]) : nil
+        }
+        for name in names {
+            // A name may be gone by now (dbus-send's own, the first one's).
+            if (try? await ask("GetConnectionUnixProcessID", ["string:" + name]))?.contains("uint32 \(pid)\n") == true { return name }
+        }
+        throw DesktopFailure("process \(pid) has no connection on the bus")
+    }
+
     /// Lets `Notify` through again: the bus reads its configuration again, without the rule
     /// that denied it, and has done so when its `ReloadConfig` answers.
     func allowNotifications() async throws {
@@ -173,6 +200,7 @@ final class TestDesktop: Sendable {
         running?.send(SIGCONT)  // a paused one would not end
         _ = try? await running?.stop()
         _ = try? await xServer.stop()
+        bus.send(SIGCONT)
         _ = try? await bus.stop()
         try? FileManager.default.removeItem(atPath: folder)
     }

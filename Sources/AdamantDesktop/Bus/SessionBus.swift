@@ -7,23 +7,48 @@ import Synchronization
 /// block on that queue. Signals are read when the connection's socket is readable, and after
 /// every call (a call reads whatever arrives before its answer, so the socket may then be
 /// quiet with signals already queued).
-final class SessionBus: @unchecked Sendable {  // `connection` and `subscriptions` are touched only on `queue`
+///
+/// Any client of the bus may send a signal that says it is a service's, to everyone or to
+/// this connection alone, so a service's signals are taken only from the connection that
+/// answers its calls: the unique name its last answer came from.
+final class SessionBus: @unchecked Sendable {  // `connection`, `subscriptions` and `answerers` are touched only on `queue`
     /// A member of a matched signal and its arguments.
     typealias SignalHandler = @Sendable (_ member: String, _ arguments: BusReader) -> Void
 
     /// Longest a call waits for its answer: a notification server that hangs holds up
-    /// nothing longer than this.
+    /// nothing longer than this. Calls sd-bus makes itself (AddMatch) wait as long.
     static let callTimeout: Duration = .seconds(5)
+    /// Longest the bus may take to authenticate a new connection and answer its Hello, which
+    /// sd-bus alone would wait 90 s for: a bus that is hung, or a socket that is no bus's,
+    /// holds up the start no longer than this.
+    static let connectTimeout: Duration = .seconds(5)
 
     private let queue = DispatchQueue(label: "adm.session-bus")
     private var connection: OpaquePointer?
     private var readable: (any DispatchSourceRead)?
     private var subscriptions: [(slot: OpaquePointer, handler: Unmanaged<Subscription>)] = []
+    /// Each service called, by its well-known name: the unique name of the connection its
+    /// last answer came from.
+    private var answerers: [String: String] = [:]
     private let lost = Mutex<(@Sendable (BusError) -> Void)?>(nil)
 
     private final class Subscription {
+        let service: String
         let handler: SignalHandler
-        init(_ handler: @escaping SignalHandler) { self.handler = handler }
+        /// The bus holds the subscription, and lets go of it only as it goes itself.
+        unowned let bus: SessionBus
+
+        init(_ service: String, _ handler: @escaping SignalHandler, on bus: SessionBus) {
+            (self.service, self.handler, self.bus) = (service, handler, bus)
+        }
+
+        /// Hands `message` to the handler if the service's connection sent it; on the queue.
+        func deliver(_ message: OpaquePointer) {
+            guard let member = csd_bus_message_get_member(message), let sender = csd_bus_message_get_sender(message),
+                  let answerer = bus.answerers[service], String(cString: sender) == answerer
+            else { return }
+            handler(String(cString: member), BusReader(message: message))
+        }
     }
 
     /// Connects to the session bus at `address` (a D-Bus address, as
@@ -35,12 +60,9 @@ final class SessionBus: @unchecked Sendable {  // `connection` and `subscription
             var made: OpaquePointer?
             let created = csd_bus_new(&made)
             guard created >= 0, let connection = made else { throw BusError("no bus connection could be made", status: created) }
-            var status = csd_bus_set_address(connection, address)
-            if status >= 0 { status = csd_bus_set_bus_client(connection, 1) }
-            if status >= 0 { status = csd_bus_start(connection) }
-            guard status >= 0 else {
-                _ = csd_bus_flush_close_unref(connection)
-                throw BusError("the session bus at \(address) cannot be reached", status: status)
+            do throws(BusError) { try start(connection, address: address) } catch {
+                _ = csd_bus_close_unref(connection)  // not flushed: that would wait for the bus again
+                throw error
             }
             bus.connection = connection
             let source = DispatchSource.makeReadSource(fileDescriptor: csd_bus_get_fd(connection), queue: bus.queue)
@@ -52,42 +74,31 @@ final class SessionBus: @unchecked Sendable {  // `connection` and `subscription
         return bus
     }
 
-    /// The session bus's address in `environment`: `DBUS_SESSION_BUS_ADDRESS`, else the
-    /// socket `bus` in `XDG_RUNTIME_DIR` (where systemd's user session puts it).
-    static func address(in environment: [String: String]) throws(BusError) -> String {
-        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty {
-            // sd-bus skips what it cannot parse and then says "Connection refused".
-            guard isAddress(address) else {
-                throw BusError("DBUS_SESSION_BUS_ADDRESS '\(address.prefix(200))' is not a D-Bus address (one such as unix:path=/run/user/1000/bus): correct it, or unset it to use $XDG_RUNTIME_DIR/bus")
+    /// Starts `connection` to `address` and waits, up to `connectTimeout`, until the bus has
+    /// authenticated it and answered its Hello; on the caller's thread.
+    private static func start(_ connection: OpaquePointer, address: String) throws(BusError) {
+        var status = csd_bus_set_address(connection, address)
+        if status >= 0 { status = csd_bus_set_bus_client(connection, 1) }
+        if status >= 0 { status = csd_bus_set_method_call_timeout(connection, microseconds(callTimeout)) }
+        if status >= 0 { status = csd_bus_start(connection) }
+        let deadline = ContinuousClock.now + connectTimeout
+        while status >= 0, csd_bus_is_ready(connection) <= 0 {
+            let left = deadline - .now
+            guard left > .zero else {
+                throw BusError("the session bus at \(address) did not answer within \(connectTimeout.components.seconds) s: its dbus-daemon is hung, or what listens there is no bus")
             }
-            return address
+            status = csd_bus_process(connection, nil)
+            if status == 0 { status = csd_bus_wait(connection, microseconds(left)) }  // nothing to do until it answers
         }
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-            let socket = runtime + "/bus"
-            guard access(socket, F_OK) == 0 else {
-                throw BusError("no session bus: DBUS_SESSION_BUS_ADDRESS is not set and \(socket) does not exist (is this a desktop session?)")
-            }
-            return "unix:path=" + socket
-        }
-        throw BusError("no session bus: neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set (is this a desktop session?)")
+        guard status >= 0 else { throw BusError("the session bus at \(address) cannot be reached", status: status) }
     }
 
-    /// Whether `text` is a list of D-Bus addresses (`transport:key=value,…`, `;` between
-    /// them), at least one of a transport sd-bus speaks.
-    static func isAddress(_ text: String) -> Bool {
-        let entries = text.split(separator: ";")
-        guard !entries.isEmpty else { return false }
-        var usable = false
-        for entry in entries {
-            guard let colon = entry.firstIndex(of: ":"), colon != entry.startIndex else { return false }
-            let pairs = entry[entry.index(after: colon)...].split(separator: ",")
-            guard !pairs.isEmpty, pairs.allSatisfy({ $0.split(separator: "=", omittingEmptySubsequences: false).count == 2 && !$0.hasPrefix("=") }) else { return false }
-            if transports.contains(String(entry[..<colon])) { usable = true }
-        }
-        return usable
+    /// `duration` in whole microseconds, at least one (to sd-bus 0 means no timeout, or the
+    /// default).
+    private static func microseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        return max(1, UInt64(seconds) * 1_000_000 + UInt64(attoseconds / 1_000_000_000_000))
     }
-
-    private static let transports: Set<String> = ["unix", "tcp", "unixexec", "x-machine-unix", "x-container-unix"]
 
     private init() {}
 
@@ -98,7 +109,9 @@ final class SessionBus: @unchecked Sendable {  // `connection` and `subscription
             _ = csd_bus_slot_unref(subscription.slot)
             subscription.handler.release()
         }
-        if let connection { _ = csd_bus_flush_close_unref(connection) }
+        // Not flushed: every call waited for its answer, and a flush would wait for a bus that
+        // may be hung. The bus drops the subscriptions with the connection.
+        if let connection { _ = csd_bus_close_unref(connection) }
     }
 
     /// Called once, on the bus's queue, when the connection is lost.
@@ -123,8 +136,7 @@ final class SessionBus: @unchecked Sendable {  // `connection` and `subscription
             var error = sd_bus_error(name: nil, message: nil, _need_free: 0)
             defer { csd_bus_error_free(&error) }
             var reply: OpaquePointer?
-            let microseconds = UInt64(Self.callTimeout.components.seconds) * 1_000_000
-            let status = csd_bus_call(connection, message, microseconds, &error, &reply)
+            let status = csd_bus_call(connection, message, Self.microseconds(Self.callTimeout), &error, &reply)
             guard status >= 0, let reply else {
                 if let name = error.name {
                     // The peer's own words, cut short: a server is not trusted with the log's length.
@@ -135,20 +147,24 @@ final class SessionBus: @unchecked Sendable {  // `connection` and `subscription
                 throw BusError("\(member) failed", status: status)
             }
             defer { _ = csd_bus_message_unref(reply) }
+            // The bus puts the sender's unique name on every message it passes on.
+            if let sender = csd_bus_message_get_sender(reply) { self.answerers[destination] = String(cString: sender) }
             return try read(BusReader(message: reply))
         }
     }
 
-    /// Hands every signal of `interface` at `path` to `handler`, on the bus's queue.
-    func subscribe(path: String, interface: String, _ handler: @escaping SignalHandler) async throws(BusError) {
+    /// Hands `handler` every signal of `interface` at `path` that `service` (a well-known
+    /// name) sends, on the bus's queue: those from the connection that last answered a call to
+    /// it, none before the first answer.
+    func subscribe(to service: String, path: String, interface: String, _ handler: @escaping SignalHandler) async throws(BusError) {
         try await onQueue { () throws(BusError) in
             guard let connection = self.connection else { throw BusError("the session bus connection was lost") }
-            let box = Unmanaged.passRetained(Subscription(handler))
+            let box = Unmanaged.passRetained(Subscription(service, handler, on: self))
             var slot: OpaquePointer?
-            let status = csd_bus_match_signal(connection, &slot, nil, path, interface, nil, { message, userdata, _ in
-                guard let message, let userdata, let member = csd_bus_message_get_member(message) else { return 0 }
-                let subscription = Unmanaged<Subscription>.fromOpaque(userdata).takeUnretainedValue()
-                subscription.handler(String(cString: member), BusReader(message: message))
+            // The rule's sender spares the bus sending what others broadcast; what is sent to
+            // this connection alone comes whatever the rule, hence the check on delivery.
+            let status = csd_bus_match_signal(connection, &slot, service, path, interface, nil, { message, userdata, _ in
+                if let message, let userdata { Unmanaged<Subscription>.fromOpaque(userdata).takeUnretainedValue().deliver(message) }
                 return 0
             }, box.toOpaque())
             guard status >= 0, let slot else {
@@ -169,7 +185,7 @@ final class SessionBus: @unchecked Sendable {  // `connection` and `subscription
             readable?.cancel()
             readable = nil
             self.connection = nil
-            _ = csd_bus_flush_close_unref(connection)
+            _ = csd_bus_close_unref(connection)
             let failure = BusError("the session bus connection was lost", status: status)
             lost.withLock { $0 }?(failure)
             return
@@ -187,11 +203,3 @@ final class SessionBus: @unchecked Sendable {  // `connection` and `subscription
         return try result.get()
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif

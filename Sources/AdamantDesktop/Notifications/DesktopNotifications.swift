@@ -30,7 +30,8 @@ public final class DesktopNotifications: Sendable {
         do { bus = try await SessionBus.connect(address: try SessionBus.address(in: environment)) } catch { throw .noSessionBus(error) }
         bus.onLoss { events(.lost($0)) }
         do {
-            try await bus.subscribe(path: path, interface: name) { member, arguments in
+            // Taken only from the server that answers the calls below: see SessionBus.
+            try await bus.subscribe(to: name, path: path, interface: name) { member, arguments in
                 switch member {
                 case "ActionInvoked":
                     guard let id = try? arguments.uint32(), let key = try? arguments.string() else { return }

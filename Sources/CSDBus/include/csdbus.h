@@ -15,13 +15,16 @@ const char *csdbus_load_failure(void);
 int csd_bus_new(sd_bus **bus);
 int csd_bus_set_address(sd_bus *bus, const char *address);
 int csd_bus_set_bus_client(sd_bus *bus, int client);
+int csd_bus_set_method_call_timeout(sd_bus *bus, uint64_t usec);
 int csd_bus_start(sd_bus *bus);
-sd_bus *csd_bus_flush_close_unref(sd_bus *bus);
+sd_bus *csd_bus_close_unref(sd_bus *bus);
 int csd_bus_is_open(sd_bus *bus);
+int csd_bus_is_ready(sd_bus *bus);
 int csd_bus_get_fd(sd_bus *bus);
 int csd_bus_get_events(sd_bus *bus);
 int csd_bus_get_timeout(sd_bus *bus, uint64_t *usec);
 int csd_bus_process(sd_bus *bus, sd_bus_message **message);
+int csd_bus_wait(sd_bus *bus, uint64_t usec);
 int csd_bus_call(sd_bus *bus, sd_bus_message *message, uint64_t usec, sd_bus_error *error, sd_bus_message **reply);
 int csd_bus_match_signal(sd_bus *bus, sd_bus_slot **slot, const char *sender, const char *path, const char *interface,
                          const char *member, sd_bus_message_handler_t callback, void *userdata);
@@ -32,6 +35,7 @@ int csd_bus_message_new_method_call(sd_bus *bus, sd_bus_message **message, const
                                     const char *interface, const char *member);
 sd_bus_message *csd_bus_message_unref(sd_bus_message *message);
 const char *csd_bus_message_get_member(sd_bus_message *message);
+const char *csd_bus_message_get_sender(sd_bus_message *message);
 int csd_bus_message_append_basic(sd_bus_message *message, char type, const void *value);
 int csd_bus_message_open_container(sd_bus_message *message, char type, const char *contents);
 int csd_bus_message_close_container(sd_bus_message *message);
