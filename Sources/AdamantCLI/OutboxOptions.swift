@@ -187,10 +187,11 @@ extension CLIError {
     }
 
     /// A home that cannot be used is bad input (64); a store that is damaged or newer needs
-    /// the user (1); a file that cannot be read or written as it is, the machine (74).
+    /// the user (1); a home or file that cannot be read or written as it is, the machine (74).
     public init(storeError error: StoreError) {
         switch error {
         case .home: self = .invalidInput(error.description)
+        case .homeUnwritable: self.init(error.description, exitCode: .outputFailed)
         case .newer, .damaged: self.init(error.description, exitCode: .rejected)
         case .failed: self.init(error.description, exitCode: .outputFailed)
         }

@@ -1,8 +1,11 @@
 /// What can go wrong with a file of the home, naming the store it is by its type: what the
 /// user sees depends on which store failed (only the outbox can be rebuilt from the chain).
 public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The home directory cannot be used.
+    /// The home directory cannot be used as it was given.
     case home(path: String, problem: String)
+    /// The home directory is as it should be but cannot be written to now (a read-only file
+    /// system, a full disk): the machine's state, not the input's.
+    case homeUnwritable(path: String, problem: String)
     /// The store's file was written by a newer version, whose schema this one does not know.
     case newer(Store, path: String, found: Int64, supported: Int64)
     /// The store's file is not a database, or a row in it cannot be read with this account's key.
@@ -62,6 +65,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .home(let path, let problem):
             "the home directory \(path) cannot be used: \(problem)"
+        case .homeUnwritable(let path, let problem):
+            "the home directory \(path) cannot be written to: \(problem); make it writable, or give another --home"
         case .newer(_, let path, let found, let supported):
             "\(path) was written by a newer adm-push (schema \(found), this one knows \(supported)): use that version, or another --home"
         case .damaged(let store, let path, let detail):

@@ -39,7 +39,7 @@ enum OutboxStoreFuzz {
                 do throws(OutboxError) { try await readOutbox(home, baseline) } catch { if case .store(let error) = error { failure = error } }
             }
             switch failure {
-            case .home?: invariant(false, "a damaged store is blamed on the home: \(String(describing: failure))")
+            case .home?, .homeUnwritable?: invariant(false, "a damaged store is blamed on the home: \(String(describing: failure))")
             case .damaged(let blamed, let path, _)?, .newer(let blamed, let path, _, _)?:
                 invariant(blamed == store && path.hasSuffix(name), "the damage of \(name) is blamed on \(blamed.name) \(path)")
             case .failed?, nil: break

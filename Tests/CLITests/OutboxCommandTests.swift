@@ -274,6 +274,29 @@ struct OutboxCommandTests {
         try Data().write(to: URL(fileURLWithPath: file))
         let notADirectory = try await network.push(register, home: "plain-file")
         #expect(notADirectory.status == 64 && notADirectory.stderr.contains("cannot be used: it is not a directory"))
+
+        // A link of one's own to a private home elsewhere is followed; one to nothing is said as such.
+        try FileManager.default.createDirectory(atPath: network.home + "/elsewhere", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createSymbolicLink(atPath: network.home + "/linked", withDestinationPath: network.home + "/elsewhere")
+        let linked = try await network.push(["queue"], home: "linked")
+        #expect(linked.status == 0, "\(linked.stderr)")
+        #expect(FileManager.default.fileExists(atPath: network.home + "/elsewhere/outbox.sqlite"))
+        try FileManager.default.createSymbolicLink(atPath: network.home + "/dangling", withDestinationPath: network.home + "/nowhere")
+        let dangling = try await network.push(["queue"], home: "dangling")
+        #expect(dangling.status == 64 && dangling.stderr.contains("it is a symbolic link that leads nowhere"), "\(dangling.stderr)")
+    }
+
+    /// A home on a read-only file system is the machine's state, not bad input: 74, saying
+    /// what to do. Needs a mount of its own, so root (as in CI).
+    @Test(.enabled(if: TraceTools.inCI || getuid() == 0)) func aReadOnlyHomeIsExit74() async throws {
+        let network = try OutboxDevnet()
+        let home = network.home + "/read-only"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        #expect(WatchFullDiskTests.mount(["-t", "tmpfs", "-o", "ro,mode=0700", "tmpfs", home]) == 0, "a read-only tmpfs mounts here")
+        defer { _ = WatchFullDiskTests.mount(["-l", home], unmount: true) }
+        let result = try await network.push(["register", "--token", Self.token, "--provider", "apns", "--no-wait"], home: "read-only")
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr == "Error: the home directory \(home) cannot be written to: Read-only file system; make it writable, or give another --home\n")
     }
 
     /// Eight processes on one home register one token at once: no error, one signal.

@@ -17,6 +17,11 @@ enum HomeDirectory {
             try makeDirectories(path)
             guard lstat(path, &info) == 0 else { throw .home(path: path, problem: String(cString: strerror(errno))) }
         }
+        // A link of the user's own to a home elsewhere (another disk) is followed once; what
+        // it leads to is held to the same rules.
+        if info.st_mode & S_IFMT == S_IFLNK, info.st_uid == geteuid() {
+            guard stat(path, &info) == 0 else { throw .home(path: path, problem: "it is a symbolic link that leads nowhere (\(String(cString: strerror(errno))))") }
+        }
         guard info.st_mode & S_IFMT == S_IFDIR else { throw .home(path: path, problem: "it is not a directory") }
         // Another user's home is theirs even to root: its outbox and log are their state, and a
         // chmod it could not run would be no advice.
@@ -26,7 +31,7 @@ enum HomeDirectory {
         guard info.st_mode & 0o077 == 0 else {
             throw .home(path: path, problem: "others can enter it (mode \(String(info.st_mode & 0o777, radix: 8))); run: chmod 700 \(path)")
         }
-        guard access(path, W_OK) == 0 else { throw .home(path: path, problem: "it is not writable") }
+        guard access(path, W_OK) == 0 else { throw .homeUnwritable(path: path, problem: String(cString: strerror(errno))) }
     }
 
     /// What a file of `mode` is, in words.
@@ -46,7 +51,9 @@ enum HomeDirectory {
         for component in path.split(separator: "/") {
             prefix += "/" + component
             if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
-                throw .home(path: path, problem: "\(prefix) cannot be created: \(String(cString: strerror(errno)))")
+                let reason = "\(prefix) cannot be created: \(String(cString: strerror(errno)))"
+                if [EROFS, ENOSPC, EDQUOT, EIO].contains(errno) { throw .homeUnwritable(path: path, problem: reason) }
+                throw .home(path: path, problem: reason)
             }
         }
     }
