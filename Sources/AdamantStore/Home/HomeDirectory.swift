@@ -9,8 +9,11 @@ import Darwin
 /// The home directory's rules: only its owner may enter it (0700) or read its files (0600).
 enum HomeDirectory {
     /// Creates `path` (and parents) 0700 if missing; refuses a home others can enter, another
-    /// user's, or one that is not a directory.
-    static func prepare(_ path: String) throws(StoreError) {
+    /// user's, or one that is not a directory. Returns the directory to use: `path`, or where
+    /// the user's own link there leads (SQLite opens no path with a link in it).
+    @discardableResult
+    static func prepare(_ path: String) throws(StoreError) -> String {
+        var directory = path
         var info = stat()
         if lstat(path, &info) != 0 {
             guard errno == ENOENT else { throw .home(path: path, problem: String(cString: strerror(errno))) }
@@ -20,7 +23,11 @@ enum HomeDirectory {
         // A link of the user's own to a home elsewhere (another disk) is followed once; what
         // it leads to is held to the same rules.
         if info.st_mode & S_IFMT == S_IFLNK, info.st_uid == geteuid() {
-            guard stat(path, &info) == 0 else { throw .home(path: path, problem: "it is a symbolic link that leads nowhere (\(String(cString: strerror(errno))))") }
+            guard stat(path, &info) == 0, let resolved = realpath(path, nil) else {
+                throw .home(path: path, problem: "it is a symbolic link that leads nowhere (\(String(cString: strerror(errno))))")
+            }
+            directory = String(cString: resolved)
+            free(resolved)
         }
         guard info.st_mode & S_IFMT == S_IFDIR else { throw .home(path: path, problem: "it is not a directory") }
         // Another user's home is theirs even to root: its outbox and log are their state, and a
@@ -32,6 +39,7 @@ enum HomeDirectory {
             throw .home(path: path, problem: "others can enter it (mode \(String(info.st_mode & 0o777, radix: 8))); run: chmod 700 \(path)")
         }
         guard access(path, W_OK) == 0 else { throw .homeUnwritable(path: path, problem: String(cString: strerror(errno))) }
+        return directory
     }
 
     /// What a file of `mode` is, in words.
@@ -63,8 +71,7 @@ enum HomeDirectory {
     /// and its WAL and shm files the database's own mode, so a file made here first keeps all
     /// three private without touching the process-wide umask.
     static func privateFile(_ fileName: String, of store: StoreError.Store, in home: String) throws(StoreError) -> String {
-        try prepare(home)
-        let path = home + "/" + fileName
+        let path = try prepare(home) + "/" + fileName
         let descriptor = open(path, O_RDONLY | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .failed(store, path: path, StoreFailure(errno: errno)) }
         defer { close(descriptor) }
