@@ -12,8 +12,8 @@ struct RenderMarkdownTests {
         ("2 * 3 * 4", "2 * 3 * 4"), ("a*b", "a*b"), ("*unclosed", "*unclosed"), ("unopened*", "unopened*"),
         ("** spaced **", "** spaced **"), ("~single~", "~single~"), ("****", ""), ("*****x*****", "*****x*****"),
         // Code.
-        ("`code *x*`", "code *x*"), ("a `b` c", "a b c"), ("``a ` b``", "a ` b"), ("`unclosed", "`unclosed"),
-        ("```x```", "x"), ("```\nlet x = 1\n**y**\n```", "let x = 1\n**y**"), ("~~~swift\nz\n~~~\nafter", "z\nafter"),
+        ("`code *x*`", "`code *x*`"), ("a `b` c", "a `b` c"), ("``a ` b``", "`a ` b`"), ("`unclosed", "`unclosed"),
+        ("```x```", "`x`"), ("```\nlet x = 1\n**y**\n```", "let x = 1\n**y**"), ("~~~swift\nz\n~~~\nafter", "z\nafter"),
         ("```\nnever closed", "never closed"),
         // Links and images.
         ("[site](https://a.b)", "site"), ("see ![a cat](c.png) here", "see a cat here"), ("[**b**](u)", "b"),

@@ -68,7 +68,8 @@ enum MarkdownInline {
             case "`":
                 let length = runLength(at: index)
                 if let closer = codeCloser[index], closer + length <= (link?.close ?? line.count) {
-                    pieces.append(.verbatim(line[(index + length)..<closer]))
+                    // Plain text has no monospace: one backtick each side still says "code".
+                    pieces += [.text("`"), .verbatim(line[(index + length)..<closer]), .text("`")]
                     return closer + length
                 }
                 pieces.append(.verbatim(line[index..<(index + length)]))
