@@ -31,8 +31,12 @@ final class WatchRun: Sendable {
 
     /// Starts watching, polling only unless `live`; the handler refuses `refusing`, as one
     /// whose output broke would.
-    func start(from start: WatchStart = .resume, refusing: TransactionID? = nil, live: Bool = false, interval: Duration = .milliseconds(100)) async throws {
+    func start(
+        from start: WatchStart = .resume, refusing: TransactionID? = nil, live: Bool = false, interval: Duration = .milliseconds(100),
+        checkpointInterval: Duration? = nil
+    ) async throws {
         var configuration = Watcher.Configuration()
+        if let checkpointInterval { configuration.checkpointInterval = checkpointInterval }
         configuration.interval = interval
         configuration.liveInterval = interval
         configuration.live = live
@@ -129,6 +133,36 @@ struct WatchTests {
         #expect(results.first { $0.id == first }?.text == "one")
         #expect(results.first { $0.id == transfer }?.text == nil)
         #expect(results.first { $0.id == transfer }?.transaction?.amount == 12_345)
+    }
+
+    /// On its schedule a running watch leaves its log whole in the main file: a copy of
+    /// `notifications.sqlite` alone, as a backup that skips the WAL makes, holds the cursor and
+    /// what was shown, and the lease keeps the cursor's block beside the log.
+    @Test func aRunningWatchMergesItsLogOnItsSchedule() async throws {
+        let network = try await FetchNetwork()
+        let watch = try WatchRun(network)
+        try await watch.start(checkpointInterval: .zero)
+        let id = try await network.send("kept", from: network.friend, to: network.me).computedID()
+        try await watch.until("it is shown") { watch.results.map(\.id) == [id] }
+        let account = network.me.address
+        let deadline = ContinuousClock.now + .seconds(30)
+        while true {
+            let backup = FileManager.default.temporaryDirectory.appendingPathComponent("adm-backup-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: backup) }
+            try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.copyItem(atPath: watch.home + "/" + NotificationLog.fileName, toPath: backup + "/" + NotificationLog.fileName)
+            let copy = try NotificationLog(home: backup)
+            let cursor = try await copy.watchCursor(account: account, stream: "chats")
+            let shown = try await copy.shown(pooled: [id], account: account, fromHeight: 0)
+            let lease = (try? String(contentsOfFile: watch.home + "/watch-\(account).lock", encoding: .utf8)) ?? ""
+            if let cursor, shown == [id], lease.contains("\nblock \(cursor.height)\n") || lease.hasSuffix("\nblock \(cursor.height)\n") { break }
+            guard ContinuousClock.now < deadline else {
+                Issue.record("the main file alone: cursor \(String(describing: cursor)), shown \(shown); the lease: \(lease)")
+                break
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        await watch.stop()
     }
 
     /// Two of three nodes alter what they serve: only verified rows are shown, each once.
