@@ -25,5 +25,22 @@ enum SocketFuzz {
         let polled = actions.contains { if case .poll = $0 { true } else { false } }
         invariant(ended != polled, "a session must either poll again or end: \(actions)")
         invariant(ended == !session.isLive, "a session that ended is still live, or one that polls is not")
+
+        // What the traffic hands on, of the answer read twice: only what verifies and is to
+        // or from the account, once each, whatever the answer holds.
+        let received = actions.compactMap { if case .received(let transaction) = $0 { transaction } else { nil } }
+        guard let account = received.first?.recipientId else { return }
+        var traffic = SocketTraffic(addresses: [account], window: .seconds(10), limit: 500)
+        var taken: [TransactionID] = []
+        for second in 0..<2 {
+            let (handed, verdict) = traffic.answered(with: received, at: AnyClock.Instant(offset: .seconds(second)))
+            taken += handed.map(\.1)
+            for (transaction, id) in handed {
+                invariant((try? transaction.verify()) == id, "a transaction handed on does not verify as its id")
+                invariant(transaction.recipientId == account || transaction.senderId == account, "another account's transaction handed on")
+            }
+            if case .abandon = verdict { break }
+        }
+        invariant(Set(taken).count == taken.count, "a transaction handed on twice")
     }
 }
