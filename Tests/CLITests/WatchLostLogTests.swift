@@ -11,12 +11,7 @@ struct WatchLostLogTests {
     /// files, the next watch shows what came meanwhile, and nothing twice.
     @Test func aWALLostAfterACleanExitLosesNothing() async throws {
         let network = try await FetchDevnet()
-        let first = try await WatchProcess(network, name: "first")
-        let before = try #require(try await network.send("before", from: network.friend, to: network.me).id).description
-        try await first.until("it is shown") { first.ids == [before] }
-        #expect(try await first.stop().status == 0, "\(first.stderr)")
-
-        let log = network.outbox.home + "/home/" + NotificationLog.fileName
+        let log = try await Self.watchedOnce(network)
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: log + suffix) }
         var sent: [String] = []
         for text in ["one", "two", "three"] { sent.append(try #require(try await network.send(text, from: network.friend, to: network.me).id).description) }
@@ -33,12 +28,7 @@ struct WatchLostLogTests {
     /// --from-height, and shows what came meanwhile.
     @Test func aLogMovedAsideResumesFromTheBlockTheLeaseKept() async throws {
         let network = try await FetchDevnet()
-        let first = try await WatchProcess(network, name: "first")
-        let before = try #require(try await network.send("before", from: network.friend, to: network.me).id).description
-        try await first.until("it is shown") { first.ids == [before] }
-        #expect(try await first.stop().status == 0, "\(first.stderr)")
-
-        let log = network.outbox.home + "/home/" + NotificationLog.fileName
+        let log = try await Self.watchedOnce(network)
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: log + suffix) {
             try FileManager.default.moveItem(atPath: log + suffix, toPath: log + suffix + ".aside")
         }
@@ -51,6 +41,15 @@ struct WatchLostLogTests {
         #expect(try await second.stop().status == 0)
         #expect(second.stderr.contains("has no cursor for \(network.me.address)"), "\(second.stderr)")
         #expect(second.stderr.contains("kept in its lease") && second.stderr.contains("--from-height"), "\(second.stderr)")
+    }
+
+    /// A watch that showed one message and stopped cleanly; the path of its log.
+    static func watchedOnce(_ network: FetchDevnet) async throws -> String {
+        let first = try await WatchProcess(network, name: "first")
+        let before = try #require(try await network.send("before", from: network.friend, to: network.me).id).description
+        try await first.until("it is shown") { first.ids == [before] }
+        #expect(try await first.stop().status == 0, "\(first.stderr)")
+        return network.outbox.home + "/home/" + NotificationLog.fileName
     }
 
     /// A home where no watch of the account ran starts at the tip, as ever, without a word

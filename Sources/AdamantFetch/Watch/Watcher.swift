@@ -157,7 +157,9 @@ public struct Watcher: Sendable {
     func keepResumePoint(in lease: WatchLease) async {
         await log.checkpoint()
         var lowest: Int64?
-        for listing in WatchListing.allCases {
+        // The listings read now: on 0.10 nodes the transfers come with the chats, and their
+        // own listing's cursor stays where it was kept.
+        for listing in WatchListing.current(in: pool).listings {
             guard let cursor = try? await cursor(listing) else { return }
             lowest = min(lowest ?? cursor.height, cursor.height)
         }

@@ -71,14 +71,12 @@ package struct SocketConnection: Sendable {
                     if answered {
                         let arrived = actions.compactMap { if case .received(let transaction) = $0 { transaction } else { nil } }
                         let (taken, verdict) = traffic.answered(with: arrived, at: clock.now)
-                        switch verdict {
-                        case .abandon(let why): return perform(session.abandon(why))
-                        case .pace(let delay, let news):
+                        if case .abandon(let why) = verdict { return perform(session.abandon(why)) }
+                        for (transaction, id) in taken { output.yield(.received(transaction, id)) }
+                        if case .pace(let delay, let news) = verdict {
                             pause = delay
                             if let news { output.yield(.paced(news)) }
-                        case .go: break
                         }
-                        for (transaction, id) in taken { output.yield(.received(transaction, id)) }
                     }
                     for action in actions {
                         switch action {
