@@ -187,7 +187,7 @@ public enum ProxyError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .malformed(let text):
-            "\(text.quoted) is not a proxy URL: give scheme://host:port, such as socks5h://127.0.0.1:9050, or none"
+            "\(text.quoted) is not a proxy URL: give scheme://host[:port] (1080 when left out), such as socks5h://127.0.0.1:9050, or none"
         case .unsupportedScheme(let text):
             "\(text.quoted) has a scheme adm-push does not use: give socks5h:// (names resolved by the proxy, as Tor wants), socks5:// or http://"
         // Not repeated: it holds a password.
