@@ -1,4 +1,6 @@
 import AdamantCore
+import AdamantDevnet
+import AdamantNodes
 import AdamantStore
 import Foundation
 import Testing
@@ -41,6 +43,27 @@ struct WatchLostLogTests {
         #expect(try await second.stop().status == 0)
         #expect(second.stderr.contains("has no cursor for \(network.me.address)"), "\(second.stderr)")
         #expect(second.stderr.contains("kept in its lease") && second.stderr.contains("--from-height"), "\(second.stderr)")
+    }
+
+    /// A lease that keeps no block (an older watch's) beside a log with no cursor: the watch
+    /// resumes where the chain proves the account was used, its last own transaction, and
+    /// shows what came after it.
+    @Test func withNoBlockKeptTheAccountsLastOwnTransactionIsTheStart() async throws {
+        let network = try await FetchDevnet()
+        let home = network.outbox.home + "/home"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        #expect(FileManager.default.createFile(
+            atPath: home + "/watch-\(network.me.address).lock", contents: Data("process 1 on elsewhere\n".utf8), attributes: [.posixPermissions: 0o600]))
+        _ = try await network.send("before my reply", from: network.friend, to: network.me)
+        let reply = try await network.send("my reply", from: network.me, to: network.friend)
+        let after = try #require(try await network.send("after my reply", from: network.friend, to: network.me).id).description
+        for _ in 0..<3 { _ = network.devnet.mine() }
+
+        let watch = try await WatchProcess(network, name: "recovered")
+        try await watch.until("what came after the reply is shown") { watch.ids.contains(after) }
+        #expect(try await watch.stop().status == 0)
+        let replyHeight = try #require(try await network.client.transaction(try reply.computedID())?.height)
+        #expect(watch.stderr.contains("resuming from block \(replyHeight), the block of the account's last own transaction"), "\(watch.stderr)")
     }
 
     /// A watch that showed one message and stopped cleanly; the path of its log.
