@@ -79,8 +79,9 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidRequest(String)
     /// DNS, connection or TLS failure.
     case unreachable(String)
-    /// The proxy could not be reached, or would not carry the request to the node.
-    case proxyFailed(String)
+    /// `proxy` could not be reached, or failed to carry the request: nothing is known of the
+    /// node. A proxy that says the node cannot be reached reports `unreachable`.
+    case proxyFailed(proxy: String, reason: String)
     /// The request's timeout passed.
     case timedOut
     /// The answer grew past the transport's cap and was cut off.
@@ -98,7 +99,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .invalidRequest(let detail): "invalid request: \(detail)"
         case .unreachable(let detail): "unreachable: \(detail)"
-        case .proxyFailed(let detail): "proxy failure: \(detail)"
+        case .proxyFailed(let proxy, let reason): "proxy failure: \(proxy): \(reason)"
         case .timedOut: "timed out"
         case .responseTooLarge(let limit): "response larger than \(limit) bytes, cut off"
         case .cancelled: "cancelled"
