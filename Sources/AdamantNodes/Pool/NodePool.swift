@@ -160,6 +160,11 @@ public final class NodePool: Sendable {
     }
 
     func recordFailure(of url: NodeURL, _ kind: NodeFailure.Kind) {
+        if case .noAnswer(.proxyFailed(let proxy, let reason)) = kind {
+            // The node was never reached: its rank, and the health adopted for it, stand.
+            log.log(.info, "the proxy \(proxy) failed: \(reason) (asking \(url))")
+            return
+        }
         log.log(.info, "\(url) failed: \(kind)")
         state.withLock {
             $0.addLatency(configuration.failurePenalty, for: url)
