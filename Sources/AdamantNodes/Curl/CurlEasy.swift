@@ -1,4 +1,5 @@
 import CCurl
+import Glibc
 
 /// One libcurl easy handle, with a multi handle of its own to run it on. Reusing it keeps
 /// connections, the DNS cache and TLS sessions alive between requests (keep-alive): they are
@@ -164,6 +165,12 @@ final class CurlEasy: @unchecked Sendable {
         return reasons.contains { Int($0.rawValue) == code }
     }
 
+    /// Whether the last connection was refused: nothing listened.
+    private var refused: Bool {
+        var code = 0
+        return ccurl_getinfo_long(handle, CURLINFO_OS_ERRNO, &code) == CURLE_OK && code == Int(ECONNREFUSED)
+    }
+
     private var contentType: String? {
         var text: UnsafeMutablePointer<CChar>?
         guard ccurl_getinfo_string(handle, CURLINFO_CONTENT_TYPE, &text) == CURLE_OK, let text else { return nil }
@@ -188,6 +195,8 @@ final class CurlEasy: @unchecked Sendable {
         case CURLE_WEIRD_SERVER_REPLY, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_BAD_CONTENT_ENCODING:
             return .brokenAnswer(detail)
         case CURLE_PROXY where refusedTheNode: return .unreachable("\(proxy) could not reach the node: \(detail)")
+        case CURLE_COULDNT_CONNECT where request.hop.proxy != nil && refused:
+            return .proxyFailed(proxy: proxy, reason: TransportError.proxyRefusal)
         case CURLE_COULDNT_CONNECT where request.hop.proxy != nil, CURLE_COULDNT_RESOLVE_PROXY, CURLE_PROXY:
             return .proxyFailed(proxy: proxy, reason: detail)
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION:

@@ -94,6 +94,9 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The connection broke mid-exchange, or anything else the transport reports.
     case failed(String)
 
+    /// `proxyFailed`'s reason when nothing listens where the proxy should be.
+    public static let proxyRefusal = "refused the connection"
+
     /// The failure in words.
     public var description: String {
         switch self {
