@@ -114,11 +114,11 @@ public enum OutboxOptions {
     }
 
     /// How long to wait for the chain: `--deadline`, else 30 s, or through a proxy as long as
-    /// the outbox's route needs (`NodePool.allowing(_:)`).
+    /// the outbox's route was measured to need (`NodePool.allowingDeadline(_:)`).
     public static func wait(_ arguments: ParsedArguments, for outbox: Outbox) throws(CLIError) -> Duration {
         let direct = Duration.seconds(30)
         guard arguments.value(deadline) == nil else { return try deadline(arguments) }
-        return (outbox.chain as? NodeClient)?.pool.allowing(direct) ?? direct
+        return (outbox.chain as? NodeClient)?.pool.allowingDeadline(direct) ?? direct
     }
 
     /// The outbox of the passphrase's account. The settings are checked first, so that a broken
@@ -145,8 +145,8 @@ public enum OutboxOptions {
             chain = nodes
         } else {
             let pool = try await NodeOptions.pool(arguments, context, account: keys) { context.output.error("warning: " + $0) }
-            // Each call as long as the route needs, a first health check included.
-            chain = NodeClient(pool: pool, deadline: pool.allowing(.seconds(10)))
+            // Each call as long as the route was measured to need, a first health check included.
+            chain = NodeClient(pool: pool, deadline: pool.allowingDeadline(.seconds(10)))
         }
         var configuration = Outbox.Configuration()
         #if ADM_TEST_HOOKS

@@ -88,9 +88,8 @@ struct FetchCommand: Command {
         let desktop = try await DesktopOutput.notifier(arguments, context, staying: false, log: Warnings(output: context.output))
         let (home, log) = openLog(context)
         let pool = try await NodeOptions.pool(arguments, context, home: home, account: keys) { context.output.error("warning: " + $0) }
-        // Through a proxy, as long as the route's measured latency says (more while nothing
-        // is: a first circuit takes seconds).
-        let deadline = self.deadline ?? pool.allowing(.seconds(25))
+        // Through a proxy, as long as the route's measured latency says.
+        let deadline = self.deadline ?? pool.allowingDeadline(.seconds(25))
         var configuration = Fetcher.Configuration()
         configuration.deadline = deadline
         defer { HealthCache.save(pool, home: home) }

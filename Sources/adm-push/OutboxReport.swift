@@ -130,7 +130,11 @@ enum OutboxReport {
             return
         }
         for key in report.keys { context.output.print(line(key)) }
-        if let problem = report.networkProblem { context.output.error("nodes: \(problem)") }
+        switch report.networkProblem {
+        case .proxyFailed(let fault)?: context.output.error("Error: \(fault)")
+        case let problem?: context.output.error("nodes: \(problem)")
+        case nil: break
+        }
     }
 
     /// The exit code for waiting on `keys`: 0 nothing left to send (applied, or overridden by

@@ -148,7 +148,7 @@ struct SocketSessionTests {
         var next = session.start()
         for _ in 0..<8 {
             guard case .poll(let epoch, nil, _) = next.first else { Issue.record("\(next)"); return }
-            let actions = session.pollFailed(epoch: epoch, reason: "unreachable: refused")
+            let actions = session.pollFailed(epoch: epoch, .unreachable("refused"))
             guard case .down(.failed("unreachable: refused"), let delay, let generation) = actions.first else { Issue.record("\(actions)"); return }
             delays.append(delay)
             next = session.retryTimerFired(generation: generation)
@@ -161,9 +161,33 @@ struct SocketSessionTests {
 
         var fresh = self.session(seed: 7)
         try live(&fresh)
-        let afterLive = fresh.pollFailed(epoch: 1, reason: "timed out")
+        let afterLive = fresh.pollFailed(epoch: 1, .timedOut)
         guard case .down(_, let delay, _) = afterLive.first else { Issue.record("\(afterLive)"); return }
         #expect(delay < .seconds(1), "a session that went live starts the doubling again")
+    }
+
+    /// What ends a session without an HTTP answer: the proxy's failure is its own, every
+    /// other the node's; either way the session is tried again after the backoff.
+    @Test(arguments: [
+        (TransportError.proxyFailed(proxy: "socks5h://127.0.0.1:9050", reason: "Couldn't connect to server"),
+         SessionEnd.proxyFailed(proxy: "socks5h://127.0.0.1:9050", reason: "Couldn't connect to server"), false),
+        (.unreachable("socks5h://127.0.0.1:9050 could not reach the node: refused"),
+         .failed("unreachable: socks5h://127.0.0.1:9050 could not reach the node: refused"), true),
+        (.timedOut, .failed("timed out"), true),
+    ])
+    func aRequestWithoutAnAnswerEndsTheSessionAsTheProxysOrTheNodes(_ error: TransportError, _ end: SessionEnd, _ nodes: Bool) throws {
+        var polling = session()
+        try live(&polling)
+        guard case .down(let why, _, let generation) = polling.pollFailed(epoch: 1, error).first else { Issue.record("not down"); return }
+        #expect(why == end && why.isTheNodes == nodes)
+        #expect(why.description == (nodes ? "\(error)" : "the proxy socks5h://127.0.0.1:9050 failed: Couldn't connect to server"))
+        #expect(polling.retryTimerFired(generation: generation) == [.poll(epoch: generation + 1, session: nil, timeout: .seconds(10))])
+
+        var sending = session()
+        _ = sending.start()
+        _ = sending.pollAnswered(epoch: 1, status: 200, body: Array(Self.open.utf8))  // POSTs 40
+        guard case .down(let sent, _, _) = sending.sendFailed(epoch: 1, error).first else { Issue.record("not down"); return }
+        #expect(sent == end)
     }
 
     @Test func anAnswerTooLargeBreaksTheSession() throws {

@@ -146,7 +146,7 @@ public struct Fetcher: Sendable {
                 if let found = try await nodes.queuedTransaction(id) { return .success(found) }
             } catch let error {
                 switch error {
-                case .noUsableNode: return .failure(.noUsableNode("\(error)"))
+                case .noUsableNode, .proxyFailed: return .failure(.noUsableNode("\(error)"))
                 case _ where error.everyAnswerFailedVerification: return .failure(.unverifiable("\(error)"))
                 case .cancelled: return .failure(.cancelled)
                 default: lastProblem = "\(error)"

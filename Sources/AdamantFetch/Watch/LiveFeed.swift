@@ -27,7 +27,8 @@ final class LiveFeed: Sendable {
     let setAsideFor: Duration
     let lookAgainEvery: Duration
     /// Sessions in a row that end before they are live, or without ever being, after which
-    /// the node's socket is set aside though it broke no rule.
+    /// the node's socket is set aside though it broke no rule. Sessions the proxy ended are
+    /// not counted.
     let failuresToSetAside = 3
     private let setAside = Mutex<[NodeURL: AnyClock.Instant]>([:])
     private let followers = Mutex<[NodeURL: Task<Void, Never>]>([:])
@@ -94,6 +95,9 @@ final class LiveFeed: Sendable {
                 case .paced(let why): output.yield(.paced(node.url, why))
                 case .down(let end):
                     output.yield(.down(node.url, end))
+                    // A proxy that is down says nothing of the node: its socket is tried again
+                    // after the session's backoff, and comes back with the proxy.
+                    guard end.isTheNodes else { continue }
                     failuresInARow += 1
                     if case .broken = end {
                         pool.distrust(node.url, because: "its socket: \(end)")

@@ -39,7 +39,7 @@ extension NodeClient {
     public func publicKey(of address: Address) async throws(NodeError) -> PublicKey? {
         struct Body: Decodable { var publicKey: PublicKey }
         return try await get(
-            "/api/accounts/getPublicKey", [("address", address.description)], until: pool.clock.now + deadline,
+            "/api/accounts/getPublicKey", [("address", address.description)], until: callDeadline,
             ifAbsent: (["Account not found"], nil)
         ) { (body: Body) in
             guard body.publicKey.address == address else {
@@ -53,7 +53,7 @@ extension NodeClient {
     public func account(_ address: Address) async throws(NodeError) -> Account? {
         struct Body: Decodable { var account: Account }
         return try await get(
-            "/api/accounts", [("address", address.description)], until: pool.clock.now + deadline, ifAbsent: (["Account not found"], nil)
+            "/api/accounts", [("address", address.description)], until: callDeadline, ifAbsent: (["Account not found"], nil)
         ) { (body: Body) in
             guard body.account.address == address, body.account.publicKey.map({ $0.address == address }) ?? true else {
                 throw AnswerRejection(description: "the node answered with another account than \(address)")
@@ -64,7 +64,7 @@ extension NodeClient {
 
     /// Zero for an address the chain has never seen.
     public func balance(of address: Address) async throws(NodeError) -> Balance {
-        try await get("/api/accounts/getBalance", [("address", address.description)], until: pool.clock.now + deadline) { (balance: Balance) in
+        try await get("/api/accounts/getBalance", [("address", address.description)], until: callDeadline) { (balance: Balance) in
             balance
         }
     }

@@ -9,7 +9,7 @@ extension NodeClient {
             ("senderId", owner.description), ("key", key), ("orderBy", "timestamp:desc"),
             ("limit", String(min(max(limit, 1), 100))),
         ]
-        return try await get("/api/states/get", query, until: pool.clock.now + deadline, reading: Self.readPage) { [verify] (page: TransactionPage) in
+        return try await get("/api/states/get", query, until: callDeadline, reading: Self.readPage) { [verify] (page: TransactionPage) in
             for transaction in page.transactions {
                 try verify(transaction)
                 guard transaction.type == .state, let state = transaction.state, state.key == key,

@@ -20,7 +20,7 @@ public struct SubmissionTarget: Sendable, Hashable {
 extension NodeClient {
     /// The best usable node, to stamp and sign for.
     public func submissionTarget() async throws(NodeError) -> SubmissionTarget {
-        try await submissionTarget(until: pool.clock.now + deadline)
+        try await submissionTarget(until: callDeadline)
     }
 
     /// Sends a signed transaction; see `NodePool.broadcast` for when its bytes may go to a
@@ -35,7 +35,7 @@ extension NodeClient {
     public func submit(
         _ transaction: Transaction, target: NodeURL? = nil, avoiding: Set<NodeURL> = [], isResend: Bool = false
     ) async throws -> SubmitResult {
-        try await submit(transaction, target: target, avoiding: avoiding, isResend: isResend, until: pool.clock.now + deadline)
+        try await submit(transaction, target: target, avoiding: avoiding, isResend: isResend, until: callDeadline)
     }
 
     /// Signs a chat transaction for the best node's clock, lets `willSend` record it (its id

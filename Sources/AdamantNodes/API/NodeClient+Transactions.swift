@@ -24,17 +24,17 @@ extension NodeClient {
     /// A confirmed transaction with its asset (`returnAsset=1`), checked by `verify` and
     /// against `id`; nil when the node has no such transaction in a block.
     public func transaction(_ id: TransactionID) async throws(NodeError) -> Transaction? {
-        try await lookUp(id, at: "/api/transactions/get", returnAsset: true, until: pool.clock.now + deadline)
+        try await lookUp(id, at: "/api/transactions/get", returnAsset: true, until: callDeadline)
     }
 
     /// A transaction in the node's unconfirmed pool.
     public func unconfirmedTransaction(_ id: TransactionID) async throws(NodeError) -> Transaction? {
-        try await lookUp(id, at: "/api/transactions/unconfirmed/get", until: pool.clock.now + deadline)
+        try await lookUp(id, at: "/api/transactions/unconfirmed/get", until: callDeadline)
     }
 
     /// A transaction in the node's queue (received, not yet unconfirmed).
     public func queuedTransaction(_ id: TransactionID) async throws(NodeError) -> Transaction? {
-        try await lookUp(id, at: "/api/transactions/queued/get", until: pool.clock.now + deadline)
+        try await lookUp(id, at: "/api/transactions/queued/get", until: callDeadline)
     }
 
     /// Queue, then unconfirmed pool, then chain, within one deadline: how an ambiguous
@@ -90,7 +90,7 @@ extension NodeClient {
     }
 
     private func list(_ path: String, _ query: [(name: String, value: String)]) async throws(NodeError) -> TransactionPage {
-        try await get(path, query, until: pool.clock.now + deadline, reading: Self.readPage) { [verify] (page: TransactionPage) in
+        try await get(path, query, until: callDeadline, reading: Self.readPage) { [verify] (page: TransactionPage) in
             // On every core: checking the signatures is most of what reading a page costs.
             let failures = await page.transactions.concurrentMap { transaction -> (any Error)? in
                 do { try verify(transaction) } catch { return error }

@@ -23,14 +23,36 @@ public struct NodeClient: Sendable {
         self.verify = verify
     }
 
+    /// When a call made now must end: after `deadline`, or sooner where the task's work
+    /// must end (`endingBy(_:_:)`).
+    var callDeadline: AnyClock.Instant {
+        let own = pool.clock.now + deadline
+        return Self.workEnds.map { min($0, own) } ?? own
+    }
+
+    /// The instant by which the task's work through any client must end, when there is one.
+    @TaskLocal static var workEnds: AnyClock.Instant?
+
+    /// Runs `work` so that no call it makes through any client (in its child tasks too)
+    /// outlasts `instant`, whatever the client's own deadline: for work of many calls that
+    /// must end by one deadline, as an outbox's flush.
+    package static func endingBy<T: Sendable, Failure: Error>(
+        _ instant: AnyClock.Instant, _ work: () async throws(Failure) -> T
+    ) async throws(Failure) -> T {
+        let result: Result<T, Failure> = await $workEnds.withValue(instant) {
+            do throws(Failure) { return .success(try await work()) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
     /// `/api/node/status` from the best node.
     public func status() async throws(NodeError) -> NodeStatus {
-        try await get("/api/node/status", until: pool.clock.now + deadline) { (status: NodeStatus) in status }
+        try await get("/api/node/status", until: callDeadline) { (status: NodeStatus) in status }
     }
 
     /// The best node's chain height.
     public func height() async throws(NodeError) -> Int64 {
-        try await get("/api/blocks/getHeight", until: pool.clock.now + deadline) { (body: HeightBody) in body.height }
+        try await get("/api/blocks/getHeight", until: callDeadline) { (body: HeightBody) in body.height }
     }
 
     // MARK: The one way reads are made

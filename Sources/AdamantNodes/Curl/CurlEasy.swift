@@ -1,4 +1,5 @@
 import CCurl
+import Glibc
 
 /// One libcurl easy handle, with a multi handle of its own to run it on. Reusing it keeps
 /// connections, the DNS cache and TLS sessions alive between requests (keep-alive): they are
@@ -155,6 +156,21 @@ final class CurlEasy: @unchecked Sendable {
         return address[0] != 0
     }
 
+    /// Whether the SOCKS proxy answered that the node refused it, or could not be reached:
+    /// the proxy did its part, and the failure is the node's.
+    private var refusedTheNode: Bool {
+        var code = 0
+        guard ccurl_getinfo_long(handle, CURLINFO_PROXY_ERROR, &code) == CURLE_OK else { return false }
+        let reasons = [CURLPX_REPLY_CONNECTION_REFUSED, CURLPX_REPLY_HOST_UNREACHABLE, CURLPX_REPLY_NETWORK_UNREACHABLE, CURLPX_REPLY_TTL_EXPIRED]
+        return reasons.contains { Int($0.rawValue) == code }
+    }
+
+    /// Whether the last connection was refused: nothing listened.
+    private var refused: Bool {
+        var code = 0
+        return ccurl_getinfo_long(handle, CURLINFO_OS_ERRNO, &code) == CURLE_OK && code == Int(ECONNREFUSED)
+    }
+
     private var contentType: String? {
         var text: UnsafeMutablePointer<CChar>?
         guard ccurl_getinfo_string(handle, CURLINFO_CONTENT_TYPE, &text) == CURLE_OK, let text else { return nil }
@@ -162,9 +178,9 @@ final class CurlEasy: @unchecked Sendable {
     }
 
     private func transportError(_ code: CURLcode, sink: TransferSink, request: HTTPRequest) -> TransportError {
-        // Through a proxy, a failed connection is one to the proxy: its refusals of the node
-        // come back as CURLE_PROXY.
-        let proxy = request.hop.proxy
+        // Through a proxy, a failed connection is one to the proxy. CURLE_PROXY is both the
+        // proxy's own failure and its word that the node could not be reached.
+        let proxy = request.hop.proxy?.description ?? "the proxy"
         let text = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: ccurl_easy_strerror(code))
         // "Failed to connect to … after 3 ms: …": without the time, the same failure reads the
         // same on every node, and is said once.
@@ -178,8 +194,11 @@ final class CurlEasy: @unchecked Sendable {
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL: return .invalidRequest(detail)
         case CURLE_WEIRD_SERVER_REPLY, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_BAD_CONTENT_ENCODING:
             return .brokenAnswer(detail)
-        case CURLE_COULDNT_CONNECT where proxy != nil, CURLE_COULDNT_RESOLVE_PROXY, CURLE_PROXY:
-            return .proxyFailed(proxy.map { "\($0): \(detail)" } ?? detail)
+        case CURLE_PROXY where refusedTheNode: return .unreachable("\(proxy) could not reach the node: \(detail)")
+        case CURLE_COULDNT_CONNECT where request.hop.proxy != nil && refused:
+            return .proxyFailed(proxy: proxy, reason: TransportError.proxyRefusal)
+        case CURLE_COULDNT_CONNECT where request.hop.proxy != nil, CURLE_COULDNT_RESOLVE_PROXY, CURLE_PROXY:
+            return .proxyFailed(proxy: proxy, reason: detail)
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION:
             return .unreachable(detail)
         default: return .failed(detail)

@@ -194,6 +194,11 @@ struct HealthRules: Sendable {
 struct ProbeFailure: Error, Sendable, Hashable {
     var kind: NodeFailure.Kind
 
+    /// The proxy failed: the node was never reached.
+    var isTheProxys: Bool {
+        if case .noAnswer(.proxyFailed) = kind { true } else { false }
+    }
+
     /// The verdict for a node whose status probe failed this way.
     var health: NodeHealth {
         switch kind {

@@ -10,6 +10,9 @@ public enum NodeError: Error, Sendable, Hashable, CustomStringConvertible {
     case refused(message: String, node: NodeURL)
     /// The calling task was cancelled.
     case cancelled
+    /// Every request went through a proxy and nothing came through it: the proxy failed, and
+    /// nothing is known of the nodes.
+    case proxyFailed(ProxyFault)
 
     /// True when nodes did answer and every answer failed verification (a bad signature, id
     /// or address): the network's data could not be verified (exit 65), which is not the same
@@ -19,7 +22,7 @@ public enum NodeError: Error, Sendable, Hashable, CustomStringConvertible {
         case .allNodesFailed(let failures), .deadlineExceeded(let failures):
             let answers = failures.filter(\.kind.isAnswer)
             return !answers.isEmpty && answers.allSatisfy { if case .unverifiable = $0.kind { true } else { false } }
-        case .noUsableNode, .refused, .cancelled:
+        case .noUsableNode, .refused, .cancelled, .proxyFailed:
             return false
         }
     }
@@ -42,6 +45,8 @@ public enum NodeError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(node) refused: \(message)"
         case .cancelled:
             return "cancelled"
+        case .proxyFailed(let fault):
+            return fault.description
         }
     }
 }

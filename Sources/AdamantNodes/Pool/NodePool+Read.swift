@@ -78,7 +78,7 @@ extension NodePool {
                 }
             }
         }
-        return try result.get()
+        return try result.mapError(blamingTheProxy).get()
     }
 
     /// One node's part of a read. Records what it learned about the node's speed.
@@ -92,7 +92,7 @@ extension NodePool {
             connectTimeout: allowing(configuration.connectTimeout), hop: configuration.route.hop(to: url), circuit: configuration.circuit)
         let answer: HTTPAnswer
         do throws(TransportError) {
-            answer = try await transport.send(request)
+            answer = try await send(request)
         } catch .cancelled {
             // Outrun by another node or the deadline: the wait so far is a lower bound.
             recordAnswer(from: url, after: started.duration(to: clock.now))

@@ -30,7 +30,7 @@ extension NodePool {
         let usable = try await usableNodes(forStamping: true, until: deadline)
         let allowed = usable.filter { !avoiding.contains($0.url) }
         let candidates = allowed.filter { $0.url == target } + allowed.filter { $0.url != target }
-        guard !candidates.isEmpty else { throw .noUsableNode(reports) }
+        guard !candidates.isEmpty else { throw blamingTheProxy(.noUsableNode(reports)) }
 
         var attempts: [NodeURL] = []
         var failures: [NodeFailure] = []
@@ -54,7 +54,7 @@ extension NodePool {
                 timeout: min(allowing(configuration.requestTimeout), remaining), connectTimeout: allowing(configuration.connectTimeout),
                 hop: configuration.route.hop(to: node.url), circuit: configuration.circuit)
             do throws(TransportError) {
-                let answer = try await transport.send(request)
+                let answer = try await send(request)
                 recordAnswer(from: node.url, after: answer.wireTime ?? started.duration(to: clock.now))
                 let outcome = Self.classify(answer, id: id, isResend: isResend || attempts.count > 1)
                 log.log(.info, "\(node.url) on \(id): \(outcome)")
@@ -67,7 +67,7 @@ extension NodePool {
                 failures.append(NodeFailure(node: node.url, kind: .noAnswer(error)))
             }
         }
-        guard !attempts.isEmpty else { throw .deadlineExceeded(failures) }
+        guard !attempts.isEmpty else { throw blamingTheProxy(.deadlineExceeded(failures)) }
         if attempts.count == candidates.count { noteEveryNodeFailed() }
         let reasons = failures.map(\.description).joined(separator: "; ")
         return SubmitResult(

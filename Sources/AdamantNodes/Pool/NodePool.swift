@@ -68,6 +68,7 @@ public final class NodePool: Sendable {
     let log: any LogSink
     let state: Mutex<PoolState>
     private let healthCheck = SingleFlight()
+    private let proxyTrail = Mutex(ProxyTrail())
 
     /// A pool of `nodes`, none checked yet: the first request that needs a node checks them all.
     ///
@@ -108,6 +109,14 @@ public final class NodePool: Sendable {
         return min(max(latency * configuration.latencyFactor, direct), most)
     }
 
+    /// A command's default deadline for what takes `direct` on a direct route: through a proxy,
+    /// `allowing(direct)` once the route's latency is measured, and `direct` before. The
+    /// allowance for a first circuit lets each request wait for it within the deadline; it
+    /// never makes the user wait longer than the command says.
+    public func allowingDeadline(_ direct: Duration) -> Duration {
+        state.withLock { $0.ranked().first?.latency } == nil ? direct : allowing(direct)
+    }
+
     /// What is known about every node now, in list order.
     public var reports: [NodeReport] { state.withLock { $0.reports } }
 
@@ -143,8 +152,8 @@ public final class NodePool: Sendable {
     func usableNodes(forStamping: Bool = false, until deadline: AnyClock.Instant) async throws(NodeError) -> [NodeReport] {
         switch await untilDeadline(deadline, on: clock, { await self.usableNodes(forStamping: forStamping) }) {
         case .success(let nodes)?: return nodes
-        case .failure(let error)?: throw error
-        case nil: throw Task.isCancelled ? .cancelled : .deadlineExceeded([])
+        case .failure(let error)?: throw blamingTheProxy(error)
+        case nil: throw Task.isCancelled ? .cancelled : blamingTheProxy(.deadlineExceeded([]))
         }
     }
 
@@ -155,11 +164,40 @@ public final class NodePool: Sendable {
         return min(max(latency * 2, bounds.lowerBound), bounds.upperBound)
     }
 
+    /// Sends `request`, keeping what came of it through its proxy.
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPAnswer {
+        proxyTrail.withLock { $0.sent(request, at: clock.now) }
+        do throws(TransportError) {
+            let answer = try await transport.send(request)
+            proxyTrail.withLock { $0.ended(request, .success(answer)) }
+            return answer
+        } catch {
+            proxyTrail.withLock { $0.ended(request, .failure(error)) }
+            throw error
+        }
+    }
+
+    /// `error`, or the proxy's failure when every request went through it and nothing came
+    /// through: the nodes were never reached, and naming each of them would mislead.
+    func blamingTheProxy(_ error: NodeError) -> NodeError {
+        switch error {
+        case .noUsableNode, .allNodesFailed, .deadlineExceeded:
+            return proxyTrail.withLock { $0.fault(at: clock.now) }.map(NodeError.proxyFailed) ?? error
+        case .refused, .cancelled, .proxyFailed:
+            return error
+        }
+    }
+
     func recordAnswer(from url: NodeURL, after elapsed: Duration) {
         state.withLock { $0.addLatency(elapsed, for: url) }
     }
 
     func recordFailure(of url: NodeURL, _ kind: NodeFailure.Kind) {
+        if case .noAnswer(.proxyFailed(let proxy, let reason)) = kind {
+            // The node was never reached: its rank, and the health adopted for it, stand.
+            log.log(.info, "the proxy \(proxy) failed: \(reason) (asking \(url))")
+            return
+        }
         log.log(.info, "\(url) failed: \(kind)")
         state.withLock {
             $0.addLatency(configuration.failurePenalty, for: url)
@@ -236,7 +274,7 @@ public final class NodePool: Sendable {
             url: url.endpoint("/api/node/status"), timeout: timeout, connectTimeout: timeouts.connect,
             hop: configuration.route.hop(to: url), circuit: configuration.circuit)
         let answer: HTTPAnswer
-        do { answer = try await transport.send(request) } catch {
+        do { answer = try await send(request) } catch {
             return StatusProbe(url: url, result: .failure(ProbeFailure(kind: .noAnswer(error))))
         }
         let receivedAt = localUnixMillis

@@ -63,6 +63,9 @@ struct PoolState: Sendable {
         let verdicts = rules.assess(probes)
         for index in reports.indices {
             let probe = probes[index]
+            // A probe the proxy failed says nothing of the node: what an earlier check found
+            // stands (a request may still fail on the proxy).
+            if case .failure(let failure) = probe.result, failure.isTheProxys, reports[index].health != .unchecked { continue }
             reports[index].url = probe.url
             reports[index].health = verdicts[index]
             if case .success(let status) = probe.result {

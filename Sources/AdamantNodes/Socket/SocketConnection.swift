@@ -112,9 +112,9 @@ package struct SocketConnection: Sendable {
                     case .polled(let epoch, .failure(.responseTooLarge(let limit))):
                         // Cut off as it came, so a huge answer costs no more memory than the cap.
                         perform(session.abandon(SocketProtocolError("the socket sent more than \(limit) bytes in one answer"), epoch: epoch))
-                    case .polled(let epoch, .failure(let error)): perform(session.pollFailed(epoch: epoch, reason: error.description))
+                    case .polled(let epoch, .failure(let error)): perform(session.pollFailed(epoch: epoch, error))
                     case .sent(let epoch, .success(let answer)): perform(session.sendAnswered(epoch: epoch, status: answer.status, body: answer.body))
-                    case .sent(let epoch, .failure(let error)): perform(session.sendFailed(epoch: epoch, reason: error.description))
+                    case .sent(let epoch, .failure(let error)): perform(session.sendFailed(epoch: epoch, error))
                     case .retry(let generation): perform(session.retryTimerFired(generation: generation))
                     }
                 }

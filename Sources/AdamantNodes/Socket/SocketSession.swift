@@ -124,9 +124,9 @@ package struct SocketSession: Sendable {
         return actions + flush() + [.poll(epoch: epoch, session: session, timeout: heartbeat)]
     }
 
-    package mutating func pollFailed(epoch: Int, reason: String) -> [Action] {
+    package mutating func pollFailed(epoch: Int, _ error: TransportError) -> [Action] {
         guard epoch == self.epoch, isRunning else { return [] }
-        return end(.failed(reason))
+        return end(SessionEnd(error))
     }
 
     package mutating func sendAnswered(epoch: Int, status: Int, body: [UInt8]) -> [Action] {
@@ -146,9 +146,9 @@ package struct SocketSession: Sendable {
         return end(.broken(why))
     }
 
-    package mutating func sendFailed(epoch: Int, reason: String) -> [Action] {
+    package mutating func sendFailed(epoch: Int, _ error: TransportError) -> [Action] {
         guard epoch == self.epoch, isRunning else { return [] }
-        return end(.failed(reason))
+        return end(SessionEnd(error))
     }
 
     // MARK: Packets
@@ -251,6 +251,9 @@ package struct SocketSession: Sendable {
 package enum SessionEnd: Sendable, Equatable, CustomStringConvertible {
     /// No answer: the node is unreachable, or went silent past its heartbeat.
     case failed(String)
+    /// The proxy the socket goes through failed (it is down, or would not carry the request):
+    /// nothing is known of the node.
+    case proxyFailed(proxy: String, reason: String)
     /// The node no longer knows the session (it expired, or the node restarted).
     case sessionUnknown
     /// The node closed it.
@@ -261,9 +264,22 @@ package enum SessionEnd: Sendable, Equatable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .failed(let reason): reason
+        case .proxyFailed(let proxy, let reason): "the proxy \(proxy) failed: \(reason)"
         case .sessionUnknown: "the node no longer knows the session"
         case .closedByServer: "the node closed the session"
         case .broken(let error): error.reason
         }
+    }
+}
+
+extension SessionEnd {
+    /// A request of the session that got no HTTP answer: the proxy's failure, or the node's.
+    init(_ error: TransportError) {
+        if case .proxyFailed(let proxy, let reason) = error { self = .proxyFailed(proxy: proxy, reason: reason) } else { self = .failed(error.description) }
+    }
+
+    /// Whether the node itself may be to blame: a session the proxy ended says nothing of it.
+    package var isTheNodes: Bool {
+        if case .proxyFailed = self { false } else { true }
     }
 }

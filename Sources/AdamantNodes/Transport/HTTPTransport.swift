@@ -79,8 +79,9 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidRequest(String)
     /// DNS, connection or TLS failure.
     case unreachable(String)
-    /// The proxy could not be reached, or would not carry the request to the node.
-    case proxyFailed(String)
+    /// `proxy` could not be reached, or failed to carry the request: nothing is known of the
+    /// node. A proxy that says the node cannot be reached reports `unreachable`.
+    case proxyFailed(proxy: String, reason: String)
     /// The request's timeout passed.
     case timedOut
     /// The answer grew past the transport's cap and was cut off.
@@ -93,12 +94,15 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The connection broke mid-exchange, or anything else the transport reports.
     case failed(String)
 
+    /// `proxyFailed`'s reason when nothing listens where the proxy should be.
+    public static let proxyRefusal = "refused the connection"
+
     /// The failure in words.
     public var description: String {
         switch self {
         case .invalidRequest(let detail): "invalid request: \(detail)"
         case .unreachable(let detail): "unreachable: \(detail)"
-        case .proxyFailed(let detail): "proxy failure: \(detail)"
+        case .proxyFailed(let proxy, let reason): "proxy failure: \(proxy): \(reason)"
         case .timedOut: "timed out"
         case .responseTooLarge(let limit): "response larger than \(limit) bytes, cut off"
         case .cancelled: "cancelled"
