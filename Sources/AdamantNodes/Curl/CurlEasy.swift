@@ -1,5 +1,11 @@
 import CCurl
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One libcurl easy handle, with a multi handle of its own to run it on. Reusing it keeps
 /// connections, the DNS cache and TLS sessions alive between requests (keep-alive): they are
