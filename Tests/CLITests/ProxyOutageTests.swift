@@ -41,3 +41,21 @@ struct ProxyOutageTests {
         withExtendedLifetime(proxy) {}
     }
 }
+
+/// A SOCKS proxy given as http:// answers the tunnel's CONNECT with no HTTP at all: the error
+/// names the proxy and says what to give instead.
+@Suite("proxy of the wrong kind", .timeLimit(.minutes(2)))
+struct ProxyKindTests {
+    @Test(.enabled(if: TraceTools.runs(needing: LoopbackProxy.microsocks)))
+    func aSOCKSProxyGivenAsHTTPIsNamedWithWhatToGive() async throws {
+        try TraceTools.require(LoopbackProxy.microsocks)
+        let network = try await FetchDevnet()
+        let proxy = try LoopbackProxy()
+        let url = "http://127.0.0.1:\(proxy.port)"
+        let result = try await network.fetch(["12345", "--proxy", url, "--deadline", "5"])
+        #expect(result.status == 69, "\(result.stderr)")
+        #expect(result.stderr.contains("Error: the proxy \(url) failed: it does not answer HTTP's CONNECT"), "\(result.stderr)")
+        #expect(result.stderr.contains("if it is a SOCKS proxy, give socks5h://"))
+        withExtendedLifetime(proxy) {}
+    }
+}

@@ -171,6 +171,12 @@ final class CurlEasy: @unchecked Sendable {
         return reasons.contains { Int($0.rawValue) == code }
     }
 
+    /// Whether an HTTP proxy answered the tunnel's CONNECT with an HTTP status.
+    private var tunnelAnswered: Bool {
+        var code = 0
+        return ccurl_getinfo_long(handle, CURLINFO_HTTP_CONNECTCODE, &code) == CURLE_OK && code != 0
+    }
+
     /// Whether the last connection was refused: nothing listened.
     private var refused: Bool {
         var code = 0
@@ -191,6 +197,10 @@ final class CurlEasy: @unchecked Sendable {
         // "Failed to connect to … after 3 ms: …": without the time, the same failure reads the
         // same on every node, and is said once.
         let detail = text.replacing(/\s+after \d+ ms/, with: "")
+        // What sits there does not speak HTTP's CONNECT: most often a SOCKS proxy.
+        if [CURLE_RECV_ERROR, CURLE_WEIRD_SERVER_REPLY, CURLE_GOT_NOTHING].contains(code), request.hop.proxy?.scheme == .http, !tunnelAnswered {
+            return .proxyFailed(proxy: proxy, reason: "it does not answer HTTP's CONNECT (\(detail)); if it is a SOCKS proxy, give socks5h://")
+        }
         switch code {
         case CURLE_ABORTED_BY_CALLBACK: return .cancelled
         case CURLE_WRITE_ERROR where sink.exceededLimit, CURLE_FILESIZE_EXCEEDED: return .responseTooLarge(limit: sink.limit)
