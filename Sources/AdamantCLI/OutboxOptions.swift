@@ -21,7 +21,7 @@ public enum OutboxOptions {
     public static let servicePublicKey = SingleOption(
         "service-public-key", valueName: "hex", help: "The push service's public key; must hash to its address.")
     public static let deadline = SingleOption(
-        "deadline", valueName: "seconds", help: "Wait at most this long for the chain (default 30; through a proxy, as its latency needs).")
+        "deadline", valueName: "seconds", help: "Wait at most this long for the chain (default 30; through a proxy, longer as its measured latency needs).")
     public static let json = Flag("json", help: "Print one JSON object.")
 
     public static let options: [any DeclaredOption] = [home, serviceAddress, servicePublicKey] + NodeOptions.options + [PassphraseInput.option]

@@ -11,7 +11,7 @@ struct FetchCommand: Command {
     static let payload = SingleOption("payload", valueName: "file", valueKind: .file, help: "Read the push as delivered (APNs or FCM JSON) from a file, or - for standard input.")
     static let noNames = Flag("no-names", help: "Title with the partner's address; skip the address-book lookup.")
     /// The shared option's name and parsing, with fetch's own default.
-    static let deadline = SingleOption("deadline", valueName: "seconds", help: "End by then, whatever the nodes do (default 25; through a proxy, as its latency needs).")
+    static let deadline = SingleOption("deadline", valueName: "seconds", help: "End by then, whatever the nodes do (default 25; through a proxy, longer as its measured latency needs).")
     static let json = Flag("json", help: "Print one JSON object: the transaction, the notification, and on failure fallback and reason.")
 
     static let info = CommandInfo(
