@@ -1,7 +1,7 @@
 internal import CSDBus
 
 /// An argument of a method call, in the D-Bus types the notification interface uses.
-enum BusValue: Sendable, Hashable {
+package enum BusValue: Sendable, Hashable {
     case string(String)
     case uint32(UInt32)
     case int32(Int32)
@@ -71,24 +71,24 @@ enum BusValue: Sendable, Hashable {
 
 /// Reads a message's arguments in order; every read checks the type, so a peer's malformed
 /// answer is an error, never a trap.
-struct BusReader {
+package struct BusReader {
     let message: OpaquePointer
 
-    func string() throws(BusError) -> String {
+    package func string() throws(BusError) -> String {
         var value: UnsafePointer<CChar>?
         let status = csd_bus_message_read_basic(message, BusValue.code("s"), &value)
         guard status > 0, let value else { throw Self.malformed("a string", status) }
         return String(cString: value)
     }
 
-    func uint32() throws(BusError) -> UInt32 {
+    package func uint32() throws(BusError) -> UInt32 {
         var value: UInt32 = 0
         let status = csd_bus_message_read_basic(message, BusValue.code("u"), &value)
         guard status > 0 else { throw Self.malformed("an unsigned integer", status) }
         return value
     }
 
-    func strings() throws(BusError) -> [String] {
+    package func strings() throws(BusError) -> [String] {
         let entered = csd_bus_message_enter_container(message, BusValue.code("a"), "s")
         guard entered > 0 else { throw Self.malformed("an array of strings", entered) }
         var texts: [String] = []
