@@ -17,7 +17,7 @@ enum BusFuzz {
         let input = BusInput(data)
         let message: PeerMessage
         do { message = try PeerMessage(input.kind, input.values) } catch {
-            fatalError("invariant broken: \(input.values) could not be sent: \(error)")
+            fatalError("invariant broken: \(input.values.count) values (\(input.values.prefix(8))…) could not be sent: \(error)")
         }
         message.read { reader in
             for (index, read) in input.reads.enumerated() {

@@ -13,7 +13,8 @@ import AdamantDesktop
 ///             nested `depth` deep is empty
 ///     reads   s: `string()`, u: `uint32()`, a: `strings()`; other bytes are skipped
 ///
-/// Bytes missing at the end count as zeros.
+/// Bytes missing at the end count as zeros. A message's signature holds at most 255 letters
+/// (D-Bus's limit, whatever the peer), so the values end before the one that would pass it.
 struct BusInput {
     enum Read: Character, CaseIterable { case string = "s", uint32 = "u", strings = "a" }
 
@@ -21,6 +22,7 @@ struct BusInput {
     static let replies = ["Notify", "GetServerInformation", "GetCapabilities"]
     /// How deep maps nest in a map.
     static let depth = 3
+    static let signatureLimit = 255
 
     var kind: PeerMessage.Kind
     var values: [BusValue] = []
@@ -32,7 +34,11 @@ struct BusInput {
         self.kind = kind & 1 == 1
             ? .reply(to: Self.replies[(kind >> 1) % Self.replies.count])
             : .signal(member: Self.signals[(kind >> 1) % Self.signals.count])
-        while let value = bytes.value(depth: 0) { values.append(value) }
+        var letters = 0
+        while let value = bytes.value(depth: 0), letters + value.signature.count <= Self.signatureLimit {
+            values.append(value)
+            letters += value.signature.count
+        }
         reads = bytes.rest.compactMap { Read(rawValue: Character(Unicode.Scalar($0))) }
     }
 

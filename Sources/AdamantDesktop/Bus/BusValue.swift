@@ -13,7 +13,7 @@ package enum BusValue: Sendable, Hashable {
     case variants([String: BusValue])
 
     /// The value's D-Bus signature.
-    var signature: String {
+    package var signature: String {
         switch self {
         case .string: "s"
         case .uint32: "u"
