@@ -3,8 +3,9 @@ import AdamantDesktop
 /// What a notification server, or any client of the bus, can send the watch: a signal or an
 /// answer whose arguments are of its choosing, read by `BusReader` as the receiving code reads
 /// it, in order, up to the first read that throws (see `BusInput` for the format). Every
-/// value appends; a read of the type appended gives exactly the value; a read of another
-/// type, or past the end, throws; and the message and its bus are freed.
+/// value appends; a read of the type appended gives exactly the value (a string as D-Bus
+/// carries it: a NUL and each noncharacter U+FFFD); a read of another type, or past the end,
+/// throws; and the message and its bus are freed.
 enum BusFuzz {
     /// What a read gives.
     enum Answer: Equatable {
@@ -41,10 +42,15 @@ enum BusFuzz {
     /// What `read` gives of `value`: nil when it must throw.
     private static func expectedAnswer(_ read: BusInput.Read, _ value: BusValue) -> Answer? {
         switch (read, value) {
-        case (.string, .string(let text)): .string(text)
+        case (.string, .string(let text)): .string(carried(text))
         case (.uint32, .uint32(let number)): .uint32(number)
-        case (.strings, .strings(let texts)): .strings(texts)
+        case (.strings, .strings(let texts)): .strings(texts.map(carried))
         default: nil
         }
+    }
+
+    /// A NUL would end a D-Bus string, and sd-bus refuses the noncharacters.
+    private static func carried(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\0" || $0.properties.isNoncharacterCodePoint ? "\u{FFFD}" : $0 }))
     }
 }

@@ -29,7 +29,7 @@ package enum BusValue: Sendable, Hashable {
     func append(to message: OpaquePointer) -> Int32 {
         switch self {
         case .string(let text):
-            return text.withCString { csd_bus_message_append_basic(message, Self.code("s"), $0) }
+            return Self.carried(text).withCString { csd_bus_message_append_basic(message, Self.code("s"), $0) }
         case .uint32(var value):
             return csd_bus_message_append_basic(message, Self.code("u"), &value)
         case .int32(var value):
@@ -56,6 +56,16 @@ package enum BusValue: Sendable, Hashable {
                 return 0
             }
         }
+    }
+
+    /// `text` as a D-Bus string carries it, each scalar it cannot carry U+FFFD: a NUL, which
+    /// would end the string there, hiding what follows, and the noncharacters (U+FFFE, U+FFFF,
+    /// U+FDD0 to U+FDEF, and the last two of every plane), which sd-bus refuses, failing the
+    /// whole call. A sender's text holding one is still shown, and holds up no call after it.
+    private static func carried(_ text: String) -> String {
+        let cannot = { (scalar: Unicode.Scalar) in scalar == "\0" || scalar.properties.isNoncharacterCodePoint }
+        guard text.unicodeScalars.contains(where: cannot) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.lazy.map { cannot($0) ? "\u{FFFD}" : $0 }))
     }
 
     private static func container(_ message: OpaquePointer, _ type: Character, _ contents: String, _ body: () -> Int32) -> Int32 {
