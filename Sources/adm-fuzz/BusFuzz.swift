@@ -23,9 +23,9 @@ enum BusFuzz {
         message.read { reader in
             for (index, read) in input.reads.enumerated() {
                 let value = index < input.values.count ? input.values[index] : nil
-                let answer = answer(read, reader), expected = value.flatMap { expectedAnswer(read, $0) }
-                invariant(answer == expected, "read \(index), \(read) of \(value.map { "\($0)" } ?? "nothing"): \(answer.map { "\($0)" } ?? "thrown"), not \(expected.map { "\($0)" } ?? "thrown")")
-                if answer == nil { return }
+                let given = answer(read, reader), expected = value.flatMap { expectedAnswer(read, $0) }
+                invariant(given == expected, "read \(index), \(read) of \(value.map { "\($0)" } ?? "nothing"): \(given.map { "\($0)" } ?? "thrown"), not \(expected.map { "\($0)" } ?? "thrown")")
+                if given == nil { return }
             }
         }
         invariant(message.free(), "the message or its bus was kept")

@@ -37,7 +37,7 @@ package struct PeerMessage: ~Copyable {
             close(ends[1])
             throw BusError("no bus could be made", status: created)
         }
-        // From here the bus owns its end of the socket, and closes it as it goes.
+        // Once set, the bus owns its end of the socket, and closes it as it goes.
         var status = csd_bus_set_fd(bus, ends[0], ends[0])
         if status < 0 { close(ends[0]) }
         if status >= 0 { status = csd_bus_start(bus) }
