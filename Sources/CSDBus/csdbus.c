@@ -33,6 +33,11 @@ static struct {
     __typeof__(sd_bus_message_read_basic) *message_read_basic;
     __typeof__(sd_bus_message_enter_container) *message_enter_container;
     __typeof__(sd_bus_message_exit_container) *message_exit_container;
+    __typeof__(sd_bus_set_fd) *set_fd;
+    __typeof__(sd_bus_unref) *unref;
+    __typeof__(sd_bus_message_new_signal) *message_new_signal;
+    __typeof__(sd_bus_message_new_method_return) *message_new_method_return;
+    __typeof__(sd_bus_message_seal) *message_seal;
 } sd;
 
 static pthread_once_t loaded = PTHREAD_ONCE_INIT;
@@ -82,7 +87,12 @@ static void load(void) {
         && resolve(library, "sd_bus_message_close_container", (void **)&sd.message_close_container)
         && resolve(library, "sd_bus_message_read_basic", (void **)&sd.message_read_basic)
         && resolve(library, "sd_bus_message_enter_container", (void **)&sd.message_enter_container)
-        && resolve(library, "sd_bus_message_exit_container", (void **)&sd.message_exit_container);
+        && resolve(library, "sd_bus_message_exit_container", (void **)&sd.message_exit_container)
+        && resolve(library, "sd_bus_set_fd", (void **)&sd.set_fd)
+        && resolve(library, "sd_bus_unref", (void **)&sd.unref)
+        && resolve(library, "sd_bus_message_new_signal", (void **)&sd.message_new_signal)
+        && resolve(library, "sd_bus_message_new_method_return", (void **)&sd.message_new_method_return)
+        && resolve(library, "sd_bus_message_seal", (void **)&sd.message_seal);
     if (!found) failed = failure;
 }
 
@@ -133,3 +143,15 @@ int csd_bus_message_enter_container(sd_bus_message *message, char type, const ch
     return sd.message_enter_container(message, type, contents);
 }
 int csd_bus_message_exit_container(sd_bus_message *message) { return sd.message_exit_container(message); }
+
+int csd_bus_set_fd(sd_bus *bus, int input, int output) { return sd.set_fd(bus, input, output); }
+sd_bus *csd_bus_unref(sd_bus *bus) { return sd.unref(bus); }
+int csd_bus_message_new_signal(sd_bus *bus, sd_bus_message **message, const char *path, const char *interface, const char *member) {
+    return sd.message_new_signal(bus, message, path, interface, member);
+}
+int csd_bus_message_new_method_return(sd_bus_message *call, sd_bus_message **message) {
+    return sd.message_new_method_return(call, message);
+}
+int csd_bus_message_seal(sd_bus_message *message, uint64_t cookie, uint64_t timeout_usec) {
+    return sd.message_seal(message, cookie, timeout_usec);
+}

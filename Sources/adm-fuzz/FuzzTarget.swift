@@ -38,6 +38,7 @@ struct FuzzTarget: Sendable {
         FuzzTarget("socket", SocketFuzz.run),
         FuzzTarget("own-signals", OwnSignalsFuzz.run, seeds: OwnSignalsFuzz.seeds),
         FuzzTarget("outbox-store", OutboxStoreFuzz.run, seeds: OutboxStoreFuzz.seeds),
+        FuzzTarget("bus", BusFuzz.run, seeds: BusFuzz.seeds),
     ]
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

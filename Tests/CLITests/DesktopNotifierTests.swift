@@ -224,6 +224,23 @@ struct DesktopNotifierTests {
         }
     }
 
+    /// A message holding a noncharacter (U+FFFE: the renderer keeps it, as no control or
+    /// format character) is shown with U+FFFD in its place, and holds up none after it: sd-bus
+    /// refuses the character itself, so no Notify holding it can be made.
+    @Test func aMessageHoldingANoncharacterIsShownAndHoldsUpNothing() async throws {
+        try await TestDesktop.with { desktop in
+            let record = RecordedDeliveries()
+            let notifier = try await Self.notifier(desktop, record: record)
+            let content = MessageContent(type: .chat, chatType: .message, amount: 0, plaintext: "odd \u{FFFE} one", incoming: true)
+            let rendered = NotificationRenderer.render(content, title: "Alice")
+            #expect(rendered.body.unicodeScalars.contains("\u{FFFE}"), "\(rendered.body.unicodeScalars.map(\.value))")
+            do { try await Self.show(Self.notification(rendered.body, id: 1), on: notifier) } catch { Issue.record("not shown: \(error)") }
+            try await Self.show(Self.notification("next", from: Self.bob, title: "Bob", id: 2), on: notifier)
+            #expect(Set(try await desktop.shown().compactMap { $0["body"] }) == ["odd \u{FFFD} one", "next"])
+            #expect(record.missed.isEmpty)
+        }
+    }
+
     /// A notification the service refuses (here the bus's policy denies `Notify`: an error
     /// answer, as a server's InvalidArgs would be) is asked again at most three times, then
     /// given up, logged and recorded as not delivered; the ones after it are not held up.

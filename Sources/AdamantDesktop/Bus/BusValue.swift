@@ -1,7 +1,7 @@
 internal import CSDBus
 
 /// An argument of a method call, in the D-Bus types the notification interface uses.
-enum BusValue: Sendable, Hashable {
+package enum BusValue: Sendable, Hashable {
     case string(String)
     case uint32(UInt32)
     case int32(Int32)
@@ -13,7 +13,7 @@ enum BusValue: Sendable, Hashable {
     case variants([String: BusValue])
 
     /// The value's D-Bus signature.
-    var signature: String {
+    package var signature: String {
         switch self {
         case .string: "s"
         case .uint32: "u"
@@ -29,7 +29,7 @@ enum BusValue: Sendable, Hashable {
     func append(to message: OpaquePointer) -> Int32 {
         switch self {
         case .string(let text):
-            return text.withCString { csd_bus_message_append_basic(message, Self.code("s"), $0) }
+            return Self.carried(text).withCString { csd_bus_message_append_basic(message, Self.code("s"), $0) }
         case .uint32(var value):
             return csd_bus_message_append_basic(message, Self.code("u"), &value)
         case .int32(var value):
@@ -58,6 +58,16 @@ enum BusValue: Sendable, Hashable {
         }
     }
 
+    /// `text` as a D-Bus string carries it, each scalar it cannot carry U+FFFD: a NUL, which
+    /// would end the string there, hiding what follows, and the noncharacters (U+FFFE, U+FFFF,
+    /// U+FDD0 to U+FDEF, and the last two of every plane), which sd-bus refuses, failing the
+    /// whole call. A sender's text holding one is still shown, and holds up no call after it.
+    private static func carried(_ text: String) -> String {
+        let cannot = { (scalar: Unicode.Scalar) in scalar == "\0" || scalar.properties.isNoncharacterCodePoint }
+        guard text.unicodeScalars.contains(where: cannot) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.lazy.map { cannot($0) ? "\u{FFFD}" : $0 }))
+    }
+
     private static func container(_ message: OpaquePointer, _ type: Character, _ contents: String, _ body: () -> Int32) -> Int32 {
         let opened = contents.withCString { csd_bus_message_open_container(message, code(type), $0) }
         guard opened >= 0 else { return opened }
@@ -71,24 +81,24 @@ enum BusValue: Sendable, Hashable {
 
 /// Reads a message's arguments in order; every read checks the type, so a peer's malformed
 /// answer is an error, never a trap.
-struct BusReader {
+package struct BusReader {
     let message: OpaquePointer
 
-    func string() throws(BusError) -> String {
+    package func string() throws(BusError) -> String {
         var value: UnsafePointer<CChar>?
         let status = csd_bus_message_read_basic(message, BusValue.code("s"), &value)
         guard status > 0, let value else { throw Self.malformed("a string", status) }
         return String(cString: value)
     }
 
-    func uint32() throws(BusError) -> UInt32 {
+    package func uint32() throws(BusError) -> UInt32 {
         var value: UInt32 = 0
         let status = csd_bus_message_read_basic(message, BusValue.code("u"), &value)
         guard status > 0 else { throw Self.malformed("an unsigned integer", status) }
         return value
     }
 
-    func strings() throws(BusError) -> [String] {
+    package func strings() throws(BusError) -> [String] {
         let entered = csd_bus_message_enter_container(message, BusValue.code("a"), "s")
         guard entered > 0 else { throw Self.malformed("an array of strings", entered) }
         var texts: [String] = []

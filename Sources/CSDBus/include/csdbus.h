@@ -42,4 +42,12 @@ int csd_bus_message_close_container(sd_bus_message *message);
 int csd_bus_message_read_basic(sd_bus_message *message, char type, void *value);
 int csd_bus_message_enter_container(sd_bus_message *message, char type, const char *contents);
 int csd_bus_message_exit_container(sd_bus_message *message);
+
+/* A message made and sealed here, as a peer's would reach a reader, on a bus that is never
+   connected (PeerMessage: the fuzz target and the tests). */
+int csd_bus_set_fd(sd_bus *bus, int input, int output);
+sd_bus *csd_bus_unref(sd_bus *bus);
+int csd_bus_message_new_signal(sd_bus *bus, sd_bus_message **message, const char *path, const char *interface, const char *member);
+int csd_bus_message_new_method_return(sd_bus_message *call, sd_bus_message **message);
+int csd_bus_message_seal(sd_bus_message *message, uint64_t cookie, uint64_t timeout_usec);
 #endif
