@@ -212,7 +212,8 @@ struct LiveOutboxTests {
         let network = try await OutboxNetwork(funded: false)
         let outbox = try network.outbox()
         let intent = try await outbox.register(token: Self.token, provider: .apns)
-        let poor = try await outbox.waitUntilSettled(intent, within: .seconds(10))
+        // Generous: the pass's calls end by this, and the suite loads the machine.
+        let poor = try await outbox.waitUntilSettled(intent, within: .seconds(30))
         #expect(poor.keys.first?.newest.state == .waitingForFunds)
         #expect(poor.balance == ADMAmount(units: 0))
         #expect(poor.keys.first?.newest.attempts.isEmpty == true, "nothing signed without the fee")

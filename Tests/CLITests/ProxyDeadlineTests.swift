@@ -9,8 +9,9 @@ import Testing
 /// goes unanswered).
 @Suite("proxy deadlines", .timeLimit(.minutes(3)))
 struct ProxyDeadlineTests {
-    /// Past the deadline, what starting and ending a process may take on a loaded machine.
-    static let margin = Duration.seconds(3)
+    /// Past the deadline, what starting and ending a process may take on a machine loaded by
+    /// the rest of the suite (measured up to 4.2 s); what it guards against took 30 s and more.
+    static let margin = Duration.seconds(8)
     static let token = String(repeating: "3c", count: 32)
 
     /// `body`'s result and how long it took.

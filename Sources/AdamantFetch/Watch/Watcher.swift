@@ -207,7 +207,8 @@ public struct Watcher: Sendable {
         var live = Set<NodeURL>()
         var round = 0
         var lastKept = pool.clock.now
-        var poolDue = configuration.live
+        // Read as the first socket comes up, not before: its `live` would read them again.
+        var poolDue = false
         // The log failed (a full disk): nothing is read but the retry, and the listings find
         // later what the sockets bring meanwhile.
         var setAside = false
@@ -227,8 +228,8 @@ public struct Watcher: Sendable {
                 case .pollDue(let due, let withPool):
                     guard due == round else { continue }
                     guard try await readListings(&scans, deliver) else { return }
-                    // At the start and as a socket comes up: what was sent while none listened
-                    // waits in the pools, announced by no socket and in no block yet.
+                    // As a socket comes up where none was live (at the start too): what was sent
+                    // while none listened waits in the pools, announced by no socket, in no block.
                     if withPool {
                         guard try await readPool(scans, deliver) else { return }
                         poolDue = false
@@ -244,8 +245,11 @@ public struct Watcher: Sendable {
                     }
                     poll(after: live.isEmpty ? configuration.interval : configuration.liveInterval)
                 case .socket(.live(let node)):
+                    // What the socket could not bring while it was down is in the listings; what
+                    // was admitted while no socket listened is in the pools.
+                    let none = live.isEmpty
                     live.insert(node)
-                    if !setAside { poll(after: .zero, withPool: true) }  // what the socket could not bring while it was down
+                    if !setAside { poll(after: .zero, withPool: none) }
                 case .socket(.down(let node, _)):
                     guard live.remove(node) != nil else { continue }
                     if live.isEmpty, !setAside { poll(after: .zero) }
