@@ -14,6 +14,9 @@ struct RunResult: Sendable {
     let timedOut: Bool
     let stdout: String
     let stderr: String
+    /// From the spawn to the exit, seen by the thread that waits for it: the child's own time,
+    /// not the test task's, which a loaded suite may resume late.
+    var elapsed: Duration = .zero
 }
 
 enum Binaries {
@@ -67,6 +70,7 @@ func run(
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { (argv + envp).forEach { free($0) } }
     var spawned: pid_t = 0
+    let spawnedAt = ContinuousClock.now
     let status = ChildProcess.withShellAttributes(blockingEverySignal: inheritingBlockedSignals) { attributes in
         posix_spawn(&spawned, path, &actions, &attributes, argv, envp)
     } ?? EINVAL
@@ -120,9 +124,10 @@ func run(
             var raw: Int32 = 0
             while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
             let signal: Int32? = raw & 0x7f == 0 ? nil : raw & 0x7f
+            let elapsed = spawnedAt.duration(to: .now)
             continuation.resume(returning: RunResult(
                 status: signal ?? (raw >> 8) & 0xff, signal: signal, timedOut: killed,
-                stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self)))
+                stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self), elapsed: elapsed))
         }
     }
 }
