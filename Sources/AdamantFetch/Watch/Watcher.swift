@@ -204,6 +204,7 @@ public struct Watcher: Sendable {
         }
         let account = await self.account
         var scans: [WatchListing: WatchScan] = [:]
+        var reached = ReachedBlocks()
         var live = Set<NodeURL>()
         var round = 0
         var lastKept = pool.clock.now
@@ -228,6 +229,7 @@ public struct Watcher: Sendable {
                 case .pollDue(let due, let withPool):
                     guard due == round else { continue }
                     guard try await readListings(&scans, deliver) else { return }
+                    reached.add(Self.floor(scans, configuration), at: pool.localUnixMillis)
                     // As a socket comes up where none was live (at the start too): what was sent
                     // while none listened waits in the pools, announced by no socket, in no block.
                     if withPool {
@@ -255,7 +257,12 @@ public struct Watcher: Sendable {
                     if live.isEmpty, !setAside { poll(after: .zero) }
                 case .socket(.admitted(let transaction, let id, _)):
                     guard !setAside else { continue }
-                    try await handPooled(transaction, id: id, shownFrom: Self.floor(scans, configuration), deliver)
+                    // A socket paced through a burst brings a transaction late, when the listings
+                    // may have read past its block: it is looked for from where they read when
+                    // it was signed.
+                    let signed = AdamantTime.unixMillis(timestamp: Int64(transaction.timestamp)) - Self.clockMargin
+                    let floor = min(Self.floor(scans, configuration), reached.floor(at: signed) ?? .max)
+                    try await handPooled(transaction, id: id, shownFrom: floor, deliver)
                 }
             } catch .store(let failure) where setsAsideStoreFailures && !Task.isCancelled {
                 // One account's home failing (its disk full) stops no other account's watch:
@@ -323,6 +330,10 @@ public struct Watcher: Sendable {
         }
         return !Task.isCancelled
     }
+
+    /// How far a transaction's time may be from this machine's: a node takes one signed up to
+    /// half a second ahead of its clock, and the pool's nodes keep within 5 s of each other.
+    static let clockMargin: Int64 = 30_000
 
     /// Where the listings read now, less the reread margin: a transaction still in a pool
     /// lands in no block below it.
