@@ -311,19 +311,23 @@ final class ClosedPort: Sendable {
     let port: Int
     private let fd: Int32
 
-    init() throws {
+    init() throws { (fd, port) = try Self.loopback(listening: false) }
+
+    deinit { close(fd) }
+
+    /// A TCP socket bound to a free loopback port, listening if asked; and the port.
+    static func loopback(listening: Bool) throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && (!listening || listen(fd, 64) == 0) && getsockname(fd, $0, &length) == 0
+            }
         }
         guard fd >= 0, bound else { throw SocksPeer.PeerError("bind: \(errno)") }
-        self.fd = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
-
-    deinit { close(fd) }
 }
