@@ -15,7 +15,14 @@ struct WatchIdleTests {
         let folder = network.outbox.home + "/runs"
         let environment = ["ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.outbox.passphrase, "PATH": "/usr/bin:/bin"]
         let trace = folder + "/idle.trace"
-        let polls: @Sendable () -> Int = { ((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").split(separator: "\n").count }
+        // A log line waits for room beside the stop notice (fd 1 or 2 polled for POLLOUT): a
+        // write, not a wake-up of the transfers, and not counted.
+        let wakes: @Sendable () -> [Substring] = {
+            ((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").split(separator: "\n").filter {
+                !$0.contains("{fd=1, events=POLLOUT}") && !$0.contains("{fd=2, events=POLLOUT}")
+            }
+        }
+        let polls: @Sendable () -> Int = { wakes().count }
         let (result, _) = try await ProxyTraceTests.tracedWatch(
             ["--home", network.outbox.home + "/home"], environment: environment, folder: folder, name: "idle", calls: "trace=poll,ppoll", options: []
         ) { watch in
@@ -32,8 +39,9 @@ struct WatchIdleTests {
             }
             let before = polls()
             try await Task.sleep(for: .seconds(4))  // the span observed, not a wait for a condition
-            let idle = polls() - before
-            #expect(idle <= 4, "\(idle) polls in 4 s of an idle watch")
+            let lines = wakes()
+            let idle = lines.count - before
+            #expect(idle <= 4, "\(idle) polls in 4 s of an idle watch: \(lines.suffix(max(idle, 0)).joined(separator: " | "))")
         }
         #expect(result.status == 0)
     }
