@@ -27,14 +27,16 @@ struct WatchIdleTests {
             ["--home", network.outbox.home + "/home"], environment: environment, folder: folder, name: "idle", calls: "trace=poll,ppoll", options: []
         ) { watch in
             try await watch.until("both sockets are live") { watch.stderr.components(separatedBy: "watch: live on").count == 3 }
-            // The requests of the start (the listings the sockets coming up asked for) end; then
-            // nothing is due for a minute. Quiet for a second, or 15 s gone by.
+            // The requests of the start (the listings and pools the sockets coming up asked for)
+            // end, and libcurl's one look at each held poll when its 10 s connect timer expires
+            // passes; then nothing is due until the ping, 25 s after the sockets opened. Quiet
+            // for a second once 11 s have gone by, or 16 s gone by.
+            let live = ContinuousClock.now
             var last = polls()
-            let settling = ContinuousClock.now + .seconds(15)
-            while ContinuousClock.now < settling {
+            while ContinuousClock.now < live + .seconds(16) {
                 try await Task.sleep(for: .seconds(1))
                 let now = polls()
-                if now == last { break }
+                if now == last, ContinuousClock.now >= live + .seconds(11) { break }
                 last = now
             }
             let before = polls()
