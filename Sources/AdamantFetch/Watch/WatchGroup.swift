@@ -45,7 +45,7 @@ public struct WatchGroup: Sendable {
             let (account, lease) = (accounts[index], leases[index])
             do throws(WatchError) { onStart(account, try await watcher.begin(start, lease: lease)) } catch {
                 guard case .store(let failure) = error, watchers.count > 1 else { throw Failure(account: account, error: error) }
-                watcher.events.log(.error, "watch: \(account) is set aside, tried again at each poll: its notification log failed (\(failure)); the other accounts are watched meanwhile")
+                watcher.events.log(.error, Watcher.setAside(account, failure))
                 begun[index] = false
             }
         }
@@ -83,7 +83,7 @@ public struct WatchGroup: Sendable {
                     do throws(WatchError) {
                         if !hasBegun {
                             guard let height = await Self.begin(watcher, from: start, lease: lease) else { return .watch(nil) }
-                            watcher.events.log(.info, "watch: \(account)'s notification log works again: it is watched again")
+                            watcher.events.log(.info, Watcher.back(account))
                             onStart(account, height)
                         }
                         try await watcher.watch(onNotification, news: news, lease: lease, setsAsideStoreFailures: watchers.count > 1)

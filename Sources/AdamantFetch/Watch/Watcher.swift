@@ -238,7 +238,7 @@ public struct Watcher: Sendable {
                     }
                     if setAside {
                         setAside = false
-                        events.log(.info, "watch: \(account)'s notification log works again: it is watched again")
+                        events.log(.info, Self.back(account))
                     }
                     // Every listing is handed over to its cursor here: the point to keep.
                     if let lease, lastKept.duration(to: pool.clock.now) >= configuration.checkpointInterval {
@@ -267,9 +267,7 @@ public struct Watcher: Sendable {
             } catch .store(let failure) where setsAsideStoreFailures && !Task.isCancelled {
                 // One account's home failing (its disk full) stops no other account's watch:
                 // this one is tried again at each poll, and said once.
-                if !setAside {
-                    events.log(.error, "watch: \(account) is set aside, tried again at each poll: its notification log failed (\(failure)); the other accounts are watched meanwhile")
-                }
+                if !setAside { events.log(.error, Self.setAside(account, failure)) }
                 setAside = true
                 scans = [:]  // read again from the log's cursors, where what failed was left
                 poll(after: live.isEmpty ? configuration.interval : configuration.liveInterval, withPool: configuration.live)
@@ -330,6 +328,14 @@ public struct Watcher: Sendable {
         }
         return !Task.isCancelled
     }
+
+    /// The one line that says an account's watch is set aside for its failing log.
+    static func setAside(_ account: Address, _ failure: StoreError) -> String {
+        "watch: \(account) is set aside, tried again at each poll: its notification log failed (\(failure)); the other accounts are watched meanwhile"
+    }
+
+    /// The line that says it is watched again.
+    static func back(_ account: Address) -> String { "watch: \(account)'s notification log works again: it is watched again" }
 
     /// How far a transaction's time may be from this machine's: a node takes one signed up to
     /// half a second ahead of its clock, and the pool's nodes keep within 5 s of each other.

@@ -50,12 +50,7 @@ package final class SerialDatabase: @unchecked Sendable {
     /// Copies the WAL into the main file and empties it, after the work already queued: the
     /// main file alone is then whole. Best effort, as `checkpointTruncating` is.
     package func checkpoint() async {
-        await withCheckedContinuation { continuation in
-            queue.async {
-                self.connection.checkpointTruncating()
-                continuation.resume()
-            }
-        }
+        _ = try? await run { connection in connection.checkpointTruncating() }
     }
 
     private func run<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
