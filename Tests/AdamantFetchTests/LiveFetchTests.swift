@@ -200,7 +200,7 @@ struct LiveFetchTests {
         let network = try await FetchNetwork()
         let id = try network.confirmed(try await network.send("untouched", from: network.friend, to: network.me))
         for index in 0..<2 { try network.devnet.add(Fault(parsing: "tamper"), toNode: index) }
-        let result = await network.fetcher(deadline: .seconds(3)).fetch(PushPayload(id: id))
+        let result = await network.fetcher(deadline: .seconds(20)).fetch(PushPayload(id: id))
         guard case .unverifiable = result.failure else { Issue.record("\(String(describing: result.failure))"); return }
         #expect(result.text == nil)
     }
