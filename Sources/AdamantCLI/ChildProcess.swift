@@ -120,7 +120,7 @@ public enum ChildProcess {
         _ = cspawn_add_close_from(&actions, 3)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
         let spawned = withShellAttributes(newProcessGroup: true) { attributes in posix_spawn(&pid, path, &actions, &attributes, argv, envp) }
         guard let status = spawned else { return .failure(SpawnError(description: "the spawn attributes cannot be set")) }

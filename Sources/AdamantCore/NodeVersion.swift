@@ -4,6 +4,7 @@ public struct NodeVersion: Sendable, Hashable, Comparable, StringCodable {
     /// The oldest version every official client still accepts (node-api.md §3).
     public static let minimumSupported = NodeVersion(0, 8, 0)
     /// The first version with the 0.10 timestamp rules and `timestampMs`.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     public static let v0_10 = NodeVersion(0, 10, 0)
     /// The newest release (mainnet's, and the devnet's default).
     public static let current = NodeVersion(0, 10, 3)

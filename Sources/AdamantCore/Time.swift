@@ -77,9 +77,11 @@ public struct NodeClock: Sendable, Hashable {
 /// What a node accepts at submission time, by version (§2.1).
 public enum TimestampPolicy: Sendable, Hashable {
     /// ≤ 0.9: any later slot is in the future; no past limit.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     case v0_9
     /// 0.10+: later slot and more than 500 ms ahead is future; chats and KVS may be at most
     /// about 5–10 s old.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     case v0_10
 
     /// Why a node refuses a timestamp.

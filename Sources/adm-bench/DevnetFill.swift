@@ -24,7 +24,7 @@ struct DevnetFill {
     /// every one is in a block. `mined` is told each batch's first new height.
     func submit(
         _ count: Int, mined: (_ above: Int64) async throws -> Void = { _ in },
-        _ make: @escaping @Sendable (Int, _ timestamp: Int32, _ timestampMs: Int64) throws -> Transaction
+        make: @escaping @Sendable (Int, _ timestamp: Int32, _ timestampMs: Int64) throws -> Transaction
     ) async throws {
         var sent = 0
         let nodes = devnet.nodeURLs, lanes = self.lanes

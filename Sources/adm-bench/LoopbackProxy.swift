@@ -26,7 +26,7 @@ final class LoopbackProxy: Sendable {
         let arguments: [String] = [Self.microsocks, "-i", "127.0.0.1", "-p", String(wanted)]
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
         let spawned = ChildProcess.withShellAttributes { posix_spawn(&pid, Self.microsocks, &actions, &$0, argv, envp) } ?? EINVAL
         guard spawned == 0 else { throw BenchmarkError(description: "cannot start microsocks: \(String(cString: strerror(spawned)))") }

@@ -28,7 +28,7 @@ enum Spawn {
         }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        defer { for pointer in argv + envp { free(pointer) } }
 
         var pid: pid_t = 0
         var start: UInt64 = 0

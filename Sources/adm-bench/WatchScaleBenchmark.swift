@@ -31,11 +31,11 @@ func watchScaleBenchmark() async throws -> [Figure] {
     try await DevnetFill(devnet: devnet, lanes: 1).submit(total, mined: { above in
         let batch = devnet.confirmedTransactions[tape.count(of: me)...]
         try await tape.record(batch, above: above, filter: "isIn=\(me)&includeDirectTransfers=1", from: devnet.nodeURLs[0], curl) { _ in me }
-    }) { [address = keys.address] i, timestamp, timestampMs in
+    }, make: { [address = keys.address] i, timestamp, timestampMs in
         let partner = partners[i % partners.count]
         return try Transaction.chat(
             partner.chat.seal("backlog message \(i)"), to: address, timestamp: timestamp, timestampMs: timestampMs, signedBy: partner.keys)
-    }
+    })
     let fillSeconds = milliseconds(since: filling) / 1e3
     let chain = devnet.confirmedTransactions
     guard chain.count == total, tape.count(of: me) == total else {

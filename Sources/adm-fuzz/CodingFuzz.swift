@@ -30,7 +30,12 @@ enum CodingFuzz {
 
     /// Any JSON value through `Codable`'s own containers.
     indirect enum Tree: Codable, Equatable {
-        case null, bool(Bool), number(Double), string(String), array([Tree]), object([String: Tree])
+        case null
+        case bool(Bool)
+        case number(Double)
+        case string(String)
+        case array([Tree])
+        case object([String: Tree])
 
         /// Integers below 2^53 are written as integers; other doubles each coder writes its own
         /// way, and the commands write none.

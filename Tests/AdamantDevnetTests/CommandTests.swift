@@ -94,7 +94,7 @@ final class Child {
         for (end, target) in [(stdin.read, 0), (stdout.write, 1), (stderr.write, 2)] { posix_spawn_file_actions_adddup2(&actions, end, Int32(target)) }
         let path = Bundle.main.bundleURL.appendingPathComponent("adm-devnet").path
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
         let status = ChildProcess.withShellAttributes { attributes in posix_spawn(&pid, path, &actions, &attributes, argv, environ) } ?? EINVAL
         for end in [stdin.read, stdout.write, stderr.write] { close(end) }

@@ -68,7 +68,7 @@ struct FaultTests {
         try #require(!listening.isEmpty, "the node listens on \(port)")
         var child: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("30"), nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         try #require(posix_spawn(&child, "/bin/sleep", nil, nil, argv, environ) == 0)
         defer {
             kill(child, SIGKILL)

@@ -38,8 +38,8 @@ final class KeysCommandTests {
 
     /// A private file works, trailing newline and all; a file others can read is refused.
     @Test func readsOnlyAPrivatePassphraseFile() async throws {
-        let private_ = try file(Self.passphrase + "\n", mode: 0o600)
-        let ok = try await run("adm-push", ["keys", "--json", "--passphrase-file", private_])
+        let privateFile = try file(Self.passphrase + "\n", mode: 0o600)
+        let ok = try await run("adm-push", ["keys", "--json", "--passphrase-file", privateFile])
         #expect(ok.status == 0 && ok.stdout == Self.expected + "\n")
 
         let shared = try file(Self.passphrase, mode: 0o644)

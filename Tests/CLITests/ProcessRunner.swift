@@ -68,7 +68,7 @@ func run(
     let path = Binaries.url(name).path
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { (argv + envp).forEach { free($0) } }
+    defer { for pointer in argv + envp { free(pointer) } }
     var spawned: pid_t = 0
     let spawnedAt = ContinuousClock.now
     let status = ChildProcess.withShellAttributes(blockingEverySignal: inheritingBlockedSignals) { attributes in

@@ -35,9 +35,9 @@ struct ChatQuery {
         either = eitherValue.flatMap { _ in placeholder }
         fromHeight = try request.integer("fromHeight", minimum: 1, errorPrefix: prefix)
 
-        let isV0_10 = version.timestampPolicy == .v0_10
-        includeTransfers = isV0_10 && (request.flag("withoutDirectTransfers").map(!) ?? request.flag("includeDirectTransfers") ?? false)
-        includeUnconfirmed = isV0_10 && request.flag("returnUnconfirmed") == true
+        let hasMillisecondRules = version.timestampPolicy == .v0_10
+        includeTransfers = hasMillisecondRules && (request.flag("withoutDirectTransfers").map(!) ?? request.flag("includeDirectTransfers") ?? false)
+        includeUnconfirmed = hasMillisecondRules && request.flag("returnUnconfirmed") == true
         order = try ListOrder(request.parameter("orderBy"), fields: ["timestamp", "type"], errorPrefix: prefix)
         page = try ListPage(request, maxLimit: 100, errorPrefix: prefix)
     }
