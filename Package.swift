@@ -23,10 +23,18 @@ let package = Package(
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         // libcurl (libcurl4-openssl-dev to build) is not linked but loaded with dlopen by the
         // first request: a command that makes none never pays for its 32 libraries.
-        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("pthread", .when(platforms: [.linux]))]),
+        .target(
+            name: "CCurl",
+            linkerSettings: [
+                .linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("pthread", .when(platforms: [.linux])),
+            ]),
         // sd-bus (libsystemd-dev to build), loaded with dlopen by the first notification sent to
         // the desktop: a command without --notify never loads it.
-        .target(name: "CSDBus", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("pthread", .when(platforms: [.linux]))]),
+        .target(
+            name: "CSDBus",
+            linkerSettings: [
+                .linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("pthread", .when(platforms: [.linux])),
+            ]),
         // posix_spawn's close-from action, which Swift's Glibc module does not declare.
         .target(name: "CSpawn"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -37,7 +45,9 @@ let package = Package(
         .systemLibrary(name: "CFuzzer"),
 
         // Pure protocol logic: keys, transactions, chat crypto, signals. No I/O.
-        .target(name: "AdamantCore", dependencies: ["CSodium", .target(name: "CUnistring", condition: .when(platforms: [.linux]))]),
+        .target(
+            name: "AdamantCore",
+            dependencies: ["CSodium", .target(name: "CUnistring", condition: .when(platforms: [.linux]))]),
         // Node access: libcurl transport, node pool, hedged reads, classified writes.
         .target(name: "AdamantNodes", dependencies: ["AdamantCore", "CCurl"]),
         // A simulated ADAMANT network with an ANS emulator, served by libmicrohttpd.
@@ -55,33 +65,69 @@ let package = Package(
         // Debug builds, which the tests run, carry the hooks the crash tests kill a send with;
         // release builds, which ship, have none.
         .target(
-            name: "AdamantCLI", dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "AdamantDesktop", "CSpawn"],
+            name: "AdamantCLI",
+            dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "AdamantDesktop", "CSpawn"],
             swiftSettings: [.define("ADM_TEST_HOOKS", .when(configuration: .debug))]),
 
-        .executableTarget(name: "adm-push", dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantCLI"]),
-        .executableTarget(name: "adm-fetch", dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantDesktop", "AdamantCLI"]),
+        .executableTarget(
+            name: "adm-push",
+            dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantCLI"]),
+        .executableTarget(
+            name: "adm-fetch",
+            dependencies: [
+                "AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantDesktop",
+                "AdamantCLI",
+            ]),
         // The performance targets of DESIGN.md: `swift run -c release adm-bench`.
-        .executableTarget(name: "adm-bench", dependencies: ["AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantDesktop", "CSQLite", "CSodium"]),
-        .executableTarget(name: "adm-devnet", dependencies: ["AdamantDevnet", "AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantStore", "AdamantPush", "AdamantFetch"]),
+        .executableTarget(
+            name: "adm-bench",
+            dependencies: [
+                "AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantStore", "AdamantPush",
+                "AdamantFetch", "AdamantDesktop", "CSQLite", "CSodium",
+            ]),
+        .executableTarget(
+            name: "adm-devnet",
+            dependencies: [
+                "AdamantDevnet", "AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantStore", "AdamantPush",
+                "AdamantFetch",
+            ]),
         // The fuzz targets: `scripts/fuzz [TARGET] [SECONDS]`; a normal build only replays inputs.
-        .executableTarget(name: "adm-fuzz", dependencies: ["CFuzzer", "AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantDesktop", "CSQLite"]),
+        .executableTarget(
+            name: "adm-fuzz",
+            dependencies: [
+                "CFuzzer", "AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantStore", "AdamantPush",
+                "AdamantFetch", "AdamantDesktop", "CSQLite",
+            ]),
 
         .testTarget(name: "AdamantCoreTests", dependencies: ["AdamantCore"]),
         .testTarget(name: "AdamantNodesTests", dependencies: ["AdamantNodes", "AdamantCore", "AdamantDevnet"]),
-        .testTarget(name: "AdamantPushTests", dependencies: ["AdamantStore", "AdamantPush", "AdamantCore", "AdamantNodes", "AdamantDevnet"]),
-        .testTarget(name: "AdamantFetchTests", dependencies: ["AdamantFetch", "AdamantStore", "AdamantPush", "AdamantCore", "AdamantNodes", "AdamantDevnet"]),
+        .testTarget(
+            name: "AdamantPushTests",
+            dependencies: ["AdamantStore", "AdamantPush", "AdamantCore", "AdamantNodes", "AdamantDevnet"]),
+        .testTarget(
+            name: "AdamantFetchTests",
+            dependencies: [
+                "AdamantFetch", "AdamantStore", "AdamantPush", "AdamantCore", "AdamantNodes", "AdamantDevnet",
+            ]),
         .testTarget(name: "AdamantDesktopTests", dependencies: ["AdamantDesktop", "AdamantFetch", "AdamantCore"]),
-        .testTarget(name: "AdamantDevnetTests", dependencies: ["AdamantDevnet", "AdamantCore", "AdamantCLI", "adm-devnet"]),
-        .testTarget(name: "CLITests", dependencies: ["AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantDevnet", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantDesktop", "adm-push", "adm-fetch", "adm-devnet", "adm-bench"]),
+        .testTarget(
+            name: "AdamantDevnetTests", dependencies: ["AdamantDevnet", "AdamantCore", "AdamantCLI", "adm-devnet"]),
+        .testTarget(
+            name: "CLITests",
+            dependencies: [
+                "AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantDevnet", "AdamantStore", "AdamantPush",
+                "AdamantFetch", "AdamantDesktop", "adm-push", "adm-fetch", "adm-devnet", "adm-bench",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
 
 // One strict bar for every target.
 for target in package.targets where target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .enableUpcomingFeature("ExistentialAny"),
-        .enableUpcomingFeature("MemberImportVisibility"),
-        .enableUpcomingFeature("InternalImportsByDefault"),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+            .enableUpcomingFeature("InternalImportsByDefault"),
+        ]
 }

@@ -41,7 +41,8 @@ struct BashCompletion {
             "        \(names.joined(separator: "|"))) ;;",
         ]
         if let fallback = tool.defaultCommand {
-            lines.append("        -*|[0-9]*) command=\(fallback.info.name) ;;  # the default command, as \(tool.name) reads it")
+            lines.append(
+                "        -*|[0-9]*) command=\(fallback.info.name) ;;  # the default command, as \(tool.name) reads it")
         }
         lines += ["        *) return ;;", "    esac", "    case $command in"]
         for command in tool.commands { lines += cases(command.info) }
@@ -55,15 +56,16 @@ struct BashCompletion {
         // Options completed alike share a pattern: `--token|--deadline) return ;;`.
         var actions: [(action: String, names: [String])] = []
         for option in info.options where option.takesValue {
-            let action = if let values = option.allowedValues {
-                "\(function)_words \(wordList(values)); "
-            } else {
-                switch option.valueKind {
-                case .file?: "\(function)_files; "
-                case .directory?: "\(function)_directories; "
-                case nil: ""  // typed by hand: offer nothing rather than options
+            let action =
+                if let values = option.allowedValues {
+                    "\(function)_words \(wordList(values)); "
+                } else {
+                    switch option.valueKind {
+                    case .file?: "\(function)_files; "
+                    case .directory?: "\(function)_directories; "
+                    case nil: ""  // typed by hand: offer nothing rather than options
+                    }
                 }
-            }
             if let index = actions.firstIndex(where: { $0.action == action }) {
                 actions[index].names.append("--" + option.name)
             } else {

@@ -2,12 +2,13 @@ import AdamantNodes
 import CSpawn
 import Dispatch
 import Synchronization
+
 #if canImport(Glibc)
-@preconcurrency package import Glibc
+    @preconcurrency package import Glibc
 #elseif canImport(Musl)
-@preconcurrency package import Musl
+    @preconcurrency package import Musl
 #elseif canImport(Darwin)
-package import Darwin
+    package import Darwin
 #endif
 
 /// Runs a program the way a shell would: no signal blocked and every signal at its default
@@ -42,7 +43,9 @@ public enum ChildProcess {
     /// Runs `path` with `arguments` and exactly `environment`, waiting on a thread of its own
     /// (never a cooperative one) until it ends or `timeout` passes. Cancelling the calling
     /// task stops its process group: SIGTERM, then SIGKILL after `stopGrace`.
-    public static func run(_ path: String, _ arguments: [String], environment: [String: String], timeout: Duration) async -> Outcome {
+    public static func run(_ path: String, _ arguments: [String], environment: [String: String], timeout: Duration)
+        async -> Outcome
+    {
         let pid: pid_t
         switch spawn(path, arguments, environment) {
         case .success(let spawned): pid = spawned
@@ -73,7 +76,9 @@ public enum ChildProcess {
                     var raw: Int32 = 0
                     while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
                     let signal = raw & 0x7f
-                    continuation.resume(returning: killed ? .timedOut(timeout) : signal == 0 ? .exited((raw >> 8) & 0xff) : .signalled(signal))
+                    continuation.resume(
+                        returning: killed
+                            ? .timedOut(timeout) : signal == 0 ? .exited((raw >> 8) & 0xff) : .signalled(signal))
                 }
             }
         } onCancel: {
@@ -88,7 +93,8 @@ public enum ChildProcess {
     /// browser prints is no line of this one's output. It is reaped on a thread of its own,
     /// and `ended` told how. Returns why it could not start, or nil.
     public static func launch(
-        _ path: String, _ arguments: [String], environment: [String: String], ended: @escaping @Sendable (Outcome) -> Void
+        _ path: String, _ arguments: [String], environment: [String: String],
+        ended: @escaping @Sendable (Outcome) -> Void
     ) -> String? {
         switch spawn(path, arguments, environment, outputToStandardError: true) {
         case .failure(let reason): return reason.description
@@ -112,7 +118,7 @@ public enum ChildProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         guard posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) == 0,
-              !outputToStandardError || posix_spawn_file_actions_adddup2(&actions, 2, 1) == 0
+            !outputToStandardError || posix_spawn_file_actions_adddup2(&actions, 2, 1) == 0
         else {
             return .failure(SpawnError(description: "the spawn attributes cannot be set"))
         }
@@ -122,9 +128,15 @@ public enum ChildProcess {
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
-        let spawned = withShellAttributes(newProcessGroup: true) { attributes in posix_spawn(&pid, path, &actions, &attributes, argv, envp) }
-        guard let status = spawned else { return .failure(SpawnError(description: "the spawn attributes cannot be set")) }
-        guard status == 0 else { return .failure(SpawnError(description: "\(path): \(String(cString: strerror(status)))")) }
+        let spawned = withShellAttributes(newProcessGroup: true) { attributes in
+            posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        }
+        guard let status = spawned else {
+            return .failure(SpawnError(description: "the spawn attributes cannot be set"))
+        }
+        guard status == 0 else {
+            return .failure(SpawnError(description: "\(path): \(String(cString: strerror(status)))"))
+        }
         return .success(pid)
     }
 
@@ -138,14 +150,15 @@ public enum ChildProcess {
         var attributes = posix_spawnattr_t()
         guard posix_spawnattr_init(&attributes) == 0 else { return nil }
         defer { posix_spawnattr_destroy(&attributes) }
-        var mask = sigset_t(), defaults = sigset_t()
+        var mask = sigset_t()
+        var defaults = sigset_t()
         if blockingEverySignal { sigfillset(&mask) } else { sigemptyset(&mask) }
         sigfillset(&defaults)
         let flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (newProcessGroup ? POSIX_SPAWN_SETPGROUP : 0)
         guard posix_spawnattr_setsigmask(&attributes, &mask) == 0,
-              posix_spawnattr_setsigdefault(&attributes, &defaults) == 0,
-              !newProcessGroup || posix_spawnattr_setpgroup(&attributes, 0) == 0,
-              posix_spawnattr_setflags(&attributes, Int16(flags)) == 0
+            posix_spawnattr_setsigdefault(&attributes, &defaults) == 0,
+            !newProcessGroup || posix_spawnattr_setpgroup(&attributes, 0) == 0,
+            posix_spawnattr_setflags(&attributes, Int16(flags)) == 0
         else { return nil }
         return try body(&attributes)
     }

@@ -1,10 +1,11 @@
 public import AdamantCore
 public import AdamantDesktop
 public import AdamantNodes
+
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #elseif canImport(Musl)
-@preconcurrency import Musl
+    @preconcurrency import Musl
 #endif
 
 /// The user's settings, `$XDG_CONFIG_HOME/adm-push/config.json` (or
@@ -32,7 +33,10 @@ public import AdamantNodes
 public struct ConfigFile: Sendable, Hashable {
     /// Far more than a few settings need; a larger file is refused unread.
     public static let maxBytes = 1 << 20
-    public static let keys = ["nodes", "nethash", "proxy", "home", "service", "accounts", "notify", "open", "preview", "mute", "quiet", "quietMode", "kinds"]
+    public static let keys = [
+        "nodes", "nethash", "proxy", "home", "service", "accounts", "notify", "open", "preview", "mute", "quiet",
+        "quietMode", "kinds",
+    ]
     static let serviceKeys = ["address", "publicKey"]
     static let accountKeys = ["passphraseFile", "home"]
 
@@ -86,7 +90,8 @@ public struct ConfigFile: Sendable, Hashable {
             document = try JSONValue(document: contents, rules: rules, keyNamedTwice: .refused)
         } catch {
             let position = error.lineAndColumn(in: contents)
-            throw ConfigFileError(path: path, problem: .malformed(line: position?.line, column: position?.column, reason: error.reason))
+            throw ConfigFileError(
+                path: path, problem: .malformed(line: position?.line, column: position?.column, reason: error.reason))
         }
         let body: Body
         do {
@@ -96,11 +101,13 @@ public struct ConfigFile: Sendable, Hashable {
         } catch let error as DecodingError {
             throw ConfigFileError(path: path, problem: Self.problem(error))
         } catch {
-            throw ConfigFileError(path: path, problem: .malformed(line: nil, column: nil, reason: "not readable as settings"))
+            throw ConfigFileError(
+                path: path, problem: .malformed(line: nil, column: nil, reason: "not readable as settings"))
         }
         nodes = body.nodes
         if let nethash = body.nethash, Nethash(nethash) == nil {
-            throw ConfigFileError(path: path, problem: .invalid(key: "nethash", reason: "is not a nethash (64 hex characters)"))
+            throw ConfigFileError(
+                path: path, problem: .invalid(key: "nethash", reason: "is not a nethash (64 hex characters)"))
         }
         nethash = body.nethash
         if let text = body.proxy {
@@ -118,21 +125,30 @@ public struct ConfigFile: Sendable, Hashable {
         accounts = body.accounts?.map { Account(passphraseFile: $0.passphraseFile, home: $0.home) }
         notify = body.notify
         if let open = body.open, open.allSatisfy(\.isWhitespace) {
-            throw ConfigFileError(path: path, problem: .invalid(key: "open", reason: "is empty: give a command, or leave the key out for xdg-open"))
+            throw ConfigFileError(
+                path: path,
+                problem: .invalid(key: "open", reason: "is empty: give a command, or leave the key out for xdg-open"))
         }
         open = body.open
-        func invalid(_ key: String, _ reason: String) -> ConfigFileError { ConfigFileError(path: path, problem: .invalid(key: key, reason: reason)) }
+        func invalid(_ key: String, _ reason: String) -> ConfigFileError {
+            ConfigFileError(path: path, problem: .invalid(key: key, reason: reason))
+        }
         if let text = body.preview {
-            guard let value = NotificationPolicy.Preview(rawValue: text) else { throw invalid("preview", "must be \"full\", \"sender\" or \"none\", got \(text.quoted)") }
+            guard let value = NotificationPolicy.Preview(rawValue: text) else {
+                throw invalid("preview", "must be \"full\", \"sender\" or \"none\", got \(text.quoted)")
+            }
             preview = value
         }
         if let entries = body.mute {
             var muted: [Address: Int64?] = [:]
             for (index, entry) in entries.enumerated() {
-                guard let address = try? Address(entry.address) else { throw invalid("mute[\(index)]", "is not an ADAMANT address: \(entry.address.quoted)") }
+                guard let address = try? Address(entry.address) else {
+                    throw invalid("mute[\(index)]", "is not an ADAMANT address: \(entry.address.quoted)")
+                }
                 if let until = entry.until {
                     guard let moment = UTCTime.unixMillis(until) else {
-                        throw invalid("mute[\(index)].until", "must be a UTC time as 2026-12-24T18:00:00Z, got \(until.quoted)")
+                        throw invalid(
+                            "mute[\(index)].until", "must be a UTC time as 2026-12-24T18:00:00Z, got \(until.quoted)")
                     }
                     muted[address] = .some(moment)
                 } else {
@@ -142,19 +158,31 @@ public struct ConfigFile: Sendable, Hashable {
             mute = muted
         }
         if let text = body.quiet {
-            guard let hours = NotificationPolicy.QuietHours(text) else { throw invalid("quiet", "must be local hours as \"22:00-07:00\", got \(text.quoted)") }
+            guard let hours = NotificationPolicy.QuietHours(text) else {
+                throw invalid("quiet", "must be local hours as \"22:00-07:00\", got \(text.quoted)")
+            }
             quiet = hours
         }
         if let text = body.quietMode {
-            guard let mode = NotificationPolicy.QuietMode(rawValue: text) else { throw invalid("quietMode", "must be \"silent\" or \"hold\", got \(text.quoted)") }
+            guard let mode = NotificationPolicy.QuietMode(rawValue: text) else {
+                throw invalid("quietMode", "must be \"silent\" or \"hold\", got \(text.quoted)")
+            }
             quietMode = mode
         }
         if let names = body.kinds {
             // An empty list would show nothing at all, as --kinds "" would.
-            guard !names.isEmpty else { throw invalid("kinds", "is empty: list some of \"messages\", \"transfers\" and \"reactions\", or leave the key out for all") }
+            guard !names.isEmpty else {
+                throw invalid(
+                    "kinds",
+                    "is empty: list some of \"messages\", \"transfers\" and \"reactions\", or leave the key out for all"
+                )
+            }
             let groups = names.compactMap(NotificationPolicy.KindGroup.init(rawValue:))
             guard groups.count == names.count else {
-                throw invalid("kinds", "must list some of \"messages\", \"transfers\" and \"reactions\", got \(names.map(\.quoted).joined(separator: ", "))")
+                throw invalid(
+                    "kinds",
+                    "must list some of \"messages\", \"transfers\" and \"reactions\", got \(names.map(\.quoted).joined(separator: ", "))"
+                )
             }
             kinds = Set(groups)
         }
@@ -166,10 +194,14 @@ public struct ConfigFile: Sendable, Hashable {
     }
 
     /// `value`, written as this file allows a path, with `~` expanded against `HOME`.
-    public func expanded(_ value: String, key: String, environment: [String: String]) throws(ConfigFileError) -> String {
+    public func expanded(_ value: String, key: String, environment: [String: String]) throws(ConfigFileError) -> String
+    {
         guard value.hasPrefix("~") else { return value }
         guard let user = environment["HOME"], user.hasPrefix("/") else {
-            throw ConfigFileError(path: path, problem: .invalid(key: key, reason: "starts with ~, but HOME is not an absolute path: write the whole path"))
+            throw ConfigFileError(
+                path: path,
+                problem: .invalid(
+                    key: key, reason: "starts with ~, but HOME is not an absolute path: write the whole path"))
         }
         return user + value.dropFirst()
     }
@@ -179,20 +211,27 @@ public struct ConfigFile: Sendable, Hashable {
     private static func checkPath(_ value: String?, key: String, in path: String) throws(ConfigFileError) {
         guard let value else { return }
         guard value.hasPrefix("/") || value == "~" || value.hasPrefix("~/") else {
-            throw ConfigFileError(path: path, problem: .invalid(key: key, reason: "must be an absolute path or start with ~/, got \(value.quoted)"))
+            throw ConfigFileError(
+                path: path,
+                problem: .invalid(key: key, reason: "must be an absolute path or start with ~/, got \(value.quoted)"))
         }
         guard !value.utf8.contains(0) else {
-            throw ConfigFileError(path: path, problem: .invalid(key: key, reason: "holds a NUL character, which no path can, got \(value.quoted)"))
+            throw ConfigFileError(
+                path: path,
+                problem: .invalid(key: key, reason: "holds a NUL character, which no path can, got \(value.quoted)"))
         }
     }
 
     private static func service(_ entry: Body.Service, path: String) throws(ConfigFileError) -> NotificationService {
-        let address: Address, key: PublicKey
+        let address: Address
+        let key: PublicKey
         do { address = try Address(entry.address) } catch {
-            throw ConfigFileError(path: path, problem: .invalid(key: "service.address", reason: "is not an ADAMANT address: \(error)"))
+            throw ConfigFileError(
+                path: path, problem: .invalid(key: "service.address", reason: "is not an ADAMANT address: \(error)"))
         }
         do { key = try PublicKey(hex: entry.publicKey) } catch {
-            throw ConfigFileError(path: path, problem: .invalid(key: "service.publicKey", reason: "is not a public key: \(error)"))
+            throw ConfigFileError(
+                path: path, problem: .invalid(key: "service.publicKey", reason: "is not a public key: \(error)"))
         }
         do { return try NotificationService(address: address, publicKey: key) } catch {
             throw ConfigFileError(path: path, problem: .invalid(key: "service", reason: "is inconsistent: \(error)"))
@@ -216,10 +255,17 @@ public struct ConfigFile: Sendable, Hashable {
         case nil: return .notAnObject
         case "nodes": return .invalid(key: "nodes", reason: "must be a list of node URLs in double quotes")
         case "service" where names.count > 1: return .invalid(key: "service." + names[1], reason: "must be a string")
-        case "service": return .invalid(key: "service", reason: #"must be an object: {"address": "U…", "publicKey": "hex"}"#)
-        case "accounts": return .invalid(key: "accounts", reason: #"must be a list of objects: {"passphraseFile": "/path", "home": "/path"}, home optional"#)
+        case "service":
+            return .invalid(key: "service", reason: #"must be an object: {"address": "U…", "publicKey": "hex"}"#)
+        case "accounts":
+            return .invalid(
+                key: "accounts",
+                reason: #"must be a list of objects: {"passphraseFile": "/path", "home": "/path"}, home optional"#)
         case "notify": return .invalid(key: "notify", reason: "must be true or false")
-        case "mute": return .invalid(key: "mute", reason: #"must be a list of addresses, or of {"address": "U…", "until": "2026-12-24T18:00:00Z"}"#)
+        case "mute":
+            return .invalid(
+                key: "mute",
+                reason: #"must be a list of addresses, or of {"address": "U…", "until": "2026-12-24T18:00:00Z"}"#)
         case "kinds": return .invalid(key: "kinds", reason: #"must be a list: ["messages", "transfers", "reactions"]"#)
         case let name?: return .invalid(key: name, reason: "must be a string")
         }
@@ -237,18 +283,23 @@ public struct ConfigFile: Sendable, Hashable {
     /// file (a FIFO would block the read), anything over `maxBytes`, and a file another user
     /// could have written (it names the nodes, the service and the home), without reading it.
     public static func load(path: String) throws(ConfigFileError) -> ConfigFile? {
-        func unreadable(_ reason: String) -> ConfigFileError { ConfigFileError(path: path, problem: .unreadable(reason)) }
+        func unreadable(_ reason: String) -> ConfigFileError {
+            ConfigFileError(path: path, problem: .unreadable(reason))
+        }
         let contents: [UInt8]?
         do { contents = try SmallFile.read(atPath: path, limit: maxBytes, ownerWritesOnly: true) } catch {
             switch error {
             case .cannotOpen(let number): throw unreadable("cannot be opened: \(String(cString: strerror(number)))")
             case .cannotRead(let number): throw unreadable("cannot be read: \(String(cString: strerror(number)))")
             case .notRegular: throw unreadable("is not a regular file")
-            case .tooLarge: throw unreadable("is larger than \(maxBytes >> 20) MiB; a config file is a few lines of JSON")
+            case .tooLarge:
+                throw unreadable("is larger than \(maxBytes >> 20) MiB; a config file is a few lines of JSON")
             case .othersCanWrite(let mode):
-                throw unreadable("is refused: mode \(String(mode, radix: 8)) lets others change it; run chmod go-w \(path.quoted)")
+                throw unreadable(
+                    "is refused: mode \(String(mode, radix: 8)) lets others change it; run chmod go-w \(path.quoted)")
             case .ownedByAnother(let uid):
-                throw unreadable("is refused: it belongs to uid \(uid), not to you (uid \(geteuid())); make it yours or remove it")
+                throw unreadable(
+                    "is refused: it belongs to uid \(uid), not to you (uid \(geteuid())); make it yours or remove it")
             }
         }
         return try contents.map { contents throws(ConfigFileError) in try ConfigFile(path: path, contents: contents) }

@@ -24,7 +24,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .usage: "usage error or invalid input"
         case .invalidData: "data from the network could not be verified"
         case .unavailable: "no usable node, or not found before the deadline"
-        case .outputFailed: "output or a file of the home could not be written (a closed pipe, a full disk, a lock held too long)"
+        case .outputFailed:
+            "output or a file of the home could not be written (a closed pipe, a full disk, a lock held too long)"
         case .queued: "durably queued, not yet applied (will retry)"
         }
     }

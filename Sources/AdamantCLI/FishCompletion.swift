@@ -43,8 +43,13 @@ struct FishCompletion {
             let spelling = option.name == "--help" ? "-s h -l help" : "-l " + option.name.dropFirst(2)
             lines.append(complete(guard: atFirstWord, spelling, help: option.help))
         }
-        let afterWord = { (word: String) in "test (count (commandline -opc)) -eq 2; and test (commandline -opc)[2] = \(word)" }
-        lines.append(complete(guard: afterWord(Tool.completionOption), "-a " + Self.quoted(Tool.Shell.allCases.map(\.rawValue).joined(separator: " ")), help: nil))
+        let afterWord = { (word: String) in
+            "test (count (commandline -opc)) -eq 2; and test (commandline -opc)[2] = \(word)"
+        }
+        lines.append(
+            complete(
+                guard: afterWord(Tool.completionOption),
+                "-a " + Self.quoted(Tool.Shell.allCases.map(\.rawValue).joined(separator: " ")), help: nil))
         lines.append(complete(guard: afterWord("help"), "-a " + Self.quoted(names.joined(separator: " ")), help: nil))
 
         for command in tool.commands {

@@ -25,8 +25,12 @@ extension Tool {
         case Self.completionOption:
             var rest = arguments.dropFirst()
             // As swift-argument-parser's tools do: no shell named means the user's own.
-            let shellName = inline ?? rest.popFirst() ?? context.environment["SHELL"].map { String($0.split(separator: "/").last ?? "") }
-            guard rest.isEmpty else { return usage("unexpected argument \(StrayArguments.quotingFirst(of: rest))", context) }
+            let shellName =
+                inline ?? rest.popFirst()
+                ?? context.environment["SHELL"].map { String($0.split(separator: "/").last ?? "") }
+            guard rest.isEmpty else {
+                return usage("unexpected argument \(StrayArguments.quotingFirst(of: rest))", context)
+            }
             guard let shellName, let shell = Shell(rawValue: shellName) else {
                 let named = shellName.map { "unknown shell \($0.quoted)" } ?? "no shell given"
                 return usage("\(named): use \(ParsedArguments.list(Shell.allCases.map(\.rawValue)))", context)
@@ -34,7 +38,9 @@ extension Tool {
             context.output.print(completionScript(for: shell))
         case Self.manualOption:
             guard inline == nil else { return usage("'\(Self.manualOption)' takes no value", context) }
-            guard arguments.count == 1 else { return usage("unexpected argument \(StrayArguments.quotingFirst(of: arguments.dropFirst()))", context) }
+            guard arguments.count == 1 else {
+                return usage("unexpected argument \(StrayArguments.quotingFirst(of: arguments.dropFirst()))", context)
+            }
             context.output.print(ManualPage(self, date: ManualPage.date(context.environment)).roff())
         default:
             return nil
@@ -52,7 +58,8 @@ extension Tool {
 
     private func usage(_ message: String, _ context: Context) -> ExitCode {
         context.output.error("Error: \(message)")
-        context.output.error("Usage: \(name) \(Self.completionOption) \(Shell.allCases.map(\.rawValue).joined(separator: "|"))")
+        context.output.error(
+            "Usage: \(name) \(Self.completionOption) \(Shell.allCases.map(\.rawValue).joined(separator: "|"))")
         context.output.error("       \(name) \(Self.manualOption)")
         return .usage
     }

@@ -19,12 +19,13 @@ public enum HealthCache {
     /// A pool for `list`, ranked as the last run found it when that is fresh and was measured
     /// for the same network rule.
     public static func pool(
-        for list: NodeList, configuration: NodePool.Configuration = .init(), home: String?, wallClock: any WallClock = SystemWallClock()
+        for list: NodeList, configuration: NodePool.Configuration = .init(), home: String?,
+        wallClock: any WallClock = SystemWallClock()
     ) -> NodePool {
         let pool = NodePool(nodes: list, configuration: configuration)
         guard let home, let data = try? SmallFile.read(atPath: home + "/" + fileName, limit: maximumSize),
-              let file = try? JSONCoding.decode(File.self, from: data), file.network == network(of: pool),
-              file.snapshot.isFresh(at: wallClock.unixMillis(), maximumAge: maximumAge)
+            let file = try? JSONCoding.decode(File.self, from: data), file.network == network(of: pool),
+            file.snapshot.isFresh(at: wallClock.unixMillis(), maximumAge: maximumAge)
         else { return pool }
         pool.adopt(file.snapshot)
         return pool
@@ -34,7 +35,7 @@ public enum HealthCache {
     public static func save(_ pool: NodePool, home: String?) {
         guard let home, let snapshot = pool.healthSnapshot() else { return }
         guard SmallFile.exists(atPath: home),  // never creates the home
-              let data = try? JSONCoding.encode(File(network: network(of: pool), snapshot: snapshot))
+            let data = try? JSONCoding.encode(File(network: network(of: pool), snapshot: snapshot))
         else { return }
         SmallFile.replace(atPath: home + "/" + fileName, with: data)
     }
@@ -42,10 +43,11 @@ public enum HealthCache {
     /// The network rule, and the route: latencies through a proxy say nothing of the direct
     /// ones, nor the other way round.
     private static func network(of pool: NodePool) -> String {
-        let rule = switch pool.nodes.nethash {
-        case .pinned(let nethash): "pinned \(nethash)"
-        case .majority: "majority"
-        }
+        let rule =
+            switch pool.nodes.nethash {
+            case .pinned(let nethash): "pinned \(nethash)"
+            case .majority: "majority"
+            }
         let proxies = pool.route.proxies(for: pool.nodes).map(\.description).sorted()
         return proxies.isEmpty ? rule : "\(rule) via \(proxies.joined(separator: ", "))"
     }

@@ -7,7 +7,9 @@ enum Help {
     static func tool(_ tool: Tool) -> String {
         var lines = ["OVERVIEW: \(tool.overview)", "", "USAGE: \(tool.name) <command> [options]"]
         if let command = tool.defaultCommand {
-            lines.append("       \(tool.name) <\(command.info.name) arguments> [options]   (the '\(command.info.name)' command, named or not)")
+            lines.append(
+                "       \(tool.name) <\(command.info.name) arguments> [options]   (the '\(command.info.name)' command, named or not)"
+            )
         }
         lines += ["", "COMMANDS:"]
         let width = (tool.commands.map { $0.info.name.count }.max() ?? 0) + 2
@@ -40,7 +42,8 @@ enum Help {
     static func usage(_ info: CommandInfo, tool: String, prefix: String) -> [String] {
         let head = prefix + tool + " " + info.name
         let indent = String(repeating: " ", count: head.count + 1)
-        var lines: [String] = [], line = head
+        var lines: [String] = []
+        var line = head
         for option in info.options where option.name != CommandInfo.help.spec.name {
             let part = synopsis(option)
             if line != head, line.count + 1 + part.count > width {

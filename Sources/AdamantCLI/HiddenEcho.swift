@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #elseif canImport(Musl)
-@preconcurrency import Musl
+    @preconcurrency import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Echo off on a terminal for the length of one prompt, restored however the prompt ends:
@@ -34,7 +34,10 @@ enum HiddenEcho {
         fileprivate let resumed: Int32
 
         func next() -> Wake {
-            var waits = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: resumed, events: Int16(POLLIN), revents: 0)]
+            var waits = [
+                pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: resumed, events: Int16(POLLIN), revents: 0),
+            ]
             while true {
                 // A failed poll is left for the read that follows to report.
                 guard poll(&waits, nfds_t(waits.count), -1) >= 0 || errno == EINTR else { return .input }
@@ -60,11 +63,13 @@ enum HiddenEcho {
         shared.pointee.isHiding = true
 
         shared.pointee.onStop = action(stopWhileAsking)
-        let onEnd = action(restoreAndReraise), onContinue = action(hideAgain)
+        let onEnd = action(restoreAndReraise)
+        let onContinue = action(hideAgain)
         var previous: [(Int32, sigaction)] = []
         // A process started from a thread that blocks signals (Foundation.Process spawned from a
         // task does that) would never see them: let this thread take them while it waits.
-        var handled = sigset_t(), previousMask = sigset_t()
+        var handled = sigset_t()
+        var previousMask = sigset_t()
         sigemptyset(&handled)
         for number in endingSignals + [SIGTSTP, SIGCONT] { sigaddset(&handled, number) }
         pthread_sigmask(SIG_BLOCK, nil, &previousMask)
@@ -83,10 +88,16 @@ enum HiddenEcho {
 
         for number in endingSignals + [SIGTSTP, SIGCONT] {
             var old = sigaction()
-            guard sigaction(number, nil, &old) == 0 else { restore(); return nil }
+            guard sigaction(number, nil, &old) == 0 else {
+                restore()
+                return nil
+            }
             if isIgnored(old) { continue }  // e.g. SIGINT in a background job: stays ignored
             var mine = number == SIGTSTP ? shared.pointee.onStop : number == SIGCONT ? onContinue : onEnd
-            guard sigaction(number, &mine, nil) == 0 else { restore(); return nil }
+            guard sigaction(number, &mine, nil) == 0 else {
+                restore()
+                return nil
+            }
             previous.append((number, old))
         }
         let unmasked = pthread_sigmask(SIG_UNBLOCK, &handled, nil)

@@ -3,9 +3,12 @@ public import AdamantNodes
 
 /// How much the long-running commands (`flush`, `watch`) log: `-v`, else `ADM_LOG`, else info.
 public enum LogOptions {
-    public static let verbose = Flag("verbose", short: "v", help: "Log debug lines too (each poll or pass, transaction ids); beats ADM_LOG.")
+    public static let verbose = Flag(
+        "verbose", short: "v", help: "Log debug lines too (each poll or pass, transaction ids); beats ADM_LOG.")
     public static let environmentVariable = "ADM_LOG"
-    static let levels: [(name: String, level: LogLevel)] = [("debug", .debug), ("info", .info), ("warning", .warning), ("error", .error)]
+    static let levels: [(name: String, level: LogLevel)] = [
+        ("debug", .debug), ("info", .info), ("warning", .warning), ("error", .error),
+    ]
 
     public static let help = """
         Events are logged to standard error, one line each: with the journal's <N> level prefix
@@ -15,11 +18,15 @@ public enum LogOptions {
 
     /// The lowest level logged. An unknown `ADM_LOG` is an error (exit 64), even with `-v`:
     /// a typo in a unit file should not go unnoticed. Empty counts as unset.
-    public static func threshold(_ arguments: ParsedArguments, _ environment: [String: String]) throws(CLIError) -> LogLevel {
+    public static func threshold(_ arguments: ParsedArguments, _ environment: [String: String]) throws(CLIError)
+        -> LogLevel
+    {
         var level = LogLevel.info
         if let text = environment[environmentVariable], !text.isEmpty {
             guard let named = levels.first(where: { $0.name == text.lowercased() }) else {
-                throw .invalidInput("\(environmentVariable) must be one of \(levels.map(\.name).joined(separator: ", ")), got \(text.quoted)")
+                throw .invalidInput(
+                    "\(environmentVariable) must be one of \(levels.map(\.name).joined(separator: ", ")), got \(text.quoted)"
+                )
             }
             level = named.level
         }

@@ -1,11 +1,12 @@
 import AdamantCore
 public import AdamantNodes
+
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #elseif canImport(Musl)
-@preconcurrency import Musl
+    @preconcurrency import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The long-running commands' log: one line per event on standard error. Under systemd the
@@ -52,7 +53,8 @@ public struct Logger: LogSink {
     /// ISO 8601 in UTC with milliseconds: `2026-12-01T14:30:00.123Z`.
     public static func timestamp(_ unixMillis: Int64) -> String {
         let (seconds, millis) = unixMillis.quotientAndRemainder(dividingBy: 1000)
-        var time = time_t(seconds - (millis < 0 ? 1 : 0)), fields = tm()
+        var time = time_t(seconds - (millis < 0 ? 1 : 0))
+        var fields = tm()
         guard gmtime_r(&time, &fields) != nil else { return "????-??-??T??:??:??.???Z" }
         func padded(_ value: Int32, _ width: Int) -> String {
             let digits = String(value)

@@ -20,57 +20,87 @@ enum ManualText {
         let home = declared.contains(OutboxOptions.home.spec)
         var entries: [Entry] = []
         if passphrase {
-            entries.append(Entry(name: "ADM_PASSPHRASE", text: """
-                The passphrase, when --passphrase-file is not given; without either, it is asked for \
-                on the terminal with echo off. It is never taken from the command line.
-                """))
+            entries.append(
+                Entry(
+                    name: "ADM_PASSPHRASE",
+                    text: """
+                        The passphrase, when --passphrase-file is not given; without either, it is asked for \
+                        on the terminal with echo off. It is never taken from the command line.
+                        """))
         }
         if nodes {
-            entries.append(Entry(name: "ADM_NODES", text: """
-                Comma-separated node URLs, used when no --node is given. Set but empty (or holding no \
-                URL) is an error, never a fallback to the config file or the built-in list.
-                """))
-            entries.append(Entry(name: NodeOptions.proxyVariable, text: """
-                The proxy every request goes through when --proxy is not given: socks5h://host:port \
-                (Tor's kind: the proxy resolves node names), socks5://, http://, or none. Through a SOCKS \
-                proxy each account's requests carry a SOCKS username of their own (a keyed hash of its \
-                secret key), so Tor keeps accounts on separate circuits.
-                """))
+            entries.append(
+                Entry(
+                    name: "ADM_NODES",
+                    text: """
+                        Comma-separated node URLs, used when no --node is given. Set but empty (or holding no \
+                        URL) is an error, never a fallback to the config file or the built-in list.
+                        """))
+            entries.append(
+                Entry(
+                    name: NodeOptions.proxyVariable,
+                    text: """
+                        The proxy every request goes through when --proxy is not given: socks5h://host:port \
+                        (Tor's kind: the proxy resolves node names), socks5://, http://, or none. Through a SOCKS \
+                        proxy each account's requests carry a SOCKS username of their own (a keyed hash of its \
+                        secret key), so Tor keeps accounts on separate circuits.
+                        """))
         }
         if home {
-            entries.append(Entry(name: "ADM_PUSH_HOME", text: "The home directory when --home is not given (ignored when empty)."))
-            entries.append(Entry(name: "XDG_STATE_HOME", text: """
-                Without --home, ADM_PUSH_HOME and a home in the config file, the home is \
-                $XDG_STATE_HOME/adm-push when this is an absolute path, else ~/.local/state/adm-push.
-                """))
+            entries.append(
+                Entry(name: "ADM_PUSH_HOME", text: "The home directory when --home is not given (ignored when empty)."))
+            entries.append(
+                Entry(
+                    name: "XDG_STATE_HOME",
+                    text: """
+                        Without --home, ADM_PUSH_HOME and a home in the config file, the home is \
+                        $XDG_STATE_HOME/adm-push when this is an absolute path, else ~/.local/state/adm-push.
+                        """))
         }
         if nodes || home {
-            entries.append(Entry(name: "XDG_CONFIG_HOME", text: """
-                The config file is $XDG_CONFIG_HOME/adm-push/config.json when this is an absolute path, \
-                else ~/.config/adm-push/config.json.
-                """))
+            entries.append(
+                Entry(
+                    name: "XDG_CONFIG_HOME",
+                    text: """
+                        The config file is $XDG_CONFIG_HOME/adm-push/config.json when this is an absolute path, \
+                        else ~/.config/adm-push/config.json.
+                        """))
         }
         if home || nodes {
-            entries.append(Entry(name: "HOME", text: "Where ~ is, for the defaults above and a home in the config file; not used unless it is an absolute path."))
+            entries.append(
+                Entry(
+                    name: "HOME",
+                    text:
+                        "Where ~ is, for the defaults above and a home in the config file; not used unless it is an absolute path."
+                ))
         }
         if nodes {
-            entries.append(Entry(name: "http_proxy, https_proxy, ALL_PROXY, NO_PROXY", text: """
-                Read when no proxy is set (--proxy, ADM_PROXY, the config file's "proxy"), by libcurl's \
-                rules: a proxy named there carries the connections to the nodes as one set by --proxy \
-                would, and 'nodes' and 'config' say which. A value that names no socks5h://, socks5:// or \
-                http:// proxy is an error. --proxy none turns them off.
-                """))
+            entries.append(
+                Entry(
+                    name: "http_proxy, https_proxy, ALL_PROXY, NO_PROXY",
+                    text: """
+                        Read when no proxy is set (--proxy, ADM_PROXY, the config file's "proxy"), by libcurl's \
+                        rules: a proxy named there carries the connections to the nodes as one set by --proxy \
+                        would, and 'nodes' and 'config' say which. A value that names no socks5h://, socks5:// or \
+                        http:// proxy is an error. --proxy none turns them off.
+                        """))
         }
         if declared.contains(LogOptions.verbose.spec) {
-            entries.append(Entry(name: LogOptions.environmentVariable, text: """
-                How much is logged to standard error: debug, info (the default), warning or error. \
-                --verbose means debug whatever this says; empty counts as unset, any other value is exit 64.
-                """))
-            entries.append(Entry(name: "JOURNAL_STREAM", text: """
-                Set by systemd to the device:inode of the stream it connected to the journal. When that \
-                is standard error, log lines carry the journal's <N> priority prefix and no time; \
-                otherwise each starts with the UTC time and the level.
-                """))
+            entries.append(
+                Entry(
+                    name: LogOptions.environmentVariable,
+                    text: """
+                        How much is logged to standard error: debug, info (the default), warning or error. \
+                        --verbose means debug whatever this says; empty counts as unset, any other value is exit 64.
+                        """))
+            entries.append(
+                Entry(
+                    name: "JOURNAL_STREAM",
+                    text: """
+                        Set by systemd to the device:inode of the stream it connected to the journal. When that \
+                        is standard error, log lines carry the journal's <N> priority prefix and no time; \
+                        otherwise each starts with the UTC time and the level.
+                        """))
         }
         return entries
     }
@@ -88,36 +118,56 @@ enum ManualText {
     static func files(_ declared: Set<OptionSpec>) -> [Entry] {
         var entries: [Entry] = []
         if declared.contains(NodeOptions.node.spec) || declared.contains(OutboxOptions.home.spec) {
-            entries.append(Entry(name: "$XDG_CONFIG_HOME/adm-push/config.json", text: """
-                The settings, at most 1 MiB of JSON, every key optional: {"nodes": ["https://..."], \
-                "nethash": "hex", "proxy": "socks5h://127.0.0.1:9050", "home": "~/dir", "service": {"address": "U...", "publicKey": "hex"}}. \
-                \(desktopKeys(declared))\
-                \(SettingOrigin.precedence) The file is read, and checked whole, only by a command \
-                needing a setting it holds; an unknown key, a wrong type or broken JSON is an error \
-                naming the key or the line. 'adm-push config' shows where each setting came from.
-                """))
+            entries.append(
+                Entry(
+                    name: "$XDG_CONFIG_HOME/adm-push/config.json",
+                    text: """
+                        The settings, at most 1 MiB of JSON, every key optional: {"nodes": ["https://..."], \
+                        "nethash": "hex", "proxy": "socks5h://127.0.0.1:9050", "home": "~/dir", "service": {"address": "U...", "publicKey": "hex"}}. \
+                        \(desktopKeys(declared))\
+                        \(SettingOrigin.precedence) The file is read, and checked whole, only by a command \
+                        needing a setting it holds; an unknown key, a wrong type or broken JSON is an error \
+                        naming the key or the line. 'adm-push config' shows where each setting came from.
+                        """))
         }
         if declared.contains(OutboxOptions.home.spec) {
             let home = "$XDG_STATE_HOME/adm-push/"
-            entries.append(Entry(name: home, text: "The home (--home, ADM_PUSH_HOME, the config file's home): a directory of mode 700 that adm-push and adm-fetch share."))
-            entries.append(Entry(name: home + Outbox.storeFileName, text: """
-                The registration outbox (SQLite): the intents for each account's tokens, sealed with a \
-                key derived from the passphrase, and the attempts made to send them.
-                """))
-            entries.append(Entry(name: home + NotificationLog.fileName, text: """
-                What adm-fetch showed (the pushes among them are the evidence adm-push status and repair \
-                read), partners' public keys, and where adm-fetch watch stopped; the chats a bubble's \
-                "Mute 1 hour" muted, until when; and the notifications not shown yet on the desktop (its \
-                service was away, or quiet hours held them), which the next watch shows.
-                """))
-            entries.append(Entry(name: home + HealthCache.fileName, text: """
-                The node health the last run measured, so the next process asks the best node at once; \
-                older than \(HealthCache.maximumAge.components.seconds / 60) minutes, it is measured again.
-                """))
-            entries.append(Entry(name: home + "contacts-ADDRESS.json", text: """
-                The account's address book (its KVS contact_list, still encrypted, as a node gave it), \
-                for adm-fetch's titles; asked of the nodes again after 5 minutes.
-                """))
+            entries.append(
+                Entry(
+                    name: home,
+                    text:
+                        "The home (--home, ADM_PUSH_HOME, the config file's home): a directory of mode 700 that adm-push and adm-fetch share."
+                ))
+            entries.append(
+                Entry(
+                    name: home + Outbox.storeFileName,
+                    text: """
+                        The registration outbox (SQLite): the intents for each account's tokens, sealed with a \
+                        key derived from the passphrase, and the attempts made to send them.
+                        """))
+            entries.append(
+                Entry(
+                    name: home + NotificationLog.fileName,
+                    text: """
+                        What adm-fetch showed (the pushes among them are the evidence adm-push status and repair \
+                        read), partners' public keys, and where adm-fetch watch stopped; the chats a bubble's \
+                        "Mute 1 hour" muted, until when; and the notifications not shown yet on the desktop (its \
+                        service was away, or quiet hours held them), which the next watch shows.
+                        """))
+            entries.append(
+                Entry(
+                    name: home + HealthCache.fileName,
+                    text: """
+                        The node health the last run measured, so the next process asks the best node at once; \
+                        older than \(HealthCache.maximumAge.components.seconds / 60) minutes, it is measured again.
+                        """))
+            entries.append(
+                Entry(
+                    name: home + "contacts-ADDRESS.json",
+                    text: """
+                        The account's address book (its KVS contact_list, still encrypted, as a node gave it), \
+                        for adm-fetch's titles; asked of the nodes again after 5 minutes.
+                        """))
         }
         return entries
     }

@@ -5,13 +5,18 @@ public import AdamantNodes
 public enum NodeOptions {
     public static let node = RepeatableOption(
         "node", valueName: "url",
-        help: "A node to use (repeatable). Else ADM_NODES (comma-separated), the config file, or the built-in mainnet list.")
+        help:
+            "A node to use (repeatable). Else ADM_NODES (comma-separated), the config file, or the built-in mainnet list."
+    )
     public static let nethash = SingleOption(
         "nethash", valueName: "hex",
-        help: "Accept only nodes of this network (else the config file's; default: mainnet for the built-in list, else the majority).")
+        help:
+            "Accept only nodes of this network (else the config file's; default: mainnet for the built-in list, else the majority)."
+    )
     public static let proxy = SingleOption(
         "proxy", valueName: "url",
-        help: "Send every request through this proxy: socks5h://127.0.0.1:9050 for Tor, socks5:// or http://; none for no proxy, "
+        help:
+            "Send every request through this proxy: socks5h://127.0.0.1:9050 for Tor, socks5:// or http://; none for no proxy, "
             + "not even the environment's. Else ADM_PROXY, the config file's, or libcurl's proxy variables.")
     public static let options: [any DeclaredOption] = [node, nethash, proxy]
     public static let proxyVariable = "ADM_PROXY"
@@ -26,7 +31,9 @@ public enum NodeOptions {
         """
 
     /// How requests reach the nodes, and where that was set.
-    public static func routeSetting(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> Setting<NetworkRoute> {
+    public static func routeSetting(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> Setting<
+        NetworkRoute
+    > {
         func parsed(_ text: String, _ origin: SettingOrigin) throws(CLIError) -> Setting<NetworkRoute> {
             do throws(ProxyError) { return Setting(try NetworkRoute(setting: text), origin) } catch {
                 throw .usage("\(origin.source ?? "proxy"): \(error)")
@@ -34,7 +41,9 @@ public enum NodeOptions {
         }
         if let text = arguments.value(proxy) { return try parsed(text, .flag("--" + proxy.spec.name)) }
         if let text = context.environment[proxyVariable] { return try parsed(text, .environment(proxyVariable)) }
-        if let file = try OutboxOptions.configFile(context), let route = file.proxy { return Setting(route, .file(file.path)) }
+        if let file = try OutboxOptions.configFile(context), let route = file.proxy {
+            return Setting(route, .file(file.path))
+        }
         return Setting(.environment, .builtIn)
     }
 
@@ -64,7 +73,9 @@ public enum NodeOptions {
         var configuration = NodePool.Configuration(route: route, proxied: route.isProxied(for: list))
         let proxies = route.proxies(for: list)
         for proxy in proxies.sorted(by: { $0.description < $1.description }) where proxy.scheme == .socks5 {
-            warn("\(proxy) resolves node names here, so the local resolver learns each one; socks5h:// leaves them to the proxy")
+            warn(
+                "\(proxy) resolves node names here, so the local resolver learns each one; socks5h:// leaves them to the proxy"
+            )
         }
         if proxies.contains(where: \.isSOCKS), let account { configuration.circuit = await account.keyPair.circuitName }
         return HealthCache.pool(for: list, configuration: configuration, home: home)
@@ -81,7 +92,9 @@ public enum NodeOptions {
         return list
     }
 
-    private static func givenOrBuiltInList(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> NodeList {
+    private static func givenOrBuiltInList(_ arguments: ParsedArguments, _ context: Context) throws(CLIError)
+        -> NodeList
+    {
         do throws(NodeListError) {
             return try NodeList.resolve(
                 arguments: arguments.values(node), nethash: arguments.value(nethash), environment: context.environment
@@ -92,7 +105,8 @@ public enum NodeOptions {
             }
         } catch {
             switch error {
-            case .configFile, .noNodes(source: .configFile), .invalidURL(_, source: .configFile): throw .invalidInput("\(error)")
+            case .configFile, .noNodes(source: .configFile), .invalidURL(_, source: .configFile):
+                throw .invalidInput("\(error)")
             default: throw .usage("\(error)")
             }
         }
@@ -100,7 +114,9 @@ public enum NodeOptions {
 
     /// Where the network `list` accepts came from: `--nethash`, else the config file's when its
     /// nodes or the built-in ones are used (it goes with those), else the default.
-    public static func nethashOrigin(of list: NodeList, _ arguments: ParsedArguments, _ context: Context) -> SettingOrigin {
+    public static func nethashOrigin(of list: NodeList, _ arguments: ParsedArguments, _ context: Context)
+        -> SettingOrigin
+    {
         if arguments.value(nethash) != nil { return .flag("--" + nethash.spec.name) }
         switch list.source {
         case .arguments, .environment:

@@ -7,7 +7,8 @@ public struct NodesCommand: Command {
         name: "nodes",
         overview: "Check the configured nodes: status, height, version, latency and clock.",
         options: NodeOptions.options + [json, OutboxOptions.home],
-        discussion: "CLOCK is the node's clock against this machine's: +60.0 s for a node a minute ahead (in --json, clockDeltaMs is this machine's minus the node's).\n"
+        discussion:
+            "CLOCK is the node's clock against this machine's: +60.0 s for a node a minute ahead (in --json, clockDeltaMs is this machine's minus the node's).\n"
             + NodeOptions.help + "\nExits 69 when no node is usable.")
     static let json = Flag("json", help: "Print {\"nodes\": [...]} as JSON.")
 
@@ -54,7 +55,8 @@ struct Row: Encodable {
         switch route {
         case .direct: (self.route, routeVariable) = ("direct", nil)
         case .proxy(let proxy): (self.route, routeVariable) = (proxy.description, nil)
-        case .environmentProxy(let variable, let proxy): (self.route, routeVariable) = (proxy?.description ?? "a proxy", variable)
+        case .environmentProxy(let variable, let proxy):
+            (self.route, routeVariable) = (proxy?.description ?? "a proxy", variable)
         }
         url = report.url.description
         status = report.health.name

@@ -41,16 +41,21 @@ public struct Flag: DeclaredOption {
     public let spec: OptionSpec
 
     public init(_ name: String, short: Character? = nil, help: String) {
-        spec = OptionSpec(name: name, short: short, kind: .flag, valueName: nil, allowedValues: nil, valueKind: nil, help: help)
+        spec = OptionSpec(
+            name: name, short: short, kind: .flag, valueName: nil, allowedValues: nil, valueKind: nil, help: help)
     }
 }
 
 public struct SingleOption: DeclaredOption {
     public let spec: OptionSpec
 
-    public init(_ name: String, valueName: String, allowedValues: [String]? = nil, valueKind: OptionSpec.ValueKind? = nil, help: String) {
+    public init(
+        _ name: String, valueName: String, allowedValues: [String]? = nil, valueKind: OptionSpec.ValueKind? = nil,
+        help: String
+    ) {
         spec = OptionSpec(
-            name: name, short: nil, kind: .single, valueName: valueName, allowedValues: allowedValues, valueKind: valueKind, help: help)
+            name: name, short: nil, kind: .single, valueName: valueName, allowedValues: allowedValues,
+            valueKind: valueKind, help: help)
     }
 }
 
@@ -58,7 +63,9 @@ public struct RepeatableOption: DeclaredOption {
     public let spec: OptionSpec
 
     public init(_ name: String, valueName: String, valueKind: OptionSpec.ValueKind? = nil, help: String) {
-        spec = OptionSpec(name: name, short: nil, kind: .repeatable, valueName: valueName, allowedValues: nil, valueKind: valueKind, help: help)
+        spec = OptionSpec(
+            name: name, short: nil, kind: .repeatable, valueName: valueName, allowedValues: nil, valueKind: valueKind,
+            help: help)
     }
 }
 
@@ -67,8 +74,9 @@ extension SingleOption {
     /// `range`; nil otherwise. `Double(_:)` alone would also take `0x10`, `1e3`, `nan` and `inf`.
     public static func seconds(_ text: String, in range: ClosedRange<Double>) -> Duration? {
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.contains(where: { !$0.isEmpty }), parts.allSatisfy({ $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }),
-              let value = Double(text), range.contains(value)
+        guard parts.contains(where: { !$0.isEmpty }),
+            parts.allSatisfy({ $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }),
+            let value = Double(text), range.contains(value)
         else { return nil }
         return .milliseconds(Int64((value * 1000).rounded()))
     }

@@ -2,12 +2,13 @@ public import AdamantCore
 public import AdamantNodes
 public import AdamantPush
 public import AdamantStore
+
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #elseif canImport(Musl)
-@preconcurrency import Musl
+    @preconcurrency import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What every outbox command shares: the home directory, the push service's identity, the
@@ -17,14 +18,19 @@ public enum OutboxOptions {
         "home", valueName: "dir", valueKind: .directory,
         help: "Where the outbox is kept (else ADM_PUSH_HOME, the config file's home, or $XDG_STATE_HOME/adm-push).")
     public static let serviceAddress = SingleOption(
-        "service-address", valueName: "U…", help: "The push service's ADAMANT address (else the config file's; default: the iOS ANS, U10629337621822775991).")
+        "service-address", valueName: "U…",
+        help:
+            "The push service's ADAMANT address (else the config file's; default: the iOS ANS, U10629337621822775991).")
     public static let servicePublicKey = SingleOption(
         "service-public-key", valueName: "hex", help: "The push service's public key; must hash to its address.")
     public static let deadline = SingleOption(
-        "deadline", valueName: "seconds", help: "Wait at most this long for the chain (default 30; through a proxy, longer as its measured latency needs).")
+        "deadline", valueName: "seconds",
+        help:
+            "Wait at most this long for the chain (default 30; through a proxy, longer as its measured latency needs).")
     public static let json = Flag("json", help: "Print one JSON object.")
 
-    public static let options: [any DeclaredOption] = [home, serviceAddress, servicePublicKey] + NodeOptions.options + [PassphraseInput.option]
+    public static let options: [any DeclaredOption] =
+        [home, serviceAddress, servicePublicKey] + NodeOptions.options + [PassphraseInput.option]
 
     public static let help = """
         The outbox lives in --home, else ADM_PUSH_HOME, else the config file's "home", else
@@ -39,22 +45,31 @@ public enum OutboxOptions {
 
     /// The home and where it came from: `--home`, `ADM_PUSH_HOME`, the config file's `home`,
     /// else `$XDG_STATE_HOME/adm-push` or `~/.local/state/adm-push`.
-    public static func homeSetting(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> Setting<String> {
+    public static func homeSetting(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> Setting<String>
+    {
         if let path = arguments.value(home) {
             guard !path.isEmpty else { throw .usage("--home needs a directory") }
             return Setting(path, .flag("--" + home.spec.name))
         }
-        if let path = context.environment["ADM_PUSH_HOME"], !path.isEmpty { return Setting(path, .environment("ADM_PUSH_HOME")) }
+        if let path = context.environment["ADM_PUSH_HOME"], !path.isEmpty {
+            return Setting(path, .environment("ADM_PUSH_HOME"))
+        }
         if let file = try configFile(context) {
             do throws(ConfigFileError) {
-                if let path = try file.homeDirectory(environment: context.environment) { return Setting(path, .file(file.path)) }
+                if let path = try file.homeDirectory(environment: context.environment) {
+                    return Setting(path, .file(file.path))
+                }
             } catch {
                 throw CLIError(error)
             }
         }
-        if let state = context.environment["XDG_STATE_HOME"], state.hasPrefix("/") { return Setting(state + "/adm-push", .builtIn) }
+        if let state = context.environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return Setting(state + "/adm-push", .builtIn)
+        }
         guard let user = context.environment["HOME"], user.hasPrefix("/") else {
-            throw .invalidInput("no home for the outbox: give --home DIR, set ADM_PUSH_HOME or HOME, or put \"home\" in the config file")
+            throw .invalidInput(
+                "no home for the outbox: give --home DIR, set ADM_PUSH_HOME or HOME, or put \"home\" in the config file"
+            )
         }
         return Setting(user + "/.local/state/adm-push", .builtIn)
     }
@@ -64,7 +79,8 @@ public enum OutboxOptions {
     /// the config file's or the default one is used: `serviceSetting`).
     @discardableResult
     public static func service(_ arguments: ParsedArguments) throws(CLIError) -> NotificationService? {
-        let address = arguments.value(serviceAddress), key = arguments.value(servicePublicKey)
+        let address = arguments.value(serviceAddress)
+        let key = arguments.value(servicePublicKey)
         switch (address, key) {
         case (nil, nil):
             return nil
@@ -82,7 +98,9 @@ public enum OutboxOptions {
     }
 
     /// The service to register with: the flags', else the config file's, else the iOS ANS.
-    public static func serviceSetting(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> Setting<NotificationService> {
+    public static func serviceSetting(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> Setting<
+        NotificationService
+    > {
         if let service = try service(arguments) { return Setting(service, .flag("--" + serviceAddress.spec.name)) }
         if let file = try configFile(context), let service = file.service { return Setting(service, .file(file.path)) }
         return Setting(.adamantIOS, .builtIn)
@@ -91,7 +109,9 @@ public enum OutboxOptions {
     /// Resolves every setting an outbox command needs, so a mistake in them (a bad config file)
     /// is reported before the passphrase is asked for. A command that makes no request
     /// (`network` false) neither needs nor checks the nodes and the route.
-    public static func checkSettings(_ arguments: ParsedArguments, _ context: Context, network: Bool = true) throws(CLIError) {
+    public static func checkSettings(_ arguments: ParsedArguments, _ context: Context, network: Bool = true)
+        throws(CLIError)
+    {
         _ = try serviceSetting(arguments, context)
         _ = try homeDirectory(arguments, context)
         guard network else { return }
@@ -136,7 +156,8 @@ public enum OutboxOptions {
     /// the keys are still being derived. `nodes`: a client the caller already has (its pool's
     /// health is then shared). `log`: where the outbox tells what it does.
     public static func open(
-        _ arguments: ParsedArguments, _ context: Context, keys: AccountKeys, nodes: (any SignalChain)? = nil, log: any LogSink = SilentLog()
+        _ arguments: ParsedArguments, _ context: Context, keys: AccountKeys, nodes: (any SignalChain)? = nil,
+        log: any LogSink = SilentLog()
     ) async throws(CLIError) -> Outbox {
         let service = try serviceSetting(arguments, context).value
         let home = try homeDirectory(arguments, context)
@@ -144,19 +165,22 @@ public enum OutboxOptions {
         if let nodes {
             chain = nodes
         } else {
-            let pool = try await NodeOptions.pool(arguments, context, account: keys) { context.output.error("warning: " + $0) }
+            let pool = try await NodeOptions.pool(arguments, context, account: keys) {
+                context.output.error("warning: " + $0)
+            }
             // Each call as long as the route was measured to need, a first health check included.
             chain = NodeClient(pool: pool, deadline: pool.allowingDeadline(.seconds(10)))
         }
         var configuration = Outbox.Configuration()
         #if ADM_TEST_HOOKS
-        // The crash tests make the process die at one moment of a send.
-        if let point = context.environment["ADM_PUSH_TEST_KILL_AT"].flatMap(Outbox.SendCheckpoint.init(rawValue:)) {
-            configuration.checkpoint = { reached in if reached == point { kill(getpid(), SIGKILL) } }
-        }
+            // The crash tests make the process die at one moment of a send.
+            if let point = context.environment["ADM_PUSH_TEST_KILL_AT"].flatMap(Outbox.SendCheckpoint.init(rawValue:)) {
+                configuration.checkpoint = { reached in if reached == point { kill(getpid(), SIGKILL) } }
+            }
         #endif
         do {
-            return try await Outbox(home: home, keys: keys, service: service, chain: chain, configuration: configuration, log: log)
+            return try await Outbox(
+                home: home, keys: keys, service: service, chain: chain, configuration: configuration, log: log)
         } catch {
             throw CLIError(outboxError: error)
         }
@@ -167,11 +191,14 @@ public enum OutboxOptions {
 private struct NoChain: SignalChain {
     private static let none = NodeError.noUsableNode([])
     func height() async throws(NodeError) -> Int64 { throw Self.none }
-    func signals(sentBy sender: Address, afterHeight: Int64, offset: Int) async throws(NodeError) -> [Transaction] { throw Self.none }
+    func signals(sentBy sender: Address, afterHeight: Int64, offset: Int) async throws(NodeError) -> [Transaction] {
+        throw Self.none
+    }
     func locate(_ id: TransactionID) async throws(NodeError) -> TransactionLocation { throw Self.none }
     func spendableBalance(of address: Address) async throws(NodeError) -> ADMAmount { throw Self.none }
     func send(
-        _ asset: ChatAsset, to recipient: Address, signedBy keyPair: KeyPair, isResend: Bool, willSend: @Sendable (Transaction) async throws -> Void
+        _ asset: ChatAsset, to recipient: Address, signedBy keyPair: KeyPair, isResend: Bool,
+        willSend: @Sendable (Transaction) async throws -> Void
     ) async throws -> SentSignal { throw Self.none }
 }
 

@@ -1,11 +1,12 @@
 import AdamantCore
 import Synchronization
+
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #elseif canImport(Musl)
-@preconcurrency import Musl
+    @preconcurrency import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes whole lines to file descriptors 1 and 2, unbuffered, so nothing is lost at exit and
@@ -58,7 +59,8 @@ public struct Output: Sendable {
     }
 
     private static func lines(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map(\.escapingControlCharacters).joined(separator: "\n") + "\n"
+        text.split(separator: "\n", omittingEmptySubsequences: false).map(\.escapingControlCharacters).joined(
+            separator: "\n") + "\n"
     }
 
     @discardableResult
@@ -72,7 +74,8 @@ public struct Output: Sendable {
             // that polls writable takes this much without blocking.
             var count = bytes.count
             if stop >= 0 {
-                guard Self.writable(descriptor, unless: stop) else { return false }  // stopped: not a failure of the output
+                // stopped: not a failure of the output
+                guard Self.writable(descriptor, unless: stop) else { return false }
                 count = min(count, Self.pieceBytes)
             }
             let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, count) }
@@ -97,7 +100,10 @@ public struct Output: Sendable {
 
     /// Waits until `descriptor` takes bytes; false when `stop` became readable first.
     private static func writable(_ descriptor: Int32, unless stop: Int32) -> Bool {
-        var watched = [pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
+        var watched = [
+            pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0),
+            pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             if poll(&watched, 2, -1) < 0 {
                 if errno == EINTR { continue }

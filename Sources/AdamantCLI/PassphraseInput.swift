@@ -1,17 +1,19 @@
 public import AdamantCore
+
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #elseif canImport(Musl)
-@preconcurrency import Musl
+    @preconcurrency import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where a passphrase may come from: a private file, the environment, or a no-echo prompt.
 /// Never argv, which every user of the machine can read in /proc.
 public enum PassphraseInput {
     public static let option = SingleOption(
-        "passphrase-file", valueName: "path", valueKind: .file, help: "Read the passphrase from this file (mode 600 or stricter).")
+        "passphrase-file", valueName: "path", valueKind: .file,
+        help: "Read the passphrase from this file (mode 600 or stricter).")
 
     public static let help = """
         The passphrase is read from --passphrase-file PATH (a file only you can read), else from
@@ -37,7 +39,9 @@ public enum PassphraseInput {
             }
             bytes = line
         } else {
-            throw .invalidInput("no passphrase: set ADM_PASSPHRASE, use --passphrase-file PATH (mode 600), or run on a terminal to be asked")
+            throw .invalidInput(
+                "no passphrase: set ADM_PASSPHRASE, use --passphrase-file PATH (mode 600), or run on a terminal to be asked"
+            )
         }
         do {
             return try Passphrase(validating: &bytes)
@@ -64,7 +68,9 @@ public enum PassphraseInput {
         }
         let mode = info.st_mode & 0o777
         guard mode & 0o077 == 0 else {
-            throw .invalidInput("refusing --passphrase-file \(shown): mode \(String(mode, radix: 8)) lets others read it; run chmod 600 \(shown)")
+            throw .invalidInput(
+                "refusing --passphrase-file \(shown): mode \(String(mode, radix: 8)) lets others read it; run chmod 600 \(shown)"
+            )
         }
         guard info.st_size <= maxLength else {
             throw .invalidInput("--passphrase-file \(shown) is too large to hold a passphrase")

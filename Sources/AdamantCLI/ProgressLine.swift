@@ -1,10 +1,11 @@
 import Synchronization
+
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #elseif canImport(Musl)
-@preconcurrency import Musl
+    @preconcurrency import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One line on a terminal's standard error that long work redraws in place (`\r`), cleared
@@ -33,7 +34,9 @@ public final class ProgressLine: Sendable {
 
     /// The same for a command that does not log: the journal is still told apart.
     public static func onTerminal(_ context: Context) -> ProgressLine? {
-        onTerminal(context.output, style: Logger.style(environment: context.environment, standardError: context.output.standardError))
+        onTerminal(
+            context.output,
+            style: Logger.style(environment: context.environment, standardError: context.output.standardError))
     }
 
     /// Shows `text` unless the line was drawn less than the redraw interval ago; `text` is built

@@ -10,7 +10,9 @@ struct Roff {
         lines.append("." + ([name] + arguments.map(Self.argument)).joined(separator: " "))
     }
 
-    private static func argument(_ text: String) -> String { "\"" + escaped(text).replacing("\"", with: "\\(dq") + "\"" }
+    private static func argument(_ text: String) -> String {
+        "\"" + escaped(text).replacing("\"", with: "\\(dq") + "\""
+    }
 
     /// `.nh`, `.ad l`: a request, whose arguments are never quoted.
     mutating func request(_ name: String, _ arguments: String...) {
@@ -19,15 +21,19 @@ struct Roff {
 
     /// `.TH`: the date as it is (a parser reads it), everything else escaped.
     mutating func header(_ title: String, section: String, date: String, source: String, manual: String) {
-        lines.append(".TH " + [title, section].map(Self.argument).joined(separator: " ") + " " + date + " " + [source, manual].map(Self.argument).joined(separator: " "))
+        lines.append(
+            ".TH " + [title, section].map(Self.argument).joined(separator: " ") + " " + date + " "
+                + [source, manual].map(Self.argument).joined(separator: " "))
     }
 
     /// Running text (filled: roff joins and wraps it).
     mutating func text(_ text: String) {
-        let words = Self.escaped(text.trimmingSpaces).split(separator: " ", omittingEmptySubsequences: false).map { word in
+        let words = Self.escaped(text.trimmingSpaces).split(separator: " ", omittingEmptySubsequences: false).map {
+            word in
             // A word longer than a narrow terminal's line (inline JSON) may break after a comma
             // or a slash (`\:`, which prints nothing), or roff cannot fit it.
-            word.utf8.count <= 40 ? String(word) : String(word).replacing(",", with: ",\\:").replacing("/", with: "/\\:")
+            word.utf8.count <= 40
+                ? String(word) : String(word).replacing(",", with: ",\\:").replacing("/", with: "/\\:")
         }
         let line = words.joined(separator: " ")
         if !line.isEmpty { markup(line) }
@@ -52,7 +58,11 @@ struct Roff {
     static func wrapped(_ line: String) -> [String] {
         var words: [String] = []
         for part in line.split(separator: " ", omittingEmptySubsequences: false) {
-            if let last = words.last, last.hasSuffix("\\") { words[words.count - 1] += " " + part } else { words.append(String(part)) }
+            if let last = words.last, last.hasSuffix("\\") {
+                words[words.count - 1] += " " + part
+            } else {
+                words.append(String(part))
+            }
         }
         var lines: [String] = []
         for word in words {
@@ -80,7 +90,8 @@ struct Roff {
             case "\u{2026}": result += "..."
             case "\u{B7}": result += "\\[bu]"
             case "\t", "\n", "\r": result += " "
-            case _ where scalar.isASCII && scalar.value >= 0x20 && scalar.value != 0x7f: result.unicodeScalars.append(scalar)
+            case _ where scalar.isASCII && scalar.value >= 0x20 && scalar.value != 0x7f:
+                result.unicodeScalars.append(scalar)
             case _ where scalar.isASCII: break  // other control characters have no place in a page
             default:
                 let hex = String(scalar.value, radix: 16, uppercase: true)

@@ -22,7 +22,8 @@ public enum SettingOrigin: Sendable, Hashable {
     case builtIn
 
     /// The one order every setting follows, as the help and the man page say it.
-    public static let precedence = "Precedence, the same for every setting: flag, environment variable, config file, default."
+    public static let precedence =
+        "Precedence, the same for every setting: flag, environment variable, config file, default."
 
     /// `flag`, `env`, `file` or `default`, for `--json`.
     public var kind: String {
@@ -58,7 +59,9 @@ public final class ConfigFileSource: Sendable {
     public func file() throws(ConfigFileError) -> ConfigFile? {
         try loaded.withLock { result in
             if let result { return result }
-            let read = Result { () throws(ConfigFileError) in try path.flatMap { path throws(ConfigFileError) in try ConfigFile.load(path: path) } }
+            let read = Result { () throws(ConfigFileError) in
+                try path.flatMap { path throws(ConfigFileError) in try ConfigFile.load(path: path) }
+            }
             result = read
             return read
         }.get()

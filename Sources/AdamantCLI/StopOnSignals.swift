@@ -1,11 +1,12 @@
 import AdamantNodes
 import Synchronization
+
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #elseif canImport(Musl)
-@preconcurrency import Musl
+    @preconcurrency import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The write end of the pipe the signal handler writes to (-1 when none): the handler may
@@ -61,7 +62,8 @@ public final class StopOnSignals: Sendable {
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         readEnd = ends[0]
         stopPipe.store(ends[1], ordering: .sequentiallyConsistent)
-        let state = self.state, readEnd = self.readEnd
+        let state = self.state
+        let readEnd = self.readEnd
         DetachedThread.start {
             var byte: UInt8 = 0
             while true {

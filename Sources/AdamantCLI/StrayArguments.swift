@@ -7,6 +7,7 @@ public enum StrayArguments {
     /// more words of the BIP39 list (one alone is an ordinary word, such as 'extra').
     public static func quotingFirst(of arguments: some Collection<String>) -> String {
         guard let first = arguments.first else { return "''" }
-        return BIP39.mayHoldAPassphrase(arguments) ? "(withheld: resembles a passphrase, which is not an argument)" : first.quoted
+        return BIP39.mayHoldAPassphrase(arguments)
+            ? "(withheld: resembles a passphrase, which is not an argument)" : first.quoted
     }
 }

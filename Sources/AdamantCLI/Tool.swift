@@ -1,11 +1,12 @@
 import AdamantCore
 import AdamantStore
+
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #elseif canImport(Musl)
-@preconcurrency import Musl
+    @preconcurrency import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A command-line tool made of subcommands: dispatch, help, and the one place where errors
@@ -104,7 +105,9 @@ public struct Tool: Sendable {
             if let code = generate(arguments, context) { return code }
         }
         var arguments = arguments
-        if let defaultCommand, !commands.contains(where: { $0.info.name == first }), first.hasPrefix("-") || first.first?.isASCIIDigit == true {
+        if let defaultCommand, !commands.contains(where: { $0.info.name == first }),
+            first.hasPrefix("-") || first.first?.isASCIIDigit == true
+        {
             arguments.insert(defaultCommand.info.name, at: 0)
         }
         guard let command = command(named: arguments[0], in: arguments, output) else { return .usage }
@@ -130,7 +133,9 @@ public struct Tool: Sendable {
         }
         guard let command = command(named: commandName, in: names, output) else { return .usage }
         if names.count > 1 {
-            output.error("Error: unexpected argument \(StrayArguments.quotingFirst(of: names.dropFirst())) (help takes one command)")
+            output.error(
+                "Error: unexpected argument \(StrayArguments.quotingFirst(of: names.dropFirst())) (help takes one command)"
+            )
             output.error("Usage: \(name) help [<command>]")
             output.error("  See '\(name) --help' for the commands.")
             return .usage
@@ -141,7 +146,9 @@ public struct Tool: Sendable {
     /// `--version`: `adm-push 0.1.0`, the version the package carries.
     private func version(_ rest: ArraySlice<String>, _ output: Output) -> ExitCode {
         guard rest.isEmpty else {
-            output.error("Error: unexpected argument \(StrayArguments.quotingFirst(of: rest)) ('\(Self.versionOption)' takes none)")
+            output.error(
+                "Error: unexpected argument \(StrayArguments.quotingFirst(of: rest)) ('\(Self.versionOption)' takes none)"
+            )
             output.error("Usage: \(name) \(Self.versionOption)")
             return .usage
         }
@@ -155,9 +162,13 @@ public struct Tool: Sendable {
     }
 
     /// The command called `commandName`, the first of `arguments`; else an error naming it.
-    private func command(named commandName: String, in arguments: some Collection<String>, _ output: Output) -> (any Command.Type)? {
+    private func command(named commandName: String, in arguments: some Collection<String>, _ output: Output) -> (
+        any Command.Type
+    )? {
         if let command = commands.first(where: { $0.info.name == commandName }) { return command }
-        var hint = Spelling.nearest(to: commandName, in: commands.map { $0.info.name }).map { " (did you mean '\($0)'?)" } ?? ""
+        var hint =
+            Spelling.nearest(to: commandName, in: commands.map { $0.info.name }).map { " (did you mean '\($0)'?)" }
+            ?? ""
         if BIP39.mayHoldAPassphrase(arguments) { hint = "" }
         output.error("Error: unknown command \(StrayArguments.quotingFirst(of: arguments))\(hint)")
         output.error("  See '\(name) --help' for the commands.")

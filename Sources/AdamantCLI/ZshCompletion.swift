@@ -49,7 +49,9 @@ struct ZshCompletion {
             "            ;;",
         ]
         if let fallback = tool.defaultCommand {
-            lines.append("        -*|[0-9]*) \(function)_\(fallback.info.name) ;;  # the default command, as \(tool.name) reads it")
+            lines.append(
+                "        -*|[0-9]*) \(function)_\(fallback.info.name) ;;  # the default command, as \(tool.name) reads it"
+            )
         }
         lines += ["    esac", "}", "", "\(function) \"$@\""]
         return lines.joined(separator: "\n")
@@ -63,24 +65,26 @@ struct ZshCompletion {
             var value = ""
             if option.takesValue {
                 let message = Self.escaped(option.valueName ?? "value", also: ":")
-                let action = if let values = option.allowedValues {
-                    "(" + values.joined(separator: " ") + ")"
-                } else {
-                    switch option.valueKind {
-                    case .file?: "_files"
-                    case .directory?: "_directories"
-                    case nil: " "  // a message only: typed by hand
+                let action =
+                    if let values = option.allowedValues {
+                        "(" + values.joined(separator: " ") + ")"
+                    } else {
+                        switch option.valueKind {
+                        case .file?: "_files"
+                        case .directory?: "_directories"
+                        case nil: " "  // a message only: typed by hand
+                        }
                     }
-                }
                 value = ":" + message + ":" + action
             }
             // `=`: the value may follow in the same word after '=' or as the next word.
             let spelling = "--" + option.name + (option.takesValue ? "=" : "")
-            let spec = if let short = option.short {
-                "'(-\(short) --\(option.name))'{-\(short),\(spelling)}" + (help + value).shellQuoted
-            } else {
-                ((option.kind == .repeatable ? "*" : "") + spelling + help + value).shellQuoted
-            }
+            let spec =
+                if let short = option.short {
+                    "'(-\(short) --\(option.name))'{-\(short),\(spelling)}" + (help + value).shellQuoted
+                } else {
+                    ((option.kind == .repeatable ? "*" : "") + spelling + help + value).shellQuoted
+                }
             lines.append("        \(spec) \\")
         }
         lines += ["        '*: :'", "}", ""]

@@ -18,7 +18,7 @@ public struct Address: Sendable, Hashable, Comparable, StringCodable {
         guard utf8.first == UInt8(ascii: "U") else { throw .format }
         let digits = utf8.dropFirst()
         guard (1...20).contains(digits.count),
-              digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+            digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
         else { throw .format }
         guard digits.count == 1 || digits.first != UInt8(ascii: "0") else { throw .leadingZero }
         guard let number = UInt64(String(decoding: digits, as: UTF8.self)) else { throw .outOfRange }

@@ -16,7 +16,8 @@ public struct ADMAmount: Sendable, Hashable, Comparable, CustomStringConvertible
     /// eight decimals, no sign or exponent, at most the total supply.
     public init(_ text: some StringProtocol) throws(AmountError) {
         let parts = String(text).split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        let whole = parts[0], fraction = parts.count == 2 ? parts[1] : ""
+        let whole = parts[0]
+        let fraction = parts.count == 2 ? parts[1] : ""
         let isDigits: (Substring) -> Bool = { $0.allSatisfy { ("0"..."9").contains($0) } }
         guard !whole.isEmpty, isDigits(whole), isDigits(fraction), parts.count == 1 || !fraction.isEmpty else {
             throw .format
@@ -36,7 +37,8 @@ public struct ADMAmount: Sendable, Hashable, Comparable, CustomStringConvertible
     public var description: String {
         let sign = units < 0 ? "-" : ""
         let magnitude = units.magnitude
-        let whole = magnitude / UInt64(Self.unitsPerADM), fraction = magnitude % UInt64(Self.unitsPerADM)
+        let whole = magnitude / UInt64(Self.unitsPerADM)
+        let fraction = magnitude % UInt64(Self.unitsPerADM)
         guard fraction > 0 else { return "\(sign)\(whole)" }
         var digits = String(fraction)
         digits = String(repeating: "0", count: 8 - digits.count) + digits

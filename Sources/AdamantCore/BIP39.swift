@@ -9,7 +9,8 @@ public enum BIP39 {
     /// The index of the word spelt by `utf8` in the list, by binary search (the list is
     /// sorted, and all ASCII, so byte order is its order).
     static func index(of utf8: some Collection<UInt8>) -> Int? {
-        var low = 0, high = wordStarts.count - 2
+        var low = 0
+        var high = wordStarts.count - 2
         while low <= high {
             let middle = (low + high) / 2
             let order = withWord(at: middle) { candidate in

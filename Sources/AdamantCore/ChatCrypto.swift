@@ -20,7 +20,9 @@ public final class ChatKey: Sendable {
     /// Encrypts `plaintext` (its UTF-8 bytes, unnormalised) under a fresh random nonce, or the
     /// given one for test vectors. Never reuse a nonce.
     public func seal(_ plaintext: String, type: ChatType = .message, nonce: ChatNonce = .random()) -> ChatAsset {
-        ChatAsset(message: Box.seal(Array(plaintext.utf8), nonce: nonce.bytes, sharedKey: shared), nonce: nonce.bytes, type: type)
+        ChatAsset(
+            message: Box.seal(Array(plaintext.utf8), nonce: nonce.bytes, sharedKey: shared), nonce: nonce.bytes,
+            type: type)
     }
 
     /// Decrypts and decodes strict UTF-8; anything else is an error, never garbage text.
@@ -69,7 +71,9 @@ public enum ChatCryptoError: Error, Sendable, Hashable, CustomStringConvertible 
     /// not 24 bytes (its length). `authenticationFailed`: the box does not open with these keys
     /// (the wrong account, or altered). `invalidUTF8`: the plaintext is not UTF-8. `notAChat`: the
     /// transaction carries no chat.
-    case invalidPartnerKey, nonceLength(Int), authenticationFailed, invalidUTF8, notAChat
+    case invalidPartnerKey
+    case nonceLength(Int)
+    case authenticationFailed, invalidUTF8, notAChat
 
     /// A stable name for each case, used by the vectors and in JSON output.
     public var kind: String {

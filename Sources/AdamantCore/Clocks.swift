@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 // MARK: Wall time
 
@@ -78,7 +79,9 @@ public struct AnyClock: Clock {
     public init<C: Clock>(_ clock: C) where C.Duration == Duration {
         let origin = clock.now
         elapsed = { origin.duration(to: clock.now) }
-        sleepFor = { offset, tolerance in try await clock.sleep(until: origin.advanced(by: offset), tolerance: tolerance) }
+        sleepFor = { offset, tolerance in
+            try await clock.sleep(until: origin.advanced(by: offset), tolerance: tolerance)
+        }
         minimumResolution = clock.minimumResolution
     }
 
@@ -146,7 +149,11 @@ public final class ManualClock: Clock {
                     return (false, Self.satisfiedWatchers(&state))
                 }
                 if resumeNow {
-                    if Task.isCancelled { continuation.resume(throwing: CancellationError()) } else { continuation.resume() }
+                    if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                    } else {
+                        continuation.resume()
+                    }
                 }
                 for watcher in watchers { watcher.resume() }
             }

@@ -1,13 +1,13 @@
 #if canImport(CUnistring)
-import CSodium
-import CUnistring
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+    import CSodium
+    import CUnistring
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Musl)
+        import Musl
+    #endif
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Unicode NFKD, which every ADAMANT implementation applies to a passphrase before PBKDF2.
@@ -20,18 +20,20 @@ enum CompatibilityDecomposition {
         if bytes.allSatisfy({ $0 < 0x80 }) { return bytes }  // ASCII is its own NFKD
         defer { Sodium.zero(&bytes) }
         #if canImport(CUnistring)
-        var length = 0
-        let normalized = bytes.withUnsafeBufferPointer { u8_normalize(cunistring_nfkd(), $0.baseAddress, $0.count, nil, &length) }
-        // A String is valid UTF-8, so only memory can run out; a key from unnormalized text
-        // would silently be another account's.
-        guard let normalized else { fatalError("out of memory normalizing a passphrase") }
-        defer {
-            sodium_memzero(normalized, length)
-            free(normalized)
-        }
-        return Array(UnsafeBufferPointer(start: normalized, count: length))
+            var length = 0
+            let normalized = bytes.withUnsafeBufferPointer {
+                u8_normalize(cunistring_nfkd(), $0.baseAddress, $0.count, nil, &length)
+            }
+            // A String is valid UTF-8, so only memory can run out; a key from unnormalized text
+            // would silently be another account's.
+            guard let normalized else { fatalError("out of memory normalizing a passphrase") }
+            defer {
+                sodium_memzero(normalized, length)
+                free(normalized)
+            }
+            return Array(UnsafeBufferPointer(start: normalized, count: length))
         #else
-        return Array(text.decomposedStringWithCompatibilityMapping.utf8)
+            return Array(text.decomposedStringWithCompatibilityMapping.utf8)
         #endif
     }
 }

@@ -13,7 +13,8 @@ package struct IntegerOrString<Value: FixedWidthInteger & Decodable & Sendable>:
         let text = try container.decode(String.self)
         // `Value(text)` would also take "+5"; nodes never send a sign, so neither do we.
         guard text.first != "+", let number = Value(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected an integer, got a string that is not one")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "expected an integer, got a string that is not one")
         }
         value = number
     }

@@ -36,7 +36,7 @@ public final class KVSKey: Sendable {
         defer { Sodium.zero(&plaintext) }
         // The clients read from the first `{` to the last `}`: the padding is letters only.
         guard let first = plaintext.firstIndex(of: UInt8(ascii: "{")),
-              let last = plaintext.lastIndex(of: UInt8(ascii: "}")), first < last
+            let last = plaintext.lastIndex(of: UInt8(ascii: "}")), first < last
         else { throw .noPayload }
         var json = Array(plaintext[first...last])
         defer { Sodium.zero(&json) }
@@ -75,7 +75,8 @@ public struct KVSPadding: Sendable, Hashable {
     /// Lower-case ASCII letters only, at most 64 each: the clients find the payload by its braces.
     public init(prefix: String, suffix: String) throws(KVSCryptoError) {
         for text in [prefix, suffix] {
-            guard text.utf8.count <= 64, text.utf8.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }) else {
+            guard text.utf8.count <= 64, text.utf8.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) })
+            else {
                 throw .invalidPadding
             }
         }
@@ -108,9 +109,14 @@ private struct KVSEnvelope {
         let bytes = Array(value.utf8)
         guard bytes.count <= Limits.maxStateValueLength else { throw .tooLarge(bytes.count) }
         guard !JSONNesting.exceeds(KVSCryptoError.maxNesting, in: bytes) else { throw .notEncrypted }
-        struct Fields: Decodable { let message: String; let nonce: String }
+        struct Fields: Decodable {
+            let message: String
+            let nonce: String
+        }
         guard let fields = try? JSONCoding.decode(Fields.self, from: bytes) else { throw .notEncrypted }
-        guard let message = Hex.decode(fields.message), let nonce = Hex.decode(fields.nonce) else { throw .notEncrypted }
+        guard let message = Hex.decode(fields.message), let nonce = Hex.decode(fields.nonce) else {
+            throw .notEncrypted
+        }
         self.message = message
         self.nonce = nonce
     }
@@ -120,10 +126,18 @@ private struct KVSEnvelope {
 /// `limit`, whatever its own limits.
 enum JSONNesting {
     static func exceeds(_ limit: Int, in bytes: [UInt8]) -> Bool {
-        var depth = 0, inString = false, escaped = false
+        var depth = 0
+        var inString = false
+        var escaped = false
         for byte in bytes {
             if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             switch byte {
@@ -149,7 +163,10 @@ public enum KVSCryptoError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `authenticationFailed`: a box that does not open with this key (another owner, or altered).
     /// `invalidUTF8`: plaintext that is not UTF-8. `noPayload`: no JSON object inside. `tooDeep`:
     /// nesting deeper than 32 levels.
-    case tooLarge(Int), notEncrypted, nonceLength(Int), authenticationFailed, invalidUTF8, noPayload, tooDeep
+    case tooLarge(Int)
+    case notEncrypted
+    case nonceLength(Int)
+    case authenticationFailed, invalidUTF8, noPayload, tooDeep
     /// `payloadMismatch`: a payload not of the shape asked for. `invalidPadding`: padding that is
     /// not lower-case letters, at most 64 a side.
     case payloadMismatch, invalidPadding
@@ -175,7 +192,8 @@ public enum KVSCryptoError: Error, Sendable, Hashable, CustomStringConvertible {
         case .tooLarge(let n): "the KVS value is \(n) bytes, more than a node stores (\(Limits.maxStateValueLength))"
         case .notEncrypted: #"the KVS value is not an encrypted {"message","nonce"} object"#
         case .nonceLength(let n): "the KVS nonce must be 24 bytes, got \(n)"
-        case .authenticationFailed: "the KVS value does not decrypt with this account's key (another owner, or tampered)"
+        case .authenticationFailed:
+            "the KVS value does not decrypt with this account's key (another owner, or tampered)"
         case .invalidUTF8: "the decrypted KVS value is not valid UTF-8"
         case .noPayload: "the decrypted KVS value holds no JSON object"
         case .tooDeep: "the KVS value nests deeper than \(Self.maxNesting) levels"

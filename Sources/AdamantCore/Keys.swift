@@ -101,7 +101,11 @@ public enum KeyError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `publicKeyLength`: a public key that is not 32 bytes. `publicKeyHex`: not 64 lowercase hex
     /// characters. `seedLength`: a seed that is not 32 bytes. `secretKeyLength`: a secret key that
     /// is not 64 bytes. `secretKeyMismatch`: its halves do not belong together.
-    case publicKeyLength(Int), publicKeyHex, seedLength(Int), secretKeyLength(Int), secretKeyMismatch
+    case publicKeyLength(Int)
+    case publicKeyHex
+    case seedLength(Int)
+    case secretKeyLength(Int)
+    case secretKeyMismatch
 
     /// A stable name for each case, used by the vectors and in JSON output.
     public var kind: String {

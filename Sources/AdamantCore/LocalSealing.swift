@@ -11,8 +11,10 @@ public final class LocalSealingKey: Sendable {
         let seed = keyPair.secretKey.storage  // seed ‖ public key; the seed is the secret half
         (sealing, tagging) = seed.withUnsafeBytes { secret in
             let seed = UnsafeRawBufferPointer(rebasing: secret.prefix(32))
-            return (AEAD.keyedHash(Array("adm-push seal \(purpose)".utf8), key: seed),
-                    AEAD.keyedHash(Array("adm-push tag \(purpose)".utf8), key: seed))
+            return (
+                AEAD.keyedHash(Array("adm-push seal \(purpose)".utf8), key: seed),
+                AEAD.keyedHash(Array("adm-push tag \(purpose)".utf8), key: seed)
+            )
         }
     }
 
@@ -41,5 +43,7 @@ public enum LocalSealingError: Error, Sendable, Hashable, CustomStringConvertibl
     case unreadable
 
     /// What happened, and that it is this account's key that does not fit.
-    public var description: String { "stored data cannot be opened with this account's key (another account's, or altered on disk)" }
+    public var description: String {
+        "stored data cannot be opened with this account's key (another account's, or altered on disk)"
+    }
 }

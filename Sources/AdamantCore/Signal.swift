@@ -29,11 +29,12 @@ public struct PushSignal: Sendable, Hashable {
 
     /// A signal whose token fits its provider (`validate(token:provider:)`) and whose device id, if
     /// any, is 1 to 128 characters of letters, digits, `.`, `:`, `_` and `-`.
-    public init(token: String, provider: PushProvider, action: PushAction, deviceId: String? = nil) throws(SignalError) {
+    public init(token: String, provider: PushProvider, action: PushAction, deviceId: String? = nil) throws(SignalError)
+    {
         try Self.validate(token: token, provider: provider)
         if let deviceId {
             guard (1...128).contains(deviceId.utf8.count),
-                  deviceId.utf8.allSatisfy({ Self.isTokenCharacter($0) || $0 == UInt8(ascii: ".") })
+                deviceId.utf8.allSatisfy({ Self.isTokenCharacter($0) || $0 == UInt8(ascii: ".") })
             else { throw .invalidDeviceID }
         }
         self.token = token
@@ -67,7 +68,7 @@ public struct PushSignal: Sendable, Hashable {
     private static func isTokenCharacter(_ c: UInt8) -> Bool {
         switch c {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: ":"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: ":"), UInt8(ascii: "_"), UInt8(ascii: "-"):
             true
         default:
             false
@@ -85,7 +86,12 @@ public struct PushSignal: Sendable, Hashable {
     /// Reads a signal's plaintext as the services do: any key order and whitespace, `action`
     /// and `provider` case-insensitive. Unlike the C# service, a missing action is an error.
     public init(plaintext: String) throws(SignalError) {
-        struct Payload: Decodable { var token: String; var provider: String; var action: String; var deviceId: String? }
+        struct Payload: Decodable {
+            var token: String
+            var provider: String
+            var action: String
+            var deviceId: String?
+        }
         guard let payload = try? JSONCoding.decode(Payload.self, from: plaintext.utf8) else { throw .notASignal }
         guard let provider = PushProvider(rawValue: payload.provider.lowercased()) else { throw .unknownProvider }
         guard let action = PushAction(rawValue: payload.action.lowercased()) else { throw .unknownAction }
@@ -103,7 +109,9 @@ public struct NotificationService: Sendable, Hashable {
 
     /// A service whose `publicKey` hashes to `address`; anything else is refused.
     public init(address: Address, publicKey: PublicKey) throws(SignalError) {
-        guard publicKey.address == address else { throw .serviceKeyMismatch(expected: address, derived: publicKey.address) }
+        guard publicKey.address == address else {
+            throw .serviceKeyMismatch(expected: address, derived: publicKey.address)
+        }
         self.address = address
         self.publicKey = publicKey
     }

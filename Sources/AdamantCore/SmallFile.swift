@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The few small files the commands keep or read (caches, the config file), through POSIX
@@ -25,7 +25,9 @@ package enum SmallFile {
     /// refused without reading it (a FIFO would block), and anything over `limit` bytes. With
     /// `ownerWritesOnly`, so is a file that this user does not own or that others may write:
     /// for a file whose contents steer a command, as the config file does.
-    package static func read(atPath path: String, limit: Int, ownerWritesOnly: Bool = false) throws(ReadError) -> [UInt8]? {
+    package static func read(atPath path: String, limit: Int, ownerWritesOnly: Bool = false) throws(ReadError)
+        -> [UInt8]?
+    {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -45,8 +47,12 @@ package enum SmallFile {
         var contents = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
         var filled = 0
         while filled <= limit {
-            if filled == contents.count { contents += [UInt8](repeating: 0, count: min(contents.count, limit + 1 - filled)) }
-            let count = contents.withUnsafeMutableBytes { readSome(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+            if filled == contents.count {
+                contents += [UInt8](repeating: 0, count: min(contents.count, limit + 1 - filled))
+            }
+            let count = contents.withUnsafeMutableBytes {
+                readSome(descriptor, $0.baseAddress! + filled, $0.count - filled)
+            }
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             guard count >= 0 else { throw .cannotRead(errno: errno) }
             guard count > 0 else { break }
@@ -95,4 +101,6 @@ package enum SmallFile {
 }
 
 /// The system call, which `SmallFile.read` would shadow inside the enum.
-private func readSome(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(descriptor, buffer, count) }
+private func readSome(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}

@@ -17,7 +17,9 @@ public enum Spelling {
     }
 
     /// The first candidate at the smallest distance, if that distance is at most `maxDistance`.
-    public static func nearest(to word: some StringProtocol, in candidates: some Sequence<String>, maxDistance: Int = 2) -> String? {
+    public static func nearest(to word: some StringProtocol, in candidates: some Sequence<String>, maxDistance: Int = 2)
+        -> String?
+    {
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
             let d = distance(word, candidate)

@@ -64,11 +64,13 @@ public struct NodeClock: Sendable, Hashable {
 
     /// The node's epoch milliseconds now, less a safety margin so a stamp is never in its future.
     public func nodeEpochMillis(localUnixMillis: Int64, safetyMarginMillis: Int64 = 250) -> Int64 {
-        AdamantTime.epochMillis(unixMillis: localUnixMillis).saturatingSubtract(deltaMillis).saturatingSubtract(safetyMarginMillis)
+        AdamantTime.epochMillis(unixMillis: localUnixMillis).saturatingSubtract(deltaMillis).saturatingSubtract(
+            safetyMarginMillis)
     }
 
     /// `(timestamp, timestampMs)` for a transaction signed now for this node.
-    public func stamp(localUnixMillis: Int64, safetyMarginMillis: Int64 = 250) -> (timestamp: Int32, timestampMs: Int64) {
+    public func stamp(localUnixMillis: Int64, safetyMarginMillis: Int64 = 250) -> (timestamp: Int32, timestampMs: Int64)
+    {
         let millis = nodeEpochMillis(localUnixMillis: localUnixMillis, safetyMarginMillis: safetyMarginMillis)
         return (Int32(clamping: AdamantTime.floorDivide(millis, 1000)), millis)
     }
@@ -102,7 +104,8 @@ public enum TimestampPolicy: Sendable, Hashable {
 
     /// nil when accepted. `nowEpochMillis` is the node's clock. Defined for every input: a
     /// submitted body can carry any integer, and the arithmetic saturates rather than traps.
-    public func check(type: TransactionType, timestamp: Int64, timestampMs: Int64?, nowEpochMillis: Int64) -> Rejection? {
+    public func check(type: TransactionType, timestamp: Int64, timestampMs: Int64?, nowEpochMillis: Int64) -> Rejection?
+    {
         let now = AdamantTime.floorDivide(nowEpochMillis, 1000)
         let laterSlot = AdamantTime.slot(timestamp) > AdamantTime.slot(now)
         switch self {

@@ -57,14 +57,16 @@ public struct Transaction: Sendable, Hashable {
         timestampMs: Int64? = nil
     ) {
         self.init(
-            type: type, amount: amount, senderPublicKey: senderPublicKey, claimedSenderId: senderPublicKey.address, recipientId: recipientId,
+            type: type, amount: amount, senderPublicKey: senderPublicKey, claimedSenderId: senderPublicKey.address,
+            recipientId: recipientId,
             timestamp: timestamp, chat: chat, state: state, signature: signature, timestampMs: timestampMs)
     }
 
     /// The same with the sender's address as a node claims it, for a transaction read from an
     /// answer: deriving it from the key would cost a SHA-256 only to be overwritten.
     init(
-        type: TransactionType, amount: Int64, senderPublicKey: PublicKey, claimedSenderId: Address?, recipientId: Address?,
+        type: TransactionType, amount: Int64, senderPublicKey: PublicKey, claimedSenderId: Address?,
+        recipientId: Address?,
         timestamp: Int32, chat: ChatAsset?, state: StateAsset?, signature: [UInt8], timestampMs: Int64?
     ) {
         self.type = type

@@ -10,7 +10,7 @@ public struct TransactionID: Sendable, Hashable, Comparable, StringCodable {
     /// Canonical decimal: digits only, no leading zero, below 2^64.
     public init?(_ text: some StringProtocol) {
         guard !text.isEmpty, text.utf8.count <= 20, text.allSatisfy({ ("0"..."9").contains($0) }),
-              text.count == 1 || text.first != "0", let number = UInt64(text)
+            text.count == 1 || text.first != "0", let number = UInt64(text)
         else { return nil }
         self.number = number
     }
@@ -74,7 +74,11 @@ public struct ChatAsset: Sendable, Hashable, Encodable {
         self.type = type
     }
 
-    private enum CodingKeys: String, CodingKey { case message, nonce = "own_message", type }
+    private enum CodingKeys: String, CodingKey {
+        case message
+        case nonce = "own_message"
+        case type
+    }
 
     /// Encodes as nodes expect: hex, and the type's number.
     public func encode(to encoder: any Encoder) throws {

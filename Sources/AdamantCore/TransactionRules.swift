@@ -88,7 +88,9 @@ extension String {
     /// Without leading and trailing white space, as JavaScript's `trim()` sees it.
     var trimmingWhitespace: Substring {
         let isSpace = { (c: Character) in c.isWhitespace || c == "\u{FEFF}" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
         return self[first...last]
     }
 }
@@ -163,16 +165,20 @@ public enum TransactionError: Error, Sendable, Hashable, CustomStringConvertible
         case .unexpectedRecipient: "a KVS transaction has no recipient"
         case .invalidStateType(let type): "the KVS state type must be 0 or 1, got \(type)"
         case .blankStateValue: "the KVS value is empty or has white space around it"
-        case .stateValueTooLong(let n): "the KVS value is \(n) characters, the node takes at most \(Limits.maxStateValueLength)"
-        case .stateKeyTooLong(let n): "the KVS key is \(n) characters, the node takes at most \(Limits.maxStateKeyLength)"
+        case .stateValueTooLong(let n):
+            "the KVS value is \(n) characters, the node takes at most \(Limits.maxStateValueLength)"
+        case .stateKeyTooLong(let n):
+            "the KVS key is \(n) characters, the node takes at most \(Limits.maxStateKeyLength)"
         case .amountOutOfRange: "the amount must be between 0 and 98000000 ADM, and above 0 for a transfer"
         case .emptyMessage: "the chat message is empty"
-        case .messageTooLong(let n): "the chat message is \(n) bytes of ciphertext, the node takes at most \(Limits.maxCiphertextBytes)"
+        case .messageTooLong(let n):
+            "the chat message is \(n) bytes of ciphertext, the node takes at most \(Limits.maxCiphertextBytes)"
         case .nonceLength(let n): "the chat nonce (own_message) must be 24 bytes, got \(n)"
         case .timestampMsMismatch: "timestampMs must be within the same second as timestamp"
         case .invalidSignature: "the signature does not verify against the sender's public key"
         case .senderMismatch: "senderId is not the address of senderPublicKey"
-        case .idMismatch(let reported, let computed): "the reported id \(reported) is not the id of the signed bytes (\(computed))"
+        case .idMismatch(let reported, let computed):
+            "the reported id \(reported) is not the id of the signed bytes (\(computed))"
         }
     }
 }

@@ -55,7 +55,10 @@ extension Transaction {
     @discardableResult
     public func verify() throws(TransactionError) -> TransactionID {
         let bytes = try unsignedBytes()
-        guard let number = Ed25519.verifiedLeadingUInt64(signature: signature, sha256Of: bytes, publicKey: senderPublicKey.bytes, more: signSignature ?? []) else {
+        guard
+            let number = Ed25519.verifiedLeadingUInt64(
+                signature: signature, sha256Of: bytes, publicKey: senderPublicKey.bytes, more: signSignature ?? [])
+        else {
             throw .invalidSignature
         }
         if let senderId, senderId != senderPublicKey.address { throw .senderMismatch }
@@ -97,7 +100,8 @@ extension Transaction {
     /// A signed KVS transaction (type 9): `value` stored under `key` for the sender, with no
     /// recipient and no amount. Encrypt private values first (`KVSKey.seal`).
     public static func state(
-        key: String, value: String, type: Int32 = 0, timestamp: Int32, timestampMs: Int64? = nil, signedBy keyPair: KeyPair
+        key: String, value: String, type: Int32 = 0, timestamp: Int32, timestampMs: Int64? = nil,
+        signedBy keyPair: KeyPair
     ) throws(TransactionError) -> Transaction {
         var transaction = Transaction(
             type: .state, amount: 0, senderPublicKey: keyPair.publicKey, recipientId: nil, timestamp: timestamp,

@@ -3,7 +3,8 @@ extension DesktopNotifier {
     /// The bubble for `presentation`, within what `server` can show. Only the body is markup
     /// (the specification's summary is plain text, and servers show it as such).
     static func bubble(
-        for presentation: NotificationPolicy.Presentation, count: String?, server: NotificationServer, appearance: Appearance, actions chatActions: Bool = true
+        for presentation: NotificationPolicy.Presentation, count: String?, server: NotificationServer,
+        appearance: Appearance, actions chatActions: Bool = true
     ) -> DesktopBubble {
         let markup = server.capabilities.contains("body-markup")
         let text = markup ? escapingMarkup(presentation.body) : presentation.body
@@ -13,8 +14,12 @@ extension DesktopNotifier {
         hints.soundName = appearance.soundName
         hints.urgency = presentation.urgency
         hints.suppressSound = presentation.silent
-        let actions: [DesktopBubble.Action] = chatActions && appearance.actions && server.capabilities.contains("actions")
-            ? [.init(key: "default", label: "Open"), .init(key: openKey, label: "Open"), .init(key: muteKey, label: "Mute 1 hour")]
+        let actions: [DesktopBubble.Action] =
+            chatActions && appearance.actions && server.capabilities.contains("actions")
+            ? [
+                .init(key: "default", label: "Open"), .init(key: openKey, label: "Open"),
+                .init(key: muteKey, label: "Mute 1 hour"),
+            ]
             : []
         return DesktopBubble(
             appName: appearance.appName, icon: appearance.icon, summary: presentation.title,

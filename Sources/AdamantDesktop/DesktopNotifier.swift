@@ -117,7 +117,9 @@ public actor DesktopNotifier {
     /// service cannot take it; it is then kept and shown, before any later one, once the
     /// service is back, and recorded as undelivered meanwhile (a later process shows what
     /// this one could not).
-    public func show(_ notification: WatchNotification, as presentation: NotificationPolicy.Presentation) async throws(DesktopUnavailable) {
+    public func show(_ notification: WatchNotification, as presentation: NotificationPolicy.Presentation)
+        async throws(DesktopUnavailable)
+    {
         await enqueue(notification, as: presentation)
         try await deliverWaiting()
     }
@@ -147,10 +149,14 @@ public actor DesktopNotifier {
         let (transactions, chats) = held
         held = ([], [])
         let count = transactions.count
-        let body = "\(count) notification\(count == 1 ? "" : "s") in \(chats.count) chat\(chats.count == 1 ? "" : "s") while quiet"
-        let summary = NotificationPolicy.Presentation(title: appearance.appName, body: body, showsText: false, urgency: .normal, silent: false)
-        waiting.append(Pending(
-            serial: nextSerial(), chat: nil, isTransfer: false, presentation: summary, sentAt: .max, transactions: transactions, recorded: true))
+        let body =
+            "\(count) notification\(count == 1 ? "" : "s") in \(chats.count) chat\(chats.count == 1 ? "" : "s") while quiet"
+        let summary = NotificationPolicy.Presentation(
+            title: appearance.appName, body: body, showsText: false, urgency: .normal, silent: false)
+        waiting.append(
+            Pending(
+                serial: nextSerial(), chat: nil, isTransfer: false, presentation: summary, sentAt: .max,
+                transactions: transactions, recorded: true))
         try await deliverWaiting()
     }
 
@@ -185,23 +191,31 @@ public actor DesktopNotifier {
         if service == nil { try await reconnect() }
         guard let service else { throw .noService }
         var counted = bubbles
-        let (replacing, count, shows) = next.chat.map {
-            counted.arrived(in: $0, isTransfer: next.isTransfer, sentAt: next.sentAt, next.presentation)
-        } ?? (0, nil, next.presentation)
+        let (replacing, count, shows) =
+            next.chat.map {
+                counted.arrived(in: $0, isTransfer: next.isTransfer, sentAt: next.sentAt, next.presentation)
+            } ?? (0, nil, next.presentation)
         let id: UInt32
         do {
             id = try await service.notify(
-                Self.bubble(for: shows, count: count, server: service.server, appearance: appearance, actions: next.chat != nil),
+                Self.bubble(
+                    for: shows, count: count, server: service.server, appearance: appearance, actions: next.chat != nil),
                 replacing: replacing)
-        } catch where error.isRefusal {
+        } catch  where error.isRefusal {
             guard let index = waiting.firstIndex(where: { $0.serial == next.serial }) else { return }
             waiting[index].refusals += 1
             guard waiting[index].refusals >= Self.maximumRefusals else {
-                log.log(.warning, "desktop: the notification service refused a notification (\(waiting[index].refusals) of \(Self.maximumRefusals) times): \(error)")
+                log.log(
+                    .warning,
+                    "desktop: the notification service refused a notification (\(waiting[index].refusals) of \(Self.maximumRefusals) times): \(error)"
+                )
                 throw .serviceFailed(error)
             }
             let refused = waiting.remove(at: index)
-            log.log(.warning, "desktop: the notification service refused a notification \(Self.maximumRefusals) times, given up and recorded as not delivered: \(error)")
+            log.log(
+                .warning,
+                "desktop: the notification service refused a notification \(Self.maximumRefusals) times, given up and recorded as not delivered: \(error)"
+            )
             if !refused.recorded { await recordMissed(refused.transactions) }
             return
         } catch {
@@ -218,7 +232,9 @@ public actor DesktopNotifier {
         guard let index = waiting.firstIndex(where: { $0.serial == next.serial }) else { return }
         let delivered = waiting.remove(at: index)
         if delivered.recorded {
-            for transaction in delivered.transactions { await record?.delivered(transaction.id, account: transaction.account) }
+            for transaction in delivered.transactions {
+                await record?.delivered(transaction.id, account: transaction.account)
+            }
         }
     }
 
@@ -226,10 +242,12 @@ public actor DesktopNotifier {
         let kind = notification.result.notification.kind
         // Without a transaction (a fallback), it counts as sent now.
         let sentAt = notification.result.transaction.map { $0.timestampMs ?? Int64($0.timestamp) * 1000 } ?? .max
-        waiting.append(Pending(
-            serial: nextSerial(), chat: Self.chat(of: notification), isTransfer: kind == .transfer || kind == .cryptoTransfer,
-            presentation: presentation, sentAt: sentAt,
-            transactions: [AccountTransaction(id: notification.result.id, account: notification.account)]))
+        waiting.append(
+            Pending(
+                serial: nextSerial(), chat: Self.chat(of: notification),
+                isTransfer: kind == .transfer || kind == .cryptoTransfer,
+                presentation: presentation, sentAt: sentAt,
+                transactions: [AccountTransaction(id: notification.result.id, account: notification.account)]))
         guard waiting.count > Self.maximumWaiting else { return }
         let dropped = waiting.prefix(waiting.count - Self.maximumWaiting)
         waiting.removeFirst(dropped.count)

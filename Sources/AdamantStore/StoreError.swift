@@ -37,7 +37,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         var afterMovingAside: String {
             switch self {
             case .outbox: " and run 'adm-push repair', which rebuilds it from the chain"
-            case .notificationLog: ", and a new one is started: it has forgotten what was shown, and a watch resumes from the block its lease kept (or give it --from-height HEIGHT)"
+            case .notificationLog:
+                ", and a new one is started: it has forgotten what was shown, and a watch resumes from the block its lease kept (or give it --from-height HEIGHT)"
             case .watchJournal: ", and a new one is started"
             }
         }
@@ -54,7 +55,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case let error as SQLiteError where error.isCorrupt:
             self = .damaged(store, path: path, detail: error.message)
         case let error as SQLiteError:
-            self = .failed(store, path: path, error.isBusy ? .locked(holders: FileHolders.processes(holding: path)) : StoreFailure(error))
+            self = .failed(
+                store, path: path,
+                error.isBusy ? .locked(holders: FileHolders.processes(holding: path)) : StoreFailure(error))
         default:
             self = .failed(store, path: path, .other("\(error)"))
         }

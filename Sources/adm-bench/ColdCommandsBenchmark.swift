@@ -5,9 +5,11 @@ import Foundation
 /// `adm-push nodes --json` as a cold process against a devnet of 3 nodes, next to one curl
 /// process asking the same 3 status URLs (what the health check asks, one per node).
 func coldNodesBenchmark() async throws -> [Figure] {
-    let cold = "cold adm-push nodes --json", rss = "adm-push nodes peak RSS"
+    let cold = "cold adm-push nodes --json"
+    let rss = "adm-push nodes peak RSS"
     guard let push = Spawn.sibling("adm-push"), let curl = Spawn.curl() else {
-        return skippedColdFigures(cold, rss, because: Spawn.curl() == nil ? "curl is not installed" : missing("adm-push"))
+        return skippedColdFigures(
+            cold, rss, because: Spawn.curl() == nil ? "curl is not installed" : missing("adm-push"))
     }
     let devnet = try benchDevnet(freshAccounts: 0)
     defer { devnet.stop() }
@@ -16,7 +18,8 @@ func coldNodesBenchmark() async throws -> [Figure] {
     let environment = ["ADM_NODES": devnet.nodeURLs.joined(separator: ","), "ADM_PUSH_HOME": home]
     let statusURLs = devnet.nodeURLs.map { $0 + "/api/node/status" }
     let runs = try Spawn.paired(
-        Budget(iterations: 50, seconds: 10), ours: Spawn.Command(path: push, arguments: ["nodes", "--json"], environment: environment),
+        Budget(iterations: 50, seconds: 10),
+        ours: Spawn.Command(path: push, arguments: ["nodes", "--json"], environment: environment),
         peer: Spawn.Command(path: curl, arguments: ["-s"] + statusURLs))
     return coldFigures(cold, rss, runs, peerName: "curl, 3 GETs")
 }
@@ -25,9 +28,11 @@ func coldNodesBenchmark() async throws -> [Figure] {
 /// durably), next to what the same work costs at the floor: one curl process POSTing a
 /// transaction-sized body to a node, plus one bare SQLite commit in this process.
 func coldRegisterBenchmark() async throws -> [Figure] {
-    let cold = "cold adm-push register --no-wait", rss = "adm-push register peak RSS"
+    let cold = "cold adm-push register --no-wait"
+    let rss = "adm-push register peak RSS"
     guard let push = Spawn.sibling("adm-push"), let curl = Spawn.curl() else {
-        return skippedColdFigures(cold, rss, because: Spawn.curl() == nil ? "curl is not installed" : missing("adm-push"))
+        return skippedColdFigures(
+            cold, rss, because: Spawn.curl() == nil ? "curl is not installed" : missing("adm-push"))
     }
     let devnet = try benchDevnet(freshAccounts: 1)
     defer { devnet.stop() }
@@ -42,7 +47,10 @@ func coldRegisterBenchmark() async throws -> [Figure] {
         signal, to: .adamantIOS, timestamp: stamp.timestamp, timestampMs: stamp.timestampMs, signedBy: KeyPair.random())
     let body = directory + "/body.json"
     try Data(try transaction.submissionBody()).write(to: URL(fileURLWithPath: body))
-    let post = ["-s", "-H", "Content-Type: application/json", "--data-binary", "@" + body, devnet.nodeURLs[0] + transaction.submissionPath]
+    let post = [
+        "-s", "-H", "Content-Type: application/json", "--data-binary", "@" + body,
+        devnet.nodeURLs[0] + transaction.submissionPath,
+    ]
 
     let environment = [
         "ADM_NODES": devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": devnet.accounts[0].account.passphrase,
@@ -50,7 +58,8 @@ func coldRegisterBenchmark() async throws -> [Figure] {
     ]
     let arguments = ["register", "--token", String(repeating: "0f", count: 32), "--provider", "apns", "--no-wait"]
     let runs = try Spawn.paired(
-        Budget(iterations: 50, seconds: 10), ours: Spawn.Command(path: push, arguments: arguments, environment: environment, expect: 75),
+        Budget(iterations: 50, seconds: 10),
+        ours: Spawn.Command(path: push, arguments: arguments, environment: environment, expect: 75),
         peer: Spawn.Command(path: curl, arguments: post))
     let commit = try await BareSQLite(path: directory + "/bare.sqlite").timing(100)
     var figures = coldFigures(cold, rss, runs, peerName: "curl POST + bare commit", peerExtra: commit.median)
@@ -61,17 +70,23 @@ func coldRegisterBenchmark() async throws -> [Figure] {
 private func missing(_ name: String) -> String { "build \(name) beside adm-bench first (swift build -c release)" }
 
 private func skippedColdFigures(_ cold: String, _ rss: String, because reason: String) -> [Figure] {
-    [.skipped(cold, .milliseconds, goal: .ratio(.atMost, 1.5), because: reason), .skipped(rss, .mebibytes, goal: .value(.atMost, 20), because: reason)]
+    [
+        .skipped(cold, .milliseconds, goal: .ratio(.atMost, 1.5), because: reason),
+        .skipped(rss, .mebibytes, goal: .value(.atMost, 20), because: reason),
+    ]
 }
 
 /// The time figure (≤ 1.5× the peer) and the peak RSS figure (≤ 20 MiB) of a cold command.
 private func coldFigures(
-    _ cold: String, _ rss: String, _ runs: (ours: Timing, peer: Timing, oursPeak: Double?, peerPeak: Double?), peerName: String,
+    _ cold: String, _ rss: String, _ runs: (ours: Timing, peer: Timing, oursPeak: Double?, peerPeak: Double?),
+    peerName: String,
     peerExtra: Double = 0
 ) -> [Figure] {
     [
-        Figure(cold, .milliseconds, value: runs.ours.median, floor: Figure.Floor(name: peerName, value: runs.peer.median + peerExtra),
-               goal: .ratio(.atMost, 1.5), note: "ours \(runs.ours.summary), curl \(runs.peer.summary)"),
+        Figure(
+            cold, .milliseconds, value: runs.ours.median,
+            floor: Figure.Floor(name: peerName, value: runs.peer.median + peerExtra),
+            goal: .ratio(.atMost, 1.5), note: "ours \(runs.ours.summary), curl \(runs.peer.summary)"),
         peakFigure(rss, ours: runs.oursPeak, curl: runs.peerPeak),
     ]
 }
@@ -80,7 +95,10 @@ private func coldFigures(
 /// goal, curl's alongside; skipped without GNU time.
 func peakFigure(_ name: String, ours: Double?, curl: Double?) -> Figure {
     guard let ours, let curl else {
-        return .skipped(name, .mebibytes, goal: .value(.atMost, 20), because: "needs GNU time (\(Spawn.time)) to read a child's own peak")
+        return .skipped(
+            name, .mebibytes, goal: .value(.atMost, 20),
+            because: "needs GNU time (\(Spawn.time)) to read a child's own peak")
     }
-    return Figure(name, .mebibytes, value: ours, floor: Figure.Floor(name: "curl", value: curl), goal: .value(.atMost, 20))
+    return Figure(
+        name, .mebibytes, value: ours, floor: Figure.Floor(name: "curl", value: curl), goal: .value(.atMost, 20))
 }

@@ -14,10 +14,14 @@ func desktopBenchmark() async throws -> [Figure] {
     let environment = ProcessInfo.processInfo.environment
     let notifySend = "/usr/bin/notify-send"
     guard environment["DBUS_SESSION_BUS_ADDRESS"] != nil, FileManager.default.isExecutableFile(atPath: notifySend),
-          let fetch = Spawn.sibling("adm-fetch")
+        let fetch = Spawn.sibling("adm-fetch")
     else {
-        let reason = "needs a session bus with a notification service, notify-send and adm-fetch: scripts/with-desktop .build/release/adm-bench desktop"
-        return [.skipped(one, .milliseconds, goal: .ratio(.atMost, 0.5), because: reason), .skipped(memory, .mebibytes, goal: .ratio(.atMost, 1.2), because: reason)]
+        let reason =
+            "needs a session bus with a notification service, notify-send and adm-fetch: scripts/with-desktop .build/release/adm-bench desktop"
+        return [
+            .skipped(one, .milliseconds, goal: .ratio(.atMost, 0.5), because: reason),
+            .skipped(memory, .mebibytes, goal: .ratio(.atMost, 1.2), because: reason),
+        ]
     }
     let notifier = try await DesktopNotifier.connect(environment: environment, requests: { _ in }, log: SilentLog())
     let me = KeyPair(passphrase: Passphrase(unvalidated: "desktop benchmark"))
@@ -28,14 +32,20 @@ func desktopBenchmark() async throws -> [Figure] {
         let partner = Address(number: sent)
         let result = FetchResult(
             id: TransactionID(number: sent), transaction: nil,
-            notification: RenderedNotification(kind: .message, title: partner.description, body: "benchmark message \(sent)"), text: nil, thread: partner)
+            notification: RenderedNotification(
+                kind: .message, title: partner.description, body: "benchmark message \(sent)"), text: nil,
+            thread: partner)
         try await notifier.show(
             WatchNotification(result: result, via: .poll, account: me.address),
-            as: .init(title: partner.description, body: "benchmark message \(sent)", showsText: true, urgency: .normal, silent: false))
+            as: .init(
+                title: partner.description, body: "benchmark message \(sent)", showsText: true, urgency: .normal,
+                silent: false))
     }
     let peer = try await timings(Budget(iterations: 100, seconds: 3, minimum: 10)) {
         sent += 1
-        let run = try Spawn.run(notifySend, ["-a", "ADAMANT", "-c", "im.received", "U\(sent)", "benchmark message \(sent)"], environment: environment)
+        let run = try Spawn.run(
+            notifySend, ["-a", "ADAMANT", "-c", "im.received", "U\(sent)", "benchmark message \(sent)"],
+            environment: environment)
         guard run.exitStatus == 0 else { throw BenchmarkError(description: "notify-send exited \(run.exitStatus)") }
     }
 
@@ -58,14 +68,20 @@ func desktopBenchmark() async throws -> [Figure] {
     try await Task.sleep(for: .seconds(5))
     let resident = try watches.map { watch in
         let status = try String(contentsOfFile: "/proc/\(watch.processIdentifier)/status", encoding: .utf8)
-        let kib = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }?.split(separator: " ").dropFirst().first.flatMap { Double($0) }
+        let kib = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }?.split(separator: " ").dropFirst()
+            .first.flatMap { Double($0) }
         guard let kib else { throw BenchmarkError(description: "no VmRSS for the watch") }
         return kib / 1024
     }
     return [
-        Figure(one, .milliseconds, value: ours.median, floor: Figure.Floor(name: "notify-send process", value: peer.median), goal: .ratio(.atMost, 0.5),
-               note: "Notify over the session bus from a connected notifier; " + ours.summary + "; notify-send " + peer.summary),
-        Figure(memory, .mebibytes, value: resident[1], floor: Figure.Floor(name: "without --notify", value: resident[0]), goal: .ratio(.atMost, 1.2),
-               note: "two idle live watches of one devnet, 5 s after their sockets came up"),
+        Figure(
+            one, .milliseconds, value: ours.median,
+            floor: Figure.Floor(name: "notify-send process", value: peer.median), goal: .ratio(.atMost, 0.5),
+            note: "Notify over the session bus from a connected notifier; " + ours.summary + "; notify-send "
+                + peer.summary),
+        Figure(
+            memory, .mebibytes, value: resident[1], floor: Figure.Floor(name: "without --notify", value: resident[0]),
+            goal: .ratio(.atMost, 1.2),
+            note: "two idle live watches of one devnet, 5 s after their sockets came up"),
     ]
 }

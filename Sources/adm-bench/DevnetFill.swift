@@ -27,7 +27,8 @@ struct DevnetFill {
         make: @escaping @Sendable (Int, _ timestamp: Int32, _ timestampMs: Int64) throws -> Transaction
     ) async throws {
         var sent = 0
-        let nodes = devnet.nodeURLs, lanes = self.lanes
+        let nodes = devnet.nodeURLs
+        let lanes = self.lanes
         while sent < count {
             let (start, end) = (sent, min(count, sent + Self.batch))
             let above = devnet.height
@@ -52,7 +53,8 @@ struct DevnetFill {
 
     private static func post(_ transaction: Transaction, to node: String, _ transport: CurlTransport) async throws {
         let request = HTTPRequest(
-            method: .post, url: node + transaction.submissionPath, body: try transaction.submissionBody(), timeout: .seconds(10),
+            method: .post, url: node + transaction.submissionPath, body: try transaction.submissionBody(),
+            timeout: .seconds(10),
             connectTimeout: .seconds(2))
         let answer = try await transport.send(request)
         let text = String(decoding: answer.body, as: UTF8.self)

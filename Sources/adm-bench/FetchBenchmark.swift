@@ -9,12 +9,16 @@ import Foundation
 /// next to `curl -s` of the same transaction's URL; its peak RSS; and a cold fetch whose
 /// first-ranked node (as the health cache says) accepts connections and never answers.
 func coldFetchBenchmark() async throws -> [Figure] {
-    let cold = "cold adm-fetch TXN --json --no-names", rss = "adm-fetch peak RSS", silent = "cold adm-fetch, cached best node blackholed"
+    let cold = "cold adm-fetch TXN --json --no-names"
+    let rss = "adm-fetch peak RSS"
+    let silent = "cold adm-fetch, cached best node blackholed"
     let named = "cold adm-fetch TXN --json, names looked up"
     let lived = "cold adm-fetch --no-names, 2,000 fetches in its home"
     let proxied = "cold adm-fetch --no-names through a loopback SOCKS5 proxy"
     guard let fetch = Spawn.sibling("adm-fetch"), let curl = Spawn.curl() else {
-        let reason = Spawn.curl() == nil ? "curl is not installed" : "build adm-fetch beside adm-bench first (swift build -c release)"
+        let reason =
+            Spawn.curl() == nil
+            ? "curl is not installed" : "build adm-fetch beside adm-bench first (swift build -c release)"
         return [
             .skipped(cold, .milliseconds, goal: .ratio(.atMost, 1.5), because: reason),
             .skipped(named, .milliseconds, goal: .ratio(.atMost, 2.0), because: reason),
@@ -32,11 +36,15 @@ func coldFetchBenchmark() async throws -> [Figure] {
 
     let home = try temporaryDirectory("fetch")
     defer { try? FileManager.default.removeItem(atPath: home) }
-    let environment = ["ADM_NODES": devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": me.passphrase, "ADM_PUSH_HOME": home]
-    let ours = Spawn.Command(path: fetch, arguments: [id.description, "--json", "--no-names"], environment: environment)
+    let environment = [
+        "ADM_NODES": devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": me.passphrase, "ADM_PUSH_HOME": home,
+    ]
+    let ours = Spawn.Command(
+        path: fetch, arguments: [id.description, "--json", "--no-names"], environment: environment)
     let url = devnet.nodeURLs[0] + "/api/transactions/get?id=\(id)&returnAsset=1"
 
-    _ = try Spawn.run(fetch, ours.arguments, environment: environment)  // measures health; leaves the cache later runs start from
+    // measures health; leaves the cache later runs start from
+    _ = try Spawn.run(fetch, ours.arguments, environment: environment)
     let cache = URL(fileURLWithPath: home + "/" + HealthCache.fileName)
     let healthyCache = try Data(contentsOf: cache)
     let (fetches, curls, fetchPeak, curlPeak) = try Spawn.paired(
@@ -56,7 +64,8 @@ func coldFetchBenchmark() async throws -> [Figure] {
     var livedInEnvironment = environment
     livedInEnvironment["ADM_PUSH_HOME"] = livedIn
     let (livedFetches, livedCurls, _, _) = try Spawn.paired(
-        Budget(iterations: 50, seconds: 10), ours: Spawn.Command(path: fetch, arguments: ours.arguments, environment: livedInEnvironment),
+        Budget(iterations: 50, seconds: 10),
+        ours: Spawn.Command(path: fetch, arguments: ours.arguments, environment: livedInEnvironment),
         peer: Spawn.Command(path: curl, arguments: ["-s", url]))
 
     // Through microsocks on loopback, next to the same fetch direct, each from a home of its
@@ -71,18 +80,24 @@ func coldFetchBenchmark() async throws -> [Figure] {
         proxiedEnvironment["ADM_PROXY"] = proxy.url
         let viaProxy = Spawn.Command(path: fetch, arguments: ours.arguments, environment: proxiedEnvironment)
         _ = try Spawn.checked(viaProxy)
-        let (proxiedFetches, directFetches, _, _) = try Spawn.paired(Budget(iterations: 50, seconds: 10), ours: viaProxy, peer: ours)
+        let (proxiedFetches, directFetches, _, _) = try Spawn.paired(
+            Budget(iterations: 50, seconds: 10), ours: viaProxy, peer: ours)
         throughProxy = Figure(
-            proxied, .milliseconds, value: proxiedFetches.median, floor: Figure.Floor(name: "the same, direct", value: directFetches.median),
-            goal: .ratio(.atMost, 1.2), note: "through \(proxy.url) \(proxiedFetches.summary), direct \(directFetches.summary)")
+            proxied, .milliseconds, value: proxiedFetches.median,
+            floor: Figure.Floor(name: "the same, direct", value: directFetches.median),
+            goal: .ratio(.atMost, 1.2),
+            note: "through \(proxy.url) \(proxiedFetches.summary), direct \(directFetches.summary)")
     } else {
-        throughProxy = .skipped(proxied, .milliseconds, goal: .ratio(.atMost, 1.2), because: "microsocks is not installed")
+        throughProxy = .skipped(
+            proxied, .milliseconds, goal: .ratio(.atMost, 1.2), because: "microsocks is not installed")
     }
 
     // The cache's best node goes silent; each run starts from the healthy cache again.
     let snapshot = try JSONDecoder().decode(HealthFile.self, from: healthyCache).snapshot
     let best = snapshot.nodes.filter(\.usable).min { ($0.latencyMicros ?? .max) < ($1.latencyMicros ?? .max) }
-    guard let best, let index = devnet.nodeURLs.firstIndex(of: best.endpoint) else { throw BenchmarkError(description: "no usable node in the cache") }
+    guard let best, let index = devnet.nodeURLs.firstIndex(of: best.endpoint) else {
+        throw BenchmarkError(description: "no usable node in the cache")
+    }
     try devnet.add(Fault(.blackhole), toNode: index)
     var blackholed: [Spawn.Run] = []
     let start = now()
@@ -94,16 +109,23 @@ func coldFetchBenchmark() async throws -> [Figure] {
 
     let hedge = NodePool.Configuration().hedgeDelayBounds.lowerBound.milliseconds
     return [
-        Figure(cold, .milliseconds, value: fetches.median, floor: Figure.Floor(name: "curl -s", value: curls.median),
-               goal: .ratio(.atMost, 1.5), note: "ours \(fetches.summary), curl \(curls.summary)"),
-        Figure(named, .milliseconds, value: namedFetches.median, floor: Figure.Floor(name: "curl -s", value: namedCurls.median),
-               goal: .ratio(.atMost, 2.0), note: "a push's fetch with names; ours \(namedFetches.summary), curl \(namedCurls.summary)"),
-        Figure(lived, .milliseconds, value: livedFetches.median, floor: Figure.Floor(name: "curl -s", value: livedCurls.median),
-               goal: .ratio(.atMost, 1.5), note: "ours \(livedFetches.summary), curl \(livedCurls.summary)"),
+        Figure(
+            cold, .milliseconds, value: fetches.median, floor: Figure.Floor(name: "curl -s", value: curls.median),
+            goal: .ratio(.atMost, 1.5), note: "ours \(fetches.summary), curl \(curls.summary)"),
+        Figure(
+            named, .milliseconds, value: namedFetches.median,
+            floor: Figure.Floor(name: "curl -s", value: namedCurls.median),
+            goal: .ratio(.atMost, 2.0),
+            note: "a push's fetch with names; ours \(namedFetches.summary), curl \(namedCurls.summary)"),
+        Figure(
+            lived, .milliseconds, value: livedFetches.median,
+            floor: Figure.Floor(name: "curl -s", value: livedCurls.median),
+            goal: .ratio(.atMost, 1.5), note: "ours \(livedFetches.summary), curl \(livedCurls.summary)"),
         peakFigure(rss, ours: fetchPeak, curl: curlPeak),
-        Figure(silent, .milliseconds, value: blackholed.timing.median,
-               floor: Figure.Floor(name: "hedge + 2× cold", value: hedge + 2 * fetches.median), goal: .ratio(.atMost, 1.0),
-               note: "\(blackholed.timing.summary); bound: hedge delay \(Int(hedge)) ms + 2 × cold median"),
+        Figure(
+            silent, .milliseconds, value: blackholed.timing.median,
+            floor: Figure.Floor(name: "hedge + 2× cold", value: hedge + 2 * fetches.median), goal: .ratio(.atMost, 1.0),
+            note: "\(blackholed.timing.summary); bound: hedge delay \(Int(hedge)) ms + 2 × cold median"),
         throughProxy,
     ]
 }
@@ -114,7 +136,8 @@ private func fillLog(in home: String, fetches: Int, account: Address) async thro
     let clock = SystemWallClock()
     for number in 1...UInt64(fetches) {
         let log = try NotificationLog(home: home)
-        _ = try await log.recordShown(TransactionID(number: number), account: account, pushed: true, at: clock.unixMillis())
+        _ = try await log.recordShown(
+            TransactionID(number: number), account: account, pushed: true, at: clock.unixMillis())
     }
 }
 

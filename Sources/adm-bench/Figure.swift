@@ -26,8 +26,12 @@ struct Figure: Sendable {
         let comparison: Comparison
         let limit: Double
 
-        static func ratio(_ comparison: Comparison, _ limit: Double) -> Goal { Goal(subject: .ratio, comparison: comparison, limit: limit) }
-        static func value(_ comparison: Comparison, _ limit: Double) -> Goal { Goal(subject: .value, comparison: comparison, limit: limit) }
+        static func ratio(_ comparison: Comparison, _ limit: Double) -> Goal {
+            Goal(subject: .ratio, comparison: comparison, limit: limit)
+        }
+        static func value(_ comparison: Comparison, _ limit: Double) -> Goal {
+            Goal(subject: .value, comparison: comparison, limit: limit)
+        }
     }
 
     /// What the value is measured against: a floor (the same work done directly), a peer

@@ -18,8 +18,12 @@ func keysBenchmark() async throws -> [Figure] {
     }
     return [
         Figure(
-            "passphrase → key pair", .milliseconds, value: ours.median, floor: Figure.Floor(name: "libsodium", value: direct.median),
-            goal: .ratio(.atMost, 1.1), note: "ours \(ours.summary); floor: PBKDF2-HMAC-SHA512 with the pad states kept, SHA-256, crypto_sign_seed_keypair"),
+            "passphrase → key pair", .milliseconds, value: ours.median,
+            floor: Figure.Floor(name: "libsodium", value: direct.median),
+            goal: .ratio(.atMost, 1.1),
+            note:
+                "ours \(ours.summary); floor: PBKDF2-HMAC-SHA512 with the pad states kept, SHA-256, crypto_sign_seed_keypair"
+        )
     ]
 }
 
@@ -36,8 +40,12 @@ struct LibsodiumKeys {
     func derivePublicKey() -> [UInt8] {
         var keyed = crypto_auth_hmacsha512_state()
         crypto_auth_hmacsha512_init(&keyed, password, password.count)
-        let u = UnsafeMutablePointer<UInt8>.allocate(capacity: 64), t = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
-        defer { u.deallocate(); t.deallocate() }
+        let u = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
+        let t = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
+        defer {
+            u.deallocate()
+            t.deallocate()
+        }
 
         var state = keyed
         let salt = Array("mnemonic".utf8) + [0, 0, 0, 1]  // the salt, then block number 1
@@ -53,7 +61,8 @@ struct LibsodiumKeys {
 
         var seed = [UInt8](repeating: 0, count: 32)
         crypto_hash_sha256(&seed, t, 64)
-        var publicKey = [UInt8](repeating: 0, count: 32), secretKey = [UInt8](repeating: 0, count: 64)
+        var publicKey = [UInt8](repeating: 0, count: 32)
+        var secretKey = [UInt8](repeating: 0, count: 64)
         crypto_sign_seed_keypair(&publicKey, &secretKey, seed)
         return publicKey
     }

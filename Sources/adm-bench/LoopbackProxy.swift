@@ -1,7 +1,8 @@
 import AdamantCLI
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Debian's microsocks, a SOCKS5 server, on a loopback port of the kernel's choice, for as
@@ -21,15 +22,19 @@ final class LoopbackProxy: Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for descriptor: Int32 in 0...2 {
-            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(
+                &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
         let arguments: [String] = [Self.microsocks, "-i", "127.0.0.1", "-p", String(wanted)]
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        let spawned = ChildProcess.withShellAttributes { posix_spawn(&pid, Self.microsocks, &actions, &$0, argv, envp) } ?? EINVAL
-        guard spawned == 0 else { throw BenchmarkError(description: "cannot start microsocks: \(String(cString: strerror(spawned)))") }
+        let spawned =
+            ChildProcess.withShellAttributes { posix_spawn(&pid, Self.microsocks, &actions, &$0, argv, envp) } ?? EINVAL
+        guard spawned == 0 else {
+            throw BenchmarkError(description: "cannot start microsocks: \(String(cString: strerror(spawned)))")
+        }
         let deadline = Date().addingTimeInterval(10)
         var found = Self.listeningPort(of: pid)
         while found == nil, Date() < deadline {
@@ -57,16 +62,18 @@ final class LoopbackProxy: Sendable {
     /// socket it holds and this process does not (what it inherited is this one's).
     static func listeningPort(of pid: pid_t) -> Int? {
         func sockets(_ folder: String) -> Set<String> {
-            Set(((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).compactMap {
-                try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0)
-            })
+            Set(
+                ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).compactMap {
+                    try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0)
+                })
         }
         let own = sockets("/proc/\(pid)/fd").subtracting(sockets("/proc/self/fd"))
         guard let table = FileHandle(forReadingAtPath: "/proc/net/tcp")?.readDataToEndOfFile() else { return nil }
         for line in String(decoding: table, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: " ")
             guard fields.count > 9, fields[3] == "0A", own.contains("socket:[\(fields[9])]"),
-                  let hex = fields[1].split(separator: ":").last, let port = Int(hex, radix: 16) else { continue }
+                let hex = fields[1].split(separator: ":").last, let port = Int(hex, radix: 16)
+            else { continue }
             return port
         }
         return nil

@@ -17,7 +17,8 @@ import Foundation
 /// A curve, not a pass/fail: each size is shown next to the one before (ratio = growth; ten
 /// times the data should cost about ten times as long), with the memory each took.
 func outboxScaleBenchmark() async throws -> [Figure] {
-    let sizes = [1_000, 10_000, 100_000], accounts = 100
+    let sizes = [1_000, 10_000, 100_000]
+    let accounts = 100
     let devnet = try benchDevnet(freshAccounts: accounts * sizes.count)
     defer { devnet.stop() }
     let service = try NotificationService(address: devnet.ans.address, publicKey: devnet.ans.publicKey)
@@ -28,7 +29,9 @@ func outboxScaleBenchmark() async throws -> [Figure] {
     let tape = try BacklogTape(path: directory + "/tape")
     let curl = CurlTransport()
     let endpoints = try devnet.nodeURLs.map { NodeEndpoint(url: try NodeURL($0)) }
-    let pool = NodePool(nodes: NodeList(endpoints: endpoints, nethash: .majority, source: .arguments), transport: BacklogNode(tape: tape, live: curl))
+    let pool = NodePool(
+        nodes: NodeList(endpoints: endpoints, nethash: .majority, source: .arguments),
+        transport: BacklogNode(tape: tape, live: curl))
     await pool.checkHealth()
     let client = NodeClient(pool: pool)
 
@@ -39,13 +42,16 @@ func outboxScaleBenchmark() async throws -> [Figure] {
         // node holds other people's traffic.
         let owners = devnet.accounts[(step * accounts)..<((step + 1) * accounts)].map(\.account.keyPair)
         let tokensPerAccount = size / 10 / accounts
-        let tokens = owners.indices.map { a in (0..<tokensPerAccount).map { String(format: "%064x", (step << 40) | (a << 20) | $0) } }
+        let tokens = owners.indices.map { a in
+            (0..<tokensPerAccount).map { String(format: "%064x", (step << 40) | (a << 20) | $0) }
+        }
         try await putSignals(on: devnet, service: service, owners: owners, tokens: tokens, tape: tape, curl)
 
         // One home for the 100 accounts. Each account's outbox is opened for its turn and let
         // go, as one `adm-push` run does: 100 open at once would be 100 SQLite page caches.
         let home = directory + "/home-\(size)"
-        let open = { (owner: KeyPair) throws in try Outbox(home: home, keyPair: owner, service: service, chain: client) }
+        let open = { (owner: KeyPair) throws in try Outbox(home: home, keyPair: owner, service: service, chain: client)
+        }
         for (owner, own) in zip(owners, tokens) {
             let outbox = try open(owner)
             for token in own { _ = try await outbox.register(token: token, provider: .apns) }
@@ -68,11 +74,13 @@ func outboxScaleBenchmark() async throws -> [Figure] {
         let short = size >= 1_000 ? "\(size / 1_000)k" : "\(size)"
         let before = { (value: Double) in previous.map { Figure.Floor(name: "at \($0.label)", value: value) } }
         figures += [
-            Figure("flush, \(label)", .milliseconds, value: flush.milliseconds, floor: before(previous?.flush ?? 0),
-                   note: String(format: "%.1f ms an account", flush.milliseconds / Double(accounts))),
+            Figure(
+                "flush, \(label)", .milliseconds, value: flush.milliseconds, floor: before(previous?.flush ?? 0),
+                note: String(format: "%.1f ms an account", flush.milliseconds / Double(accounts))),
             Figure("flush peak above start, \(label)", .mebibytes, value: flush.peakAbove),
-            Figure("status, \(label)", .milliseconds, value: status.milliseconds, floor: before(previous?.status ?? 0),
-                   note: String(format: "%.1f ms an account", status.milliseconds / Double(accounts))),
+            Figure(
+                "status, \(label)", .milliseconds, value: status.milliseconds, floor: before(previous?.status ?? 0),
+                note: String(format: "%.1f ms an account", status.milliseconds / Double(accounts))),
             Figure("status peak above start, \(label)", .mebibytes, value: status.peakAbove),
         ]
         previous = (short, flush.milliseconds, status.milliseconds)
@@ -84,14 +92,17 @@ func outboxScaleBenchmark() async throws -> [Figure] {
 /// add. Rounds are blocks apart, so no signal lands near an opposite one (`gap`): every token
 /// is plainly registered and the planner has nothing to send.
 private func putSignals(
-    on devnet: Devnet, service: NotificationService, owners: [KeyPair], tokens: [[String]], tape: BacklogTape, _ curl: CurlTransport
+    on devnet: Devnet, service: NotificationService, owners: [KeyPair], tokens: [[String]], tape: BacklogTape,
+    _ curl: CurlTransport
 ) async throws {
     let fill = DevnetFill(devnet: devnet)
     let flat = zip(owners, tokens).flatMap { owner, own in own.map { (owner, $0) } }
     var filed = devnet.confirmedTransactions.count
     let record = { (above: Int64) in
         let batch = devnet.confirmedTransactions[filed...]
-        try await tape.record(batch, above: above, filter: "type=3", from: devnet.nodeURLs[0], curl) { $0.senderPublicKey.address.description }
+        try await tape.record(batch, above: above, filter: "type=3", from: devnet.nodeURLs[0], curl) {
+            $0.senderPublicKey.address.description
+        }
         filed += batch.count
     }
     for round in 0..<10 {
@@ -99,7 +110,8 @@ private func putSignals(
         try await fill.submit(flat.count, mined: record) { i, timestamp, timestampMs in
             let (owner, token) = flat[i]
             let signal = try PushSignal(token: token, provider: .apns, action: action)
-            return try Transaction.signal(signal, to: service, timestamp: timestamp, timestampMs: timestampMs, signedBy: owner)
+            return try Transaction.signal(
+                signal, to: service, timestamp: timestamp, timestampMs: timestampMs, signedBy: owner)
         }
         for _ in 0..<5 { devnet.mine() }
     }
@@ -109,8 +121,12 @@ private func expectApplied(_ report: FlushReport, tokens: Int) throws {
     if let problem = report.networkProblem { throw BenchmarkError(description: "flush: \(problem)") }
     let applied = report.keys.filter { if case .applied = $0.newest.state { true } else { false } }.count
     guard report.keys.count == tokens, applied == tokens else {
-        let example = report.keys.first { if case .applied = $0.newest.state { false } else { true } }.map { "\($0.newest.state)" } ?? "none"
-        throw BenchmarkError(description: "flush left \(tokens - applied) of \(tokens) intents unapplied (one is \(example))")
+        let example =
+            report.keys.first { if case .applied = $0.newest.state { false } else { true } }.map {
+                "\($0.newest.state)"
+            } ?? "none"
+        throw BenchmarkError(
+            description: "flush left \(tokens - applied) of \(tokens) intents unapplied (one is \(example))")
     }
 }
 

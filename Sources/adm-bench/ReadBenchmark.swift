@@ -14,7 +14,8 @@ func readBenchmark() async throws -> [Figure] {
     let endpoints = try devnet.nodeURLs.map { NodeEndpoint(url: try NodeURL($0)) }
     let transport = CurlTransport()  // shared, so every pool reuses its connections
     func checkedClient() async -> NodeClient {
-        let pool = NodePool(nodes: NodeList(endpoints: endpoints, nethash: .majority, source: .arguments), transport: transport)
+        let pool = NodePool(
+            nodes: NodeList(endpoints: endpoints, nethash: .majority, source: .arguments), transport: transport)
         await pool.checkHealth()
         return NodeClient(pool: pool)
     }
@@ -28,7 +29,9 @@ func readBenchmark() async throws -> [Figure] {
     let sender = devnet.accounts[0].account.keyPair
     let asset = try ChatKey(secretKey: sender.secretKey, partner: devnet.ans.publicKey).seal("benchmark")
     let sent = try await client.submitChat(asset, to: devnet.ans.address, signedBy: sender)
-    guard sent.outcome.isSuccess else { throw BenchmarkError(description: "the chat was not accepted: \(sent.outcome)") }
+    guard sent.outcome.isSuccess else {
+        throw BenchmarkError(description: "the chat was not accepted: \(sent.outcome)")
+    }
     devnet.mine()
     let id = sent.transactionID
     func read(by client: NodeClient) async throws {
@@ -74,17 +77,24 @@ func readBenchmark() async throws -> [Figure] {
     let hedge = NodePool.Configuration().hedgeDelayBounds.lowerBound.milliseconds
     return [
         Figure("healthy read", .milliseconds, value: healthy.median, note: healthy.summary),
-        Figure("healthy read after the hedge delay's idle", .milliseconds, value: afterIdle.median, note: afterIdle.summary),
+        Figure(
+            "healthy read after the hedge delay's idle", .milliseconds, value: afterIdle.median, note: afterIdle.summary
+        ),
         Figure(
             "first-ranked node blackholed", .milliseconds, value: blackholed.median,
-            floor: Figure.Floor(name: "hedge + 2× healthy + 1 ms", value: hedge + 2 * healthy.median + 1), goal: .ratio(.atMost, 1.0),
+            floor: Figure.Floor(name: "hedge + 2× healthy + 1 ms", value: hedge + 2 * healthy.median + 1),
+            goal: .ratio(.atMost, 1.0),
             note: "\(blackholed.summary); bound: hedge delay \(Int(hedge)) ms + 2 × healthy median + 1 ms"),
-        Figure("blackholed, after one hedged read", .milliseconds, value: afterAdapting.median, note: afterAdapting.summary),
+        Figure(
+            "blackholed, after one hedged read", .milliseconds, value: afterAdapting.median, note: afterAdapting.summary
+        ),
     ]
 }
 
 /// An in-process devnet with blocks only when mined and the service's poll out of the way.
-func benchDevnet(freshAccounts: Int, nodes: Int = 3, configure: (inout DevnetConfiguration) -> Void = { _ in }) throws -> Devnet {
+func benchDevnet(freshAccounts: Int, nodes: Int = 3, configure: (inout DevnetConfiguration) -> Void = { _ in }) throws
+    -> Devnet
+{
     var configuration = DevnetConfiguration()
     configuration.nodeCount = nodes
     configuration.blockTime = .seconds(3_600)

@@ -12,9 +12,9 @@ struct Machine: Sendable, Encodable {
             .flatMap { $0.split(separator: ":", maxSplits: 1).last }
             .map { $0.trimmingCharacters(in: .whitespaces) }
         #if DEBUG
-        let build = "debug"
+            let build = "debug"
         #else
-        let build = "release"
+            let build = "release"
         #endif
         return Machine(cpus: ProcessInfo.processInfo.activeProcessorCount, cpu: model ?? "unknown", build: build)
     }
@@ -34,12 +34,14 @@ enum Table {
         let rows = figures.map(cells)
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         let table = ([header] + rows).map { row in
-            var line = zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+            var line = zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(
+                separator: "  ")
             while line.last == " " { line.removeLast() }
             return line
         }
         let notes = figures.filter { $0.note != nil }.map { "  \($0.benchmark) \($0.name): \($0.note!)" }
-        return ["adm-bench, \(machine.build) build, \(machine.cpus) CPUs (\(machine.cpu))", ""] + table + (notes.isEmpty ? [] : ["", "Notes:"] + notes)
+        return ["adm-bench, \(machine.build) build, \(machine.cpus) CPUs (\(machine.cpu))", ""] + table
+            + (notes.isEmpty ? [] : ["", "Notes:"] + notes)
     }
 
     static func cells(_ figure: Figure) -> [String] {
@@ -52,11 +54,12 @@ enum Table {
         }
         let floor = figure.floor.map { "\(format($0.value, unit)) \($0.name)" } ?? "-"
         let ratio = figure.ratio.map { String(format: "%.2f×", $0) } ?? "-"
-        let goal = figure.goal.map { goal in
-            goal.subject == .ratio
-                ? "\(goal.comparison.symbol) \(String(format: "%.2f", goal.limit))×"
-                : "\(goal.comparison.symbol) \(format(goal.limit, unit))"
-        } ?? "-"
+        let goal =
+            figure.goal.map { goal in
+                goal.subject == .ratio
+                    ? "\(goal.comparison.symbol) \(String(format: "%.2f", goal.limit))×"
+                    : "\(goal.comparison.symbol) \(format(goal.limit, unit))"
+            } ?? "-"
         let met = figure.met.map { $0 ? "yes" : "NO" } ?? "-"
         return [figure.benchmark, figure.name, ours, floor, ratio, goal, met]
     }

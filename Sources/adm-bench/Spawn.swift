@@ -1,7 +1,8 @@
 import AdamantCLI
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Cold processes, ours and curl alike, started the same way: `posix_spawn`, then `wait4`
@@ -24,7 +25,8 @@ enum Spawn {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for descriptor: Int32 in 0...2 {
-            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(
+                &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -32,14 +34,19 @@ enum Spawn {
 
         var pid: pid_t = 0
         var start: UInt64 = 0
-        let spawned = ChildProcess.withShellAttributes { attributes in
-            start = now()
-            return posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        } ?? EINVAL
-        guard spawned == 0 else { throw BenchmarkError(description: "cannot start \(path): \(String(cString: strerror(spawned)))") }
+        let spawned =
+            ChildProcess.withShellAttributes { attributes in
+                start = now()
+                return posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+            } ?? EINVAL
+        guard spawned == 0 else {
+            throw BenchmarkError(description: "cannot start \(path): \(String(cString: strerror(spawned)))")
+        }
         var status: Int32 = 0
         while wait4(pid, &status, 0, nil) < 0 {
-            guard errno == EINTR else { throw BenchmarkError(description: "wait4: \(String(cString: strerror(errno)))") }
+            guard errno == EINTR else {
+                throw BenchmarkError(description: "wait4: \(String(cString: strerror(errno)))")
+            }
         }
         let elapsed = milliseconds(since: start)
         let signal = status & 0x7f
@@ -53,7 +60,9 @@ enum Spawn {
     static func peakMiB(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Double? {
         guard FileManager.default.isExecutableFile(atPath: time) else { return nil }
         let report = try temporaryDirectory("rss") + "/maxrss"
-        defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: report).deletingLastPathComponent().path) }
+        defer {
+            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: report).deletingLastPathComponent().path)
+        }
         _ = try run(time, ["-f", "%M", "-o", report, path] + arguments, environment: environment)
         let text = try String(contentsOfFile: report, encoding: .utf8)
         // The last line is the figure; a line before it says the command failed.
@@ -66,7 +75,8 @@ enum Spawn {
     /// `name` built beside this adm-bench, or nil.
     static func sibling(_ name: String) -> String? {
         // /proc/self/exe, not argv[0], so a run through PATH or a symlink finds the same folder.
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let me =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let path = URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent(name).path
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
@@ -74,7 +84,9 @@ enum Spawn {
     /// curl from PATH (a bare default when PATH is unset), or nil.
     static func curl() -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/curl" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return path.split(separator: ":").map { "\($0)/curl" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 
     struct Command {
@@ -86,17 +98,25 @@ enum Spawn {
 
     /// Runs ours, then the peer, alternately within `budget`, so both see the same load, and
     /// then a few more times each for the peak RSS. Checks every exit status.
-    static func paired(_ budget: Budget, ours: Command, peer: Command) throws -> (ours: Timing, peer: Timing, oursPeak: Double?, peerPeak: Double?) {
-        var oursRuns: [Run] = [], peerRuns: [Run] = []
+    static func paired(_ budget: Budget, ours: Command, peer: Command) throws -> (
+        ours: Timing, peer: Timing, oursPeak: Double?, peerPeak: Double?
+    ) {
+        var oursRuns: [Run] = []
+        var peerRuns: [Run] = []
         let start = now()
         while budget.allowsAnother(after: oursRuns.count, startedAt: start) {
             oursRuns.append(try checked(ours))
             peerRuns.append(try checked(peer))
         }
-        var oursPeak: Double?, peerPeak: Double?
+        var oursPeak: Double?
+        var peerPeak: Double?
         for _ in 0..<3 {
-            oursPeak = try peakMiB(ours.path, ours.arguments, environment: ours.environment).map { max($0, oursPeak ?? 0) }
-            peerPeak = try peakMiB(peer.path, peer.arguments, environment: peer.environment).map { max($0, peerPeak ?? 0) }
+            oursPeak = try peakMiB(ours.path, ours.arguments, environment: ours.environment).map {
+                max($0, oursPeak ?? 0)
+            }
+            peerPeak = try peakMiB(peer.path, peer.arguments, environment: peer.environment).map {
+                max($0, peerPeak ?? 0)
+            }
         }
         return (oursRuns.timing, peerRuns.timing, oursPeak, peerPeak)
     }

@@ -36,11 +36,11 @@ struct Budget {
     init(iterations: Int, seconds: Double = 3, minimum: Int = 5) {
         self.iterations = iterations
         #if DEBUG
-        self.seconds = min(seconds, 0.5)
-        self.minimum = 1
+            self.seconds = min(seconds, 0.5)
+            self.minimum = 1
         #else
-        self.seconds = seconds
-        self.minimum = minimum
+            self.seconds = seconds
+            self.minimum = minimum
         #endif
     }
 
@@ -65,7 +65,8 @@ nonisolated(nonsending) func timings(_ budget: Budget, _ body: () async throws -
 nonisolated(nonsending) func pairedTimings(
     _ budget: Budget, ours: () async throws -> Void, floor: () async throws -> Void
 ) async rethrows -> (ours: Timing, floor: Timing) {
-    var oursSamples: [Double] = [], floorSamples: [Double] = []
+    var oursSamples: [Double] = []
+    var floorSamples: [Double] = []
     let start = now()
     while budget.allowsAnother(after: oursSamples.count, startedAt: start) {
         var begin = now()

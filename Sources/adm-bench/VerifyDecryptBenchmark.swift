@@ -26,11 +26,16 @@ func verifyDecryptBenchmark() async throws -> [Figure] {
         }
     }
     // Each round is a whole pass over the 5,000; the cache starts empty each time.
-    let (oursTime, floorTime) = try await pairedTimings(Budget(iterations: 5, seconds: 4, minimum: 3)) { try ours() } floor: { try floor.run() }
+    let (oursTime, floorTime) = try await pairedTimings(Budget(iterations: 5, seconds: 4, minimum: 3)) {
+        try ours()
+    } floor: {
+        try floor.run()
+    }
     let rate = { (t: Timing) in Double(transactions.count) / t.median * 1e3 }
     return [
         Figure(
-            "verify + decrypt, key per partner", .perSecond, value: rate(oursTime), floor: Figure.Floor(name: "libsodium", value: rate(floorTime)),
+            "verify + decrypt, key per partner", .perSecond, value: rate(oursTime),
+            floor: Figure.Floor(name: "libsodium", value: rate(floorTime)),
             goal: .ratio(.atLeast, 0.9),
             note: "median of \(oursTime.runs) passes over 5,000; floor: SHA-256 ×3, crypto_sign_verify_detached, "
                 + "crypto_box_beforenm once per partner, crypto_box_open_easy_afternm"),
@@ -62,7 +67,8 @@ struct LibsodiumVerifyDecrypt {
             let signed = try transaction.unsignedBytes()
             return Prepared(
                 signed: signed, signedAndSignature: signed + transaction.signature, signature: transaction.signature,
-                publicKey: transaction.senderPublicKey.bytes, partner: partners.firstIndex(of: transaction.senderPublicKey)!,
+                publicKey: transaction.senderPublicKey.bytes,
+                partner: partners.firstIndex(of: transaction.senderPublicKey)!,
                 sealed: transaction.chat!.message, nonce: transaction.chat!.nonce)
         }
         partnerKeys = partners.map(\.bytes)
@@ -79,16 +85,22 @@ struct LibsodiumVerifyDecrypt {
         var plaintext = [UInt8](repeating: 0, count: 4_096)
         for t in transactions {
             crypto_hash_sha256(&hash, t.signed, UInt64(t.signed.count))
-            guard crypto_sign_verify_detached(t.signature, hash, 32, t.publicKey) == 0 else { throw BenchmarkError(description: "a signature failed") }
+            guard crypto_sign_verify_detached(t.signature, hash, 32, t.publicKey) == 0 else {
+                throw BenchmarkError(description: "a signature failed")
+            }
             crypto_hash_sha256(&hash, t.publicKey, 32)
             crypto_hash_sha256(&hash, t.signedAndSignature, UInt64(t.signedAndSignature.count))
             if shared[t.partner] == nil {
-                var curvePartner = [UInt8](repeating: 0, count: 32), key = [UInt8](repeating: 0, count: 32)
+                var curvePartner = [UInt8](repeating: 0, count: 32)
+                var key = [UInt8](repeating: 0, count: 32)
                 _ = crypto_sign_ed25519_pk_to_curve25519(&curvePartner, partnerKeys[t.partner])
                 _ = crypto_box_beforenm(&key, curvePartner, curveSecret)
                 shared[t.partner] = key
             }
-            guard crypto_box_open_easy_afternm(&plaintext, t.sealed, UInt64(t.sealed.count), t.nonce, shared[t.partner]!) == 0 else {
+            guard
+                crypto_box_open_easy_afternm(&plaintext, t.sealed, UInt64(t.sealed.count), t.nonce, shared[t.partner]!)
+                    == 0
+            else {
                 throw BenchmarkError(description: "a message failed to open")
             }
         }

@@ -19,15 +19,20 @@ func watchIdleBenchmark() async throws -> [Figure] {
         ]
     }
     #if DEBUG
-    let span: Duration = .seconds(5)
+        let span: Duration = .seconds(5)
     #else
-    let span: Duration = .seconds(180)
+        let span: Duration = .seconds(180)
     #endif
     let root = try temporaryDirectory("watch-idle")
     defer { try? FileManager.default.removeItem(atPath: root) }
     var measured: [IdleCost] = []
     var running: [(Devnet, WatchingProcess)] = []
-    defer { for (devnet, watch) in running { watch.stop(); devnet.stop() } }
+    defer {
+        for (devnet, watch) in running {
+            watch.stop()
+            devnet.stop()
+        }
+    }
     for live in [true, false] {
         let devnet = try benchDevnet(freshAccounts: 1) { configuration in
             configuration.blockTime = .seconds(5)
@@ -35,8 +40,11 @@ func watchIdleBenchmark() async throws -> [Figure] {
         }
         let watch = try WatchingProcess(
             fetch, live ? [] : ["--no-live"],
-            environment: ["ADM_NODES": devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": devnet.accounts[0].account.passphrase,
-                          "ADM_PUSH_HOME": root + (live ? "/live" : "/polled")])
+            environment: [
+                "ADM_NODES": devnet.nodeURLs.joined(separator: ","),
+                "ADM_PASSPHRASE": devnet.accounts[0].account.passphrase,
+                "ADM_PUSH_HOME": root + (live ? "/live" : "/polled"),
+            ])
         running.append((devnet, watch))
         try watch.waitForLog(live ? "watch: live on" : "Watching ", within: .seconds(30))
     }
@@ -49,13 +57,21 @@ func watchIdleBenchmark() async throws -> [Figure] {
     for (start, end) in zip(starts, ends) { measured.append(end.since(start, perHour: hours)) }
     let (live, polled) = (measured[0], measured[1])
     let note = String(
-        format: "measured %d s, scaled to an hour; live %.2f CPU-s, %.0f requests (%.0f of them the sockets'), %.1f MiB; --no-live %.2f CPU-s, %.0f requests, %.1f MiB",
-        Int(span.components.seconds), live.cpuSeconds, live.requests, live.socketRequests, live.residentMiB, polled.cpuSeconds, polled.requests,
+        format:
+            "measured %d s, scaled to an hour; live %.2f CPU-s, %.0f requests (%.0f of them the sockets'), %.1f MiB; --no-live %.2f CPU-s, %.0f requests, %.1f MiB",
+        Int(span.components.seconds), live.cpuSeconds, live.requests, live.socketRequests, live.residentMiB,
+        polled.cpuSeconds, polled.requests,
         polled.residentMiB)
     return [
-        Figure(cpu, .seconds, value: live.cpuSeconds, floor: Figure.Floor(name: "--no-live", value: polled.cpuSeconds), goal: .ratio(.atMost, 1.0), note: note),
-        Figure(requests, .count, value: live.requests, floor: Figure.Floor(name: "--no-live", value: polled.requests), goal: .ratio(.atMost, 2.0), note: note),
-        Figure(memory, .mebibytes, value: live.residentMiB, floor: Figure.Floor(name: "--no-live", value: polled.residentMiB), goal: .ratio(.atMost, 1.2), note: note),
+        Figure(
+            cpu, .seconds, value: live.cpuSeconds, floor: Figure.Floor(name: "--no-live", value: polled.cpuSeconds),
+            goal: .ratio(.atMost, 1.0), note: note),
+        Figure(
+            requests, .count, value: live.requests, floor: Figure.Floor(name: "--no-live", value: polled.requests),
+            goal: .ratio(.atMost, 2.0), note: note),
+        Figure(
+            memory, .mebibytes, value: live.residentMiB,
+            floor: Figure.Floor(name: "--no-live", value: polled.residentMiB), goal: .ratio(.atMost, 1.2), note: note),
     ]
 }
 
@@ -74,17 +90,24 @@ private struct IdleCost {
         var now = timespec()
         let found = clock_getcpuclockid(pid, &clock)  // an error number itself, not errno
         guard found == 0, clock_gettime(clock, &now) == 0 else {
-            throw BenchmarkError(description: "cannot read the CPU clock of process \(pid): \(String(cString: strerror(found != 0 ? found : errno)))")
+            throw BenchmarkError(
+                description:
+                    "cannot read the CPU clock of process \(pid): \(String(cString: strerror(found != 0 ? found : errno)))"
+            )
         }
         let cpu = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }?.split(separator: " ").dropFirst().first.flatMap { Double($0) } ?? .nan
-        var api = 0, socket = 0
+        let rss =
+            status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }?.split(separator: " ").dropFirst().first
+            .flatMap { Double($0) } ?? .nan
+        var api = 0
+        var socket = 0
         for index in devnet.nodeURLs.indices {
             api += try devnet.requests(toNode: index).count
             socket += try devnet.socketRequests(toNode: index)
         }
-        return IdleCost(cpuSeconds: cpu, requests: Double(api + socket), socketRequests: Double(socket), residentMiB: rss / 1024)
+        return IdleCost(
+            cpuSeconds: cpu, requests: Double(api + socket), socketRequests: Double(socket), residentMiB: rss / 1024)
     }
 
     /// The cost between `start` and this, per hour of `hours`; memory as it is now.

@@ -8,7 +8,8 @@ import Synchronization
 /// and `--no-live` at the default interval, two processes watching one account side by side
 /// on a devnet with mainnet's 5 s blocks, messages sent at random moments.
 func watchLatencyBenchmark() async throws -> [Figure] {
-    let liveP95 = "watch latency, live p95", ratio = "watch latency p95, live next to --no-live"
+    let liveP95 = "watch latency, live p95"
+    let ratio = "watch latency p95, live next to --no-live"
     guard let fetch = Spawn.sibling("adm-fetch") else {
         let reason = "build adm-fetch beside adm-bench first (swift build -c release)"
         return [
@@ -17,9 +18,11 @@ func watchLatencyBenchmark() async throws -> [Figure] {
         ]
     }
     #if DEBUG
-    let messages = 5, meanGap = 0.2
+        let messages = 5
+        let meanGap = 0.2
     #else
-    let messages = 200, meanGap = 0.3
+        let messages = 200
+        let meanGap = 0.3
     #endif
     let devnet = try benchDevnet(freshAccounts: 2) { configuration in
         configuration.blockTime = .seconds(5)
@@ -33,14 +36,18 @@ func watchLatencyBenchmark() async throws -> [Figure] {
     let watches = try [true, false].map { live in
         try WatchingProcess(
             fetch, live ? [] : ["--no-live"],
-            environment: ["ADM_NODES": devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": me.passphrase, "ADM_PUSH_HOME": root + (live ? "/live" : "/polled")])
+            environment: [
+                "ADM_NODES": devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": me.passphrase,
+                "ADM_PUSH_HOME": root + (live ? "/live" : "/polled"),
+            ])
     }
     defer { for watch in watches { watch.stop() } }
     try watches[0].waitForLog("watch: live on", within: .seconds(30))
     try watches[1].waitForLog("Watching ", within: .seconds(30))
 
     let nodes = try NodeList(
-        endpoints: devnet.nodeURLs.map { NodeEndpoint(url: try NodeURL($0)) }, nethash: .pinned(Nethash(devnet.nethash)!), source: .arguments)
+        endpoints: devnet.nodeURLs.map { NodeEndpoint(url: try NodeURL($0)) },
+        nethash: .pinned(Nethash(devnet.nethash)!), source: .arguments)
     let client = NodeClient(pool: NodePool(nodes: nodes))
     await client.pool.checkHealth()
     var answered: [TransactionID: UInt64] = [:]
@@ -51,7 +58,9 @@ func watchLatencyBenchmark() async throws -> [Figure] {
         try await Task.sleep(for: .milliseconds(Int(gap * 1000)))
         let asset = try ChatKey(secretKey: friend.keyPair.secretKey, partner: me.publicKey).seal("latency \(number)")
         let sent = try await client.submitChat(asset, to: me.address, signedBy: friend.keyPair)
-        guard sent.outcome.isSuccess else { throw BenchmarkError(description: "message \(number) was refused: \(sent.outcome)") }
+        guard sent.outcome.isSuccess else {
+            throw BenchmarkError(description: "message \(number) was refused: \(sent.outcome)")
+        }
         answered[sent.transactionID] = now()
     }
     let ids = Set(answered.keys)
@@ -61,14 +70,19 @@ func watchLatencyBenchmark() async throws -> [Figure] {
         watch.lineTimes.compactMap { id, shown in answered[id].map { Double(Int64(shown) - Int64($0)) / 1e6 } }.sorted()
     }
     let (live, polled) = (latencies(watches[0]), latencies(watches[1]))
-    func p(_ fraction: Double, _ sorted: [Double]) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))] }
+    func p(_ fraction: Double, _ sorted: [Double]) -> Double {
+        sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+    }
     let note = String(
-        format: "%d messages; live p50 %.0f ms, p95 %.0f ms; --no-live p50 %.0f ms, p95 %.0f ms", messages, p(0.5, live), p(0.95, live),
+        format: "%d messages; live p50 %.0f ms, p95 %.0f ms; --no-live p50 %.0f ms, p95 %.0f ms", messages,
+        p(0.5, live), p(0.95, live),
         p(0.5, polled), p(0.95, polled))
     return [
         Figure(liveP95, .milliseconds, value: p(0.95, live), goal: .value(.atMost, 250), note: note),
-        Figure(ratio, .milliseconds, value: p(0.95, live), floor: Figure.Floor(name: "--no-live p95", value: p(0.95, polled)),
-               goal: .ratio(.atMost, 0.05), note: note),
+        Figure(
+            ratio, .milliseconds, value: p(0.95, live),
+            floor: Figure.Floor(name: "--no-live p95", value: p(0.95, polled)),
+            goal: .ratio(.atMost, 0.05), note: note),
     ]
 }
 
@@ -95,7 +109,8 @@ final class WatchingProcess: Sendable {
         let read = read
         Self.readLines(output.fileHandleForReading) { line, at in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let text = object["id"] as? String, let id = TransactionID(text) else { return }
+                let text = object["id"] as? String, let id = TransactionID(text)
+            else { return }
             read.shown.withLock { $0[id] = $0[id] ?? at }
         }
         Self.readLines(errors.fileHandleForReading) { line, _ in read.logged.withLock { $0.append(line) } }
@@ -105,7 +120,9 @@ final class WatchingProcess: Sendable {
     var processIdentifier: Int32 { process.processIdentifier }
 
     func waitForLog(_ prefix: String, within limit: Duration) throws {
-        try wait(within: limit, "a log line with \(prefix.debugDescription)") { read.logged.withLock { $0.contains { $0.contains(prefix) } } }
+        try wait(within: limit, "a log line with \(prefix.debugDescription)") {
+            read.logged.withLock { $0.contains { $0.contains(prefix) } }
+        }
     }
 
     func waitForLines(_ ids: Set<TransactionID>, within limit: Duration) throws {
@@ -121,7 +138,8 @@ final class WatchingProcess: Sendable {
         let deadline = ContinuousClock.now + limit
         while !done() {
             guard ContinuousClock.now < deadline, process.isRunning else {
-                throw BenchmarkError(description: "adm-fetch watch did not show \(what): \(read.logged.withLock { $0.suffix(3) })")
+                throw BenchmarkError(
+                    description: "adm-fetch watch did not show \(what): \(read.logged.withLock { $0.suffix(3) })")
             }
             usleep(5_000)
         }

@@ -28,21 +28,29 @@ func watchScaleBenchmark() async throws -> [Figure] {
     // One lane, so the stamps rise along the chain and the listing's order is chain order.
     let filling = now()
     let me = keys.address.description
-    try await DevnetFill(devnet: devnet, lanes: 1).submit(total, mined: { above in
-        let batch = devnet.confirmedTransactions[tape.count(of: me)...]
-        try await tape.record(batch, above: above, filter: "isIn=\(me)&includeDirectTransfers=1", from: devnet.nodeURLs[0], curl) { _ in me }
-    }, make: { [address = keys.address] i, timestamp, timestampMs in
-        let partner = partners[i % partners.count]
-        return try Transaction.chat(
-            partner.chat.seal("backlog message \(i)"), to: address, timestamp: timestamp, timestampMs: timestampMs, signedBy: partner.keys)
-    })
+    try await DevnetFill(devnet: devnet, lanes: 1).submit(
+        total,
+        mined: { above in
+            let batch = devnet.confirmedTransactions[tape.count(of: me)...]
+            try await tape.record(
+                batch, above: above, filter: "isIn=\(me)&includeDirectTransfers=1", from: devnet.nodeURLs[0], curl
+            ) { _ in me }
+        },
+        make: { [address = keys.address] i, timestamp, timestampMs in
+            let partner = partners[i % partners.count]
+            return try Transaction.chat(
+                partner.chat.seal("backlog message \(i)"), to: address, timestamp: timestamp, timestampMs: timestampMs,
+                signedBy: partner.keys)
+        })
     let fillSeconds = milliseconds(since: filling) / 1e3
     let chain = devnet.confirmedTransactions
     guard chain.count == total, tape.count(of: me) == total else {
-        throw BenchmarkError(description: "\(chain.count) of \(total) transactions reached a block, \(tape.count(of: me)) the tape")
+        throw BenchmarkError(
+            description: "\(chain.count) of \(total) transactions reached a block, \(tape.count(of: me)) the tape")
     }
     guard zip(chain, chain.dropFirst()).allSatisfy({ $0.timestamp <= $1.timestamp }) else {
-        throw BenchmarkError(description: "the backlog's timestamps go down along the chain (the clock stepped back?): run it again")
+        throw BenchmarkError(
+            description: "the backlog's timestamps go down along the chain (the clock stepped back?): run it again")
     }
 
     let endpoints = try devnet.nodeURLs.map { NodeEndpoint(url: try NodeURL($0)) }
@@ -52,13 +60,15 @@ func watchScaleBenchmark() async throws -> [Figure] {
     // 1.64× within an hour on these machines (the scan runs on both cores, the floor on one,
     // and the two do not slow alike), so the figure is the median of three, each a fresh watch
     // from block 1.
-    let floor = try LibsodiumVerifyDecrypt(Array(chain.prefix(5_000)), partners: partners.map(\.keys.publicKey), me: keys)
+    let floor = try LibsodiumVerifyDecrypt(
+        Array(chain.prefix(5_000)), partners: partners.map(\.keys.publicKey), me: keys)
     let floorBudget = Budget(iterations: 3, seconds: 2, minimum: 2)
     let rate = { (milliseconds: Double) in 5_000 / milliseconds * 1e3 }
     var floors = [try await timings(floorBudget) { try floor.run() }]
     var scans: [(run: WatchRun, floorRate: Double)] = []
     for scan in 0..<3 {
-        let run = try await watch(total, keys, endpoints, BacklogNode(tape: tape, live: curl), home: directory + "/home\(scan)")
+        let run = try await watch(
+            total, keys, endpoints, BacklogNode(tape: tape, live: curl), home: directory + "/home\(scan)")
         floors.append(try await timings(floorBudget) { try floor.run() })
         scans.append((run, rate((floors[scan].median + floors[scan + 1].median) / 2)))
     }
@@ -76,18 +86,28 @@ func watchScaleBenchmark() async throws -> [Figure] {
         }
     }
     return [
-        Figure("watch scan of 100,000", .perSecond, value: run.rate, floor: Figure.Floor(name: "libsodium verify + decrypt", value: floorRate),
-               goal: .ratio(.atLeast, 1.6),
-               note: "the median of 3 scans (\(ratios.map { String(format: "%.2f×", $0) }.joined(separator: ", ")))"
-                   + String(format: "; %.1f s, %.0f tx per CPU-second (backlog made in %.0f s)", run.seconds, Double(total) / run.cpuSeconds, fillSeconds)),
-        Figure("libsodium verify + decrypt on every core", .perSecond, value: rate(everyCore.median) * Double(cores),
-               floor: Figure.Floor(name: "on one core", value: rate(floors.last!.median)),
-               note: "\(cores) passes over the 5,000 at once: the ceiling of the scan's ratio above"),
-        Figure("resident at the end of the scan", .mebibytes, value: memory.residentAtEnd,
-               floor: Figure.Floor(name: "at 10%", value: memory.residentAtTenth), goal: .ratio(.atMost, 1.2),
-               note: String(format: "flat: within 1.2× of the resident size at 10%% (%.1f MiB before the scan)", memory.residentBefore)),
-        Figure("peak during the scan", .mebibytes, value: memory.peak, floor: Figure.Floor(name: "before", value: memory.residentBefore),
-               note: "VmHWM; the devnet's own 100,000 transactions are resident throughout"),
+        Figure(
+            "watch scan of 100,000", .perSecond, value: run.rate,
+            floor: Figure.Floor(name: "libsodium verify + decrypt", value: floorRate),
+            goal: .ratio(.atLeast, 1.6),
+            note: "the median of 3 scans (\(ratios.map { String(format: "%.2f×", $0) }.joined(separator: ", ")))"
+                + String(
+                    format: "; %.1f s, %.0f tx per CPU-second (backlog made in %.0f s)", run.seconds,
+                    Double(total) / run.cpuSeconds, fillSeconds)),
+        Figure(
+            "libsodium verify + decrypt on every core", .perSecond, value: rate(everyCore.median) * Double(cores),
+            floor: Figure.Floor(name: "on one core", value: rate(floors.last!.median)),
+            note: "\(cores) passes over the 5,000 at once: the ceiling of the scan's ratio above"),
+        Figure(
+            "resident at the end of the scan", .mebibytes, value: memory.residentAtEnd,
+            floor: Figure.Floor(name: "at 10%", value: memory.residentAtTenth), goal: .ratio(.atMost, 1.2),
+            note: String(
+                format: "flat: within 1.2× of the resident size at 10%% (%.1f MiB before the scan)",
+                memory.residentBefore)),
+        Figure(
+            "peak during the scan", .mebibytes, value: memory.peak,
+            floor: Figure.Floor(name: "before", value: memory.residentBefore),
+            note: "VmHWM; the devnet's own 100,000 transactions are resident throughout"),
     ]
 }
 
@@ -103,8 +123,11 @@ private struct WatchRun {
 }
 
 /// Watches from block 1 until `total` notifications have been handed over, sampling memory.
-private func watch(_ total: Int, _ keys: KeyPair, _ endpoints: [NodeEndpoint], _ transport: any HTTPTransport, home: String) async throws -> WatchRun {
-    let pool = NodePool(nodes: NodeList(endpoints: endpoints, nethash: .majority, source: .arguments), transport: transport)
+private func watch(
+    _ total: Int, _ keys: KeyPair, _ endpoints: [NodeEndpoint], _ transport: any HTTPTransport, home: String
+) async throws -> WatchRun {
+    let pool = NodePool(
+        nodes: NodeList(endpoints: endpoints, nethash: .majority, source: .arguments), transport: transport)
     let log = try NotificationLog(home: home)
     let fetcher = Fetcher(keyPair: keys, client: NodeClient(pool: pool, deadline: .seconds(15)), publicKeys: log)
     var configuration = Watcher.Configuration()
@@ -134,10 +157,15 @@ private func watch(_ total: Int, _ keys: KeyPair, _ endpoints: [NodeEndpoint], _
     if case .failure(let error) = await task.result { throw error }
     let cpu = cpuSeconds() - cpuBefore
     let state = progress.state.withLock { $0 }
-    guard state.count >= total else { throw BenchmarkError(description: "the watch handed over \(state.count) of \(total) before its deadline") }
-    guard state.fallbacks == 0 else { throw BenchmarkError(description: "\(state.fallbacks) notifications fell back to the generic text") }
+    guard state.count >= total else {
+        throw BenchmarkError(description: "the watch handed over \(state.count) of \(total) before its deadline")
+    }
+    guard state.fallbacks == 0 else {
+        throw BenchmarkError(description: "\(state.fallbacks) notifications fell back to the generic text")
+    }
     return WatchRun(
-        seconds: Double(state.lastAt - start) / 1e9, cpuSeconds: cpu, residentBefore: before, residentAtTenth: state.residentAtTenth ?? .nan,
+        seconds: Double(state.lastAt - start) / 1e9, cpuSeconds: cpu, residentBefore: before,
+        residentAtTenth: state.residentAtTenth ?? .nan,
         residentAtEnd: state.residentAtEnd ?? .nan, peak: Memory.sample().peak, count: state.count)
 }
 

@@ -13,17 +13,36 @@ struct Benchmark {
 
 let benchmarks = [
     Benchmark(name: "keys", summary: "passphrase → key pair, next to the same libsodium calls", run: keysBenchmark),
-    Benchmark(name: "verify-decrypt", summary: "5,000 chats from 20 partners verified and decrypted, next to libsodium", run: verifyDecryptBenchmark),
-    Benchmark(name: "outbox", summary: "a durable register --no-wait commit, next to a bare SQLite commit", run: outboxBenchmark),
+    Benchmark(
+        name: "verify-decrypt", summary: "5,000 chats from 20 partners verified and decrypted, next to libsodium",
+        run: verifyDecryptBenchmark),
+    Benchmark(
+        name: "outbox", summary: "a durable register --no-wait commit, next to a bare SQLite commit",
+        run: outboxBenchmark),
     Benchmark(name: "read", summary: "a read with the first-ranked of 3 nodes silent, in process", run: readBenchmark),
-    Benchmark(name: "fetch", summary: "cold adm-fetch next to curl; with the cached best node silent", run: coldFetchBenchmark),
-    Benchmark(name: "nodes", summary: "cold adm-push nodes next to curl asking the same 3 URLs", run: coldNodesBenchmark),
-    Benchmark(name: "register", summary: "cold adm-push register --no-wait next to curl POST + a bare commit", run: coldRegisterBenchmark),
-    Benchmark(name: "watch-scale", summary: "watch over a 100,000-transaction backlog: throughput and memory", run: watchScaleBenchmark),
-    Benchmark(name: "watch-latency", summary: "message to notification line, watch live next to --no-live, 5 s blocks", run: watchLatencyBenchmark),
-    Benchmark(name: "watch-idle", summary: "an idle watch's CPU, requests and memory per hour, live next to --no-live", run: watchIdleBenchmark),
-    Benchmark(name: "desktop", summary: "a desktop notification next to notify-send; what --notify adds to an idle watch", run: desktopBenchmark),
-    Benchmark(name: "outbox-scale", summary: "flush and status with up to 10,000 tokens and 100,000 own signals", run: outboxScaleBenchmark),
+    Benchmark(
+        name: "fetch", summary: "cold adm-fetch next to curl; with the cached best node silent", run: coldFetchBenchmark
+    ),
+    Benchmark(
+        name: "nodes", summary: "cold adm-push nodes next to curl asking the same 3 URLs", run: coldNodesBenchmark),
+    Benchmark(
+        name: "register", summary: "cold adm-push register --no-wait next to curl POST + a bare commit",
+        run: coldRegisterBenchmark),
+    Benchmark(
+        name: "watch-scale", summary: "watch over a 100,000-transaction backlog: throughput and memory",
+        run: watchScaleBenchmark),
+    Benchmark(
+        name: "watch-latency", summary: "message to notification line, watch live next to --no-live, 5 s blocks",
+        run: watchLatencyBenchmark),
+    Benchmark(
+        name: "watch-idle", summary: "an idle watch's CPU, requests and memory per hour, live next to --no-live",
+        run: watchIdleBenchmark),
+    Benchmark(
+        name: "desktop", summary: "a desktop notification next to notify-send; what --notify adds to an idle watch",
+        run: desktopBenchmark),
+    Benchmark(
+        name: "outbox-scale", summary: "flush and status with up to 10,000 tokens and 100,000 own signals",
+        run: outboxScaleBenchmark),
 ]
 
 let output = Output()
@@ -62,7 +81,9 @@ let help = """
         if argument.hasPrefix("-") {
             output.error("Error: unknown option \(argument.quoted)")
         } else {
-            let hint = Spelling.nearest(to: argument, in: names).map { " (did you mean '\($0)'?)" } ?? " (one of: \(names.joined(separator: ", ")))"
+            let hint =
+                Spelling.nearest(to: argument, in: names).map { " (did you mean '\($0)'?)" }
+                ?? " (one of: \(names.joined(separator: ", ")))"
             output.error("Error: unknown benchmark \(argument.quoted)\(hint)")
         }
         output.error(usage)

@@ -44,10 +44,13 @@ private struct Demo {
         configuration.ansPollInterval = .seconds(3600)  // polled by hand below, to show each step
         let devnet = try Devnet(configuration)
         defer { devnet.stop() }
-        let alice = devnet.accounts[0].account, bob = devnet.accounts[1].account
+        let alice = devnet.accounts[0].account
+        let bob = devnet.accounts[1].account
         let service = try NotificationService(address: devnet.ans.address, publicKey: devnet.ans.publicKey)
 
-        say("1. A devnet: \(devnet.nodeURLs.count) nodes on 127.0.0.1, a block every 0.5 s, and an ANS emulator (\(service.address)).")
+        say(
+            "1. A devnet: \(devnet.nodeURLs.count) nodes on 127.0.0.1, a block every 0.5 s, and an ANS emulator (\(service.address))."
+        )
         say("   alice \(alice.address) and bob \(bob.address) have 100 ADM each.")
 
         let nodes = try NodeList(
@@ -55,7 +58,9 @@ private struct Demo {
             nethash: .pinned(Nethash(devnet.nethash)!), source: .arguments)
         let client = NodeClient(pool: NodePool(nodes: nodes))
         let usable = await client.pool.checkHealth().filter(\.health.isUsable)
-        say("2. Health check: \(usable.count) of \(devnet.nodeURLs.count) nodes usable, at height \(usable.first?.status?.height ?? 0).")
+        say(
+            "2. Health check: \(usable.count) of \(devnet.nodeURLs.count) nodes usable, at height \(usable.first?.status?.height ?? 0)."
+        )
 
         let transfer = try await client.submitTransfer(amount: 150_000_000, to: bob.address, signedBy: alice.keyPair)
         say("3. alice sends bob 1.5 ADM: \(try await confirmed(transfer, client))")
@@ -63,10 +68,14 @@ private struct Demo {
         let token = String(repeating: "5e", count: 32)
         let add = try PushSignal(token: token, provider: .apns, action: .add)
         let registration = try await sendSignal(add, from: alice, to: service, client)
-        say("4. alice registers an APNs token with the ANS by an encrypted signal (chat type 3): \(try await confirmed(registration, client))")
+        say(
+            "4. alice registers an APNs token with the ANS by an encrypted signal (chat type 3): \(try await confirmed(registration, client))"
+        )
         say("   It reads: \(add.plaintext)")
         devnet.pollANS()
-        for device in devnet.ansRegistrations { say("   The ANS registry now holds \(device.address) \(device.provider) \(device.token.prefix(12))…") }
+        for device in devnet.ansRegistrations {
+            say("   The ANS registry now holds \(device.address) \(device.provider) \(device.token.prefix(12))…")
+        }
 
         let text = "Lunch at noon?"
         let message = try ChatKey(secretKey: bob.keyPair.secretKey, partner: alice.publicKey).seal(text)
@@ -74,11 +83,17 @@ private struct Demo {
         say("5. bob sends alice an encrypted message: \(try await confirmed(sent, client))")
         devnet.pollANS()
         guard let push = devnet.ansPushes.last else { throw DemoError("the ANS recorded no push") }
-        say("   The ANS would push {\"txn-id\": \"\(push.transactionID)\", \"push-recipient\": \"\(push.recipient)\"} to that token.")
+        say(
+            "   The ANS would push {\"txn-id\": \"\(push.transactionID)\", \"push-recipient\": \"\(push.recipient)\"} to that token."
+        )
 
-        guard let fetched = try await client.transaction(push.transactionID) else { throw DemoError("the pushed transaction is not on the nodes") }
+        guard let fetched = try await client.transaction(push.transactionID) else {
+            throw DemoError("the pushed transaction is not on the nodes")
+        }
         let plaintext = try fetched.decryptMessage(with: alice.keyPair, partner: fetched.senderPublicKey)
-        say("6. alice's device fetches \(push.transactionID), checks its signature and id, and decrypts it: \"\(plaintext)\"")
+        say(
+            "6. alice's device fetches \(push.transactionID), checks its signature and id, and decrypts it: \"\(plaintext)\""
+        )
 
         // The race adm-push's outbox exists for (spec/clients.md B1, seed 003), as the iOS app runs it.
         try refuseEveryNode(devnet)
@@ -87,45 +102,62 @@ private struct Demo {
         say("7. alice logs out while her nodes are down: the iOS app signs remove(T) and keeps it to resend.")
         try clearFaults(devnet)
         await client.pool.checkHealth()
-        say("   She logs back in: the app sends add(T): \(try await confirmed(try await sendSignal(add, from: alice, to: service, client), client)).")
+        say(
+            "   She logs back in: the app sends add(T): \(try await confirmed(try await sendSignal(add, from: alice, to: service, client), client))."
+        )
         devnet.pollANS()
         say("   The ANS polls: alice holds \(devnet.registrations(of: alice.address)) device(s).")
         let replayed = try await client.submit(stale)
-        say("   The app's next launch resends the kept remove: \(try await confirmed(replayed, client)), after the add.")
+        say(
+            "   The app's next launch resends the kept remove: \(try await confirmed(replayed, client)), after the add."
+        )
         devnet.pollANS()
-        say("   The ANS polls again and deletes the registration: alice holds \(devnet.registrations(of: alice.address)) device(s),")
+        say(
+            "   The ANS polls again and deletes the registration: alice holds \(devnet.registrations(of: alice.address)) device(s),"
+        )
         say("   while the app, whose stored token is still T, never registers it again. Pushes stop, silently.")
 
         // The same sequence through adm-push's outbox.
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("adm-devnet-demo-\(UUID().uuidString)").path
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("adm-devnet-demo-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: home) }
         var outboxConfiguration = Outbox.Configuration()
         outboxConfiguration.pollInterval = .milliseconds(100)
-        let outbox = try Outbox(home: home, keyPair: bob.keyPair, service: service, chain: client, configuration: outboxConfiguration)
+        let outbox = try Outbox(
+            home: home, keyPair: bob.keyPair, service: service, chain: client, configuration: outboxConfiguration)
         let bobToken = String(repeating: "b0", count: 32)
-        _ = try await outbox.waitUntilSettled(try await outbox.register(token: bobToken, provider: .apns), within: .seconds(15))
+        _ = try await outbox.waitUntilSettled(
+            try await outbox.register(token: bobToken, provider: .apns), within: .seconds(15))
         devnet.pollANS()
-        say("8. bob does the same through adm-push. He registers: the ANS holds \(devnet.registrations(of: bob.address)) device(s).")
+        say(
+            "8. bob does the same through adm-push. He registers: the ANS holds \(devnet.registrations(of: bob.address)) device(s)."
+        )
         try refuseEveryNode(devnet)
         let logout = try await outbox.unregister(token: bobToken)
         _ = try await outbox.waitUntilSettled(logout, within: .seconds(1))
         say("   He logs out while his nodes are down: the outbox keeps the intent remove(T), no signed bytes.")
         try clearFaults(devnet)
         await client.pool.checkHealth()
-        let login = try await outbox.waitUntilSettled(try await outbox.register(token: bobToken, provider: .apns), within: .seconds(15))
+        let login = try await outbox.waitUntilSettled(
+            try await outbox.register(token: bobToken, provider: .apns), within: .seconds(15))
         let newest = login.keys.first { $0.token == bobToken }
         say("   He logs back in: the stale remove is cancelled, never sent; the chain already holds his add, so")
         guard let newest, case .applied(let height?) = newest.newest.state, newest.newest.attempts.isEmpty else {
             throw DemoError("the outbox did not end applied with nothing sent: \(String(describing: newest))")
         }
         say("   nothing is sent either: the intent is applied by the add already in block \(height).")
-        for _ in 0..<3 { devnet.mine(); devnet.pollANS() }
+        for _ in 0..<3 {
+            devnet.mine()
+            devnet.pollANS()
+        }
         say("   After more polls the ANS still holds \(devnet.registrations(of: bob.address)) device(s) for bob.")
 
         try await watchBothWays(alice: alice, bob: bob, client)
 
         let balances = try await (client.balance(of: alice.address).balance, client.balance(of: bob.address).balance)
-        say("Balances: alice \(balances.0) ADM, bob \(balances.1) ADM (a transfer costs 0.5 ADM, a message or signal 0.001).")
+        say(
+            "Balances: alice \(balances.0) ADM, bob \(balances.1) ADM (a transfer costs 0.5 ADM, a message or signal 0.001)."
+        )
     }
 
     /// What `adm-fetch watch` gives a desktop no push service reaches: the same message seen
@@ -139,25 +171,32 @@ private struct Demo {
             for home in homes { try? FileManager.default.removeItem(atPath: home) }
         }
         for live in [true, false] {
-            let home = FileManager.default.temporaryDirectory.appendingPathComponent("adm-devnet-demo-watch-\(UUID().uuidString)").path
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "adm-devnet-demo-watch-\(UUID().uuidString)"
+            ).path
             homes.append(home)
             var configuration = Watcher.Configuration()
             configuration.live = live
             let watcher = Watcher(
-                fetcher: Fetcher(keyPair: alice.keyPair, client: client), log: try NotificationLog(home: home), configuration: configuration,
+                fetcher: Fetcher(keyPair: alice.keyPair, client: client), log: try NotificationLog(home: home),
+                configuration: configuration,
                 events: arrivals)
             let (started, start) = AsyncStream.makeStream(of: Void.self)
-            watches.append(Task {
-                try await watcher.run { _ in start.finish() } onNotification: { notification in
-                    arrivals.note(notification.via)
-                }
-            })
+            watches.append(
+                Task {
+                    try await watcher.run { _ in
+                        start.finish()
+                    } onNotification: { notification in
+                        arrivals.note(notification.via)
+                    }
+                })
             for await _ in started {}
         }
         // As a watch a user keeps running would be: subscribed.
         let subscribed = ContinuousClock.now + .seconds(10)
         while !arrivals.isLive, ContinuousClock.now < subscribed { try await Task.sleep(for: .milliseconds(10)) }
-        let message = try ChatKey(secretKey: bob.keyPair.secretKey, partner: alice.publicKey).seal("Are you at your desk?")
+        let message = try ChatKey(secretKey: bob.keyPair.secretKey, partner: alice.publicKey).seal(
+            "Are you at your desk?")
         // From the moment bob sends: a node announces what it admits before its answer to the
         // sender is read, so the live watch can be ahead of that answer.
         let sending = ContinuousClock.now
@@ -166,23 +205,32 @@ private struct Demo {
         let deadline = ContinuousClock.now + .seconds(30)
         while arrivals.seen.count < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         let seen = arrivals.seen
-        guard let live = seen[.socket], let polled = seen[.poll] else { throw DemoError("both watches did not show the message: \(seen.keys)") }
+        guard let live = seen[.socket], let polled = seen[.poll] else {
+            throw DemoError("both watches did not show the message: \(seen.keys)")
+        }
         func delay(_ instant: ContinuousClock.Instant) -> String {
             let elapsed = (instant - sending).components
             return "\(elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000) ms"
         }
-        say("9. No push service reaches a Linux desktop: adm-fetch watch follows alice's account instead. bob writes again;")
+        say(
+            "9. No push service reaches a Linux desktop: adm-fetch watch follows alice's account instead. bob writes again;"
+        )
         say("   the live watch (the nodes' sockets) shows it \(delay(live)) after bob sent it, before any block;")
         say("   the one that only polls (--no-live, every 10 s) \(delay(polled)) after, once a block held it.")
     }
 
-    private func sendSignal(_ signal: PushSignal, from account: DevnetAccount, to service: NotificationService, _ client: NodeClient) async throws -> SubmitResult {
-        let asset = try ChatKey(secretKey: account.keyPair.secretKey, partner: service.publicKey).seal(signal.plaintext, type: .signal)
+    private func sendSignal(
+        _ signal: PushSignal, from account: DevnetAccount, to service: NotificationService, _ client: NodeClient
+    ) async throws -> SubmitResult {
+        let asset = try ChatKey(secretKey: account.keyPair.secretKey, partner: service.publicKey).seal(
+            signal.plaintext, type: .signal)
         return try await client.submitChat(asset, to: service.address, signedBy: account.keyPair)
     }
 
     /// A signal signed now and kept, as the iOS app keeps a remove it could not send.
-    private func signSignal(_ signal: PushSignal, from account: DevnetAccount, to service: NotificationService, _ client: NodeClient) throws -> Transaction {
+    private func signSignal(
+        _ signal: PushSignal, from account: DevnetAccount, to service: NotificationService, _ client: NodeClient
+    ) throws -> Transaction {
         let now = AdamantTime.timestamp(unixMillis: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
         return try Transaction.signal(signal, to: service, timestamp: Int32(now - 1), signedBy: account.keyPair)
     }
@@ -212,7 +260,9 @@ private struct Demo {
 }
 
 extension Devnet {
-    fileprivate func registrations(of address: Address) -> Int { ansRegistrations.filter { $0.address == address }.count }
+    fileprivate func registrations(of address: Address) -> Int {
+        ansRegistrations.filter { $0.address == address }.count
+    }
 }
 
 /// When each watch first showed a notification, and whether a socket is subscribed (which

@@ -6,10 +6,18 @@ import AdamantDevnet
 enum DevnetOptions {
     static func configuration(_ arguments: ParsedArguments) throws(CLIError) -> DevnetConfiguration {
         var configuration = DevnetConfiguration()
-        if let text = arguments.value(StartOptions.nodes) { configuration.nodeCount = try count(StartOptions.nodes, text, in: 1...64) }
-        if let text = arguments.value(StartOptions.fund) { configuration.freshAccounts = try count(StartOptions.fund, text, in: 0...10_000) }
-        if let text = arguments.value(StartOptions.blockTime) { configuration.blockTime = try seconds(StartOptions.blockTime, text) }
-        if let text = arguments.value(StartOptions.ansPoll) { configuration.ansPollInterval = try seconds(StartOptions.ansPoll, text) }
+        if let text = arguments.value(StartOptions.nodes) {
+            configuration.nodeCount = try count(StartOptions.nodes, text, in: 1...64)
+        }
+        if let text = arguments.value(StartOptions.fund) {
+            configuration.freshAccounts = try count(StartOptions.fund, text, in: 0...10_000)
+        }
+        if let text = arguments.value(StartOptions.blockTime) {
+            configuration.blockTime = try seconds(StartOptions.blockTime, text)
+        }
+        if let text = arguments.value(StartOptions.ansPoll) {
+            configuration.ansPollInterval = try seconds(StartOptions.ansPoll, text)
+        }
         if let text = arguments.value(StartOptions.connectionTimeout) {
             configuration.connectionTimeout = .seconds(try count(StartOptions.connectionTimeout, text, in: 1...86_400))
         }
@@ -17,11 +25,15 @@ enum DevnetOptions {
             configuration.maxConnections = try count(StartOptions.maxConnections, text, in: 1...10_000)
         }
         if let text = arguments.value(StartOptions.nodeVersion) {
-            guard let version = NodeVersion(text) else { throw .usage("--node-version takes X.Y.Z, got \(text.quoted)") }
+            guard let version = NodeVersion(text) else {
+                throw .usage("--node-version takes X.Y.Z, got \(text.quoted)")
+            }
             configuration.nodeVersion = version
         }
         if let text = arguments.value(StartOptions.ansMode) {
-            guard let mode = ANSMode(rawValue: text) else { throw .usage("--ans-mode takes csharp or ordered, got \(text.quoted)") }
+            guard let mode = ANSMode(rawValue: text) else {
+                throw .usage("--ans-mode takes csharp or ordered, got \(text.quoted)")
+            }
             configuration.ansMode = mode
         }
         for text in arguments.values(StartOptions.account) { configuration.allocations.append(try allocation(text)) }
@@ -31,9 +43,13 @@ enum DevnetOptions {
         return configuration
     }
 
-    private static func count(_ option: SingleOption, _ text: String, in range: ClosedRange<Int>) throws(CLIError) -> Int {
+    private static func count(_ option: SingleOption, _ text: String, in range: ClosedRange<Int>) throws(CLIError)
+        -> Int
+    {
         guard let number = Int(text), range.contains(number) else {
-            throw .usage("--\(option.spec.name) takes a whole number from \(range.lowerBound) to \(range.upperBound), got \(text.quoted)")
+            throw .usage(
+                "--\(option.spec.name) takes a whole number from \(range.lowerBound) to \(range.upperBound), got \(text.quoted)"
+            )
         }
         return number
     }
@@ -62,8 +78,12 @@ enum DevnetOptions {
     /// `NODE:KIND[:ARG][@/prefix]`.
     private static func nodeFault(_ text: String, nodes: Int) throws(CLIError) -> DevnetConfiguration.NodeFault {
         let parts = text.split(separator: ":", maxSplits: 1)
-        guard parts.count == 2, let node = Int(parts[0]) else { throw .usage("--fault takes NODE:KIND[:ARG][@/path], got \(text.quoted)") }
-        guard (0..<nodes).contains(node) else { throw .usage("--fault \(text.quoted): nodes are numbered 0 to \(nodes - 1)") }
+        guard parts.count == 2, let node = Int(parts[0]) else {
+            throw .usage("--fault takes NODE:KIND[:ARG][@/path], got \(text.quoted)")
+        }
+        guard (0..<nodes).contains(node) else {
+            throw .usage("--fault \(text.quoted): nodes are numbered 0 to \(nodes - 1)")
+        }
         do { return DevnetConfiguration.NodeFault(node: node, fault: try Fault(parsing: String(parts[1]))) } catch {
             throw .usage("--fault: \(error)")
         }

@@ -21,9 +21,11 @@ enum StartOptions {
         "connection-timeout", valueName: "seconds",
         help: "Close a connection idle this long, or held unanswered by a fault (default 30).")
     static let maxConnections = SingleOption(
-        "max-connections", valueName: "n", help: "Connections each server takes at once; beyond them it answers 503 (default 256).")
+        "max-connections", valueName: "n",
+        help: "Connections each server takes at once; beyond them it answers 503 (default 256).")
     static let fault = RepeatableOption(
-        "fault", valueName: "node:kind[:arg][@/path]", help: "A fault on node NODE (0-based) from the start; see below.")
+        "fault", valueName: "node:kind[:arg][@/path]", help: "A fault on node NODE (0-based) from the start; see below."
+    )
     static let quiet = Flag(
         "quiet", help: "Print only the JSON line (otherwise submissions, blocks and ANS actions go to stderr).")
 

@@ -8,9 +8,16 @@ enum AdmFetch {
         defaultCommand: FetchCommand.self,
         examples: {
             [
-                .init("adm-fetch --payload push.json", "Show the notification for a push as delivered (APNs or FCM JSON)."),
-                .init("adm-fetch 14416988838852300679 --json", "Find, verify and decrypt a transaction by its id, and print it as JSON."),
-                .init("adm-fetch watch --notify", "With no push service: a desktop notification for each incoming message or transfer, one bubble per chat."),
+                .init(
+                    "adm-fetch --payload push.json", "Show the notification for a push as delivered (APNs or FCM JSON)."
+                ),
+                .init(
+                    "adm-fetch 14416988838852300679 --json",
+                    "Find, verify and decrypt a transaction by its id, and print it as JSON."),
+                .init(
+                    "adm-fetch watch --notify",
+                    "With no push service: a desktop notification for each incoming message or transfer, one bubble per chat."
+                ),
             ]
         })
 }

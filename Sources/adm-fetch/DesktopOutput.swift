@@ -15,7 +15,8 @@ enum DesktopOutput {
     /// `notify`), nil when they do not. `staying` is false for a process that exits right
     /// after showing: its bubbles offer no action, as nobody would hear the click.
     static func notifier(
-        _ arguments: ParsedArguments, _ context: Context, staying: Bool, record: (any UndeliveredRecord)? = nil, log: any LogSink,
+        _ arguments: ParsedArguments, _ context: Context, staying: Bool, record: (any UndeliveredRecord)? = nil,
+        log: any LogSink,
         mute: @escaping @Sendable (ChatBubbles.Chat) async -> Void = { _ in }
     ) async throws(CLIError) -> DesktopNotifier? {
         guard try DesktopOptions.notifySetting(arguments, context).value else { return nil }
@@ -28,12 +29,14 @@ enum DesktopOutput {
         inherited["ADM_PASSPHRASE"] = nil
         let environment = inherited
         do {
-            return try await DesktopNotifier.connect(environment: context.environment, appearance, record: record, requests: { request in
-                switch request {
-                case .open(let chat): Self.open(chat, command: open, environment: environment, log: log)
-                case .mute(let chat): await mute(chat)
-                }
-            }, log: log)
+            return try await DesktopNotifier.connect(
+                environment: context.environment, appearance, record: record,
+                requests: { request in
+                    switch request {
+                    case .open(let chat): Self.open(chat, command: open, environment: environment, log: log)
+                    case .mute(let chat): await mute(chat)
+                    }
+                }, log: log)
         } catch {
             throw CLIError("--notify: \(error)", exitCode: .unavailable)
         }
@@ -51,7 +54,9 @@ enum DesktopOutput {
         environment["ADM_PARTNER"] = chat.partner.description
         environment["ADM_ACCOUNT"] = chat.account.description
         let failure = ChildProcess.launch("/bin/sh", ["-c", command], environment: environment) { outcome in
-            if !outcome.succeeded { log.log(.warning, "desktop: the open command for the chat with \(chat.partner) \(outcome)") }
+            if !outcome.succeeded {
+                log.log(.warning, "desktop: the open command for the chat with \(chat.partner) \(outcome)")
+            }
         }
         if let failure { log.log(.warning, "desktop: the open command could not start: \(failure)") }
     }

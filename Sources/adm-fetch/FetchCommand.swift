@@ -7,17 +7,26 @@ import AdamantStore
 
 /// `adm-fetch TXN_ID` / `adm-fetch --payload FILE`: the notification extension's job.
 struct FetchCommand: Command {
-    static let recipient = SingleOption("recipient", valueName: "address", help: "The address the push was for (push-recipient); must be this passphrase's.")
-    static let payload = SingleOption("payload", valueName: "file", valueKind: .file, help: "Read the push as delivered (APNs or FCM JSON) from a file, or - for standard input.")
+    static let recipient = SingleOption(
+        "recipient", valueName: "address",
+        help: "The address the push was for (push-recipient); must be this passphrase's.")
+    static let payload = SingleOption(
+        "payload", valueName: "file", valueKind: .file,
+        help: "Read the push as delivered (APNs or FCM JSON) from a file, or - for standard input.")
     static let noNames = Flag("no-names", help: "Title with the partner's address; skip the address-book lookup.")
     /// The shared option's name and parsing, with fetch's own default.
-    static let deadline = SingleOption("deadline", valueName: "seconds", help: "End by then, whatever the nodes do (default 25; through a proxy, longer as its measured latency needs).")
-    static let json = Flag("json", help: "Print one JSON object: the transaction, the notification, and on failure fallback and reason.")
+    static let deadline = SingleOption(
+        "deadline", valueName: "seconds",
+        help: "End by then, whatever the nodes do (default 25; through a proxy, longer as its measured latency needs).")
+    static let json = Flag(
+        "json", help: "Print one JSON object: the transaction, the notification, and on failure fallback and reason.")
 
     static let info = CommandInfo(
         name: "fetch",
         overview: "Find, verify, decrypt and render the transaction behind a push.",
-        options: [recipient, payload, deadline, json, noNames, DesktopOptions.notify] + DesktopOptions.policyOptions + [OutboxOptions.home]
+        options: [recipient, payload, deadline, json, noNames, DesktopOptions.notify] + DesktopOptions.policyOptions + [
+            OutboxOptions.home
+        ]
             + NodeOptions.options
             + [PassphraseInput.option],
         discussion: """
@@ -44,19 +53,24 @@ struct FetchCommand: Command {
         switch (arguments.positional.count, arguments.value(Self.payload)) {
         case (1, nil):
             let text = arguments.positional[0]
-            guard let id = TransactionID(text) else { throw .usage("\(text.quoted) is not a transaction id (digits, below 2^64)") }
+            guard let id = TransactionID(text) else {
+                throw .usage("\(text.quoted) is not a transaction id (digits, below 2^64)")
+            }
             self.id = id
         case (0, _?):
             id = nil
         case (0, nil):
             throw .usage("give a transaction id, or --payload FILE")
         default:
-            throw .usage(arguments.value(Self.payload) == nil
-                ? "unexpected argument \(StrayArguments.quotingFirst(of: arguments.positional.dropFirst()))"
-                : "give a transaction id or --payload, not both")
+            throw .usage(
+                arguments.value(Self.payload) == nil
+                    ? "unexpected argument \(StrayArguments.quotingFirst(of: arguments.positional.dropFirst()))"
+                    : "give a transaction id or --payload, not both")
         }
         if let text = arguments.value(Self.recipient) {
-            do { recipient = try Address(text) } catch { throw .usage("--recipient \(text.quoted) is not an address: \(error)") }
+            do { recipient = try Address(text) } catch {
+                throw .usage("--recipient \(text.quoted) is not an address: \(error)")
+            }
         } else {
             recipient = nil
         }
@@ -85,9 +99,12 @@ struct FetchCommand: Command {
         if push.transaction == nil || !arguments.flag(Self.noNames) { CurlTransport.startLoading() }
         let keys = AccountKeys(KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context)))
         // Bad input is said first (64), then a missing desktop (69), before any node is asked.
-        let desktop = try await DesktopOutput.notifier(arguments, context, staying: false, log: Warnings(output: context.output))
+        let desktop = try await DesktopOutput.notifier(
+            arguments, context, staying: false, log: Warnings(output: context.output))
         let (home, log) = openLog(context)
-        let pool = try await NodeOptions.pool(arguments, context, home: home, account: keys) { context.output.error("warning: " + $0) }
+        let pool = try await NodeOptions.pool(arguments, context, home: home, account: keys) {
+            context.output.error("warning: " + $0)
+        }
         // Through a proxy, as long as the route's measured latency says.
         let deadline = self.deadline ?? pool.allowingDeadline(.seconds(25))
         var configuration = Fetcher.Configuration()
@@ -108,7 +125,8 @@ struct FetchCommand: Command {
             let now = SystemWallClock().unixMillis()
             do {
                 result.duplicate = try await log.recordShown(
-                    result.id, account: await keys.keyPair.address, pushed: true, at: now, height: result.transaction?.height)
+                    result.id, account: await keys.keyPair.address, pushed: true, at: now,
+                    height: result.transaction?.height)
             } catch {
                 context.output.error("warning: \(error); duplicates are not detected")
             }
@@ -118,7 +136,9 @@ struct FetchCommand: Command {
         // "Mute 1 hour" on a watch's bubble is kept in the home, for this bubble too.
         if desktop != nil, let log {
             do {
-                for (partner, until) in try await log.mutedChats(account: pushed.account, now: SystemWallClock().unixMillis()) {
+                for (partner, until) in try await log.mutedChats(
+                    account: pushed.account, now: SystemWallClock().unixMillis())
+                {
                     policy.mutedChats[ChatBubbles.Chat(account: pushed.account, partner: partner)] = until
                 }
             } catch {
@@ -156,7 +176,9 @@ struct FetchCommand: Command {
     /// The push from `TXN_ID` or `--payload`.
     private func readPush(_ context: Context) throws(CLIError) -> PushPayload {
         if let id { return PushPayload(id: id) }
-        guard let source = arguments.value(Self.payload) else { throw .usage("give a transaction id, or --payload FILE") }
+        guard let source = arguments.value(Self.payload) else {
+            throw .usage("give a transaction id, or --payload FILE")
+        }
         let bytes = try PayloadInput.read(source, limit: PushPayload.maximumSize)
         do { return try PushPayload(json: bytes) } catch { throw .invalidInput("--payload: \(error)") }
     }

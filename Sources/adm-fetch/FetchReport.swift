@@ -20,7 +20,10 @@ enum FetchReport {
     static func printFallback(reason: String, json: Bool, _ context: Context) {
         let notification = NotificationRenderer.fallback(type: nil, amount: 0, title: "ADAMANT")
         if json {
-            context.output.printJSON(Unread(kind: notification.kind.rawValue, title: notification.title, body: notification.body, reason: reason))
+            context.output.printJSON(
+                Unread(
+                    kind: notification.kind.rawValue, title: notification.title, body: notification.body, reason: reason
+                ))
             return
         }
         context.output.print(notification.title)

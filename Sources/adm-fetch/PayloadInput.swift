@@ -1,11 +1,12 @@
 import AdamantCLI
 import AdamantCore
+
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #elseif canImport(Musl)
-@preconcurrency import Musl
+    @preconcurrency import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads `--payload`: a regular file or standard input, refused past `limit` bytes without
@@ -17,7 +18,9 @@ enum PayloadInput {
             descriptor = STDIN_FILENO
         } else {
             descriptor = open(source, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-            guard descriptor >= 0 else { throw .invalidInput("cannot read --payload \(source.quoted): \(String(cString: strerror(errno)))") }
+            guard descriptor >= 0 else {
+                throw .invalidInput("cannot read --payload \(source.quoted): \(String(cString: strerror(errno)))")
+            }
             var info = stat()
             guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
                 close(descriptor)
@@ -36,7 +39,9 @@ enum PayloadInput {
             }
             bytes += chunk[0..<count]
         }
-        guard bytes.count <= limit else { throw .invalidInput("--payload is larger than a push can be (\(limit) bytes)") }
+        guard bytes.count <= limit else {
+            throw .invalidInput("--payload is larger than a push can be (\(limit) bytes)")
+        }
         return bytes
     }
 }

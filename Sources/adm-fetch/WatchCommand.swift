@@ -9,16 +9,23 @@ import Synchronization
 
 /// `adm-fetch watch`: notifications with no push service, from the nodes' sockets and listings.
 struct WatchCommand: Command {
-    static let fromHeight = SingleOption("from-height", valueName: "height", help: "Start at this block (no later than the chain's tip), whatever the kept cursor says.")
+    static let fromHeight = SingleOption(
+        "from-height", valueName: "height",
+        help: "Start at this block (no later than the chain's tip), whatever the kept cursor says.")
     static let interval = SingleOption(
-        "interval", valueName: "seconds", help: "Between polls once caught up (default 60 while a node's socket is live, else 10; 0.5 to 3600).")
+        "interval", valueName: "seconds",
+        help: "Between polls once caught up (default 60 while a node's socket is live, else 10; 0.5 to 3600).")
     static let noLive = Flag("no-live", help: "Poll only: open no node's socket.")
     static let exec = SingleOption(
-        "exec", valueName: "command", help: "Run this with /bin/sh -c for each notification (ADM_TITLE, ADM_BODY, ADM_KIND, ADM_TXN_ID, ADM_THREAD, ADM_ACCOUNT).")
+        "exec", valueName: "command",
+        help:
+            "Run this with /bin/sh -c for each notification (ADM_TITLE, ADM_BODY, ADM_KIND, ADM_TXN_ID, ADM_THREAD, ADM_ACCOUNT)."
+    )
     static let json = Flag("json", help: "Print one JSON line per notification (the object adm-fetch --json prints).")
     static let passphraseFiles = RepeatableOption(
         "passphrase-file", valueName: "path", valueKind: .file,
-        help: "Read an account's passphrase from this file (mode 600 or stricter); repeat it to watch several accounts.")
+        help: "Read an account's passphrase from this file (mode 600 or stricter); repeat it to watch several accounts."
+    )
     /// A hook still running after this is killed.
     static let hookTimeout: Duration = .seconds(60)
 
@@ -26,7 +33,8 @@ struct WatchCommand: Command {
         name: "watch",
         overview: "Show the account's incoming messages and transfers as they arrive, with no push service.",
         options: [fromHeight, interval, noLive, exec, json] + DesktopOptions.options
-            + [LogOptions.verbose, OutboxOptions.home, OutboxOptions.serviceAddress, OutboxOptions.servicePublicKey] + NodeOptions.options
+            + [LogOptions.verbose, OutboxOptions.home, OutboxOptions.serviceAddress, OutboxOptions.servicePublicKey]
+            + NodeOptions.options
             + [passphraseFiles],
         discussion: """
             Follows the account's incoming transactions, verifies and decrypts each, and prints
@@ -58,10 +66,10 @@ struct WatchCommand: Command {
             exits 75, naming the process that watches. On a
             terminal, a long catch-up shows its progress on one line of standard error.
             """ + "\n" + DesktopOptions.help + "\n" + """
-            A bubble the service could not take (it went away, or quiet hours held it) is recorded
-            in --home and shown when it is back, or by the next watch.
-            """ + "\n" + LogOptions.help + "\n" + NodeOptions.help + "\n" + PassphraseInput.help
-            + " Several accounts' passphrases come only from files.")
+                A bubble the service could not take (it went away, or quiet hours held it) is recorded
+                in --home and shown when it is back, or by the next watch.
+                """ + "\n" + LogOptions.help + "\n" + NodeOptions.help + "\n" + PassphraseInput.help
+                + " Several accounts' passphrases come only from files.")
 
     let arguments: ParsedArguments
     let start: WatchStart
@@ -111,7 +119,9 @@ struct WatchCommand: Command {
         let ownCircuits = try NodeOptions.separatesAccounts(arguments, context)
         // Bad input is said first (64), then a missing desktop (69).
         let logsByAccount = AccountLogs(logger)
-        let desktop = try await DesktopOutput.notifier(arguments, context, staying: true, record: logsByAccount, log: logger) { chat in
+        let desktop = try await DesktopOutput.notifier(
+            arguments, context, staying: true, record: logsByAccount, log: logger
+        ) { chat in
             let until = SystemWallClock().unixMillis() + DesktopOutput.muteSpan
             policy.mute(chat, until: until)
             await logsByAccount.keep(chat, until: until)
@@ -133,9 +143,12 @@ struct WatchCommand: Command {
         var pools: [NodePool] = []
         for account in ownCircuits ? accounts : [accounts[0]] {
             let warned = !pools.isEmpty  // once, not once an account
-            pools.append(try await NodeOptions.pool(arguments, context, home: account.home, account: AccountKeys(account.keyPair)) {
-                if !warned { logger.log(.warning, $0) }
-            })
+            pools.append(
+                try await NodeOptions.pool(
+                    arguments, context, home: account.home, account: AccountKeys(account.keyPair)
+                ) {
+                    if !warned { logger.log(.warning, $0) }
+                })
         }
         defer { for (pool, account) in zip(pools, accounts) { HealthCache.save(pool, home: account.home) } }
         var logs: [String: NotificationLog] = [:]
@@ -154,19 +167,27 @@ struct WatchCommand: Command {
                 logs[account.home] = log
             }
             await logsByAccount.add(log, for: account.keyPair.address, into: policy)
-            let fetcher = Fetcher(keyPair: account.keyPair, client: NodeClient(pool: pool, deadline: pool.allowing(.seconds(15))), publicKeys: log)
+            let fetcher = Fetcher(
+                keyPair: account.keyPair, client: NodeClient(pool: pool, deadline: pool.allowing(.seconds(15))),
+                publicKeys: log)
             fetchers.append((account.keyPair.address, fetcher))
             let registrations = await openOutbox(account.home, account.keyPair, fetcher.client, logger, context)
-            watchers.append(Watcher(
-                fetcher: fetcher, log: log, configuration: configuration, registrations: registrations, events: logger,
-                progress: logger.progress.map(Self.showing)))
+            watchers.append(
+                Watcher(
+                    fetcher: fetcher, log: log, configuration: configuration, registrations: registrations,
+                    events: logger,
+                    progress: logger.progress.map(Self.showing)))
         }
 
         // What the desktop missed while the last watch ran, on the desktop now.
-        let missed = desktop.map { notifier in Task { [fetchers] in await Self.showMissed(fetchers, logsByAccount, on: notifier, policy, logger) } }
+        let missed = desktop.map { notifier in
+            Task { [fetchers] in await Self.showMissed(fetchers, logsByAccount, on: notifier, policy, logger) }
+        }
         defer { missed?.cancel() }
         let group = WatchGroup(watchers)
-        let output = context.output, json = arguments.flag(Self.json), named = accounts.count > 1
+        let output = context.output
+        let json = arguments.flag(Self.json)
+        let named = accounts.count > 1
         let hook = command.map { Hook(command: $0, environment: context.environment, logger: logger) }
         let stop = StopOnSignals()
         defer { stop.release() }
@@ -190,12 +211,21 @@ struct WatchCommand: Command {
                     let result = notification.result
                     var written = false
                     let print = {
-                        let line = result.notification.title + ": " + result.notification.body.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " ")
-                        written = json ? output.printJSON(FetchReport.Watched(notification)) : output.print((named ? "[\(notification.account)] " : "") + line)
+                        let line =
+                            result.notification.title + ": "
+                            + result.notification.body.split(separator: "\n", omittingEmptySubsequences: false).joined(
+                                separator: " ")
+                        written =
+                            json
+                            ? output.printJSON(FetchReport.Watched(notification))
+                            : output.print((named ? "[\(notification.account)] " : "") + line)
                     }
                     if let progress = logger.progress { progress.interrupt(print) } else { print() }
                     guard written else {
-                        throw HandOverFailure(stop.requested ? "standard output took nothing more before the stop" : "standard output cannot be written")
+                        throw HandOverFailure(
+                            stop.requested
+                                ? "standard output took nothing more before the stop"
+                                : "standard output cannot be written")
                     }
                     try await hook?.run(for: notification)
                     // Not delivered is not lost: the notifier keeps it, records it and says so; it
@@ -211,10 +241,12 @@ struct WatchCommand: Command {
                 }
             }
             failure = nil
-        } catch where stop.requested {
+        } catch  where stop.requested {
             // Its reader stopped reading: the stop is not held up, and nothing is lost.
             if case .notHandedOver(let id, let why) = error.error {
-                logger.log(.warning, "watch: stopped while \(why): transaction \(id) and those after it are shown at the next start")
+                logger.log(
+                    .warning,
+                    "watch: stopped while \(why): transaction \(id) and those after it are shown at the next start")
             }
             failure = nil
         } catch {
@@ -228,14 +260,20 @@ struct WatchCommand: Command {
         case .noUsableNode(let detail):
             throw CLIError(detail, exitCode: .unavailable)
         case .leaseRefused(.held(let holder)):
-            throw CLIError("another watch of \(error.account) runs on this home (\(holder)); stop it first, or give this one another --home", exitCode: .queued)
+            throw CLIError(
+                "another watch of \(error.account) runs on this home (\(holder)); stop it first, or give this one another --home",
+                exitCode: .queued)
         case .leaseRefused(let refusal):
             throw CLIError(WatchError.leaseRefused(refusal).description, exitCode: .rejected)
         case .aheadOfChain(let height, let tip):
-            throw CLIError.invalidInput("--from-height \(height) is past the chain's tip, block \(tip): give a height up to \(tip), or leave it out to start at the current block")
+            throw CLIError.invalidInput(
+                "--from-height \(height) is past the chain's tip, block \(tip): give a height up to \(tip), or leave it out to start at the current block"
+            )
         case .notHandedOver(let id, let failure):
             // Standard output's own failure is reported by Tool, as for every command.
-            logger.log(.error, "watch: stopped: transaction \(id) could not be shown (\(failure)); it is shown at the next start")
+            logger.log(
+                .error,
+                "watch: stopped: transaction \(id) could not be shown (\(failure)); it is shown at the next start")
             return .outputFailed
         case .store(let failure):
             throw CLIError(storeError: failure)
@@ -245,9 +283,13 @@ struct WatchCommand: Command {
     /// One line per notification: what kind at info, which transaction only at debug, never
     /// what it says.
     static func log(_ result: FetchResult, _ logger: Logger) {
-        let detail = logger.logs(.debug) ? " (transaction \(result.id)\(result.transaction?.height.map { ", block \($0)" } ?? ""))" : ""
+        let detail =
+            logger.logs(.debug)
+            ? " (transaction \(result.id)\(result.transaction?.height.map { ", block \($0)" } ?? ""))" : ""
         if let failure = result.failure {
-            logger.log(.warning, "watch: notification with the generic text: \(result.notification.kind.rawValue)\(detail): \(failure)")
+            logger.log(
+                .warning,
+                "watch: notification with the generic text: \(result.notification.kind.rawValue)\(detail): \(failure)")
         } else {
             logger.log(.info, "watch: notification: \(result.notification.kind.rawValue)\(detail)")
         }
@@ -255,11 +297,16 @@ struct WatchCommand: Command {
 
     /// The notifications an earlier watch could not put on the desktop, fetched again by id and
     /// shown as the policy says; one that is gone from the nodes, or no longer shown, is let go.
-    static func showMissed(_ accounts: [(Address, Fetcher)], _ logs: AccountLogs, on desktop: DesktopNotifier, _ policy: PolicyState, _ logger: Logger) async {
+    static func showMissed(
+        _ accounts: [(Address, Fetcher)], _ logs: AccountLogs, on desktop: DesktopNotifier, _ policy: PolicyState,
+        _ logger: Logger
+    ) async {
         for (account, fetcher) in accounts {
             let ids = await logs.undelivered(account: account)
             guard !ids.isEmpty else { continue }
-            logger.log(.info, "desktop: \(ids.count) notification\(ids.count == 1 ? "" : "s") the desktop missed before, shown now")
+            logger.log(
+                .info,
+                "desktop: \(ids.count) notification\(ids.count == 1 ? "" : "s") the desktop missed before, shown now")
             for id in ids {
                 let result = await fetcher.fetch(PushPayload(id: id))
                 guard !Task.isCancelled else { return }
@@ -268,7 +315,9 @@ struct WatchCommand: Command {
                 case .show(let presentation) where result.failure == nil:
                     // Not taken, it stays recorded for the next watch (or this one's retries); a
                     // refusal is the notifier's to give up, and the next one is tried.
-                    do throws(DesktopUnavailable) { try await desktop.show(presentation.applied(to: notification), as: presentation) } catch {
+                    do throws(DesktopUnavailable) {
+                        try await desktop.show(presentation.applied(to: notification), as: presentation)
+                    } catch {
                         if error.isRefusal { continue }
                         return
                     }
@@ -287,15 +336,22 @@ struct WatchCommand: Command {
     static func showing(_ line: ProgressLine) -> @Sendable (WatchProgress) -> Void {
         { progress in
             if progress.caughtUp { return line.clear() }
-            line.update("catching up: \(progress.read) read, block \(progress.height)" + (progress.chainHeight.map { " of \($0)" } ?? ""))
+            line.update(
+                "catching up: \(progress.read) read, block \(progress.height)"
+                    + (progress.chainHeight.map { " of \($0)" } ?? ""))
         }
     }
 
     /// The registration outbox, when the home has one (never created here); without it, or
     /// when it cannot be opened, watching goes on alone.
-    private func openOutbox(_ home: String, _ keyPair: KeyPair, _ nodes: NodeClient, _ logger: Logger, _ context: Context) async -> Outbox? {
+    private func openOutbox(
+        _ home: String, _ keyPair: KeyPair, _ nodes: NodeClient, _ logger: Logger, _ context: Context
+    ) async -> Outbox? {
         guard SmallFile.exists(atPath: home + "/" + Outbox.storeFileName) else { return nil }
-        do { return try await OutboxOptions.open(arguments, context, keys: AccountKeys(keyPair), nodes: nodes, log: Demoted(logger, as: "outbox")) } catch {
+        do {
+            return try await OutboxOptions.open(
+                arguments, context, keys: AccountKeys(keyPair), nodes: nodes, log: Demoted(logger, as: "outbox"))
+        } catch {
             logger.log(.warning, "watch: the registration outbox is not flushed while watching: \(error.message)")
             return nil
         }
@@ -327,7 +383,8 @@ struct Hook: Sendable {
         environment["ADM_KIND"] = result.notification.kind.rawValue
         environment["ADM_TXN_ID"] = result.id.description
         environment["ADM_THREAD"] = result.thread?.description ?? ""
-        let outcome = await ChildProcess.run("/bin/sh", ["-c", command], environment: environment, timeout: WatchCommand.hookTimeout)
+        let outcome = await ChildProcess.run(
+            "/bin/sh", ["-c", command], environment: environment, timeout: WatchCommand.hookTimeout)
         if case .notStarted(let reason) = outcome { throw HandOverFailure("--exec could not start: \(reason)") }
         if !outcome.succeeded { logger.log(.warning, "watch: --exec for transaction \(result.id) \(outcome)") }
     }

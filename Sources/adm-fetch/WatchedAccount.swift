@@ -11,11 +11,17 @@ struct WatchedAccount {
     /// the terminal. An account given twice is refused: it would be shown twice.
     static func all(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> [WatchedAccount] {
         let shared = try OutboxOptions.homeDirectory(arguments, context)
-        var sources: [(file: String?, home: String)] = arguments.values(WatchCommand.passphraseFiles).map { ($0, shared) }
-        if sources.isEmpty, let file = try OutboxOptions.configFile(context), let accounts = file.accounts, !accounts.isEmpty {
+        var sources: [(file: String?, home: String)] = arguments.values(WatchCommand.passphraseFiles).map {
+            ($0, shared)
+        }
+        if sources.isEmpty, let file = try OutboxOptions.configFile(context), let accounts = file.accounts,
+            !accounts.isEmpty
+        {
             do throws(ConfigFileError) {
                 for (index, account) in accounts.enumerated() {
-                    let passphraseFile = try file.expanded(account.passphraseFile, key: "accounts[\(index)].passphraseFile", environment: context.environment)
+                    let passphraseFile = try file.expanded(
+                        account.passphraseFile, key: "accounts[\(index)].passphraseFile",
+                        environment: context.environment)
                     let home = try account.home.map { home throws(ConfigFileError) in
                         try file.expanded(home, key: "accounts[\(index)].home", environment: context.environment)
                     }
@@ -31,7 +37,9 @@ struct WatchedAccount {
             let passphrase: Passphrase
             do { passphrase = try PassphraseInput.passphrase(file: source.file, context) } catch {
                 // With several files, which one is at fault.
-                guard sources.count > 1, let file = source.file, error.message.hasPrefix("invalid passphrase") else { throw error }
+                guard sources.count > 1, let file = source.file, error.message.hasPrefix("invalid passphrase") else {
+                    throw error
+                }
                 throw .invalidInput("--passphrase-file \(file.quoted): \(error.message)")
             }
             let keyPair = KeyPair(passphrase: passphrase)

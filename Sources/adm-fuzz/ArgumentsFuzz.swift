@@ -31,7 +31,8 @@ enum ArgumentsFuzz {
 
         let written = output.drain()
         // In any form a message might print it, quoted or not (`quoted` itself withholds it).
-        let values = arguments.compactMap(userValue) + environment.values.flatMap { $0.split(separator: ",").map(String.init) }
+        let values =
+            arguments.compactMap(userValue) + environment.values.flatMap { $0.split(separator: ",").map(String.init) }
         for value in values where bip39WordCount(value) >= 2 {
             let shown = value.escapingControlCharacters
             invariant(!written.contains(shown), "a passphrase-like value is repeated: \(shown) in \(written)")
@@ -45,7 +46,8 @@ enum ArgumentsFuzz {
     /// An argument as the user's own text: an option's name is the tool's, its `=value` is not.
     static func userValue(_ argument: String) -> String? {
         guard argument.hasPrefix("-") else { return argument }
-        return argument.hasPrefix("--") ? argument.firstIndex(of: "=").map { String(argument[argument.index(after: $0)...]) } : nil
+        return argument.hasPrefix("--")
+            ? argument.firstIndex(of: "=").map { String(argument[argument.index(after: $0)...]) } : nil
     }
 
     /// `nodes`, run as far as its node list.
@@ -78,7 +80,9 @@ enum ArgumentsFuzz {
         }
 
         func run(_ context: Context) async throws(CLIError) -> ExitCode {
-            guard let path = arguments.value(PassphraseInput.option), !path.contains("/"), !path.hasPrefix(".") else { return .success }
+            guard let path = arguments.value(PassphraseInput.option), !path.contains("/"), !path.hasPrefix(".") else {
+                return .success
+            }
             _ = try PassphraseInput.passphrase(arguments, context)
             return .success
         }

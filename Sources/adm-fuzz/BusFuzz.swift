@@ -18,13 +18,19 @@ enum BusFuzz {
         let input = BusInput(data)
         let message: PeerMessage
         do { message = try PeerMessage(input.kind, input.values) } catch {
-            fatalError("invariant broken: \(input.values.count) values (\(input.values.prefix(8))…) could not be sent: \(error)")
+            fatalError(
+                "invariant broken: \(input.values.count) values (\(input.values.prefix(8))…) could not be sent: \(error)"
+            )
         }
         message.read { reader in
             for (index, read) in input.reads.enumerated() {
                 let value = index < input.values.count ? input.values[index] : nil
-                let given = answer(read, reader), expected = value.flatMap { expectedAnswer(read, $0) }
-                invariant(given == expected, "read \(index), \(read) of \(value.map { "\($0)" } ?? "nothing"): \(given.map { "\($0)" } ?? "thrown"), not \(expected.map { "\($0)" } ?? "thrown")")
+                let given = answer(read, reader)
+                let expected = value.flatMap { expectedAnswer(read, $0) }
+                invariant(
+                    given == expected,
+                    "read \(index), \(read) of \(value.map { "\($0)" } ?? "nothing"): \(given.map { "\($0)" } ?? "thrown"), not \(expected.map { "\($0)" } ?? "thrown")"
+                )
                 if given == nil { return }
             }
         }
@@ -51,6 +57,8 @@ enum BusFuzz {
 
     /// A NUL would end a D-Bus string, and sd-bus refuses the noncharacters.
     private static func carried(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\0" || $0.properties.isNoncharacterCodePoint ? "\u{FFFD}" : $0 }))
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { $0 == "\0" || $0.properties.isNoncharacterCodePoint ? "\u{FFFD}" : $0 }))
     }
 }

@@ -16,7 +16,11 @@ import AdamantDesktop
 /// Bytes missing at the end count as zeros. A message's signature holds at most 255 letters
 /// (D-Bus's limit, whatever the peer), so the values end before the one that would pass it.
 struct BusInput {
-    enum Read: Character, CaseIterable { case string = "s", uint32 = "u", strings = "a" }
+    enum Read: Character, CaseIterable {
+        case string = "s"
+        case uint32 = "u"
+        case strings = "a"
+    }
 
     static let signals = ["ActionInvoked", "NotificationClosed"]
     static let replies = ["Notify", "GetServerInformation", "GetCapabilities"]
@@ -31,7 +35,8 @@ struct BusInput {
     init(_ data: [UInt8]) {
         var bytes = Bytes(data[...])
         let kind = Int(bytes.byte())
-        self.kind = kind & 1 == 1
+        self.kind =
+            kind & 1 == 1
             ? .reply(to: Self.replies[(kind >> 1) % Self.replies.count])
             : .signal(member: Self.signals[(kind >> 1) % Self.signals.count])
         var letters = 0
@@ -58,7 +63,8 @@ struct BusInput {
         case .boolean(let value): return Array("b".utf8) + [value ? 1 : 0]
         case .strings(let values): return Array("a".utf8) + [UInt8(values.count)] + values.flatMap(text)
         case .variants(let entries):
-            return Array("{".utf8) + [UInt8(entries.count)] + entries.sorted { $0.key < $1.key }.flatMap { text($0.key) + encode($0.value) }
+            return Array("{".utf8) + [UInt8(entries.count)]
+                + entries.sorted { $0.key < $1.key }.flatMap { text($0.key) + encode($0.value) }
         }
     }
 }
@@ -82,12 +88,24 @@ private struct Bytes {
     /// The next value; nil, taking nothing, at a byte that is no value's letter or the end.
     mutating func value(depth: Int) -> BusValue? {
         switch rest.first.map({ Character(Unicode.Scalar($0)) }) {
-        case "s": _ = byte(); return .string(text())
-        case "u": _ = byte(); return .uint32(word())
-        case "i": _ = byte(); return .int32(Int32(bitPattern: word()))
-        case "y": _ = byte(); return .byte(byte())
-        case "b": _ = byte(); return .boolean(byte() & 1 == 1)
-        case "a": _ = byte(); return .strings((0..<byte()).map { _ in text() })
+        case "s":
+            _ = byte()
+            return .string(text())
+        case "u":
+            _ = byte()
+            return .uint32(word())
+        case "i":
+            _ = byte()
+            return .int32(Int32(bitPattern: word()))
+        case "y":
+            _ = byte()
+            return .byte(byte())
+        case "b":
+            _ = byte()
+            return .boolean(byte() & 1 == 1)
+        case "a":
+            _ = byte()
+            return .strings((0..<byte()).map { _ in text() })
         case "{":
             _ = byte()
             let count = byte()

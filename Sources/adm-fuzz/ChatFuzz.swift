@@ -6,9 +6,10 @@ import AdamantCore
 enum ChatFuzz {
     /// The chat vectors' first pair ("common", Vectors/chat.json).
     static let account: KeyPair = {
-        var secret = Hex.decode(
-            "e91ee8e6a23ac5ff9452a15a3fbd14098dc2c6a5abf6b12464b09eb033580b6d9f895a201fd92cc60ef02d2117d53f00dc2981903cb64b2f214777269b882209"
-        ) ?? []
+        var secret =
+            Hex.decode(
+                "e91ee8e6a23ac5ff9452a15a3fbd14098dc2c6a5abf6b12464b09eb033580b6d9f895a201fd92cc60ef02d2117d53f00dc2981903cb64b2f214777269b882209"
+            ) ?? []
         guard let pair = try? KeyPair(secretKey: &secret) else { fatalError("the vector's secret key does not load") }
         return pair
     }()
@@ -21,10 +22,14 @@ enum ChatFuzz {
         let key: ChatKey
         let partner: PublicKey
         if mode % 2 == 0 {
-            guard let known = partnerKey, let knownPartner = Self.partner else { fatalError("the vector's partner key does not load") }
+            guard let known = partnerKey, let knownPartner = Self.partner else {
+                fatalError("the vector's partner key does not load")
+            }
             (key, partner) = (known, knownPartner)
         } else {
-            guard input.count >= PublicKey.length, let hostile = try? PublicKey(bytes: Array(input.prefix(PublicKey.length))) else { return }
+            guard input.count >= PublicKey.length,
+                let hostile = try? PublicKey(bytes: Array(input.prefix(PublicKey.length)))
+            else { return }
             input = input.dropFirst(PublicKey.length)
             guard let derived = try? ChatKey(secretKey: account.secretKey, partner: hostile) else { return }
             (key, partner) = (derived, hostile)
@@ -39,8 +44,11 @@ enum ChatFuzz {
         _ = try? PushSignal(plaintext: plaintext)
         // The sender's side reads the same text.
         var transaction = Transaction(
-            type: .chat, amount: 0, senderPublicKey: account.publicKey, recipientId: partner.address, timestamp: 0, chat: asset)
+            type: .chat, amount: 0, senderPublicKey: account.publicKey, recipientId: partner.address, timestamp: 0,
+            chat: asset)
         transaction.senderId = account.address
-        invariant((try? transaction.decryptMessage(with: account, partner: partner)) == plaintext, "a message opens differently")
+        invariant(
+            (try? transaction.decryptMessage(with: account, partner: partner)) == plaintext,
+            "a message opens differently")
     }
 }

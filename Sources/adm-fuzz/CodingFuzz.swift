@@ -18,14 +18,21 @@ enum CodingFuzz {
         do { theirs = try JSONDecoder().decode(Tree.self, from: Data(document)) } catch {
             // JSONDecoder cannot read some numbers JSON allows as a Double, `0e3` among them.
             if let path = (error as? DecodingError)?.path, case .number? = ours.value(at: path) { return }
-            invariant(false, "JSONCoding reads what JSONDecoder refuses (\(error)): \(String(decoding: document, as: UTF8.self).debugDescription)")
+            invariant(
+                false,
+                "JSONCoding reads what JSONDecoder refuses (\(error)): \(String(decoding: document, as: UTF8.self).debugDescription)"
+            )
             return
         }
         invariant(ours == theirs, "JSONCoding reads \(ours), JSONDecoder \(theirs)")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard ours.isWrittenAlike, let written = try? JSONCoding.encode(ours), let expected = try? encoder.encode(ours) else { return }
-        invariant(written == Array(expected), "JSONCoding writes \(String(decoding: written, as: UTF8.self)), JSONEncoder \(String(decoding: expected, as: UTF8.self))")
+        guard ours.isWrittenAlike, let written = try? JSONCoding.encode(ours), let expected = try? encoder.encode(ours)
+        else { return }
+        invariant(
+            written == Array(expected),
+            "JSONCoding writes \(String(decoding: written, as: UTF8.self)), JSONEncoder \(String(decoding: expected, as: UTF8.self))"
+        )
     }
 
     /// Any JSON value through `Codable`'s own containers.
@@ -51,7 +58,10 @@ enum CodingFuzz {
         func value(at path: [any CodingKey]) -> Tree? {
             guard let first = path.first else { return self }
             switch self {
-            case .array(let elements): return first.intValue.flatMap { elements.indices.contains($0) ? elements[$0].value(at: Array(path.dropFirst())) : nil }
+            case .array(let elements):
+                return first.intValue.flatMap {
+                    elements.indices.contains($0) ? elements[$0].value(at: Array(path.dropFirst())) : nil
+                }
             case .object(let members): return members[first.stringValue]?.value(at: Array(path.dropFirst()))
             default: return nil
             }
@@ -70,22 +80,35 @@ enum CodingFuzz {
                 self = .array(elements)
             } else {
                 let value = try decoder.singleValueContainer()
-                if value.decodeNil() { self = .null }
-                else if let flag = try? value.decode(Bool.self) { self = .bool(flag) }
-                else if let number = try? value.decode(Double.self) { self = .number(number) }
-                else { self = .string(try value.decode(String.self)) }
+                if value.decodeNil() {
+                    self = .null
+                } else if let flag = try? value.decode(Bool.self) {
+                    self = .bool(flag)
+                } else if let number = try? value.decode(Double.self) {
+                    self = .number(number)
+                } else {
+                    self = .string(try value.decode(String.self))
+                }
             }
         }
 
         func encode(to encoder: any Encoder) throws {
             switch self {
-            case .null: var c = encoder.singleValueContainer(); try c.encodeNil()
-            case .bool(let flag): var c = encoder.singleValueContainer(); try c.encode(flag)
+            case .null:
+                var c = encoder.singleValueContainer()
+                try c.encodeNil()
+            case .bool(let flag):
+                var c = encoder.singleValueContainer()
+                try c.encode(flag)
             case .number(let value):
                 var c = encoder.singleValueContainer()
                 if let integer = Self.integer(value) { try c.encode(integer) } else { try c.encode(value) }
-            case .string(let text): var c = encoder.singleValueContainer(); try c.encode(text)
-            case .array(let elements): var c = encoder.unkeyedContainer(); for element in elements { try c.encode(element) }
+            case .string(let text):
+                var c = encoder.singleValueContainer()
+                try c.encode(text)
+            case .array(let elements):
+                var c = encoder.unkeyedContainer()
+                for element in elements { try c.encode(element) }
             case .object(let members):
                 var c = encoder.container(keyedBy: Key.self)
                 for (key, value) in members { try c.encode(value, forKey: Key(stringValue: key)) }
@@ -104,7 +127,9 @@ enum CodingFuzz {
 extension DecodingError {
     fileprivate var path: [any CodingKey] {
         switch self {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context), .dataCorrupted(let context): context.codingPath
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+            .dataCorrupted(let context):
+            context.codingPath
         @unknown default: []
         }
     }

@@ -22,11 +22,15 @@ enum ConfigFuzz {
         _ = "\(file.nodes ?? []) \(file.nethash ?? "") \(file.service?.address.description ?? "")"
         // A mute's end reads back as the moment it is, to the second, as `adm-push config` prints it.
         for case let until?? in (file.mute ?? [:]).values {
-            invariant(UTCTime.unixMillis(UTCTime.text(unixMillis: until)) == until, "\(until) does not read back from \(UTCTime.text(unixMillis: until))")
+            invariant(
+                UTCTime.unixMillis(UTCTime.text(unixMillis: until)) == until,
+                "\(until) does not read back from \(UTCTime.text(unixMillis: until))")
         }
         _ = "\(file.quiet?.description ?? "") \(file.kinds?.sorted() ?? [])"
         // The proxy reads back as `adm-push config` prints it.
-        if let route = file.proxy { invariant((try? NetworkRoute(setting: route.description)) == route, "proxy \(route) does not read back") }
+        if let route = file.proxy {
+            invariant((try? NetworkRoute(setting: route.description)) == route, "proxy \(route) does not read back")
+        }
         _ = try? file.homeDirectory(environment: ["HOME": "/home/fuzz"])
         do {
             let list = try NodeList.resolve(arguments: [], environment: [:], configFile: { file.nodeSettings })

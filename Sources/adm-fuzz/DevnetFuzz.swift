@@ -14,7 +14,8 @@ import Foundation
 enum DevnetFuzz {
     static let submissionPaths = ["/api/transactions/process", "/api/chats/process", "/api/transactions"]
     static let readPaths = [
-        "/api/transactions", "/api/chats/get", "/api/transactions/get", "/api/accounts", "/api/transactions/unconfirmed",
+        "/api/transactions", "/api/chats/get", "/api/transactions/get", "/api/accounts",
+        "/api/transactions/unconfirmed",
     ]
 
     static func run(_ data: [UInt8]) {
@@ -28,14 +29,17 @@ enum DevnetFuzz {
                 let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
                 return (name: parts[0].text, value: parts.count > 1 ? parts[1].text : "")
             }
-            check(node.respond(method: "GET", path: readPaths[(route - submissionPaths.count) % readPaths.count], query: query))
+            check(
+                node.respond(
+                    method: "GET", path: readPaths[(route - submissionPaths.count) % readPaths.count], query: query))
             return
         }
 
         let probe = try? JSONDecoder().decode(Probe.self, from: Data(rest))
         let stamp = probe?.transaction.timestamp.flatMap { Int64(exactly: $0) }.flatMap { seconds -> Int64? in
             let (millis, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-            return overflow || !(0...Int64(Int32.max) * 1000).contains(millis) ? nil : AdamantTime.epochUnixMillis + millis + 1_000
+            return overflow || !(0...Int64(Int32.max) * 1000).contains(millis)
+                ? nil : AdamantTime.epochUnixMillis + millis + 1_000
         }
         var node = stamp.map { OfflineNode(version: version, nowUnixMillis: $0) } ?? OfflineNode(version: version)
         if let sender = probe?.transaction.senderPublicKey.flatMap({ try? PublicKey(hex: $0) }) {
@@ -44,11 +48,12 @@ enum DevnetFuzz {
         let answer = node.respond(method: "POST", path: submissionPaths[route], body: rest)
         check(answer)
         guard let answer, let accepted = try? JSONDecoder().decode(Accepted.self, from: Data(answer.body)),
-              let id = TransactionID(accepted.transactionId)
+            let id = TransactionID(accepted.transactionId)
         else { return }
 
         node.mine()
-        let found = node.respond(method: "GET", path: "/api/transactions/get", query: [("id", id.description), ("returnAsset", "1")])
+        let found = node.respond(
+            method: "GET", path: "/api/transactions/get", query: [("id", id.description), ("returnAsset", "1")])
         check(found)
         guard let found else { return invariant(false, "an accepted transaction is never served") }
         do {
@@ -64,7 +69,9 @@ enum DevnetFuzz {
     static func check(_ answer: OfflineNode.Response?) {
         guard let answer, !answer.contentType.hasPrefix("text/html") else { return }
         let object = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
-        invariant(object?["success"] is Bool, "HTTP \(answer.status) answer without a success field: \(answer.body.count) bytes")
+        invariant(
+            object?["success"] is Bool,
+            "HTTP \(answer.status) answer without a success field: \(answer.body.count) bytes")
     }
 
     private struct Probe: Decodable {

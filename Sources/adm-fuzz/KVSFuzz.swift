@@ -25,11 +25,17 @@ enum KVSFuzz {
     }
 
     private static func stateAsset(_ bytes: [UInt8]) {
-        guard let state = try? JSONReader.read(bytes, { reader throws(JSONReadError) in try StateAsset(json: &reader) }) else { return }
-        var transaction = Transaction(type: .state, amount: 0, senderPublicKey: owner.publicKey, recipientId: nil, timestamp: 0, state: state)
+        guard let state = try? JSONReader.read(bytes, { reader throws(JSONReadError) in try StateAsset(json: &reader) })
+        else { return }
+        var transaction = Transaction(
+            type: .state, amount: 0, senderPublicKey: owner.publicKey, recipientId: nil, timestamp: 0, state: state)
         _ = try? transaction.validate()
-        guard (try? Fee.of(transaction)).map({ $0 >= Fee.messageUnit }) == true else { fatalError("a state has a fee of at least one unit") }
-        do { try transaction.sign(with: owner) } catch { fatalError("any decoded state asset has signed bytes: \(error)") }
+        guard (try? Fee.of(transaction)).map({ $0 >= Fee.messageUnit }) == true else {
+            fatalError("a state has a fee of at least one unit")
+        }
+        do { try transaction.sign(with: owner) } catch {
+            fatalError("any decoded state asset has signed bytes: \(error)")
+        }
         invariant((try? transaction.verify()) == transaction.id, "a freshly signed state does not verify")
         let again = (try? JSONEncoder().encode(transaction)).flatMap { try? Transaction(json: Array($0)) }
         invariant(again == transaction, "a state transaction does not round-trip through JSON")
@@ -38,7 +44,9 @@ enum KVSFuzz {
     private static func addressBook(_ payload: [UInt8]) {
         guard payload.count <= 8_000, let text = String(validating: payload, as: UTF8.self) else { return }
         let value = key.seal(payloadJSON: text)
-        guard let transaction = try? Transaction.state(key: AddressBook.key, value: value, timestamp: 0, signedBy: owner) else { return }
+        guard
+            let transaction = try? Transaction.state(key: AddressBook.key, value: value, timestamp: 0, signedBy: owner)
+        else { return }
         guard let book = try? AddressBook(decrypting: transaction, keyPair: owner) else { return }
         invariant(book.count <= payload.count, "more names than payload bytes")
     }

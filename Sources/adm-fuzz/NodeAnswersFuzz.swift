@@ -17,9 +17,11 @@ enum NodeAnswersFuzz {
     static let wallClockMillis: Int64 = 1_734_393_000_000
 
     /// The docs' transfer (Vectors/transactions.json), looked up and submitted by id.
-    static let transfer: Transaction? = try? Transaction(json: Array(#"""
-        {"type":0,"amount":100000000,"senderId":"U14236667426471084862","senderPublicKey":"8cd9631f9f634a361ea3b85cbd0df882633e39e7d26d7bc615bbcf75e41524ef","recipientId":"U16655734187932477074","timestamp":63228852,"signature":"b3982d603be8f0246fa663e9f012bf28b198cd28f82473db1eb4a342d890f7a2a2c1845db8d256bb5bce1e64a9425822a91e10bf960a2e0b55e20b4841e4ae0b"}
-        """#.utf8))
+    static let transfer: Transaction? = try? Transaction(
+        json: Array(
+            #"""
+            {"type":0,"amount":100000000,"senderId":"U14236667426471084862","senderPublicKey":"8cd9631f9f634a361ea3b85cbd0df882633e39e7d26d7bc615bbcf75e41524ef","recipientId":"U16655734187932477074","timestamp":63228852,"signature":"b3982d603be8f0246fa663e9f012bf28b198cd28f82473db1eb4a342d890f7a2a2c1845db8d256bb5bce1e64a9425822a91e10bf960a2e0b55e20b4841e4ae0b"}
+            """#.utf8))
     static let transferID = TransactionID(number: 6_146_865_104_403_680_934)
     static let address = (try? Address("U14236667426471084862")) ?? Address(number: 1)
 
@@ -44,16 +46,21 @@ enum NodeAnswersFuzz {
             case 3: outcome = "\(await result { () throws(NodeError) in try await client.transaction(transferID) })"
             case 4: outcome = "\(await result { () throws(NodeError) in try await client.locate(transferID) })"
             case 5: outcome = "\(await result { () throws(NodeError) in try await client.chats(ChatQuery()) })"
-            case 6: outcome = "\(await result { () throws(NodeError) in try await client.transactions(TransactionQuery()) })"
+            case 6:
+                outcome =
+                    "\(await result { () throws(NodeError) in try await client.transactions(TransactionQuery()) })"
             case 7: outcome = "\(await result { () throws(NodeError) in try await client.account(address) })"
             case 8: outcome = "\(await result { () throws(NodeError) in try await client.balance(of: address) })"
             case 9: outcome = "\(await result { () throws(NodeError) in try await client.publicKey(of: address) })"
             case 10: outcome = "\(await result { try await client.submit(transfer, isResend: header >= 128) })"
             default:
-                outcome = "\(await result { try await client.submitTransfer(amount: 1, to: address, signedBy: ChatFuzz.account) })"
+                outcome =
+                    "\(await result { try await client.submitTransfer(amount: 1, to: address, signedBy: ChatFuzz.account) })"
             }
             _ = outcome
-            _ = pool.reports.map { "\($0.url) \($0.health) \($0.health.name) \(String(describing: $0.status)) \(String(describing: $0.clock)) \(String(describing: $0.latency))" }
+            _ = pool.reports.map {
+                "\($0.url) \($0.health) \($0.health.name) \(String(describing: $0.status)) \(String(describing: $0.clock)) \(String(describing: $0.latency))"
+            }
         }
     }
 
@@ -81,7 +88,7 @@ private struct ScriptedNetwork: HTTPTransport {
         if bytes.first == 0x01 { return HTTPAnswer(status: 200, body: Array(status(numbers: bytes.dropFirst()).utf8)) }
         let digits = bytes.prefix(3)
         if bytes.count >= 4, digits.allSatisfy({ (0x30...0x39).contains($0) }), bytes[3] == UInt8(ascii: " "),
-           let status = Int(String(decoding: digits, as: UTF8.self))
+            let status = Int(String(decoding: digits, as: UTF8.self))
         {
             return HTTPAnswer(status: status, body: Array(bytes.dropFirst(4)))
         }
@@ -95,16 +102,19 @@ private struct ScriptedNetwork: HTTPTransport {
     static func status(numbers: ArraySlice<UInt8>) -> String {
         let bytes = Array(numbers) + [UInt8](repeating: 0, count: max(0, 7 - numbers.count))
         func number(_ index: Int, typical: Int64) -> Int64 {
-            let tag = Int(bytes[2 * index]), delta = Int64(Int8(bitPattern: bytes[2 * index + 1]))
+            let tag = Int(bytes[2 * index])
+            let delta = Int64(Int8(bitPattern: bytes[2 * index + 1]))
             return (tag == 0 ? typical : edges[(tag - 1) % edges.count]) &+ delta
         }
-        let height = number(0, typical: 1_034_307), seconds = number(1, typical: 230_021_386)
+        let height = number(0, typical: 1_034_307)
+        let seconds = number(1, typical: 230_021_386)
         let millis = number(2, typical: seconds &* 1000 &+ 123)
         let flags = bytes[6]
         let nethash = flags & 2 == 0 ? Nethash.mainnet.hex : String(repeating: "38f153a8", count: 8)
         let version = ["0.10.3", "0.9.0", "0.8.0", "0.7.0"][Int(flags >> 2) & 3]
         let millisField = flags & 1 == 0 ? #","nodeTimestampMs":\#(millis)"# : ""
-        return #"{"success":true,"nodeTimestamp":\#(seconds),"network":{"height":\#(height),"nethash":"\#(nethash)"},"version":{"version":"\#(version)"}\#(millisField)}"#
+        return
+            #"{"success":true,"nodeTimestamp":\#(seconds),"network":{"height":\#(height),"nethash":"\#(nethash)"},"version":{"version":"\#(version)"}\#(millisField)}"#
     }
 
     static let edges: [Int64] = [

@@ -27,7 +27,10 @@ enum OutboxStoreFuzz {
         let name = readsLog ? NotificationLog.fileName : Outbox.storeFileName
         let home = ScratchHome.fresh()
         let file = damage(readsLog ? baseline.log : baseline.outbox, as: data.dropFirst())
-        guard FileManager.default.createFile(atPath: "\(home)/\(name)", contents: Data(file), attributes: [.posixPermissions: 0o600]) else {
+        guard
+            FileManager.default.createFile(
+                atPath: "\(home)/\(name)", contents: Data(file), attributes: [.posixPermissions: 0o600])
+        else {
             fatalError("cannot write \(home)/\(name)")
         }
         let store: StoreError.Store = readsLog ? .notificationLog : .outbox
@@ -36,12 +39,17 @@ enum OutboxStoreFuzz {
             if readsLog {
                 do throws(StoreError) { try await readLog(home) } catch { failure = error }
             } else {
-                do throws(OutboxError) { try await readOutbox(home, baseline) } catch { if case .store(let error) = error { failure = error } }
+                do throws(OutboxError) { try await readOutbox(home, baseline) } catch {
+                    if case .store(let error) = error { failure = error }
+                }
             }
             switch failure {
-            case .home?, .homeUnwritable?: invariant(false, "a damaged store is blamed on the home: \(String(describing: failure))")
+            case .home?, .homeUnwritable?:
+                invariant(false, "a damaged store is blamed on the home: \(String(describing: failure))")
             case .damaged(let blamed, let path, _)?, .newer(let blamed, let path, _, _)?:
-                invariant(blamed == store && path.hasSuffix(name), "the damage of \(name) is blamed on \(blamed.name) \(path)")
+                invariant(
+                    blamed == store && path.hasSuffix(name), "the damage of \(name) is blamed on \(blamed.name) \(path)"
+                )
             case .failed?, nil: break
             }
         }
@@ -60,11 +68,14 @@ enum OutboxStoreFuzz {
     }
 
     private static func readOutbox(_ home: String, _ baseline: StoreBaseline) async throws(OutboxError) {
-        let outbox = try Outbox(home: home, keyPair: OwnSignalsFuzz.account, service: OwnSignalsFuzz.service, chain: StoreChain(),
-                                wallClock: ManualWallClock(unixMillis: StoreBaseline.wallClockMillis))
+        let outbox = try Outbox(
+            home: home, keyPair: OwnSignalsFuzz.account, service: OwnSignalsFuzz.service, chain: StoreChain(),
+            wallClock: ManualWallClock(unixMillis: StoreBaseline.wallClockMillis))
         check(try await outbox.queue(), baseline)
         for signal in try await outbox.keptSignals() {
-            invariant(baseline.keptSignals[signal.id] == signal.signal, "kept signal \(signal.id) reads as one never kept for it")
+            invariant(
+                baseline.keptSignals[signal.id] == signal.signal,
+                "kept signal \(signal.id) reads as one never kept for it")
         }
         _ = try await outbox.keptChainState()
         let report = try await outbox.status()
@@ -72,22 +83,27 @@ enum OutboxStoreFuzz {
         check(after, baseline)
         let newest = Set(after.compactMap { group in group.max { $0.sequence < $1.sequence } })
         for key in report.keys {
-            invariant(newest.contains(key.newest), "the status of intent \(key.newest.id) is not of a newest intent read")
+            invariant(
+                newest.contains(key.newest), "the status of intent \(key.newest.id) is not of a newest intent read")
         }
     }
 
     private static func check(_ groups: [[Intent]], _ baseline: StoreBaseline) {
-        var tokens = Set<String>(), ids = Set<Int64>()
+        var tokens = Set<String>()
+        var ids = Set<Int64>()
         for group in groups {
             guard let token = group.first?.signal.token else { return invariant(false, "an empty group of intents") }
             invariant(tokens.insert(token).inserted, "a token's intents are in two groups")
             for (intent, next) in zip(group, group.dropFirst()) {
-                invariant(intent.sequence < next.sequence, "intents \(intent.id) and \(next.id) are out of sequence order")
+                invariant(
+                    intent.sequence < next.sequence, "intents \(intent.id) and \(next.id) are out of sequence order")
             }
             for intent in group {
                 invariant(ids.insert(intent.id).inserted, "intent \(intent.id) is read twice")
                 invariant(intent.signal.token == token, "a group holds intents of two tokens")
-                invariant(baseline.intentSignals[token]?.contains(intent.signal) == true, "intent \(intent.id) reads as a signal never written for its token")
+                invariant(
+                    baseline.intentSignals[token]?.contains(intent.signal) == true,
+                    "intent \(intent.id) reads as a signal never written for its token")
             }
         }
     }
@@ -97,7 +113,9 @@ enum OutboxStoreFuzz {
         let account = OwnSignalsFuzz.account.address
         _ = try await log.pushes(to: account)
         for address in [OwnSignalsFuzz.stranger.address, OwnSignalsFuzz.service.address, account] {
-            if let key = try await log.publicKey(of: address) { invariant(key.address == address, "the key of \(address) is \(key.address)'s") }
+            if let key = try await log.publicKey(of: address) {
+                invariant(key.address == address, "the key of \(address) is \(key.address)'s")
+            }
         }
         for stream in ["chats", "transfers"] {
             if let cursor = try await log.watchCursor(account: account, stream: stream) {
@@ -107,11 +125,15 @@ enum OutboxStoreFuzz {
         let asked = (11...16).map { WatchedTransaction(id: TransactionID(number: $0), height: 40) }
         let shown = try await log.shown(among: asked, account: account)
         invariant(shown.isSubset(of: asked.map(\.id)), "shown ids that were not asked about")
-        _ = try await log.recordShown(TransactionID(number: 16), account: account, pushed: true, at: StoreBaseline.wallClockMillis)
+        _ = try await log.recordShown(
+            TransactionID(number: 16), account: account, pushed: true, at: StoreBaseline.wallClockMillis)
         // A page recorded and stopped at once: what it takes out is looked for in every page
         // that reaches its blocks, the baseline's among them.
         let page = try await log.recordWatched(
-            [WatchedTransaction(id: TransactionID(number: 15), height: 40), WatchedTransaction(id: TransactionID(number: 17), height: 41)],
+            [
+                WatchedTransaction(id: TransactionID(number: 15), height: 40),
+                WatchedTransaction(id: TransactionID(number: 17), height: 41),
+            ],
             account: account, from: WatchCursor(height: 40), to: WatchCursor(height: 42), stream: "chats")
         try await page.forgetTheRest()
     }

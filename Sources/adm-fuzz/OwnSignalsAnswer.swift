@@ -26,7 +26,9 @@ enum SignalRecords {
     /// Sender × key sealed for: the X25519 work is done once.
     private static let chatKeys: [ChatKey] = [OwnSignalsFuzz.account, OwnSignalsFuzz.stranger].flatMap { sender in
         [OwnSignalsFuzz.service.publicKey, OwnSignalsFuzz.stranger.publicKey].map { partner in
-            guard let key = try? ChatKey(secretKey: sender.secretKey, partner: partner) else { fatalError("fixed keys are usable") }
+            guard let key = try? ChatKey(secretKey: sender.secretKey, partner: partner) else {
+                fatalError("fixed keys are usable")
+            }
             return key
         }
     }
@@ -37,7 +39,10 @@ enum SignalRecords {
         while rest.count >= 4, records.count < maximumCount {
             let header = Array(rest.prefix(4))
             rest = rest.dropFirst(4)
-            records.append(Record(flags: header[0], height: header[1], timestamp: header[2], plaintext: Array(rest.prefix(Int(header[3])))))
+            records.append(
+                Record(
+                    flags: header[0], height: header[1], timestamp: header[2],
+                    plaintext: Array(rest.prefix(Int(header[3])))))
             rest = rest.dropFirst(Int(header[3]))
         }
         return records
@@ -55,12 +60,15 @@ enum SignalRecords {
             nonce[0] = UInt8(index)
             guard let nonce = try? ChatNonce(bytes: nonce) else { return [] }
             let asset = chatKeys[Int(flags & 1) * 2 + Int(flags >> 3 & 1)]
-                .seal(String(decoding: record.plaintext, as: UTF8.self), type: flags & 4 == 0 ? .signal : .message, nonce: nonce)
+                .seal(
+                    String(decoding: record.plaintext, as: UTF8.self), type: flags & 4 == 0 ? .signal : .message,
+                    nonce: nonce)
             let recipient = flags & 2 == 0 ? OwnSignalsFuzz.service.address : OwnSignalsFuzz.stranger.address
             let timestamp = baseTimestamp + Int32(record.timestamp)
-            guard var transaction = flags & 0x80 == 0
-                ? try? Transaction.chat(asset, to: recipient, timestamp: timestamp, signedBy: sender)
-                : try? Transaction.transfer(amount: 1, to: recipient, timestamp: timestamp, signedBy: sender)
+            guard
+                var transaction = flags & 0x80 == 0
+                    ? try? Transaction.chat(asset, to: recipient, timestamp: timestamp, signedBy: sender)
+                    : try? Transaction.transfer(amount: 1, to: recipient, timestamp: timestamp, signedBy: sender)
             else { return [] }
             transaction.chat = asset  // a transfer's is not signed: hung on after, as a node can
             transaction.id = try? transaction.computedID()
@@ -108,20 +116,31 @@ struct OwnSignalsNode: HTTPTransport {
 
     func client() -> NodeClient {
         let list = NodeList(endpoints: [NodeEndpoint(url: Self.url)], nethash: .majority, source: .arguments)
-        return NodeClient(pool: NodePool(nodes: list, transport: self, wallClock: ManualWallClock(unixMillis: Self.wallClockMillis)), deadline: .seconds(5))
+        return NodeClient(
+            pool: NodePool(nodes: list, transport: self, wallClock: ManualWallClock(unixMillis: Self.wallClockMillis)),
+            deadline: .seconds(5))
     }
 
     func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPAnswer {
         let path = request.url.dropFirst(Self.url.description.count)
         let stamp = #""success":true,"nodeTimestamp":\#(Self.nodeTimestamp)"#
         if path.hasPrefix("/api/node/status") {
-            let network = #""network":{"height":\#(Self.height),"nethash":"\#(Nethash.mainnet.hex)"},"version":{"version":"0.10.3"}"#
-            return HTTPAnswer(status: 200, body: Array("{\(stamp),\(network),\"nodeTimestampMs\":\(Self.wallClockMillis - AdamantTime.epochUnixMillis)}".utf8))
+            let network =
+                #""network":{"height":\#(Self.height),"nethash":"\#(Nethash.mainnet.hex)"},"version":{"version":"0.10.3"}"#
+            return HTTPAnswer(
+                status: 200,
+                body: Array(
+                    "{\(stamp),\(network),\"nodeTimestampMs\":\(Self.wallClockMillis - AdamantTime.epochUnixMillis)}"
+                        .utf8))
         }
-        if path.hasPrefix("/api/blocks/getHeight") { return HTTPAnswer(status: 200, body: Array("{\(stamp),\"height\":\(Self.height)}".utf8)) }
+        if path.hasPrefix("/api/blocks/getHeight") {
+            return HTTPAnswer(status: 200, body: Array("{\(stamp),\"height\":\(Self.height)}".utf8))
+        }
         if path.hasPrefix("/api/chats/get?") {
             let asked = path.split(separator: "?", maxSplits: 1).last.map { Set($0.split(separator: "&")) } ?? []
-            invariant(asked.isSuperset(of: ["senderId=\(OwnSignalsFuzz.account.address)", "type=3"]), "the own-signal listing asks for \(path)")
+            invariant(
+                asked.isSuperset(of: ["senderId=\(OwnSignalsFuzz.account.address)", "type=3"]),
+                "the own-signal listing asks for \(path)")
             return HTTPAnswer(status: 200, body: answer)
         }
         throw .unreachable("not scripted: \(path)")

@@ -21,7 +21,8 @@ enum OwnSignalsFuzz {
     static let stranger = keyPair(2)
     static let serviceKeys = keyPair(3)
     static let service: NotificationService = {
-        guard let service = try? NotificationService(address: serviceKeys.address, publicKey: serviceKeys.publicKey) else {
+        guard let service = try? NotificationService(address: serviceKeys.address, publicKey: serviceKeys.publicKey)
+        else {
             fatalError("a key's own address always matches it")
         }
         return service
@@ -42,13 +43,16 @@ enum OwnSignalsFuzz {
         runBlocking {
             let outbox: Outbox
             do {
-                outbox = try Outbox(home: home, keyPair: account, service: service, chain: OwnSignalsNode(answer: answer).client(),
-                                    wallClock: ManualWallClock(unixMillis: OwnSignalsNode.wallClockMillis))
+                outbox = try Outbox(
+                    home: home, keyPair: account, service: service, chain: OwnSignalsNode(answer: answer).client(),
+                    wallClock: ManualWallClock(unixMillis: OwnSignalsNode.wallClockMillis))
             } catch {
                 return invariant(false, "a fresh home does not open: \(error)")
             }
             guard let states = await sync(outbox) else { return }
-            guard let listed = SignalRecords.listed(answer) else { return invariant(false, "an answer was taken whose transactions do not decode") }
+            guard let listed = SignalRecords.listed(answer) else {
+                return invariant(false, "an answer was taken whose transactions do not decode")
+            }
             let kept = await keptSignals(outbox)
             check(kept: kept, listed: listed)
             check(states: states, kept: kept)
@@ -78,43 +82,60 @@ enum OwnSignalsFuzz {
         var expected: [TransactionID: (signal: PushSignal, timestamp: Int32, heights: Set<Int64>)] = [:]
         for transaction in listed {
             guard transaction.senderPublicKey == account.publicKey, transaction.recipientId == service.address,
-                  let height = transaction.height, height > 0, transaction.type == .chat, transaction.chat?.type == .signal,
-                  let id = try? transaction.verify(),
-                  let text = try? transaction.decryptMessage(with: serviceKeys, partner: account.publicKey),
-                  let signal = try? PushSignal(plaintext: text)
+                let height = transaction.height, height > 0, transaction.type == .chat,
+                transaction.chat?.type == .signal,
+                let id = try? transaction.verify(),
+                let text = try? transaction.decryptMessage(with: serviceKeys, partner: account.publicKey),
+                let signal = try? PushSignal(plaintext: text)
             else { continue }
             expected[id, default: (signal, transaction.timestamp, [])].heights.insert(height)
         }
         let ids = kept.map(\.id)
         invariant(Set(ids).count == ids.count, "a signal is kept twice: \(ids)")
-        invariant(Set(ids) == Set(expected.keys), "kept \(ids.sorted()), the own signals listed are \(expected.keys.sorted())")
+        invariant(
+            Set(ids) == Set(expected.keys), "kept \(ids.sorted()), the own signals listed are \(expected.keys.sorted())"
+        )
         for signal in kept {
             guard let listing = expected[signal.id] else { continue }
-            invariant(signal.signal == listing.signal, "\(signal.id) is kept as \(signal.signal), the service reads \(listing.signal)")
-            invariant(signal.timestamp == listing.timestamp && listing.heights.contains(signal.height),
-                      "\(signal.id) is kept at \(signal.height)/\(signal.timestamp), listed at \(listing.heights)/\(listing.timestamp)")
+            invariant(
+                signal.signal == listing.signal,
+                "\(signal.id) is kept as \(signal.signal), the service reads \(listing.signal)")
+            invariant(
+                signal.timestamp == listing.timestamp && listing.heights.contains(signal.height),
+                "\(signal.id) is kept at \(signal.height)/\(signal.timestamp), listed at \(listing.heights)/\(listing.timestamp)"
+            )
         }
     }
 
     /// Each token's state from its kept signals, by the rules of `TokenState` written apart.
     private static func check(states: [String: TokenState], kept: [OwnSignal]) {
         let byToken = Dictionary(grouping: kept, by: \.signal.token)
-        invariant(Set(states.keys) == Set(byToken.keys), "states for \(states.keys.count) tokens, signals of \(byToken.count)")
+        invariant(
+            Set(states.keys) == Set(byToken.keys), "states for \(states.keys.count) tokens, signals of \(byToken.count)"
+        )
         let accountAdds = kept.filter { $0.signal.action == .add }.map(\.height)
         for (token, signals) in byToken {
-            guard let state = states[token], let last = signals.max(by: { ($0.height, $0.timestamp, $0.id.number) < ($1.height, $1.timestamp, $1.id.number) })
+            guard let state = states[token],
+                let last = signals.max(by: {
+                    ($0.height, $0.timestamp, $0.id.number) < ($1.height, $1.timestamp, $1.id.number)
+                })
             else { continue }
             let adds = signals.filter { $0.signal.action == .add }.map(\.height)
             let removes = signals.filter { $0.signal.action == .remove }.map(\.height)
-            invariant(state.last == last, "\(token)'s last signal is \(String(describing: state.last?.id)), in chain order \(last.id)")
-            invariant(state.lastAddHeight == adds.max() && state.lastRemoveHeight == removes.max(), "\(token)'s last heights are wrong")
+            invariant(
+                state.last == last,
+                "\(token)'s last signal is \(String(describing: state.last?.id)), in chain order \(last.id)")
+            invariant(
+                state.lastAddHeight == adds.max() && state.lastRemoveHeight == removes.max(),
+                "\(token)'s last heights are wrong")
             // Heights kept are positive, so these differences cannot overflow.
             let opposite = last.signal.action == .add ? removes.max() : adds.max()
             let standing: TokenState.Standing =
-                if let opposite, last.height - opposite <= gap { .atRisk }
-                else if last.signal.action == .add { .registered }
-                else if accountAdds.contains(where: { abs($0 - last.height) <= gap }) { .atRisk }
-                else { .unregistered }
+                if let opposite, last.height - opposite <= gap { .atRisk } else if last.signal.action == .add {
+                    .registered
+                } else if accountAdds.contains(where: { abs($0 - last.height) <= gap }) { .atRisk } else {
+                    .unregistered
+                }
             invariant(state.standing == standing, "\(token) is \(state.standing), its signals make it \(standing)")
         }
     }

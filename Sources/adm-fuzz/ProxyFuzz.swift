@@ -6,8 +6,12 @@ import AdamantNodes
 /// whether it is one is judged here apart from `NodeURL`, on the URL libcurl is given.
 enum ProxyFuzz {
     static func run(_ data: [UInt8]) {
-        let parts = data.split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false).map { $0[...].text }
-        let setting = parts[0], noProxy = parts.count > 1 ? parts[1] : "", urlText = parts.count > 2 ? parts[2] : ""
+        let parts = data.split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false).map {
+            $0[...].text
+        }
+        let setting = parts[0]
+        let noProxy = parts.count > 1 ? parts[1] : ""
+        let urlText = parts.count > 2 ? parts[2] : ""
         let route = try? NetworkRoute(setting: setting)
         if case .proxy(let proxy)? = route {
             invariant((try? Proxy(proxy.description)) == proxy, "proxy \(setting) does not read back from \(proxy)")
@@ -16,15 +20,20 @@ enum ProxyFuzz {
         guard let url = try? NodeURL(urlText) else { return }
         let environment = ["https_proxy": setting, "http_proxy": setting, "no_proxy": noProxy]
         let hop = ResolvedRoute(.environment, environment: environment).hop(to: url)
-        if EnvironmentProxy.excludes(noProxy, host: url.host) { invariant(hop == .direct, "\(url) is taken out by \(noProxy) yet goes \(hop)") }
-        invariant(ResolvedRoute(.environment, environment: ["no_proxy": "*", "all_proxy": setting]).hop(to: url) == .direct, "* takes out \(url)")
+        if EnvironmentProxy.excludes(noProxy, host: url.host) {
+            invariant(hop == .direct, "\(url) is taken out by \(noProxy) yet goes \(hop)")
+        }
+        invariant(
+            ResolvedRoute(.environment, environment: ["no_proxy": "*", "all_proxy": setting]).hop(to: url) == .direct,
+            "* takes out \(url)")
         let onion = isOnion(libcurlsHost(of: url.description))
         let list = NodeList(endpoints: [NodeEndpoint(url: url)], nethash: .majority, source: .arguments)
         for candidate in [route, .environment, .direct].compactMap({ $0 }) {
             let resolved = ResolvedRoute(candidate, environment: environment)
             let refused = resolved.refusal(of: list) != nil
             let resolvesThere = resolved.hop(to: url).proxy?.scheme == .socks5h
-            invariant(!onion || refused || resolvesThere, "\(url) is an onion service, yet goes \(resolved.hop(to: url))")
+            invariant(
+                !onion || refused || resolvesThere, "\(url) is an onion service, yet goes \(resolved.hop(to: url))")
             invariant(onion == url.isOnion, "\(url): NodeURL says onion \(url.isOnion)")
         }
     }
@@ -42,8 +51,10 @@ enum ProxyFuzz {
         while index < host.endIndex {
             let rest = host[index...]
             let digits = rest.dropFirst().prefix(2)
-            if rest.first == UInt8(ascii: "%"), digits.count == 2, digits.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
-               let byte = UInt8(String(decoding: digits, as: UTF8.self), radix: 16) {
+            if rest.first == UInt8(ascii: "%"), digits.count == 2,
+                digits.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
+                let byte = UInt8(String(decoding: digits, as: UTF8.self), radix: 16)
+            {
                 decoded.append(byte)
                 index = host.index(index, offsetBy: 3)
             } else {

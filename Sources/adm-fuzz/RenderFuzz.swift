@@ -33,16 +33,22 @@ enum RenderFuzz {
 
         let notification = NotificationRenderer.render(content, title: title)
         check(notification, "render")
-        invariant(notification.shown == (notification.kind != .signal), "shown is \(notification.shown) for a \(notification.kind)")
+        invariant(
+            notification.shown == (notification.kind != .signal),
+            "shown is \(notification.shown) for a \(notification.kind)")
         invariant(NotificationRenderer.render(content, title: title) == notification, "two renderings differ")
 
         let fallback = NotificationRenderer.fallback(type: content.type, amount: content.amount, title: title)
         check(fallback, "fallback")
-        invariant(fallback.shown && ["New message", "New transfer"].contains(fallback.body), "fallback says \(fallback.body)")
+        invariant(
+            fallback.shown && ["New message", "New transfer"].contains(fallback.body), "fallback says \(fallback.body)")
     }
 
     private static func check(_ notification: RenderedNotification, _ what: String) {
-        for (name, text, limit) in [("body", notification.body, NotificationRenderer.bodyLimit), ("title", notification.title, NotificationRenderer.titleLimit)] {
+        for (name, text, limit) in [
+            ("body", notification.body, NotificationRenderer.bodyLimit),
+            ("title", notification.title, NotificationRenderer.titleLimit),
+        ] {
             invariant(!text.isEmpty, "\(what): empty \(name)")
             invariant(text.count <= limit, "\(what): \(name) of \(text.count) characters")
             invariant(text.utf8.count <= limit * bytesPerCharacter, "\(what): \(name) of \(text.utf8.count) bytes")

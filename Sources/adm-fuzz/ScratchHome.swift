@@ -10,7 +10,9 @@ enum ScratchHome {
     static let prefix = "adm-fuzz-"
 
     static let root: String = {
-        let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : FileManager.default.temporaryDirectory.path
+        let base =
+            FileManager.default.fileExists(atPath: "/dev/shm")
+            ? "/dev/shm" : FileManager.default.temporaryDirectory.path
         removeAbandoned(in: base)
         let path = "\(base)/\(prefix)\(getpid())"
         try? FileManager.default.removeItem(atPath: path)
@@ -33,7 +35,9 @@ enum ScratchHome {
     /// The directories of adm-fuzz processes that no longer run.
     private static func removeAbandoned(in base: String) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where name.hasPrefix(prefix) {
-            guard let pid = pid_t(name.dropFirst(prefix.count)), pid > 0, kill(pid, 0) == -1, errno == ESRCH else { continue }
+            guard let pid = pid_t(name.dropFirst(prefix.count)), pid > 0, kill(pid, 0) == -1, errno == ESRCH else {
+                continue
+            }
             try? FileManager.default.removeItem(atPath: "\(base)/\(name)")
         }
     }

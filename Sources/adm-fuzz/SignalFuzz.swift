@@ -6,6 +6,8 @@ enum SignalFuzz {
     static func run(_ data: [UInt8]) {
         guard let signal = try? PushSignal(plaintext: String(decoding: data, as: UTF8.self)) else { return }
         let canonical = signal.plaintext
-        invariant((try? PushSignal(plaintext: canonical)) == signal, "a signal does not survive its own plaintext: \(canonical)")
+        invariant(
+            (try? PushSignal(plaintext: canonical)) == signal,
+            "a signal does not survive its own plaintext: \(canonical)")
     }
 }

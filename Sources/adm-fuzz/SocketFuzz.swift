@@ -10,7 +10,9 @@ enum SocketFuzz {
     static func run(_ data: [UInt8]) {
         // An answer of binary packets only holds none this client reads, and no body holds none.
         if let packets = try? EnginePacket.packets(inPollingBody: data), !packets.isEmpty {
-            invariant(try! EnginePacket.packets(inPollingBody: EnginePacket.pollingBody(packets)) == packets, "packets read back differ")
+            invariant(
+                try! EnginePacket.packets(inPollingBody: EnginePacket.pollingBody(packets)) == packets,
+                "packets read back differ")
         }
 
         var session = SocketSession(addresses: [], types: [0, 8], random: SeededGenerator(seed: 1))
@@ -20,7 +22,9 @@ enum SocketFuzz {
         invariant(session.isLive, "the fixed handshake did not go live")
         let actions = session.pollAnswered(epoch: 1, status: 200, body: data)
         let delivered = actions.filter { if case .received = $0 { true } else { false } }.count
-        invariant(delivered <= data.count / "42[\"newTrans\",{}]".utf8.count, "more transactions delivered than the answer can hold")
+        invariant(
+            delivered <= data.count / "42[\"newTrans\",{}]".utf8.count,
+            "more transactions delivered than the answer can hold")
         let ended = actions.contains { if case .down = $0 { true } else { false } }
         let polled = actions.contains { if case .poll = $0 { true } else { false } }
         invariant(ended != polled, "a session must either poll again or end: \(actions)")
@@ -37,7 +41,9 @@ enum SocketFuzz {
             taken += handed.map(\.1)
             for (transaction, id) in handed {
                 invariant((try? transaction.verify()) == id, "a transaction handed on does not verify as its id")
-                invariant(transaction.recipientId == account || transaction.senderId == account, "another account's transaction handed on")
+                invariant(
+                    transaction.recipientId == account || transaction.senderId == account,
+                    "another account's transaction handed on")
             }
             if case .abandon = verdict { break }
         }

@@ -27,7 +27,7 @@ struct StoreBaseline: Sendable {
         // closes): folded into the file here, the file alone is whole.
         for name in [Outbox.storeFileName, NotificationLog.fileName] { checkpoint("\(home)/\(name)") }
         guard let outbox = FileManager.default.contents(atPath: "\(home)/\(Outbox.storeFileName)"),
-              let log = FileManager.default.contents(atPath: "\(home)/\(NotificationLog.fileName)")
+            let log = FileManager.default.contents(atPath: "\(home)/\(NotificationLog.fileName)")
         else { fatalError("the baseline stores cannot be read") }
         return StoreBaseline(outbox: Array(outbox), log: Array(log), intentSignals: intents, keptSignals: kept)
     }
@@ -35,7 +35,9 @@ struct StoreBaseline: Sendable {
     /// Copies every commit in the WAL of `path` into the file and empties the WAL.
     private static func checkpoint(_ path: String) {
         var db: OpaquePointer?
-        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let db else { fatalError("\(path) cannot be opened") }
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let db else {
+            fatalError("\(path) cannot be opened")
+        }
         defer { sqlite3_close_v2(db) }
         sqlite3_busy_timeout(db, 10_000)  // the stores' queues may still be releasing them
         guard sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil) == SQLITE_OK else {
@@ -47,18 +49,28 @@ struct StoreBaseline: Sendable {
     /// intent beside them; a log with pushes, keys and watch cursors.
     private static func fill(_ home: String) async throws -> ([String: Set<PushSignal>], [TransactionID: PushSignal]) {
         let clock = ManualWallClock(unixMillis: wallClockMillis)
-        let outbox = try Outbox(home: home, keyPair: OwnSignalsFuzz.account, service: OwnSignalsFuzz.service, chain: StoreChain(), wallClock: clock)
-        let tokens = ["ab", "cd", "ef"].map { String(repeating: $0, count: 32) } + ["fcm-token:" + String(repeating: "Aa0_", count: 10), "fcm-token:other-0123456789"]
-        func kept(_ id: UInt64, _ token: String, _ provider: PushProvider, _ action: PushAction, at height: Int64) throws -> OwnSignal {
-            OwnSignal(id: TransactionID(number: id), height: height, timestamp: SignalRecords.baseTimestamp + Int32(id % 100),
-                      signal: try PushSignal(token: token, provider: provider, action: action))
+        let outbox = try Outbox(
+            home: home, keyPair: OwnSignalsFuzz.account, service: OwnSignalsFuzz.service, chain: StoreChain(),
+            wallClock: clock)
+        let tokens =
+            ["ab", "cd", "ef"].map { String(repeating: $0, count: 32) } + [
+                "fcm-token:" + String(repeating: "Aa0_", count: 10), "fcm-token:other-0123456789",
+            ]
+        func kept(_ id: UInt64, _ token: String, _ provider: PushProvider, _ action: PushAction, at height: Int64)
+            throws -> OwnSignal
+        {
+            OwnSignal(
+                id: TransactionID(number: id), height: height, timestamp: SignalRecords.baseTimestamp + Int32(id % 100),
+                signal: try PushSignal(token: token, provider: provider, action: action))
         }
         // A node may report any positive height, so one token's signals sit near 2^62.
-        try await outbox.keep([
-            try kept(1001, tokens[0], .apns, .add, at: 40), try kept(1002, tokens[1], .apns, .add, at: 50),
-            try kept(1003, tokens[1], .apns, .remove, at: 52), try kept(1004, tokens[3], .fcm, .add, at: 60),
-            try kept(1005, tokens[2], .apns, .add, at: (1 << 62) + 5), try kept(1006, tokens[2], .apns, .remove, at: (1 << 62) + 100),
-        ], cursor: 90)
+        try await outbox.keep(
+            [
+                try kept(1001, tokens[0], .apns, .add, at: 40), try kept(1002, tokens[1], .apns, .add, at: 50),
+                try kept(1003, tokens[1], .apns, .remove, at: 52), try kept(1004, tokens[3], .fcm, .add, at: 60),
+                try kept(1005, tokens[2], .apns, .add, at: (1 << 62) + 5),
+                try kept(1006, tokens[2], .apns, .remove, at: (1 << 62) + 100),
+            ], cursor: 90)
         _ = try await outbox.register(token: tokens[0], provider: .apns)  // on chain already: applied
         _ = try await outbox.register(token: tokens[4], provider: .fcm, deviceId: "pixel.7")
         _ = try await outbox.unregister(token: tokens[4])  // supersedes the add; nothing to send
@@ -67,23 +79,35 @@ struct StoreBaseline: Sendable {
         _ = try await outbox.register(token: "fcm-token:refused-0123456789", provider: .fcm)  // refused for good
         _ = try await outbox.register(token: String(repeating: "01", count: 32), provider: .apns)  // sent: in flight
         _ = try await outbox.flush(within: .zero)
-        let other = try Outbox(home: home, keyPair: OwnSignalsFuzz.stranger, service: OwnSignalsFuzz.service, chain: StoreChain(), wallClock: clock)
+        let other = try Outbox(
+            home: home, keyPair: OwnSignalsFuzz.stranger, service: OwnSignalsFuzz.service, chain: StoreChain(),
+            wallClock: clock)
         _ = try await other.register(token: tokens[0], provider: .apns)
 
         let log = try NotificationLog(home: home)
         let account = OwnSignalsFuzz.account.address
-        _ = try await log.recordShown(TransactionID(number: 11), account: account, pushed: true, at: wallClockMillis, height: 40)
-        _ = try await log.recordShown(TransactionID(number: 12), account: account, pushed: false, at: wallClockMillis + 1)
-        _ = try await log.recordShown(TransactionID(number: 13), account: account, pushed: true, at: wallClockMillis + 2)
+        _ = try await log.recordShown(
+            TransactionID(number: 11), account: account, pushed: true, at: wallClockMillis, height: 40)
+        _ = try await log.recordShown(
+            TransactionID(number: 12), account: account, pushed: false, at: wallClockMillis + 1)
+        _ = try await log.recordShown(
+            TransactionID(number: 13), account: account, pushed: true, at: wallClockMillis + 2)
         try await log.remember(OwnSignalsFuzz.stranger.publicKey, of: OwnSignalsFuzz.stranger.address)
         try await log.remember(OwnSignalsFuzz.service.publicKey, of: OwnSignalsFuzz.service.address)
         try await log.setWatchCursor(WatchCursor(height: 40, skip: 2), account: account, stream: "chats")
         _ = try await log.recordWatched(
-            [WatchedTransaction(id: TransactionID(number: 14), height: 40), WatchedTransaction(id: TransactionID(number: 15), height: 40)],
+            [
+                WatchedTransaction(id: TransactionID(number: 14), height: 40),
+                WatchedTransaction(id: TransactionID(number: 15), height: 40),
+            ],
             account: account, from: WatchCursor(height: 40), to: WatchCursor(height: 41), stream: "transfers")
 
-        let intents = Dictionary(try await outbox.queue().joined().map { ($0.signal.token, [$0.signal]) }, uniquingKeysWith: +)
-        return (intents.mapValues(Set.init), Dictionary(try await outbox.keptSignals().map { ($0.id, $0.signal) }, uniquingKeysWith: { a, _ in a }))
+        let intents = Dictionary(
+            try await outbox.queue().joined().map { ($0.signal.token, [$0.signal]) }, uniquingKeysWith: +)
+        return (
+            intents.mapValues(Set.init),
+            Dictionary(try await outbox.keptSignals().map { ($0.id, $0.signal) }, uniquingKeysWith: { a, _ in a })
+        )
     }
 }
 
@@ -92,7 +116,9 @@ struct StoreBaseline: Sendable {
 /// this for real), so every process writes the same attempt ids; one token's is refused.
 struct StoreChain: SignalChain {
     func height() async throws(NodeError) -> Int64 { StoreBaseline.height }
-    func signals(sentBy sender: Address, afterHeight: Int64, offset: Int) async throws(NodeError) -> [Transaction] { [] }
+    func signals(sentBy sender: Address, afterHeight: Int64, offset: Int) async throws(NodeError) -> [Transaction] {
+        []
+    }
     func locate(_ id: TransactionID) async throws(NodeError) -> TransactionLocation { .notFound }
     func spendableBalance(of address: Address) async throws(NodeError) -> ADMAmount { ADMAmount(units: 100_000_000) }
 
@@ -103,7 +129,9 @@ struct StoreChain: SignalChain {
         let key = try ChatKey(secretKey: keyPair.secretKey, partner: OwnSignalsFuzz.service.publicKey)
         let text = try key.open(asset)
         let nonce = try ChatNonce(bytes: Array(Digest.sha256(Array(text.utf8)).prefix(ChatNonce.length)))
-        let transaction = try Transaction.chat(key.seal(text, type: .signal, nonce: nonce), to: recipient, timestamp: SignalRecords.baseTimestamp, signedBy: keyPair)
+        let transaction = try Transaction.chat(
+            key.seal(text, type: .signal, nonce: nonce), to: recipient, timestamp: SignalRecords.baseTimestamp,
+            signedBy: keyPair)
         try await willSend(transaction)
         let id = try transaction.computedID()
         let outcome: WriteOutcome = text.contains("refused") ? .rejected("Invalid transaction body") : .accepted(id)

@@ -10,11 +10,14 @@ import Foundation
 enum TransactionFuzz {
     static func run(_ data: [UInt8]) {
         guard let transaction = try? Transaction(json: data) else { return }
-        if let object = try? JSONSerialization.jsonObject(with: Data(data)), JSONSerialization.isValidJSONObject(object),
-           let rewritten = try? JSONSerialization.data(withJSONObject: object)
+        if let object = try? JSONSerialization.jsonObject(with: Data(data)),
+            JSONSerialization.isValidJSONObject(object),
+            let rewritten = try? JSONSerialization.data(withJSONObject: object)
         {
             let again = try? Transaction(json: Array(rewritten))
-            invariant(again == transaction, "Foundation's rewriting reads differently: \(String(decoding: rewritten, as: UTF8.self))")
+            invariant(
+                again == transaction,
+                "Foundation's rewriting reads differently: \(String(decoding: rewritten, as: UTF8.self))")
         }
         _ = try? transaction.verify()
         _ = try? transaction.computedID()
@@ -28,6 +31,8 @@ enum TransactionFuzz {
             return invariant(false, "a read transaction does not encode: \(error)")
         }
         let readAgain = try? Transaction(json: Array(encoded))
-        invariant(readAgain == transaction, "a transaction changes on a round trip: \(String(decoding: encoded, as: UTF8.self))")
+        invariant(
+            readAgain == transaction,
+            "a transaction changes on a round trip: \(String(decoding: encoded, as: UTF8.self))")
     }
 }

@@ -14,7 +14,8 @@ enum ValuesFuzz {
         case 1:
             guard let amount = try? ADMAmount(text) else { return }
             invariant((0...ADMAmount.totalSupply.units).contains(amount.units), "amount \(text) is out of range")
-            invariant((try? ADMAmount(amount.description)) == amount, "amount \(text) does not read back from \(amount)")
+            invariant(
+                (try? ADMAmount(amount.description)) == amount, "amount \(text) does not read back from \(amount)")
         case 2:
             guard let id = TransactionID(text) else { return }
             invariant(TransactionID(id.description) == id, "id \(text) does not read back from \(id)")

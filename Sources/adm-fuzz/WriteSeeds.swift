@@ -6,7 +6,9 @@ func writeSeeds(_ seeds: [Seed], to directory: String) {
     let files = FileManager.default
     for name in (try? files.contentsOfDirectory(atPath: directory)) ?? [] {
         var info = stat()
-        if lstat("\(directory)/\(name)", &info) == 0, info.st_mode & S_IFMT == S_IFREG { unlink("\(directory)/\(name)") }
+        if lstat("\(directory)/\(name)", &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+            unlink("\(directory)/\(name)")
+        }
     }
     do { try files.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
         FileHandle.standardError.write(Data("adm-fuzz: cannot make \(directory): \(error)\n".utf8))
@@ -16,7 +18,8 @@ func writeSeeds(_ seeds: [Seed], to directory: String) {
     for seed in seeds {
         let words = seed.name.lowercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : " " }
         let stem = String(String(words).split(separator: " ").joined(separator: "-").prefix(60))
-        var name = stem.isEmpty ? "seed" : stem, copy = 1
+        var name = stem.isEmpty ? "seed" : stem
+        var copy = 1
         while used.contains(name) {
             copy += 1
             name = "\(stem)-\(copy)"

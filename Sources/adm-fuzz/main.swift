@@ -18,7 +18,10 @@ if first == "--list" {
 if first == "--write-seeds" {
     let rest = Array(CommandLine.arguments.dropFirst(2))
     guard rest.count == 2, let seeds = FuzzTarget.named(rest[0])?.seeds else {
-        FileHandle.standardError.write(Data("usage: adm-fuzz --write-seeds TARGET DIRECTORY, TARGET one of: \(FuzzTarget.all.filter { $0.seeds != nil }.map(\.name).joined(separator: ", "))\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                "usage: adm-fuzz --write-seeds TARGET DIRECTORY, TARGET one of: \(FuzzTarget.all.filter { $0.seeds != nil }.map(\.name).joined(separator: ", "))\n"
+                    .utf8))
         exit(64)
     }
     writeSeeds(seeds(), to: rest[1])
@@ -37,28 +40,29 @@ guard let target = FuzzTarget.active else {
 }
 
 #if FUZZING
-var count = CInt(arguments.count)
-arguments.append(nil)
-let status = arguments.withUnsafeMutableBufferPointer { buffer in
-    var argv = buffer.baseAddress
-    return LLVMFuzzerRunDriver(&count, &argv) { data, size in
-        FuzzTarget.active?.run(size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size)))
-        return 0
-    }
-}
-exit(status)
-#else
-var replayed = 0
-for path in arguments.dropFirst().compactMap({ $0.map { String(cString: $0) } }) {
-    let files = (try? FileManager.default.contentsOfDirectory(atPath: path))?.sorted().map { "\(path)/\($0)" } ?? [path]
-    for file in files {
-        guard let contents = FileManager.default.contents(atPath: file) else {
-            FileHandle.standardError.write(Data("adm-fuzz: cannot read \(file)\n".utf8))
-            exit(66)
+    var count = CInt(arguments.count)
+    arguments.append(nil)
+    let status = arguments.withUnsafeMutableBufferPointer { buffer in
+        var argv = buffer.baseAddress
+        return LLVMFuzzerRunDriver(&count, &argv) { data, size in
+            FuzzTarget.active?.run(size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size)))
+            return 0
         }
-        target.run(Array(contents))
-        replayed += 1
     }
-}
-print("\(target.name): \(replayed) inputs replayed, none crashed")
+    exit(status)
+#else
+    var replayed = 0
+    for path in arguments.dropFirst().compactMap({ $0.map { String(cString: $0) } }) {
+        let files =
+            (try? FileManager.default.contentsOfDirectory(atPath: path))?.sorted().map { "\(path)/\($0)" } ?? [path]
+        for file in files {
+            guard let contents = FileManager.default.contents(atPath: file) else {
+                FileHandle.standardError.write(Data("adm-fuzz: cannot read \(file)\n".utf8))
+                exit(66)
+            }
+            target.run(Array(contents))
+            replayed += 1
+        }
+    }
+    print("\(target.name): \(replayed) inputs replayed, none crashed")
 #endif

@@ -11,7 +11,8 @@ struct ConfigCommand: Command {
     static let info = CommandInfo(
         name: "config",
         overview: "Show each setting's effective value and where it came from (flag, env, file or default).",
-        options: [json, OutboxOptions.home, OutboxOptions.serviceAddress, OutboxOptions.servicePublicKey] + NodeOptions.options
+        options: [json, OutboxOptions.home, OutboxOptions.serviceAddress, OutboxOptions.servicePublicKey]
+            + NodeOptions.options
             + DesktopOptions.options,
         discussion: """
             \(SettingOrigin.precedence)
@@ -56,23 +57,27 @@ struct ConfigCommand: Command {
         let notify = try DesktopOptions.notifySetting(arguments, context)
         let open = try DesktopOptions.openSetting(arguments, context)
         let (policy, policyOrigins, muteOrigins) = try DesktopOptions.policy(arguments, context)
-        let keyOrigin: SettingOrigin = if case .flag = service.origin { .flag("--" + OutboxOptions.servicePublicKey.spec.name) } else { service.origin }
-        let rows = [
-            Row("file", context.configFile.path.map(Value.text) ?? .none, fileOrigin(context), exists: exists),
-            Row("home", .text(home.value), home.origin),
-            Row("nodes", .list(nodes.endpoints.map(\.url.description)), Self.origin(of: nodes.source)),
-            Row("nethash", nethash(nodes.nethash), NodeOptions.nethashOrigin(of: nodes, arguments, context)),
-            proxyRow(route, nodes, context.environment),
-            Row("service.address", .text(service.value.address.description), service.origin),
-            Row("service.publicKey", .text(service.value.publicKey.hex), keyOrigin),
-            Row("notify", .text(notify.value ? "true" : "false"), notify.origin),
-            Row("open", .text(open.value), open.origin),
-            Row("preview", .text(policy.preview.rawValue), policyOrigins["preview"] ?? .builtIn),
-        ] + Self.muteRows(policy, muteOrigins) + [
-            Row("quiet", policy.quiet.map { .text($0.description) } ?? .none, policyOrigins["quiet"] ?? .builtIn),
-            Row("quietMode", .text(policy.quietMode.rawValue), policyOrigins["quietMode"] ?? .builtIn),
-            Row("kinds", .list(policy.kinds.sorted().map(\.rawValue)), policyOrigins["kinds"] ?? .builtIn),
-        ]
+        let keyOrigin: SettingOrigin =
+            if case .flag = service.origin { .flag("--" + OutboxOptions.servicePublicKey.spec.name) } else {
+                service.origin
+            }
+        let rows =
+            [
+                Row("file", context.configFile.path.map(Value.text) ?? .none, fileOrigin(context), exists: exists),
+                Row("home", .text(home.value), home.origin),
+                Row("nodes", .list(nodes.endpoints.map(\.url.description)), Self.origin(of: nodes.source)),
+                Row("nethash", nethash(nodes.nethash), NodeOptions.nethashOrigin(of: nodes, arguments, context)),
+                proxyRow(route, nodes, context.environment),
+                Row("service.address", .text(service.value.address.description), service.origin),
+                Row("service.publicKey", .text(service.value.publicKey.hex), keyOrigin),
+                Row("notify", .text(notify.value ? "true" : "false"), notify.origin),
+                Row("open", .text(open.value), open.origin),
+                Row("preview", .text(policy.preview.rawValue), policyOrigins["preview"] ?? .builtIn),
+            ] + Self.muteRows(policy, muteOrigins) + [
+                Row("quiet", policy.quiet.map { .text($0.description) } ?? .none, policyOrigins["quiet"] ?? .builtIn),
+                Row("quietMode", .text(policy.quietMode.rawValue), policyOrigins["quietMode"] ?? .builtIn),
+                Row("kinds", .list(policy.kinds.sorted().map(\.rawValue)), policyOrigins["kinds"] ?? .builtIn),
+            ]
         if arguments.flag(Self.json) {
             context.output.printJSON(["settings": rows])
         } else {
@@ -87,10 +92,16 @@ struct ConfigCommand: Command {
         for (address, until) in policy.muted.sorted(by: { $0.key.description < $1.key.description }) {
             let origin = origins[address] ?? .builtIn
             let entry = address.description + (until.map { " until " + UTCTime.text(unixMillis: $0) } ?? "")
-            if let index = groups.firstIndex(where: { $0.origin == origin }) { groups[index].entries.append(entry) } else { groups.append((origin, [entry])) }
+            if let index = groups.firstIndex(where: { $0.origin == origin }) {
+                groups[index].entries.append(entry)
+            } else {
+                groups.append((origin, [entry]))
+            }
         }
         guard !groups.isEmpty else { return [Row("mute", .list([]), .builtIn)] }
-        return groups.sorted { $0.origin.kind == "file" && $1.origin.kind != "file" }.map { Row("mute", .list($0.entries), $0.origin) }
+        return groups.sorted { $0.origin.kind == "file" && $1.origin.kind != "file" }.map {
+            Row("mute", .list($0.entries), $0.origin)
+        }
     }
 
     /// The proxy as set; left to the environment, what its variables make of the nodes.
@@ -101,7 +112,9 @@ struct ConfigCommand: Command {
         guard hops != [.direct] else { return Row("proxy", .text("none"), .builtIn) }
         let variables = hops.compactMap { if case .environmentProxy(let name, _) = $0 { name } else { nil } }.sorted()
         let shown = hops.map(\.description).sorted().joined(separator: "; ")
-        return Row("proxy", .text("as the environment says: " + shown), variables.first.map(SettingOrigin.environment) ?? .builtIn)
+        return Row(
+            "proxy", .text("as the environment says: " + shown),
+            variables.first.map(SettingOrigin.environment) ?? .builtIn)
     }
 
     /// `XDG_CONFIG_HOME` when it is used (an absolute path), else the default under `HOME`.

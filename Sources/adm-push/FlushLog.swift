@@ -17,7 +17,10 @@ enum FlushLog {
                 logger.log(.error, "flush: \(key.newest.action.rawValue) \(token) was refused for good: \(reason)")
             case .waitingForFunds:
                 let balance = report.balance.map { "\($0) ADM" } ?? "too low"
-                logger.log(.warning, "flush: \(key.newest.action.rawValue) \(token) waits for funds: a signal costs 0.001 ADM, the balance is \(balance)")
+                logger.log(
+                    .warning,
+                    "flush: \(key.newest.action.rawValue) \(token) waits for funds: a signal costs 0.001 ADM, the balance is \(balance)"
+                )
             default:
                 if let error = key.lastError, !key.isSettled {
                     logger.log(.warning, "flush: \(key.newest.action.rawValue) \(token): the last try failed: \(error)")

@@ -44,7 +44,8 @@ enum OutboxReport {
         guard let state else { return "unknown (no node)" }
         switch state.standing {
         case .never: return "never registered"
-        case .registered: return "registered (\(state.last.map { "\($0.signal.provider.rawValue), block \($0.height)" } ?? ""))"
+        case .registered:
+            return "registered (\(state.last.map { "\($0.signal.provider.rawValue), block \($0.height)" } ?? ""))"
         case .unregistered: return "unregistered (block \(state.last?.height ?? 0))"
         case .atRisk: return "at risk (block \(state.last?.height ?? 0)): the service may hold either outcome"
         }
@@ -52,7 +53,8 @@ enum OutboxReport {
 
     static func waiting(_ wait: Planner.Wait?) -> String? {
         switch wait {
-        case .attemptsInFlight(let ids)?: "waiting for \(ids.count == 1 ? "signal \(ids[0])" : "\(ids.count) signals") to land or be proven absent"
+        case .attemptsInFlight(let ids)?:
+            "waiting for \(ids.count == 1 ? "signal \(ids[0])" : "\(ids.count) signals") to land or be proven absent"
         case .height(let height)?: "waiting for block \(height) (to keep clear of an opposite signal)"
         case .time?: "backing off after a failed try"
         case nil: nil
@@ -61,7 +63,9 @@ enum OutboxReport {
 
     /// `action token: state; chain: …`
     static func line(_ key: KeyStatus) -> String {
-        var parts = ["\(key.newest.action.rawValue) \(hint(key.token)) (\(key.newest.signal.provider.rawValue)): \(state(key.newest.state))"]
+        var parts = [
+            "\(key.newest.action.rawValue) \(hint(key.token)) (\(key.newest.signal.provider.rawValue)): \(state(key.newest.state))"
+        ]
         parts.append("chain: \(chain(key.chain))")
         if let waiting = waiting(key.waiting) { parts.append(waiting) }
         let inFlight = key.newest.liveAttempts.count
@@ -88,26 +92,30 @@ enum OutboxReport {
             provider = key.newest.signal.provider.rawValue
             action = key.newest.action.rawValue
             sequence = key.newest.sequence
-            state = switch key.newest.state {
-            case .pending: "pending"
-            case .inflight: "inflight"
-            case .applied: "applied"
-            case .superseded: "superseded"
-            case .overridden: "overridden"
-            case .waitingForFunds: "waitingForFunds"
-            case .failed: "failed"
+            state =
+                switch key.newest.state {
+                case .pending: "pending"
+                case .inflight: "inflight"
+                case .applied: "applied"
+                case .superseded: "superseded"
+                case .overridden: "overridden"
+                case .waitingForFunds: "waitingForFunds"
+                case .failed: "failed"
+                }
+            height =
+                switch key.newest.state {
+                case .applied(let applied): applied
+                case .overridden(let signal): signal.height
+                default: nil
+                }
+            chain = key.chain.map {
+                switch $0.standing {
+                case .never: "never"
+                case .registered: "registered"
+                case .unregistered: "unregistered"
+                case .atRisk: "atRisk"
+                }
             }
-            height = switch key.newest.state {
-            case .applied(let applied): applied
-            case .overridden(let signal): signal.height
-            default: nil
-            }
-            chain = key.chain.map { switch $0.standing {
-            case .never: "never"
-            case .registered: "registered"
-            case .unregistered: "unregistered"
-            case .atRisk: "atRisk"
-            } }
             atRisk = key.chain?.standing == .atRisk
             waiting = OutboxReport.waiting(key.waiting)
             attemptsInFlight = key.newest.liveAttempts.map(\.id.description)
@@ -125,8 +133,10 @@ enum OutboxReport {
     /// `evidence`: what the recorded pushes say (status only), in the JSON as `pushes`.
     static func print(_ report: FlushReport, json: Bool, evidence: String? = nil, _ context: Context) {
         if json {
-            context.output.printJSON(ReportJSON(
-                tokens: report.keys.map(KeyJSON.init), balance: report.balance?.description, networkProblem: report.networkProblem?.description, pushes: evidence))
+            context.output.printJSON(
+                ReportJSON(
+                    tokens: report.keys.map(KeyJSON.init), balance: report.balance?.description,
+                    networkProblem: report.networkProblem?.description, pushes: evidence))
             return
         }
         for key in report.keys { context.output.print(line(key)) }
@@ -140,7 +150,9 @@ enum OutboxReport {
     /// The exit code for waiting on `keys`: 0 nothing left to send (applied, or overridden by
     /// another client); 1 one needs the user (refused for good, or no funds); 75 still queued.
     static func exitCode(for keys: [KeyStatus]) -> ExitCode {
-        if keys.contains(where: { $0.newest.state.isFailure || $0.newest.state == .waitingForFunds }) { return .rejected }
+        if keys.contains(where: { $0.newest.state.isFailure || $0.newest.state == .waitingForFunds }) {
+            return .rejected
+        }
         let done = keys.allSatisfy { key in
             switch key.newest.state {
             case .applied, .overridden: true
@@ -154,7 +166,9 @@ enum OutboxReport {
     static func advice(_ keys: [KeyStatus], balance: ADMAmount?, _ context: Context) {
         if keys.contains(where: { $0.newest.state == .waitingForFunds }) {
             let shown = balance.map { "\($0) ADM" } ?? "too low"
-            context.output.error("Error: not enough ADM: a signal costs 0.001 ADM and the balance is \(shown). Fund the account; 'adm-push flush' then sends it.")
+            context.output.error(
+                "Error: not enough ADM: a signal costs 0.001 ADM and the balance is \(shown). Fund the account; 'adm-push flush' then sends it."
+            )
         }
         for key in keys {
             if case .failed(let reason) = key.newest.state {
@@ -162,7 +176,8 @@ enum OutboxReport {
             }
         }
         if keys.contains(where: { !$0.isSettled }) {
-            context.output.error("Queued: kept in the outbox; 'adm-push flush' (or the next register or unregister) finishes it.")
+            context.output.error(
+                "Queued: kept in the outbox; 'adm-push flush' (or the next register or unregister) finishes it.")
         }
     }
 }

@@ -14,9 +14,9 @@ enum PushEvidenceReport {
         _ outbox: Outbox, account: Address, refresh: Bool = true, _ arguments: ParsedArguments, _ context: Context
     ) async -> PushEvidence? {
         guard let home = try? OutboxOptions.homeDirectory(arguments, context),
-              SmallFile.exists(atPath: home + "/" + NotificationLog.fileName),
-              let log = try? NotificationLog(home: home), let client = outbox.chain as? NodeClient,
-              let tokens = try? await outbox.tokensOnChain(refresh: refresh)
+            SmallFile.exists(atPath: home + "/" + NotificationLog.fileName),
+            let log = try? NotificationLog(home: home), let client = outbox.chain as? NodeClient,
+            let tokens = try? await outbox.tokensOnChain(refresh: refresh)
         else { return nil }
         return try? await PushEvidenceCheck(account: account, log: log, client: client).assess(tokens)
     }

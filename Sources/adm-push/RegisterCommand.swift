@@ -4,16 +4,21 @@ import AdamantPush
 
 /// `adm-push register`: commit the wish that a token be registered, then wait for the chain.
 struct RegisterCommand: Command {
-    static let token = SingleOption("token", valueName: "token", help: "The push token: lowercase hex for APNs, the registration token for FCM.")
+    static let token = SingleOption(
+        "token", valueName: "token", help: "The push token: lowercase hex for APNs, the registration token for FCM.")
     static let provider = SingleOption(
-        "provider", valueName: "provider", allowedValues: PushProvider.allCases.map(\.rawValue), help: "Which push service the token belongs to.")
-    static let deviceId = SingleOption("device-id", valueName: "id", help: "An identifier of this device for the service (letters, digits, . : _ -).")
-    static let noWait = Flag("no-wait", help: "Return once the intent is stored (exit 75) instead of waiting for a block.")
+        "provider", valueName: "provider", allowedValues: PushProvider.allCases.map(\.rawValue),
+        help: "Which push service the token belongs to.")
+    static let deviceId = SingleOption(
+        "device-id", valueName: "id", help: "An identifier of this device for the service (letters, digits, . : _ -).")
+    static let noWait = Flag(
+        "no-wait", help: "Return once the intent is stored (exit 75) instead of waiting for a block.")
 
     static let info = CommandInfo(
         name: "register",
         overview: "Register a push token with the notification service, through the chain.",
-        options: [token, provider, deviceId, noWait, OutboxOptions.deadline, OutboxOptions.json] + OutboxOptions.options,
+        options: [token, provider, deviceId, noWait, OutboxOptions.deadline, OutboxOptions.json]
+            + OutboxOptions.options,
         discussion: """
             The intent is stored durably before anything is sent, and only the newest intent for a
             token is ever sent: a remove still queued from earlier is cancelled. Exits 0 once the
@@ -28,10 +33,15 @@ struct RegisterCommand: Command {
     init(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positional.isEmpty else { throw .usage("register takes no arguments") }
         guard let token = arguments.value(Self.token) else { throw .usage("--token is required") }
-        guard let name = arguments.value(Self.provider) else { throw .usage("--provider is required (apns, apns-sandbox or fcm)") }
-        guard let provider = PushProvider(rawValue: name) else { throw .usage("unknown provider \(name.quoted): use apns, apns-sandbox or fcm") }
+        guard let name = arguments.value(Self.provider) else {
+            throw .usage("--provider is required (apns, apns-sandbox or fcm)")
+        }
+        guard let provider = PushProvider(rawValue: name) else {
+            throw .usage("unknown provider \(name.quoted): use apns, apns-sandbox or fcm")
+        }
         do {
-            signal = try PushSignal(token: token, provider: provider, action: .add, deviceId: arguments.value(Self.deviceId))
+            signal = try PushSignal(
+                token: token, provider: provider, action: .add, deviceId: arguments.value(Self.deviceId))
         } catch {
             throw .invalidInput("invalid --token or --device-id: \(error)")
         }
@@ -44,13 +54,16 @@ struct RegisterCommand: Command {
         try OutboxOptions.checkSettings(arguments, context)
         let service = try OutboxOptions.serviceSetting(arguments, context).value
         if signal.provider == .apnsSandbox && service == .adamantIOS {
-            context.output.error("Warning: the iOS notification service always pushes to production APNs and deletes a sandbox token after its first push.")
+            context.output.error(
+                "Warning: the iOS notification service always pushes to production APNs and deletes a sandbox token after its first push."
+            )
         }
         let keys = AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context))
         let outbox = try await OutboxOptions.open(arguments, context, keys: keys)
         let intent: Intent
         do {
-            intent = try await outbox.register(token: signal.token, provider: signal.provider, deviceId: signal.deviceId)
+            intent = try await outbox.register(
+                token: signal.token, provider: signal.provider, deviceId: signal.deviceId)
         } catch {
             throw CLIError(outboxError: error)
         }
@@ -60,7 +73,9 @@ struct RegisterCommand: Command {
 
 /// What `register`, `unregister` and `repair` do once their intents are stored.
 enum OutboxCommand {
-    static func finish(_ intents: [Intent], outbox: Outbox, arguments: ParsedArguments, _ context: Context) async throws(CLIError) -> ExitCode {
+    static func finish(_ intents: [Intent], outbox: Outbox, arguments: ParsedArguments, _ context: Context)
+        async throws(CLIError) -> ExitCode
+    {
         let json = arguments.flag(OutboxOptions.json)
         let tokens = Set(intents.map(\.signal.token))
         if arguments.flag(RegisterCommand.noWait) {
@@ -68,7 +83,9 @@ enum OutboxCommand {
                 context.output.printJSON(OutboxReport.ReportJSON(tokens: [], balance: nil, networkProblem: nil))
             }
             for intent in intents where !json {
-                context.output.print("queued: \(intent.action.rawValue) \(OutboxReport.hint(intent.signal.token)) (intent \(intent.sequence))")
+                context.output.print(
+                    "queued: \(intent.action.rawValue) \(OutboxReport.hint(intent.signal.token)) (intent \(intent.sequence))"
+                )
             }
             return .queued
         }
@@ -80,15 +97,21 @@ enum OutboxCommand {
         let report: FlushReport
         do throws(OutboxError) {
             report = try await stop.run { () throws(OutboxError) in
-                try await outbox.flush(within: wait) { keys in keys.filter { tokens.contains($0.token) }.allSatisfy(\.isSettled) }
+                try await outbox.flush(within: wait) { keys in
+                    keys.filter { tokens.contains($0.token) }.allSatisfy(\.isSettled)
+                }
             }
         } catch {
             throw CLIError(outboxError: error)
         }
         let keys = report.keys.filter { tokens.contains($0.token) }
-        OutboxReport.print(FlushReport(keys: keys, balance: report.balance, networkProblem: report.networkProblem), json: json, context)
+        OutboxReport.print(
+            FlushReport(keys: keys, balance: report.balance, networkProblem: report.networkProblem), json: json, context
+        )
         let code = OutboxReport.exitCode(for: keys)
-        if stop.requested, code == .queued { context.output.error("Interrupted: the wait ended; what was asked for is not lost.") }
+        if stop.requested, code == .queued {
+            context.output.error("Interrupted: the wait ended; what was asked for is not lost.")
+        }
         OutboxReport.advice(keys, balance: report.balance, context)
         return code
     }

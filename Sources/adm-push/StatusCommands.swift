@@ -10,7 +10,9 @@ struct StatusCommand: Command {
         name: "status",
         overview: "Show each token's newest intent, its state on chain, and what is in flight.",
         options: [RegisterCommand.token, OutboxOptions.json] + OutboxOptions.options,
-        discussion: "Reads the chain and records what it shows (an intent it already satisfies is applied); signs and sends nothing. Exits 69 when no node can be read.\n" + OutboxOptions.help)
+        discussion:
+            "Reads the chain and records what it shows (an intent it already satisfies is applied); signs and sends nothing. Exits 69 when no node can be read.\n"
+            + OutboxOptions.help)
 
     let arguments: ParsedArguments
 
@@ -24,15 +26,20 @@ struct StatusCommand: Command {
         let outbox = try await OutboxOptions.openForPassphrase(arguments, context)
         let report: FlushReport
         do { report = try await outbox.status() } catch { throw CLIError(outboxError: error) }
-        let evidence = await PushEvidenceReport.assess(outbox, account: outbox.account, refresh: false, arguments, context)
+        let evidence = await PushEvidenceReport.assess(
+            outbox, account: outbox.account, refresh: false, arguments, context)
         let token = arguments.value(RegisterCommand.token)
         let keys = report.keys.filter { token == nil || $0.token == token }
         OutboxReport.print(
-            FlushReport(keys: keys, balance: report.balance, networkProblem: report.networkProblem), json: arguments.flag(OutboxOptions.json),
+            FlushReport(keys: keys, balance: report.balance, networkProblem: report.networkProblem),
+            json: arguments.flag(OutboxOptions.json),
             evidence: evidence?.description, context)
-        if keys.isEmpty && !arguments.flag(OutboxOptions.json) { context.output.print("no intents kept in this home for this account") }
+        if keys.isEmpty && !arguments.flag(OutboxOptions.json) {
+            context.output.print("no intents kept in this home for this account")
+        }
         PushEvidenceReport.print(evidence, context)
-        return report.networkProblem != nil && keys.allSatisfy({ $0.chain == nil }) && !keys.isEmpty ? .unavailable : .success
+        return report.networkProblem != nil && keys.allSatisfy({ $0.chain == nil }) && !keys.isEmpty
+            ? .unavailable : .success
     }
 }
 
@@ -74,18 +81,29 @@ struct QueueCommand: Command {
         do { groups = try await outbox.queue() } catch { throw CLIError(outboxError: error) }
         let intents = groups.joined().sorted { $0.createdAt < $1.createdAt }
         if arguments.flag(OutboxOptions.json) {
-            context.output.printJSON(["intents": intents.map { intent in
-                IntentJSON(
-                    token: OutboxReport.hint(intent.signal.token), sequence: intent.sequence, action: intent.action.rawValue,
-                    provider: intent.signal.provider.rawValue, state: OutboxReport.state(intent.state),
-                    attempts: intent.attempts.map { AttemptJSON(id: $0.id.description, action: $0.action.rawValue, node: $0.node, outcome: "\($0.outcome)") })
-            }])
+            context.output.printJSON([
+                "intents": intents.map { intent in
+                    IntentJSON(
+                        token: OutboxReport.hint(intent.signal.token), sequence: intent.sequence,
+                        action: intent.action.rawValue,
+                        provider: intent.signal.provider.rawValue, state: OutboxReport.state(intent.state),
+                        attempts: intent.attempts.map {
+                            AttemptJSON(
+                                id: $0.id.description, action: $0.action.rawValue, node: $0.node,
+                                outcome: "\($0.outcome)")
+                        })
+                }
+            ])
             return .success
         }
         for intent in intents {
-            context.output.print("\(OutboxReport.hint(intent.signal.token)) #\(intent.sequence) \(intent.action.rawValue) (\(intent.signal.provider.rawValue)): \(OutboxReport.state(intent.state))")
+            context.output.print(
+                "\(OutboxReport.hint(intent.signal.token)) #\(intent.sequence) \(intent.action.rawValue) (\(intent.signal.provider.rawValue)): \(OutboxReport.state(intent.state))"
+            )
             for attempt in intent.attempts {
-                context.output.print("    \(attempt.action.rawValue) \(attempt.id) via \(attempt.node.isEmpty ? "?" : attempt.node): \(OutboxReport.outcome(attempt.outcome))")
+                context.output.print(
+                    "    \(attempt.action.rawValue) \(attempt.id) via \(attempt.node.isEmpty ? "?" : attempt.node): \(OutboxReport.outcome(attempt.outcome))"
+                )
             }
         }
         if intents.isEmpty { context.output.print("the outbox is empty for this account") }
@@ -96,12 +114,14 @@ struct QueueCommand: Command {
 /// `adm-push flush`: finish what is pending, once or in a loop.
 struct FlushCommand: Command {
     static let loop = Flag("loop", help: "Keep going: a pass every --interval seconds until interrupted.")
-    static let interval = SingleOption("interval", valueName: "seconds", help: "Between passes with --loop (default 60).")
+    static let interval = SingleOption(
+        "interval", valueName: "seconds", help: "Between passes with --loop (default 60).")
 
     static let info = CommandInfo(
         name: "flush",
         overview: "Send what the newest intents still need, and wait for the chain.",
-        options: [loop, interval, OutboxOptions.deadline, OutboxOptions.json, LogOptions.verbose] + OutboxOptions.options,
+        options: [loop, interval, OutboxOptions.deadline, OutboxOptions.json, LogOptions.verbose]
+            + OutboxOptions.options,
         discussion: """
             Exit codes as for register, over every token. With --loop, each pass is also logged,
             and SIGINT, SIGTERM or SIGHUP stop it cleanly (exit 0, as they stop adm-fetch watch): what is
@@ -121,7 +141,9 @@ struct FlushCommand: Command {
     /// `--interval`, plain seconds (as `--deadline` takes them), 60 when not given.
     static func interval(_ arguments: ParsedArguments) throws(CLIError) -> Duration {
         guard let text = arguments.value(interval) else { return .seconds(60) }
-        guard let duration = SingleOption.seconds(text, in: 1...86_400) else { throw .usage("--interval takes 1 to 86400 seconds, got \(text.quoted)") }
+        guard let duration = SingleOption.seconds(text, in: 1...86_400) else {
+            throw .usage("--interval takes 1 to 86400 seconds, got \(text.quoted)")
+        }
         return duration
     }
 
@@ -146,14 +168,20 @@ struct FlushCommand: Command {
             while !Task.isCancelled {
                 pass += 1
                 let report: FlushReport
-                do throws(OutboxError) { report = try await outbox.flush(within: wait) } catch { throw CLIError(outboxError: error) }
+                do throws(OutboxError) { report = try await outbox.flush(within: wait) } catch {
+                    throw CLIError(outboxError: error)
+                }
                 // A pass the stop cut short is not reported: its nodes said "cancelled", its
                 // balance is unknown.
                 if Task.isCancelled { break }
                 // In a loop the log says what the nodes did (a warning), not a bare line beside it.
-                OutboxReport.print(json ? report : FlushReport(keys: report.keys, balance: report.balance), json: json, context)
+                OutboxReport.print(
+                    json ? report : FlushReport(keys: report.keys, balance: report.balance), json: json, context)
                 FlushLog.log(report, pass: pass, logger)
-                logger.log(.debug, "flush: next pass at \(Logger.timestamp(Logger.now() + milliseconds)) (in \(milliseconds % 1000 == 0 ? "\(milliseconds / 1000)" : "\(Double(milliseconds) / 1000)") s)")
+                logger.log(
+                    .debug,
+                    "flush: next pass at \(Logger.timestamp(Logger.now() + milliseconds)) (in \(milliseconds % 1000 == 0 ? "\(milliseconds / 1000)" : "\(Double(milliseconds) / 1000)") s)"
+                )
                 try? await Task.sleep(for: interval)
             }
         }
@@ -187,8 +215,12 @@ struct RepairCommand: Command {
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
         let outbox = try await OutboxOptions.openForPassphrase(arguments, context)
         let evidence = await PushEvidenceReport.assess(outbox, account: outbox.account, arguments, context)
-        if let evidence { context.output.error("Evidence: \(evidence); sending the last signal of each affected token again") }
-        do { _ = try await outbox.repair(resend: evidence?.tokensToResend ?? []) } catch { throw CLIError(outboxError: error) }
+        if let evidence {
+            context.output.error("Evidence: \(evidence); sending the last signal of each affected token again")
+        }
+        do { _ = try await outbox.repair(resend: evidence?.tokensToResend ?? []) } catch {
+            throw CLIError(outboxError: error)
+        }
         let wait = try OutboxOptions.wait(arguments, for: outbox)
         let report: FlushReport
         do { report = try await outbox.flush(within: wait) } catch { throw CLIError(outboxError: error) }

@@ -4,12 +4,17 @@ import AdamantPush
 
 /// `adm-push unregister`: commit the wish that a token (or every token) be unregistered.
 struct UnregisterCommand: Command {
-    static let all = Flag("all", help: "Every token this account ever registered with the service, found from the chain (works with a fresh --home).")
+    static let all = Flag(
+        "all",
+        help:
+            "Every token this account ever registered with the service, found from the chain (works with a fresh --home)."
+    )
 
     static let info = CommandInfo(
         name: "unregister",
         overview: "Unregister a push token (or --all of them) from the notification service.",
-        options: [RegisterCommand.token, all, RegisterCommand.noWait, OutboxOptions.deadline, OutboxOptions.json] + OutboxOptions.options,
+        options: [RegisterCommand.token, all, RegisterCommand.noWait, OutboxOptions.deadline, OutboxOptions.json]
+            + OutboxOptions.options,
         discussion: """
             A remove is signed by this account, the one that registered the token. With --all the
             chain's history alone says which tokens to remove, so a registration orphaned by a
@@ -24,8 +29,12 @@ struct UnregisterCommand: Command {
         case (nil, false): throw .usage("give --token TOKEN or --all")
         case (_?, true): throw .usage("give either --token or --all, not both")
         case (let token?, false):
-            guard (try? PushSignal.validate(token: token, provider: .apns)) != nil || (try? PushSignal.validate(token: token, provider: .fcm)) != nil else {
-                throw .invalidInput("invalid --token: neither an APNs token (lowercase hex) nor an FCM registration token")
+            guard
+                (try? PushSignal.validate(token: token, provider: .apns)) != nil
+                    || (try? PushSignal.validate(token: token, provider: .fcm)) != nil
+            else {
+                throw .invalidInput(
+                    "invalid --token: neither an APNs token (lowercase hex) nor an FCM registration token")
             }
         case (nil, true): break
         }
@@ -44,7 +53,9 @@ struct UnregisterCommand: Command {
                 let line = ProgressLine.onTerminal(context)
                 defer { line?.clear() }
                 var progress: (@Sendable (Int) -> Void)?
-                if let line { progress = { read in line.update("reading this account's signals to the service: \(read) read") } }
+                if let line {
+                    progress = { read in line.update("reading this account's signals to the service: \(read) read") }
+                }
                 intents = try await outbox.unregisterAll(progress: progress)
             }
         } catch {
@@ -54,7 +65,8 @@ struct UnregisterCommand: Command {
             if arguments.flag(OutboxOptions.json) {
                 context.output.printJSON(OutboxReport.ReportJSON(tokens: [], balance: nil, networkProblem: nil))
             } else {
-                context.output.print("nothing to unregister: the chain shows no token of this account registered with the service")
+                context.output.print(
+                    "nothing to unregister: the chain shows no token of this account registered with the service")
             }
             return .success
         }

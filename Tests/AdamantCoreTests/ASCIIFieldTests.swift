@@ -13,7 +13,8 @@ struct ASCIIFieldTests {
                 var digits = Array("00ff7a9b3c4d5e6f".utf8) + Array(repeating: UInt8(ascii: "8"), count: 48)
                 digits[position] = byte
                 let text = String(decoding: digits, as: UTF8.self)
-                let expected = text.utf8.count == digits.count ? Hex.decode(text) : nil  // a lone byte ≥ 0x80 is no text
+                // a lone byte ≥ 0x80 is no text
+                let expected = text.utf8.count == digits.count ? Hex.decode(text) : nil
                 #expect(ASCIIField.hex(digits[...], length: nil) == expected, "byte \(byte) at \(position)")
                 #expect(ASCIIField.hex(digits[...], length: 32) == expected, "byte \(byte) at \(position), 32 bytes")
             }

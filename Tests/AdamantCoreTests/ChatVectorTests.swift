@@ -37,19 +37,25 @@ struct ChatVectorTests {
         if let recipientPassphrase = vector.recipientPassphrase {
             let recipient = try keyPair(passphrase: recipientPassphrase)
             #expect(recipient.publicKey.hex == vector.recipientPublicKey)
-            #expect(try ChatKey(secretKey: recipient.secretKey, partner: sender.publicKey).open(asset) == vector.plaintext)
+            #expect(
+                try ChatKey(secretKey: recipient.secretKey, partner: sender.publicKey).open(asset) == vector.plaintext)
         }
     }
 
     @Test func includesTheDocsCommonVector() {
-        #expect(Self.vectors.contains { $0.plaintext == "common" && $0.message == "09af1ce7e5ed484ddca3c6d1410cbf4f793ea19210e7" })
+        #expect(
+            Self.vectors.contains {
+                $0.plaintext == "common" && $0.message == "09af1ce7e5ed484ddca3c6d1410cbf4f793ea19210e7"
+            })
         #expect(Self.vectors.count >= 21)
     }
 
     /// A nonce of the wrong length is a thrown error where it is made (it once trapped in seal).
     @Test(arguments: [0, 23, 25, 1024])
     func aNonceOfTheWrongLengthIsAnError(_ length: Int) {
-        #expect(throws: ChatCryptoError.nonceLength(length)) { try ChatNonce(bytes: [UInt8](repeating: 7, count: length)) }
+        #expect(throws: ChatCryptoError.nonceLength(length)) {
+            try ChatNonce(bytes: [UInt8](repeating: 7, count: length))
+        }
     }
 
     @Test func randomNoncesDiffer() {

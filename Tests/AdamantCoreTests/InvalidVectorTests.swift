@@ -37,7 +37,8 @@ struct InvalidVectorTests {
 
     @Test func coversEveryCategory() {
         let categories = Set(Self.vectors.map(\.category))
-        #expect(categories == ["passphrase", "address", "amount", "publicKey", "transaction", "chat", "signal", "service"])
+        #expect(
+            categories == ["passphrase", "address", "amount", "publicKey", "transaction", "chat", "signal", "service"])
         #expect(Self.vectors.count >= 60)
     }
 
@@ -75,8 +76,11 @@ struct InvalidVectorTests {
             let plaintext = String(decoding: input.data, as: UTF8.self)
             do throws(SignalError) { _ = try PushSignal(plaintext: plaintext) } catch { return error.kind }
         case "service":
-            let address = try Address(try text("address")), key = try PublicKey(hex: try text("publicKey"))
-            do throws(SignalError) { _ = try NotificationService(address: address, publicKey: key) } catch { return error.kind }
+            let address = try Address(try text("address"))
+            let key = try PublicKey(hex: try text("publicKey"))
+            do throws(SignalError) { _ = try NotificationService(address: address, publicKey: key) } catch {
+                return error.kind
+            }
         default:
             Issue.record("unknown category \(vector.category)")
         }

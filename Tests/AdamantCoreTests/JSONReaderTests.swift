@@ -16,12 +16,16 @@ struct JSONReaderTests {
     /// The document as Foundation writes it back, read: nil when Foundation refuses it.
     static func rewritten(_ bytes: [UInt8]) -> Transaction? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)),
-              let data = try? JSONSerialization.data(withJSONObject: object) else { return nil }
+            let data = try? JSONSerialization.data(withJSONObject: object)
+        else { return nil }
         return try? read(Array(data))
     }
 
     static func failure(_ text: String) -> String? {
-        do { _ = try read(Array(text.utf8)); return nil } catch { return error.description }
+        do {
+            _ = try read(Array(text.utf8))
+            return nil
+        } catch { return error.description }
     }
 
     /// Every vector transaction (transfers, chats of each type, KVS states, legacy shapes), as
@@ -47,45 +51,68 @@ struct JSONReaderTests {
         #"{"\u0074ype":0,"amount":100,"senderPublicKey":"PK","timestamp":-5,"signature":"SIG","blockId":"\"x\\\/y\"","block_timestamp":"12"}"#,
     ])
     func variantsReadAsRewritten(_ template: String) throws {
-        let key = String(repeating: "ab", count: 32), signature = String(repeating: "cd", count: 64)
-        let bytes = Array(template.replacingOccurrences(of: "SIG", with: signature).replacingOccurrences(of: "PK", with: key).utf8)
+        let key = String(repeating: "ab", count: 32)
+        let signature = String(repeating: "cd", count: 64)
+        let bytes = Array(
+            template.replacingOccurrences(of: "SIG", with: signature).replacingOccurrences(of: "PK", with: key).utf8)
         let expected = try #require(Self.rewritten(bytes))
         #expect(try Self.read(bytes) == expected)
         #expect(expected.type == .transfer && expected.amount == 100 && abs(expected.timestamp) == 5)
-        #expect(Self.failure(String(decoding: bytes, as: UTF8.self) + " {}") == "malformed JSON at byte \(bytes.count + 1): more text after the JSON value", "only whitespace may follow")
+        #expect(
+            Self.failure(String(decoding: bytes, as: UTF8.self) + " {}")
+                == "malformed JSON at byte \(bytes.count + 1): more text after the JSON value",
+            "only whitespace may follow")
     }
 
     /// What the reader refuses, and says: the field by its path, and what about it.
-    @Test(arguments: [
-        (#"{"amount":1}"#, "type is missing"),
-        (#"{"type":null}"#, "type is null"),
-        (#"{"type":"0"}"#, "type is not an integer"),
-        (#"{"type":1.5}"#, "type is not an integer"),
-        (#"{"type":99999999999999999999}"#, "type is out of range"),
-        (#"{"type":0,"type":0}"#, "type is given twice"),
-        (#"{"type":0,"amount":"+5"}"#, "amount: expected an integer, got a string that is not one"),
-        (#"{"type":0,"amount":1,"timestamp":4294967296}"#, "timestamp: outside the signed int32 range"),
-        (#"{"type":0,"amount":1,"signature":"AB"}"#, "signature: not canonical hex"),
-        (#"{"type":0,"amount":1,"recipientId":"U1x"}"#, nil),
-        (#"{"type":8,"amount":0,"asset":{"chat":{"message":"00","type":7}}}"#, "asset.chat.type: unknown chat type 7"),
-        (#"{"type":8,"amount":0,"asset":{"chat":{"type":1}}}"#, "asset.chat.message is missing"),
-        (#"{"type":8,"amount":0,"asset":[]}"#, "asset is not an object"),
-        (#"{"type":0,"amount":1"#, "malformed JSON at byte 20: the text ends inside the JSON: expected ',' or '}' (a missing comma?)"),
-        (#"{"type":0,"amount":01}"#, "malformed JSON at byte 20: expected ',' or '}' (a missing comma?)"),
-        (#"{"type":0,"x":"\ud800"}"#, "malformed JSON at byte 15: a lone UTF-16 surrogate escape"),
-        (#"{"type":0,"x":"a\qb"}"#, "malformed JSON at byte 17: an unknown escape in a string (write \\\\ for a backslash)"),
-        (#"{"type":0 "amount":1}"#, "malformed JSON at byte 10: expected ',' or '}' (a missing comma?)"),
-        (#"{"type":0,"x":tru}"#, "malformed JSON at byte 14: expected a value (a string in double quotes, a number, a list, an object, true, false or null)"),
-        (#"[]"#, "the answer is not an object"),
-        (#"{"\u0074ype":null}"#, "type is null"),
-        (#"{"type":0,"amount":1,"id":"01"}"#, #"id: "01": not a transaction id"#),
-        (#"{"type":0,"amount":1,"id":"18446744073709551616"}"#, #"id: "18446744073709551616": not a transaction id"#),
-        (#"{"type":0,"amount":1,"senderPublicKey":"AB"}"#, nil),
-        (#"{"type":0,"amount":1,"senderId":"U01"}"#, nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            (#"{"amount":1}"#, "type is missing"),
+            (#"{"type":null}"#, "type is null"),
+            (#"{"type":"0"}"#, "type is not an integer"),
+            (#"{"type":1.5}"#, "type is not an integer"),
+            (#"{"type":99999999999999999999}"#, "type is out of range"),
+            (#"{"type":0,"type":0}"#, "type is given twice"),
+            (#"{"type":0,"amount":"+5"}"#, "amount: expected an integer, got a string that is not one"),
+            (#"{"type":0,"amount":1,"timestamp":4294967296}"#, "timestamp: outside the signed int32 range"),
+            (#"{"type":0,"amount":1,"signature":"AB"}"#, "signature: not canonical hex"),
+            (#"{"type":0,"amount":1,"recipientId":"U1x"}"#, nil),
+            (
+                #"{"type":8,"amount":0,"asset":{"chat":{"message":"00","type":7}}}"#,
+                "asset.chat.type: unknown chat type 7"
+            ),
+            (#"{"type":8,"amount":0,"asset":{"chat":{"type":1}}}"#, "asset.chat.message is missing"),
+            (#"{"type":8,"amount":0,"asset":[]}"#, "asset is not an object"),
+            (
+                #"{"type":0,"amount":1"#,
+                "malformed JSON at byte 20: the text ends inside the JSON: expected ',' or '}' (a missing comma?)"
+            ),
+            (#"{"type":0,"amount":01}"#, "malformed JSON at byte 20: expected ',' or '}' (a missing comma?)"),
+            (#"{"type":0,"x":"\ud800"}"#, "malformed JSON at byte 15: a lone UTF-16 surrogate escape"),
+            (
+                #"{"type":0,"x":"a\qb"}"#,
+                "malformed JSON at byte 17: an unknown escape in a string (write \\\\ for a backslash)"
+            ),
+            (#"{"type":0 "amount":1}"#, "malformed JSON at byte 10: expected ',' or '}' (a missing comma?)"),
+            (
+                #"{"type":0,"x":tru}"#,
+                "malformed JSON at byte 14: expected a value (a string in double quotes, a number, a list, an object, true, false or null)"
+            ),
+            (#"[]"#, "the answer is not an object"),
+            (#"{"\u0074ype":null}"#, "type is null"),
+            (#"{"type":0,"amount":1,"id":"01"}"#, #"id: "01": not a transaction id"#),
+            (
+                #"{"type":0,"amount":1,"id":"18446744073709551616"}"#,
+                #"id: "18446744073709551616": not a transaction id"#
+            ),
+            (#"{"type":0,"amount":1,"senderPublicKey":"AB"}"#, nil),
+            (#"{"type":0,"amount":1,"senderId":"U01"}"#, nil),
+        ] as [(String, String?)])
     func refusalsNameTheField(_ json: String, _ message: String?) {
         let failure = Self.failure(json)
-        if let message { #expect(failure == message) } else {
+        if let message {
+            #expect(failure == message)
+        } else {
             let field = json.components(separatedBy: "\"").dropLast(3).last ?? ""
             #expect(failure?.hasPrefix("\(field): ") == true, "\(String(describing: failure))")
         }
@@ -95,7 +122,8 @@ struct JSONReaderTests {
     /// a byte that is not UTF-8 (`"confM\xF9rmations"`); Foundation refuses the document, so
     /// the reader must too.
     @Test func aKeyThatIsNotUTF8IsRefusedEvenUnread() throws {
-        let found = Vectors.folder.deletingLastPathComponent().appendingPathComponent("Fuzz/Crashes/transaction/reader-key-invalid-utf8")
+        let found = Vectors.folder.deletingLastPathComponent().appendingPathComponent(
+            "Fuzz/Crashes/transaction/reader-key-invalid-utf8")
         let bytes = Array(try Data(contentsOf: found))
         try #require(bytes.contains(0xF9))
         #expect(!Self.foundationAccepts(bytes))
@@ -118,7 +146,8 @@ struct JSONReaderTests {
             try JSONReader.read(body) { reader throws(JSONReadError) in
                 try reader.readObject { reader, key throws(JSONReadError) in
                     switch key {
-                    case "transactions": try reader.readArray { reader throws(JSONReadError) in _ = try Transaction(json: &reader) }
+                    case "transactions":
+                        try reader.readArray { reader throws(JSONReadError) in _ = try Transaction(json: &reader) }
                     default: try reader.skipValue()
                     }
                 }
@@ -133,17 +162,25 @@ struct JSONReaderTests {
     /// character standing unescaped, and bytes that are not UTF-8 only where it reads them.
     @Test(arguments: ["blockId", "skipped"])
     func everyOffsetOfAStringReadsAsRewritten(_ field: String) throws {
-        let key = String(repeating: "ab", count: 32), signature = String(repeating: "cd", count: 64)
-        let head = #"{"type":0,"amount":1,"senderPublicKey":"\#(key)","timestamp":5,"signature":"\#(signature)","\#(field)":""#
+        let key = String(repeating: "ab", count: 32)
+        let signature = String(repeating: "cd", count: 64)
+        let head =
+            #"{"type":0,"amount":1,"senderPublicKey":"\#(key)","timestamp":5,"signature":"\#(signature)","\#(field)":""#
         for offset in 0..<20 {
             let filler = Array(repeating: UInt8(ascii: "x"), count: offset)
-            for tail: [UInt8] in [[], Array(#"\""#.utf8), Array(#"\\"#.utf8), [0x01], [0x1F], [0x7F], Array("é".utf8), [0xC3]] {
+            for tail: [UInt8] in [
+                [], Array(#"\""#.utf8), Array(#"\\"#.utf8), [0x01], [0x1F], [0x7F], Array("é".utf8), [0xC3],
+            ] {
                 let bytes = Array(head.utf8) + filler + tail + Array(#"x"}"#.utf8)
                 let read = try? Self.read(bytes)
-                if let read, let rewritten = Self.rewritten(bytes) { #expect(read == rewritten, "offset \(offset), \(tail)") }
+                if let read, let rewritten = Self.rewritten(bytes) {
+                    #expect(read == rewritten, "offset \(offset), \(tail)")
+                }
                 switch tail {
                 case [0x01], [0x1F]: #expect(read == nil, "offset \(offset): a control character stands unescaped")
-                case [0xC3]: #expect((read == nil) == (field == "blockId"), "offset \(offset): not UTF-8, refused only where read")
+                case [0xC3]:
+                    #expect(
+                        (read == nil) == (field == "blockId"), "offset \(offset): not UTF-8, refused only where read")
                 default: #expect(read != nil, "offset \(offset), \(tail)")
                 }
             }
@@ -155,7 +192,8 @@ struct JSONReaderTests {
     /// takes (as the reader's lenient rules do, for files people edit).
     @Test(arguments: [
         #"[1,]"#, #"{"a":1,}"#, #"{"a"}"#, #"{1:2}"#, #"[1 2]"#, #"{"a":1 "b":2}"#, #"[}"#, #"{]"#, #"[]]"#,
-        #"{"a":[1,{"b":nul}]}"#, #"[,1]"#, #"{,"a":1}"#, #"{"a":}"#, #"{"a"::1}"#, #"[01]"#, #"[1.]"#, #"["a\x"]"#, #"{"\#u{FFFF}":1"#, "[",
+        #"{"a":[1,{"b":nul}]}"#, #"[,1]"#, #"{,"a":1}"#, #"{"a":}"#, #"{"a"::1}"#, #"[01]"#, #"[1.]"#, #"["a\x"]"#,
+        #"{"\#u{FFFF}":1"#, "[",
     ])
     func malformedSkippedValuesAreRefused(_ value: String) {
         let json = #"{"type":0,"skipped":"# + value + "}"
@@ -165,9 +203,12 @@ struct JSONReaderTests {
 
     /// Skipped containers, nested and empty, with whitespace everywhere, read as rewritten.
     @Test func nestedSkippedValuesReadAsRewritten() throws {
-        let key = String(repeating: "ab", count: 32), signature = String(repeating: "cd", count: 64)
-        let skipped = #" { "a" : [ 1 , { } , [ ] , { "b" : [ [ "x" , null , true , false , -0.5e+2 ] ] } ] , "c" : { "d" : { } } } "#
-        let json = #"{"s":\#(skipped),"type":0,"amount":1,"senderPublicKey":"\#(key)","timestamp":5,"signature":"\#(signature)","t":[[],[{}]]}"#
+        let key = String(repeating: "ab", count: 32)
+        let signature = String(repeating: "cd", count: 64)
+        let skipped =
+            #" { "a" : [ 1 , { } , [ ] , { "b" : [ [ "x" , null , true , false , -0.5e+2 ] ] } ] , "c" : { "d" : { } } } "#
+        let json =
+            #"{"s":\#(skipped),"type":0,"amount":1,"senderPublicKey":"\#(key)","timestamp":5,"signature":"\#(signature)","t":[[],[{}]]}"#
         let expected = try #require(Self.rewritten(Array(json.utf8)))
         #expect(try Self.read(Array(json.utf8)) == expected)
     }
@@ -187,9 +228,11 @@ struct JSONReaderTests {
     /// Fields parsed from their bytes (keys, ids, addresses, hex, integers as strings) read
     /// as rewritten when written with escapes, and integers in strings with leading zeros.
     @Test func escapedFieldsReadAsRewritten() throws {
-        let key = String(repeating: "ab", count: 32), signature = String(repeating: "cd", count: 64)
-        let json = #"{"type":0,"amount":"007","senderPublicKey":"\u0061b\#(key.dropFirst(2))","timestamp":5,"# +
-            #""signature":"\#(signature.dropLast(2))c\u0064","id":"1\u0032","senderId":"\u00551","recipientId":"U\u0031","fee":"\u0031"}"#
+        let key = String(repeating: "ab", count: 32)
+        let signature = String(repeating: "cd", count: 64)
+        let json =
+            #"{"type":0,"amount":"007","senderPublicKey":"\u0061b\#(key.dropFirst(2))","timestamp":5,"#
+            + #""signature":"\#(signature.dropLast(2))c\u0064","id":"1\u0032","senderId":"\u00551","recipientId":"U\u0031","fee":"\u0031"}"#
         let expected = try #require(Self.rewritten(Array(json.utf8)))
         #expect(try Self.read(Array(json.utf8)) == expected)
         #expect(expected.id == TransactionID(number: 12) && expected.amount == 7 && expected.fee == 1)

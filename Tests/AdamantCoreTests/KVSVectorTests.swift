@@ -44,7 +44,8 @@ struct KVSVectorTests {
     @Test func randomSealRoundTripsWithFreshNonceAndPadding() throws {
         let key = KVSKey(keyPair: .random())
         let payload = ["U1": ["displayName": "A\u{7}"]]
-        let first = try key.seal(payload: payload), second = try key.seal(payload: payload)
+        let first = try key.seal(payload: payload)
+        let second = try key.seal(payload: payload)
         #expect(first != second)
         #expect(try key.open(first, payloadAs: [String: [String: String]].self) == payload)
     }
@@ -52,7 +53,9 @@ struct KVSVectorTests {
     @Test func paddingIsLowerCaseLettersOnly() {
         #expect(throws: KVSCryptoError.invalidPadding) { try KVSPadding(prefix: "{", suffix: "") }
         #expect(throws: KVSCryptoError.invalidPadding) { try KVSPadding(prefix: "A", suffix: "") }
-        #expect(throws: KVSCryptoError.invalidPadding) { try KVSPadding(prefix: "", suffix: String(repeating: "a", count: 65)) }
+        #expect(throws: KVSCryptoError.invalidPadding) {
+            try KVSPadding(prefix: "", suffix: String(repeating: "a", count: 65))
+        }
         for _ in 0..<50 {
             let padding = KVSPadding.random()
             #expect((1...10).contains(padding.prefix.count) && (1...10).contains(padding.suffix.count))
@@ -80,8 +83,10 @@ struct KVSHostileTests {
         (#"[{"message":"00","nonce":"00"}]"#, .notEncrypted),
         (#"{"message":"00","nonce":"00"}"#, .nonceLength(1)),
         (#"{"message":"","nonce":"000000000000000000000000000000000000000000000000"}"#, .authenticationFailed),
-        (#"{"message":"00112233445566778899aabbccddeeff00","nonce":"000000000000000000000000000000000000000000000000"}"#,
-         .authenticationFailed),
+        (
+            #"{"message":"00112233445566778899aabbccddeeff00","nonce":"000000000000000000000000000000000000000000000000"}"#,
+            .authenticationFailed
+        ),
     ])
     func malformedEnvelopesAreRefused(_ value: String, _ error: KVSCryptoError) {
         #expect(throws: error) { try Self.key.open(value, payloadAs: JSONValue.self) }
@@ -89,13 +94,17 @@ struct KVSHostileTests {
 
     @Test func oversizedValueIsRefusedBeforeParsing() {
         let value = #"{"message":""# + String(repeating: "0", count: 20_480) + #"","nonce":""}"#
-        #expect(throws: KVSCryptoError.tooLarge(value.utf8.count)) { try Self.key.open(value, payloadAs: JSONValue.self) }
+        #expect(throws: KVSCryptoError.tooLarge(value.utf8.count)) {
+            try Self.key.open(value, payloadAs: JSONValue.self)
+        }
     }
 
     @Test func deepNestingIsRefusedWithoutRecursion() throws {
         let deepEnvelope = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         #expect(throws: KVSCryptoError.notEncrypted) { try Self.key.open(deepEnvelope, payloadAs: JSONValue.self) }
-        let deepPayload = try Self.raw(String(repeating: "[", count: 3_000) + String(repeating: "]", count: 3_000), nonce: [UInt8](repeating: 1, count: 24))
+        let deepPayload = try Self.raw(
+            String(repeating: "[", count: 3_000) + String(repeating: "]", count: 3_000),
+            nonce: [UInt8](repeating: 1, count: 24))
         #expect(throws: KVSCryptoError.tooDeep) { try Self.key.open(deepPayload, payloadAs: JSONValue.self) }
     }
 

@@ -3,7 +3,9 @@ import Testing
 
 @Suite("Local sealing")
 struct LocalSealingTests {
-    static let alice = KeyPair(passphrase: try! Passphrase(validating: "wrap track hamster grocery casual talk theory half artist toast art essence"))
+    static let alice = KeyPair(
+        passphrase: try! Passphrase(
+            validating: "wrap track hamster grocery casual talk theory half artist toast art essence"))
     static let bob = KeyPair(passphrase: Passphrase(unvalidated: "another account entirely"))
     let token = Array("0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0".utf8)
 

@@ -10,7 +10,8 @@ struct PropertyTests {
     @Test func signVerifyEncryptDecryptAndEncodeRoundTrip() throws {
         var generator = SystemRandomNumberGenerator()
         for round in 0..<Self.rounds {
-            let sender = KeyPair.random(), recipient = KeyPair.random()
+            let sender = KeyPair.random()
+            let recipient = KeyPair.random()
             let text = randomText(length: Int.random(in: 0...300, using: &generator), using: &generator)
             let asset = try ChatKey(secretKey: sender.secretKey, partner: recipient.publicKey)
                 .seal(text, type: round % 2 == 0 ? .message : .rich)
@@ -19,11 +20,13 @@ struct PropertyTests {
             let transaction: Transaction
             if text.isEmpty || round % 5 == 0 {
                 transaction = try .transfer(
-                    amount: max(amount, 1), to: recipient.address, timestamp: .random(in: 0...Int32.max, using: &generator),
+                    amount: max(amount, 1), to: recipient.address,
+                    timestamp: .random(in: 0...Int32.max, using: &generator),
                     signedBy: sender)
             } else {
                 transaction = try .chat(
-                    asset, amount: amount, to: recipient.address, timestamp: .random(in: 0...Int32.max, using: &generator),
+                    asset, amount: amount, to: recipient.address,
+                    timestamp: .random(in: 0...Int32.max, using: &generator),
                     signedBy: sender)
                 #expect(try transaction.decryptMessage(with: recipient, partner: sender.publicKey) == text)
                 #expect(try transaction.decryptMessage(with: sender, partner: recipient.publicKey) == text)

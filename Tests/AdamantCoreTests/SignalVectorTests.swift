@@ -2,7 +2,10 @@ import AdamantCore
 import Testing
 
 struct SignalVector: Codable, Sendable, CustomTestStringConvertible {
-    struct Payload: Codable, Sendable { let token, provider, action: String; let deviceId: String? }
+    struct Payload: Codable, Sendable {
+        let token, provider, action: String
+        let deviceId: String?
+    }
     let name, plaintext, nonce, servicePublicKey, serviceAddress, senderPassphrase, bytes, id: String
     let payload: Payload
     let transaction: JSONValue
@@ -27,11 +30,13 @@ struct SignalVectorTests {
     @Test(arguments: vectors)
     func buildsTheSignedTransaction(_ vector: SignalVector) throws {
         let expected = try Transaction(json: Array(vector.transaction.data))
-        let service = try NotificationService(address: Address(vector.serviceAddress), publicKey: PublicKey(hex: vector.servicePublicKey))
+        let service = try NotificationService(
+            address: Address(vector.serviceAddress), publicKey: PublicKey(hex: vector.servicePublicKey))
         let sender = try keyPair(passphrase: vector.senderPassphrase)
         let signal = try PushSignal(plaintext: vector.plaintext)
         let built = try Transaction.signal(
-            signal, to: service, timestamp: expected.timestamp, signedBy: sender, nonce: ChatNonce(bytes: hex(vector.nonce)))
+            signal, to: service, timestamp: expected.timestamp, signedBy: sender,
+            nonce: ChatNonce(bytes: hex(vector.nonce)))
         #expect(Hex.encode(try built.unsignedBytes()) == vector.bytes)
         #expect(built.id?.description == vector.id)
         #expect(built.fee == vector.fee)

@@ -1,6 +1,7 @@
-@testable import AdamantCore
 import Foundation
 import Testing
+
+@testable import AdamantCore
 
 @Suite struct SmallFileTests {
     let folder: String
@@ -39,6 +40,8 @@ import Testing
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["cache.json"])  // no temporary left
         #expect(!SmallFile.replace(atPath: folder + "/missing/cache.json", with: [1]))
-        #expect(SmallFile.exists(atPath: path) && SmallFile.exists(atPath: folder) && !SmallFile.exists(atPath: folder + "/none"))
+        #expect(
+            SmallFile.exists(atPath: path) && SmallFile.exists(atPath: folder)
+                && !SmallFile.exists(atPath: folder + "/none"))
     }
 }

@@ -13,7 +13,8 @@ struct StateTransactionTests {
     /// §4.2, written out by hand: value, key, type LE, after the 53-byte header with no recipient.
     @Test func signedBytesFollowTheLayout() throws {
         let transaction = try Self.signed(key: "k€", value: "ü1", type: 1)
-        var expected: [UInt8] = [9, 0x00, 0x6d, 0x73, 0x10] + Self.owner.publicKey.bytes + [UInt8](repeating: 0, count: 16)
+        var expected: [UInt8] =
+            [9, 0x00, 0x6d, 0x73, 0x10] + Self.owner.publicKey.bytes + [UInt8](repeating: 0, count: 16)
         expected += [0xc3, 0xbc, 0x31] + [0x6b, 0xe2, 0x82, 0xac] + [1, 0, 0, 0]
         #expect(Hex.encode(try transaction.unsignedBytes()) == Hex.encode(expected))
         let keyless = try Self.signed(key: "", value: "ü1")

@@ -8,11 +8,15 @@ struct TamperTests {
     static let recipient = KeyPair.random()
 
     static func signedChat() throws -> Transaction {
-        let asset = try ChatKey(secretKey: sender.secretKey, partner: recipient.publicKey).seal("meet at 10, bring the keys")
-        return try Transaction.chat(asset, amount: 12_345, to: recipient.address, timestamp: 238_000_000, signedBy: sender)
+        let asset = try ChatKey(secretKey: sender.secretKey, partner: recipient.publicKey).seal(
+            "meet at 10, bring the keys")
+        return try Transaction.chat(
+            asset, amount: 12_345, to: recipient.address, timestamp: 238_000_000, signedBy: sender)
     }
 
-    enum Field: String, CaseIterable, Sendable { case signature, message, nonce, amount, recipient, timestamp, senderKey }
+    enum Field: String, CaseIterable, Sendable {
+        case signature, message, nonce, amount, recipient, timestamp, senderKey
+    }
 
     @Test(arguments: Field.allCases)
     func everyFlippedBitIsCaught(_ field: Field) throws {
@@ -30,7 +34,8 @@ struct TamperTests {
     @Test func aReportedIDThatDoesNotMatchIsCaught() throws {
         var transaction = try Self.signedChat()
         transaction.id = TransactionID(number: transaction.id!.number ^ 1)
-        #expect(throws: TransactionError.idMismatch(reported: transaction.id!, computed: try transaction.computedID())) {
+        #expect(throws: TransactionError.idMismatch(reported: transaction.id!, computed: try transaction.computedID()))
+        {
             try transaction.verify()
         }
     }
@@ -45,7 +50,9 @@ struct TamperTests {
         #expect(transaction.id != withoutIt)
         #expect(try transaction.verify() == transaction.id)
         transaction.id = withoutIt
-        #expect(throws: TransactionError.idMismatch(reported: withoutIt, computed: try transaction.computedID())) { try transaction.verify() }
+        #expect(throws: TransactionError.idMismatch(reported: withoutIt, computed: try transaction.computedID())) {
+            try transaction.verify()
+        }
     }
 
     @Test func aClaimedSenderThatIsNotTheKeyIsCaught() throws {
@@ -81,7 +88,8 @@ struct TamperTests {
         case .message: transaction.chat!.message[bit / 8] ^= mask
         case .nonce: transaction.chat!.nonce[bit / 8] ^= mask
         case .amount: transaction.amount ^= Int64(1) << Int64(bit)
-        case .recipient: transaction.recipientId = Address(number: transaction.recipientId!.number ^ (UInt64(1) << UInt64(bit)))
+        case .recipient:
+            transaction.recipientId = Address(number: transaction.recipientId!.number ^ (UInt64(1) << UInt64(bit)))
         case .timestamp: transaction.timestamp ^= Int32(bitPattern: UInt32(1) << UInt32(bit))
         case .senderKey:
             var bytes = transaction.senderPublicKey.bytes

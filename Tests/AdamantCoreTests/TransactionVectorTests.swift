@@ -44,7 +44,8 @@ struct TransactionVectorTests {
     func bothPartiesDecrypt(_ vector: TransactionVector) throws {
         let transaction = try Transaction(json: Array(vector.transaction.data))
         let recipient = try keyPair(passphrase: try #require(vector.recipientPassphrase))
-        #expect(try transaction.decryptMessage(with: recipient, partner: transaction.senderPublicKey) == vector.plaintext)
+        #expect(
+            try transaction.decryptMessage(with: recipient, partner: transaction.senderPublicKey) == vector.plaintext)
         if let passphrase = vector.passphrase {
             let sender = try keyPair(passphrase: passphrase)
             #expect(try transaction.decryptMessage(with: sender, partner: recipient.publicKey) == vector.plaintext)
@@ -60,8 +61,14 @@ struct TransactionVectorTests {
         #expect(again == transaction)
 
         let body = try JSONDecoder().decode(JSONValue.self, from: Data(transaction.submissionBody()))
-        guard case .object(let submitted)? = body["transaction"] else { Issue.record("no transaction"); return }
-        let allowed: Set = ["type", "amount", "senderId", "senderPublicKey", "recipientId", "timestamp", "timestampMs", "asset", "signature"]
+        guard case .object(let submitted)? = body["transaction"] else {
+            Issue.record("no transaction")
+            return
+        }
+        let allowed: Set = [
+            "type", "amount", "senderId", "senderPublicKey", "recipientId", "timestamp", "timestampMs", "asset",
+            "signature",
+        ]
         #expect(Set(submitted.keys).isSubset(of: allowed))
         #expect(submitted["amount"] == .integer(transaction.amount), "amounts are JSON integers")
         let resubmitted = try Transaction(json: Array(JSONEncoder().encode(JSONValue.object(submitted))))

@@ -7,7 +7,8 @@ struct PassphraseTests {
     /// The embedded list is the published one, and the same file the Python cross-check reads.
     @Test func theWordListIsTheStandardOne() throws {
         let embedded = Array(BIP39.wordList.map { $0 + "\n" }.joined().utf8)
-        #expect(Hex.encode(Digest.sha256(embedded)) == "2f5eed53a4727b4bf8880d8f3f199efc90e58503646d9ff8eff3a2ed3b24dbda")
+        #expect(
+            Hex.encode(Digest.sha256(embedded)) == "2f5eed53a4727b4bf8880d8f3f199efc90e58503646d9ff8eff3a2ed3b24dbda")
         #expect(try Data(contentsOf: Vectors.folder.appendingPathComponent("bip39-english.txt")) == Data(embedded))
     }
 
@@ -15,7 +16,10 @@ struct PassphraseTests {
     @Test func seedMatchesTheBIP39ReferenceVector() throws {
         let passphrase = try Passphrase(validating: String(repeating: "abandon ", count: 11) + "about")
         passphrase.withSeed {
-            #expect(Hex.encode($0) == "5eb00bbddcf069084889a8ab9155568165f5c453ccb85e70811aaed6f6da5fc19a5ac40b389cd370d086206dec8aa6c43daea6690f20ad3d8d48b2d2ce9e38e4")
+            #expect(
+                Hex.encode($0)
+                    == "5eb00bbddcf069084889a8ab9155568165f5c453ccb85e70811aaed6f6da5fc19a5ac40b389cd370d086206dec8aa6c43daea6690f20ad3d8d48b2d2ce9e38e4"
+            )
         }
     }
 
@@ -26,9 +30,12 @@ struct PassphraseTests {
     }
 
     @Test func secretsNeverPrint() throws {
-        let passphrase = try Passphrase(validating: "wrap track hamster grocery casual talk theory half artist toast art essence")
+        let passphrase = try Passphrase(
+            validating: "wrap track hamster grocery casual talk theory half artist toast art essence")
         let keys = KeyPair(passphrase: passphrase)
-        for text in ["\(passphrase)", String(reflecting: passphrase), "\(keys.secretKey)", String(reflecting: keys.secretKey)] {
+        for text in [
+            "\(passphrase)", String(reflecting: passphrase), "\(keys.secretKey)", String(reflecting: keys.secretKey),
+        ] {
             #expect(!text.contains("wrap") && !text.contains("24a26e6c") && text.contains("redacted"))
         }
     }
@@ -47,7 +54,9 @@ struct PassphraseTests {
         let typo = "wrap track hamstr grocery casual talk theory half artist toast art essence"
         let error = try #require(throws: PassphraseError.self) { try Passphrase(validating: typo) }
         #expect(error == .unknownWord(position: 3))
-        #expect(error.description == "word 3 of the passphrase is not in the BIP39 English list: check its spelling (lowercase a-z)")
+        #expect(
+            error.description
+                == "word 3 of the passphrase is not in the BIP39 English list: check its spelling (lowercase a-z)")
         for word in typo.split(separator: " ").map(String.init) + ["hamster"] {
             #expect(!error.description.contains(word), "names \(word)")
         }
@@ -84,7 +93,9 @@ struct PassphraseTests {
 @Suite("Trimming")
 struct TrimmingTests {
     /// Spaces and tabs go, including Unicode space separators; line breaks stay.
-    @Test(arguments: [("  node  ", "node"), ("\t\u{A0}a b\u{2003} ", "a b"), ("\nx\n", "\nx\n"), (" \t ", ""), ("", "")])
+    @Test(arguments: [
+        ("  node  ", "node"), ("\t\u{A0}a b\u{2003} ", "a b"), ("\nx\n", "\nx\n"), (" \t ", ""), ("", ""),
+    ])
     func trimsSpacesAndTabsOnly(_ text: String, _ trimmed: String) {
         #expect(text.trimmingSpaces == trimmed)
     }
@@ -92,7 +103,9 @@ struct TrimmingTests {
 
 @Suite("Addresses, ids and hex")
 struct EncodingTests {
-    @Test(arguments: [("U1", UInt64(1)), ("U18446744073709551615", .max), ("U10629337621822775991", 10_629_337_621_822_775_991)])
+    @Test(arguments: [
+        ("U1", UInt64(1)), ("U18446744073709551615", .max), ("U10629337621822775991", 10_629_337_621_822_775_991),
+    ])
     func addressesParse(_ text: String, _ number: UInt64) throws {
         #expect(try Address(text).number == number)
         #expect(Address(number: number).description == text)
@@ -107,7 +120,9 @@ struct EncodingTests {
 
     @Test func idsAreCanonicalDecimals() {
         #expect(TransactionID("12154642911137703318")?.number == 12_154_642_911_137_703_318)
-        for bad in ["", "0123", "-1", "18446744073709551616", "1e5", " 1"] { #expect(TransactionID(bad) == nil, "\(bad)") }
+        for bad in ["", "0123", "-1", "18446744073709551616", "1e5", " 1"] {
+            #expect(TransactionID(bad) == nil, "\(bad)")
+        }
     }
 
     @Test func hexIsStrict() {
@@ -119,14 +134,19 @@ struct EncodingTests {
 
 @Suite("Amounts and fees")
 struct AmountTests {
-    @Test(arguments: [("0", Int64(0)), ("1", 100_000_000), ("0.49", 49_000_000), ("0.00000001", 1), ("98000000", 9_800_000_000_000_000)])
+    @Test(arguments: [
+        ("0", Int64(0)), ("1", 100_000_000), ("0.49", 49_000_000), ("0.00000001", 1),
+        ("98000000", 9_800_000_000_000_000),
+    ])
     func amountsParseAndPrint(_ text: String, _ units: Int64) throws {
         #expect(try ADMAmount(text).units == units)
         #expect(ADMAmount(units: units).description == text)
     }
 
     /// §5.1: 0.001 ADM up to 764 ciphertext bytes, 0.002 up to 1147, 0.026 for the maximum.
-    @Test(arguments: [(1, Int64(100_000)), (764, 100_000), (765, 200_000), (1147, 200_000), (1148, 300_000), (10_240, 2_600_000)])
+    @Test(arguments: [
+        (1, Int64(100_000)), (764, 100_000), (765, 200_000), (1147, 200_000), (1148, 300_000), (10_240, 2_600_000),
+    ])
     func messageFees(_ ciphertext: Int, _ fee: Int64) {
         #expect(Fee.message(ciphertextLength: ciphertext) == fee)
         #expect(Fee.message(ciphertextLength: ciphertext, type: .legacy) == fee * 5)
@@ -144,22 +164,30 @@ struct TimeTests {
     @Test func aNodeClockCorrectsAWrongLocalClock() throws {
         let nodeMillis: Int64 = 230_021_386_123
         let localUnix = AdamantTime.epochUnixMillis + nodeMillis + 120_000  // local clock 2 minutes fast
-        let clock = try #require(NodeClock(localUnixMillis: localUnix, nodeTimestampMs: nodeMillis, nodeTimestamp: 230_021_386))
+        let clock = try #require(
+            NodeClock(localUnixMillis: localUnix, nodeTimestampMs: nodeMillis, nodeTimestamp: 230_021_386))
         let stamp = clock.stamp(localUnixMillis: localUnix)
         #expect(stamp.timestampMs == nodeMillis - 250)
         #expect(Int64(stamp.timestamp) == (nodeMillis - 250) / 1000)
-        #expect(TimestampPolicy.v0_10.check(type: .chat, timestamp: Int64(stamp.timestamp), timestampMs: stamp.timestampMs, nowEpochMillis: nodeMillis) == nil)
+        #expect(
+            TimestampPolicy.v0_10.check(
+                type: .chat, timestamp: Int64(stamp.timestamp), timestampMs: stamp.timestampMs,
+                nowEpochMillis: nodeMillis) == nil)
     }
 
     /// What a hostile node reports as its clock (these trapped on overflow once) is no clock.
-    @Test(arguments: [
-        (Int64.max, Int64?.none), (9_300_000_000_000_000, nil), (-1, nil), (Int64(Int32.max) + 1, nil),
-        (230_021_386, Int64.min), (230_021_386, Int64.max), (230_021_386, -1), (230_021_386, 1_000),
-    ] as [(Int64, Int64?)])
+    @Test(
+        arguments: [
+            (Int64.max, Int64?.none), (9_300_000_000_000_000, nil), (-1, nil), (Int64(Int32.max) + 1, nil),
+            (230_021_386, Int64.min), (230_021_386, Int64.max), (230_021_386, -1), (230_021_386, 1_000),
+        ] as [(Int64, Int64?)])
     func anImpossibleNodeClockIsRefused(_ nodeTimestamp: Int64, _ nodeTimestampMs: Int64?) {
         let local = AdamantTime.epochUnixMillis + 230_021_386_000
-        #expect(NodeClock(localUnixMillis: local, nodeTimestampMs: nodeTimestampMs, nodeTimestamp: nodeTimestamp) == nil)
-        #expect(NodeClock(localUnixMillis: .min, nodeTimestampMs: 230_021_386_500, nodeTimestamp: 230_021_386) != nil, "saturates")
+        #expect(
+            NodeClock(localUnixMillis: local, nodeTimestampMs: nodeTimestampMs, nodeTimestamp: nodeTimestamp) == nil)
+        #expect(
+            NodeClock(localUnixMillis: .min, nodeTimestampMs: 230_021_386_500, nodeTimestamp: 230_021_386) != nil,
+            "saturates")
     }
 
     @Test func aTimestampsUnixTimeRoundTripsAndSaturates() {
@@ -202,19 +230,29 @@ struct TimeTests {
         let policy = TimestampPolicy.v0_10
         let now: Int64 = 1_000_004_900  // slot 200000, 4.9 s into it (ms since epoch)
         #expect(policy.check(type: .chat, timestamp: 1_000_005, timestampMs: 1_000_005_300, nowEpochMillis: now) == nil)
-        #expect(policy.check(type: .chat, timestamp: 1_000_005, timestampMs: 1_000_005_401, nowEpochMillis: now) == .inFuture)
+        #expect(
+            policy.check(type: .chat, timestamp: 1_000_005, timestampMs: 1_000_005_401, nowEpochMillis: now)
+                == .inFuture)
         #expect(policy.check(type: .chat, timestamp: 999_995, timestampMs: nil, nowEpochMillis: now) == nil)
         #expect(policy.check(type: .chat, timestamp: 999_994, timestampMs: nil, nowEpochMillis: now) == .tooOld)
-        #expect(policy.check(type: .transfer, timestamp: 0, timestampMs: nil, nowEpochMillis: now) == nil, "no past window for transfers")
-        #expect(TimestampPolicy.Rejection.tooOld.message(under: policy) == "Transaction timestamp is more than 5 seconds in the past")
+        #expect(
+            policy.check(type: .transfer, timestamp: 0, timestampMs: nil, nowEpochMillis: now) == nil,
+            "no past window for transfers")
+        #expect(
+            TimestampPolicy.Rejection.tooOld.message(under: policy)
+                == "Transaction timestamp is more than 5 seconds in the past")
     }
 
     @Test func version09RefusesAnyLaterSlotAndHasNoPastWindow() {
         let policy = TimestampPolicy.v0_9
-        #expect(policy.check(type: .chat, timestamp: 1_000_005, timestampMs: nil, nowEpochMillis: 1_000_004_999) == .inFuture)
+        #expect(
+            policy.check(type: .chat, timestamp: 1_000_005, timestampMs: nil, nowEpochMillis: 1_000_004_999)
+                == .inFuture)
         #expect(policy.check(type: .chat, timestamp: 1_000_004, timestampMs: nil, nowEpochMillis: 1_000_000_000) == nil)
         #expect(policy.check(type: .chat, timestamp: 0, timestampMs: nil, nowEpochMillis: 1_000_000_000) == nil)
-        #expect(TimestampPolicy.Rejection.inFuture.message(under: policy) == "Invalid transaction timestamp. Timestamp is in the future")
+        #expect(
+            TimestampPolicy.Rejection.inFuture.message(under: policy)
+                == "Invalid transaction timestamp. Timestamp is in the future")
     }
 }
 
@@ -225,8 +263,12 @@ struct SignalTests {
     }
 
     @Test func plaintextHasAFixedShape() throws {
-        let signal = try PushSignal(token: String(repeating: "ab", count: 32), provider: .apnsSandbox, action: .remove, deviceId: "phone-1")
-        #expect(signal.plaintext == #"{"token":"\#(String(repeating: "ab", count: 32))","provider":"apns-sandbox","action":"remove","deviceId":"phone-1"}"#)
+        let signal = try PushSignal(
+            token: String(repeating: "ab", count: 32), provider: .apnsSandbox, action: .remove, deviceId: "phone-1")
+        #expect(
+            signal.plaintext
+                == #"{"token":"\#(String(repeating: "ab", count: 32))","provider":"apns-sandbox","action":"remove","deviceId":"phone-1"}"#
+        )
     }
 
     /// The services lower-case provider and action and ignore key order and whitespace.
@@ -234,6 +276,8 @@ struct SignalTests {
         let token = String(repeating: "0f", count: 32)
         let signal = try PushSignal(plaintext: #" { "action": "ADD", "provider": "APNS", "token": "\#(token)" } "#)
         #expect(signal == (try PushSignal(token: token, provider: .apns, action: .add)))
-        #expect(throws: SignalError.notASignal) { try PushSignal(plaintext: #"{"token":"\#(token)","provider":"apns"}"#) }
+        #expect(throws: SignalError.notASignal) {
+            try PushSignal(plaintext: #"{"token":"\#(token)","provider":"apns"}"#)
+        }
     }
 }

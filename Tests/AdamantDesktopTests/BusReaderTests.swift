@@ -1,5 +1,6 @@
-@testable import AdamantDesktop
 import Testing
+
+@testable import AdamantDesktop
 
 /// `BusReader` on messages sealed here as a peer's would arrive (`PeerMessage`): what the watch
 /// reads of the notification service's signals and answers, and what it throws on.
@@ -24,7 +25,8 @@ import Testing
     /// A server's answer of another type, or of fewer arguments, is an error the caller sees,
     /// whichever read meets it.
     @Test func anotherTypeOrNothingMoreThrows() throws {
-        let message = try PeerMessage(.signal(member: "NotificationClosed"), [.int32(7), .variants(["k": .uint32(1)]), .string("s")])
+        let message = try PeerMessage(
+            .signal(member: "NotificationClosed"), [.int32(7), .variants(["k": .uint32(1)]), .string("s")])
         let reads = message.read { reader in
             [(try? reader.uint32()) == nil, (try? reader.strings()) == nil, (try? reader.string()) == nil]
         }
@@ -42,9 +44,17 @@ import Testing
     /// plane), so no call holding one could be made: a chat message holding one held up every
     /// bubble after it. Each is U+FFFD instead, wherever a string goes.
     @Test func whatADBusStringCannotCarryIsAReplacementCharacter() throws {
-        let texts = ["a\0b", "x\u{FFFE}y", "\u{FFFF}", scalars(0xFDD0, 0xFDEF), "\u{1FFFE}\u{10FFFF}", scalars(0xFDCF, 0xFDF0, 0xFFFD, 0xE9)]
-        let carried = ["a\u{FFFD}b", "x\u{FFFD}y", "\u{FFFD}", "\u{FFFD}\u{FFFD}", "\u{FFFD}\u{FFFD}", scalars(0xFDCF, 0xFDF0, 0xFFFD, 0xE9)]
-        let message = try PeerMessage(.reply(to: "GetServerInformation"), texts.map(BusValue.string) + [.strings(texts), .variants(["\u{FFFE}": .strings(texts)])])
+        let texts = [
+            "a\0b", "x\u{FFFE}y", "\u{FFFF}", scalars(0xFDD0, 0xFDEF), "\u{1FFFE}\u{10FFFF}",
+            scalars(0xFDCF, 0xFDF0, 0xFFFD, 0xE9),
+        ]
+        let carried = [
+            "a\u{FFFD}b", "x\u{FFFD}y", "\u{FFFD}", "\u{FFFD}\u{FFFD}", "\u{FFFD}\u{FFFD}",
+            scalars(0xFDCF, 0xFDF0, 0xFFFD, 0xE9),
+        ]
+        let message = try PeerMessage(
+            .reply(to: "GetServerInformation"),
+            texts.map(BusValue.string) + [.strings(texts), .variants(["\u{FFFE}": .strings(texts)])])
         let read = try message.read { reader throws(BusError) in
             var strings: [String] = []
             for _ in texts { strings.append(try reader.string()) }

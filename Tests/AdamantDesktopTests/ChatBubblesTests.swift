@@ -1,6 +1,7 @@
 import AdamantCore
-@testable import AdamantDesktop
 import Testing
+
+@testable import AdamantDesktop
 
 @Suite struct ChatBubblesTests {
     static let account = try! Address("U5517006347330072401")
@@ -75,7 +76,10 @@ import Testing
         #expect(early.shows.body == "third" && early.count == "3 new messages" && early.replacing == 7)
     }
 
-    @Test(arguments: [(0, 3, "3 new transfers"), (1, 1, "1 new message, 1 transfer"), (5, 0, "5 new messages"), (2, 4, "2 new messages, 4 transfers")])
+    @Test(arguments: [
+        (0, 3, "3 new transfers"), (1, 1, "1 new message, 1 transfer"), (5, 0, "5 new messages"),
+        (2, 4, "2 new messages, 4 transfers"),
+    ])
     func theCountSaysWhatCame(messages: Int, transfers: Int, line: String) {
         #expect(ChatBubbles.countLine(.init(messages: messages, transfers: transfers)) == line)
     }

@@ -1,6 +1,7 @@
-@testable import AdamantDevnet
 import AdamantCore
 import Testing
+
+@testable import AdamantDevnet
 
 /// The ANS emulator in both modes, driven through the chain and read through the control endpoint.
 @Suite(.timeLimit(.minutes(1)))
@@ -14,9 +15,12 @@ struct ANSTests {
         service = try NotificationService(address: network.devnet.ans.address, publicKey: network.devnet.ans.publicKey)
     }
 
-    func signal(_ action: PushAction, token: String = token, from keys: KeyPair = Fixtures.aliceKeys) throws -> Transaction {
+    func signal(_ action: PushAction, token: String = token, from keys: KeyPair = Fixtures.aliceKeys) throws
+        -> Transaction
+    {
         try Transaction.signal(
-            PushSignal(token: token, provider: .apns, action: action), to: service, timestamp: nowTimestamp(), signedBy: keys)
+            PushSignal(token: token, provider: .apns, action: action), to: service, timestamp: nowTimestamp(),
+            signedBy: keys)
     }
 
     /// Sends the signals in order, in one block, then lets the service poll once.
@@ -74,13 +78,26 @@ struct ANSTests {
 
     @Test func csharpModeRemovesEveryProviderAndReadsActionsAsTheServiceDoes() throws {
         let fcm = try Transaction.signal(
-            PushSignal(token: Self.token, provider: .fcm, action: .add), to: service, timestamp: nowTimestamp(), signedBy: Fixtures.aliceKeys)
+            PushSignal(token: Self.token, provider: .fcm, action: .add), to: service, timestamp: nowTimestamp(),
+            signedBy: Fixtures.aliceKeys)
         try land([try signal(.add), fcm])
         #expect(registry.count == 2, "one row per provider")
-        try land([try message(#"{"token":"\#(Self.token)","provider":"apns","action":"REMOVE"}"#, to: network.devnet.ans.keyPair, from: Fixtures.aliceKeys, type: .signal)])
+        try land([
+            try message(
+                #"{"token":"\#(Self.token)","provider":"apns","action":"REMOVE"}"#, to: network.devnet.ans.keyPair,
+                from: Fixtures.aliceKeys, type: .signal)
+        ])
         #expect(registry.isEmpty, "a remove deletes every provider's row; the action is case-insensitive")
-        try land([try message(#"{"token":"\#(Self.token)","provider":"apns"}"#, to: network.devnet.ans.keyPair, from: Fixtures.aliceKeys, type: .signal)])
-        try land([try message(#"{"token":"\#(Self.other)","provider":"apns","action":"subscribe"}"#, to: network.devnet.ans.keyPair, from: Fixtures.aliceKeys, type: .signal)])
+        try land([
+            try message(
+                #"{"token":"\#(Self.token)","provider":"apns"}"#, to: network.devnet.ans.keyPair,
+                from: Fixtures.aliceKeys, type: .signal)
+        ])
+        try land([
+            try message(
+                #"{"token":"\#(Self.other)","provider":"apns","action":"subscribe"}"#, to: network.devnet.ans.keyPair,
+                from: Fixtures.aliceKeys, type: .signal)
+        ])
         #expect(Set(tokens) == [Self.token, Self.other], "a missing or unknown action is an add")
     }
 
@@ -110,15 +127,23 @@ struct ANSTests {
         try network.devnet.fund(Fixtures.bob.address, amount: try ADMAmount("5"))
         try land([chat, payment, toBob, signalToAlice])
         let pushes = try network.control("GET", "/ans/pushes").json["pushes"]!.arrayValue
-        #expect(pushes.map { $0["txn-id"]?.string } == [try chat.computedID().description, try payment.computedID().description])
-        #expect(pushes.allSatisfy { $0["push-recipient"]?.string == Fixtures.alice.address.description && $0["token"]?.string == Self.token })
+        #expect(
+            pushes.map { $0["txn-id"]?.string } == [
+                try chat.computedID().description, try payment.computedID().description,
+            ])
+        #expect(
+            pushes.allSatisfy {
+                $0["push-recipient"]?.string == Fixtures.alice.address.description && $0["token"]?.string == Self.token
+            })
     }
 
     @Test func pollsOnItsOwnTimer() throws {
         let network = try TestNetwork(blockTime: .milliseconds(50)) { $0.ansPollInterval = .milliseconds(50) }
-        let service = try NotificationService(address: network.devnet.ans.address, publicKey: network.devnet.ans.publicKey)
+        let service = try NotificationService(
+            address: network.devnet.ans.address, publicKey: network.devnet.ans.publicKey)
         let add = try Transaction.signal(
-            PushSignal(token: Self.token, provider: .fcm, action: .add), to: service, timestamp: nowTimestamp(), signedBy: Fixtures.aliceKeys)
+            PushSignal(token: Self.token, provider: .fcm, action: .add), to: service, timestamp: nowTimestamp(),
+            signedBy: Fixtures.aliceKeys)
         _ = try network.submit(add)
         #expect(eventually { network.devnet.ansRegistrations.count == 1 })
         #expect(network.devnet.ansRegistrations.first?.provider == "fcm")

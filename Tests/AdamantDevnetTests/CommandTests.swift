@@ -1,8 +1,9 @@
-@testable import AdamantDevnet
 import AdamantCLI
 import AdamantCore
 import Foundation
 import Testing
+
+@testable import AdamantDevnet
 
 /// The `adm-devnet` binary, spawned as a child process.
 @Suite(.timeLimit(.minutes(1)))
@@ -10,8 +11,10 @@ struct CommandTests {
     @Test func helpAndUsageErrors() throws {
         let help = try Child(["start", "--help"])
         #expect(help.waitForExit() == 0 && help.readAll().contains("USAGE: adm-devnet start"))
-        for arguments in [["start", "--nodes", "zero"], ["start", "--bogus"], ["start", "--fault", "5:drop"],
-                          ["start", "--account", "not a passphrase=1"], ["start", "--fault", "0:status:404"], []] {
+        for arguments in [
+            ["start", "--nodes", "zero"], ["start", "--bogus"], ["start", "--fault", "5:drop"],
+            ["start", "--account", "not a passphrase=1"], ["start", "--fault", "0:status:404"], [],
+        ] {
             let child = try Child(arguments)
             #expect(child.waitForExit() == 64)
             let stderr = child.readAllErrors()
@@ -21,23 +24,31 @@ struct CommandTests {
 
     @Test func startsReportsAndStopsWhenStdinCloses() throws {
         let alice = Fixtures.alice
-        let child = try Child(["start", "--quiet", "--nodes", "2", "--block-time", "0.05", "--fund", "2",
-                               "--account", "\(alice.passphrase)=12.5", "--fault", "1:refuse"])
+        let child = try Child([
+            "start", "--quiet", "--nodes", "2", "--block-time", "0.05", "--fund", "2",
+            "--account", "\(alice.passphrase)=12.5", "--fault", "1:refuse",
+        ])
         let ready = try JSONValue.parse(Array(try #require(child.readLine()).utf8))
         let nodes = ready["nodes"]!.arrayValue.compactMap(\.string)
         #expect(nodes.count == 2 && ready["nethash"]?.string == DevnetNethash.value)
         let accounts = ready["accounts"]!.arrayValue
         #expect(accounts.map { $0["balance"]?.string } == ["12.5", "100", "100", "0"])
         #expect(accounts[0]["address"]?.string == alice.address.description)
-        #expect(ready["ans"]?["passphrase"]?.string.map { try? DevnetAccount(passphrase: $0) }??.address.description
-            == ready["ans"]?["address"]?.string)
+        #expect(
+            ready["ans"]?["passphrase"]?.string.map { try? DevnetAccount(passphrase: $0) }??.address.description
+                == ready["ans"]?["address"]?.string)
 
-        #expect(try HTTPClient.send("GET", nodes[0] + "/api/accounts/getBalance?address=\(alice.address)").json["balance"]?.string == "1250000000")
+        #expect(
+            try HTTPClient.send("GET", nodes[0] + "/api/accounts/getBalance?address=\(alice.address)").json["balance"]?
+                .string == "1250000000")
         #expect(throws: HTTPClientError.refused) { try HTTPClient.send("GET", nodes[1] + "/api/node/status") }
         let control = try #require(ready["control"]?.string)
         let height = try HTTPClient.send("POST", control + "/mine").json["height"]?.int64 ?? 0
         #expect(height >= 2)
-        #expect(try eventually { (try HTTPClient.send("GET", nodes[0] + "/api/blocks/getHeight").json["height"]?.int64 ?? 0) > height })
+        #expect(
+            try eventually {
+                (try HTTPClient.send("GET", nodes[0] + "/api/blocks/getHeight").json["height"]?.int64 ?? 0) > height
+            })
 
         child.closeStdin()
         #expect(child.waitForExit() == 0)
@@ -91,12 +102,17 @@ final class Child {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for (end, target) in [(stdin.read, 0), (stdout.write, 1), (stderr.write, 2)] { posix_spawn_file_actions_adddup2(&actions, end, Int32(target)) }
+        for (end, target) in [(stdin.read, 0), (stdout.write, 1), (stderr.write, 2)] {
+            posix_spawn_file_actions_adddup2(&actions, end, Int32(target))
+        }
         let path = Bundle.main.bundleURL.appendingPathComponent("adm-devnet").path
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        let status = ChildProcess.withShellAttributes { attributes in posix_spawn(&pid, path, &actions, &attributes, argv, environ) } ?? EINVAL
+        let status =
+            ChildProcess.withShellAttributes { attributes in
+                posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+            } ?? EINVAL
         for end in [stdin.read, stdout.write, stderr.write] { close(end) }
         guard status == 0 else {
             for end in [stdin.write, stdout.read, stderr.read] { close(end) }
@@ -110,7 +126,10 @@ final class Child {
         closeStdin()
         _ = readAll()
         _ = readAllErrors()
-        if exitStatus == nil { var raw: Int32 = 0; while waitpid(processIdentifier, &raw, 0) < 0 && errno == EINTR {} }
+        if exitStatus == nil {
+            var raw: Int32 = 0
+            while waitpid(processIdentifier, &raw, 0) < 0 && errno == EINTR {}
+        }
         close(output)
         close(errors)
     }

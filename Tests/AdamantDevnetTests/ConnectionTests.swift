@@ -1,7 +1,8 @@
-@testable import AdamantDevnet
 import AdamantCore
 import Foundation
 import Testing
+
+@testable import AdamantDevnet
 
 /// Connections that are never answered, or never used, must not keep their
 /// threads. Counted in an `adm-devnet` child, whose threads are its own (the test process runs
@@ -33,7 +34,8 @@ struct ConnectionTests {
 
         /// The count once it has stayed put for a moment (threads of the runtime start lazily).
         static func settledThreadCount(of pid: Int32) async throws -> Int {
-            var last = threadCount(of: pid), steady = 0
+            var last = threadCount(of: pid)
+            var steady = 0
             let settled = await eventually(within: 30) {  // 10 s was too short on a loaded machine
                 let now = threadCount(of: pid)
                 steady = now == last ? steady + 1 : 0
@@ -57,11 +59,13 @@ struct ConnectionTests {
         for round in 0..<(300 / Self.batch) {
             var connections = try (0..<Self.batch).map { _ in try HTTPConnection(url: devnet.node) }
             for connection in connections { connection.sendWithoutWaiting("GET", "/api/node/status") }
-            #expect(await eventually(within: 20) { devnet.threads >= devnet.baseline + Self.batch - 5 },
-                    "round \(round): \(devnet.threads) threads, baseline \(devnet.baseline)")
+            #expect(
+                await eventually(within: 20) { devnet.threads >= devnet.baseline + Self.batch - 5 },
+                "round \(round): \(devnet.threads) threads, baseline \(devnet.baseline)")
             connections.removeAll()  // the clients go away
-            #expect(await eventually(within: 20) { devnet.threads <= devnet.baseline + Self.margin },
-                    "round \(round): \(devnet.threads) threads, baseline \(devnet.baseline)")
+            #expect(
+                await eventually(within: 20) { devnet.threads <= devnet.baseline + Self.margin },
+                "round \(round): \(devnet.threads) threads, baseline \(devnet.baseline)")
         }
     }
 
@@ -76,9 +80,12 @@ struct ConnectionTests {
                 peak = max(peak, devnet.threads)
                 return peak >= devnet.baseline + Self.batch - 5
             }
-            #expect(peak >= devnet.baseline + Self.batch / 2, "round \(round): peak \(peak) threads, baseline \(devnet.baseline)")
-            #expect(await eventually(within: 20) { devnet.threads <= devnet.baseline + Self.margin },
-                    "round \(round): \(devnet.threads) threads, baseline \(devnet.baseline)")
+            #expect(
+                peak >= devnet.baseline + Self.batch / 2,
+                "round \(round): peak \(peak) threads, baseline \(devnet.baseline)")
+            #expect(
+                await eventually(within: 20) { devnet.threads <= devnet.baseline + Self.margin },
+                "round \(round): \(devnet.threads) threads, baseline \(devnet.baseline)")
             #expect(connections.allSatisfy { $0.isClosedByPeer(within: 5) })
         }
     }
@@ -97,11 +104,14 @@ struct ConnectionTests {
     @Test func connectionsBeyondTheCapAreAnswered503() async throws {
         let network = try TestNetwork(nodes: 1) { $0.maxConnections = 4 }
         var idle = try (0..<4).map { _ in try HTTPConnection(url: network.node) }
-        #expect(await eventually(within: 20) {
-            guard let reply = try? HTTPClient.send("GET", network.node + "/api/blocks/getHeight") else { return false }
-            return reply.status == 503 && reply.headers["connection"]?.lowercased() == "close"
-                && reply.error == "too many connections: this server takes 4 at once"
-        })
+        #expect(
+            await eventually(within: 20) {
+                guard let reply = try? HTTPClient.send("GET", network.node + "/api/blocks/getHeight") else {
+                    return false
+                }
+                return reply.status == 503 && reply.headers["connection"]?.lowercased() == "close"
+                    && reply.error == "too many connections: this server takes 4 at once"
+            })
         #expect(try idle[0].send("GET", "/api/blocks/getHeight", timeout: 20).status == 200)
         idle.removeAll()
         #expect(await eventually(within: 20) { (try? network.get("/api/blocks/getHeight"))?.status == 200 })

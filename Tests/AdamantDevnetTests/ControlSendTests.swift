@@ -1,7 +1,8 @@
-@testable import AdamantDevnet
 import AdamantCore
 import Foundation
 import Testing
+
+@testable import AdamantDevnet
 
 /// `POST /send`, `POST /contacts` and their Swift counterparts: signed as devnet accounts,
 /// admitted as a node admits, readable by the other party.
@@ -13,7 +14,9 @@ struct ControlSendTests {
 
     init() throws {
         network = try TestNetwork {
-            $0.allocations = [.init(Fixtures.alice, amount: try! ADMAmount("100")), .init(Fixtures.bob, amount: try! ADMAmount("1"))]
+            $0.allocations = [
+                .init(Fixtures.alice, amount: try! ADMAmount("100")), .init(Fixtures.bob, amount: try! ADMAmount("1")),
+            ]
         }
     }
 
@@ -27,19 +30,28 @@ struct ControlSendTests {
 
     @Test(arguments: [("message", ChatType.message), ("rich", .rich), ("signal", .signal)])
     func chatKindsAreEncryptedToTheRecipient(_ kind: String, _ type: ChatType) throws {
-        let reply = try send(["from": .string(alice.description), "to": .string(bob.description), "kind": .string(kind), "message": "{\"a\":1}"])
+        let reply = try send([
+            "from": .string(alice.description), "to": .string(bob.description), "kind": .string(kind),
+            "message": "{\"a\":1}",
+        ])
         #expect(reply.status == 200)
         let transaction = try confirmed(reply.json["id"]?.string)
         #expect(transaction.type == .chat && transaction.chat?.type == type && transaction.amount == 0)
-        #expect(try transaction.decryptMessage(with: Fixtures.bobKeys, partner: Fixtures.aliceKeys.publicKey) == "{\"a\":1}")
+        #expect(
+            try transaction.decryptMessage(with: Fixtures.bobKeys, partner: Fixtures.aliceKeys.publicKey) == "{\"a\":1}"
+        )
     }
 
     @Test func aTransferWithACommentIsAType8WithTheAmount() throws {
-        let reply = try send(["from": .string(alice.description), "to": .string(bob.description), "kind": "transfer",
-                              "message": "for coffee", "amount": "1.5"])
+        let reply = try send([
+            "from": .string(alice.description), "to": .string(bob.description), "kind": "transfer",
+            "message": "for coffee", "amount": "1.5",
+        ])
         let transaction = try confirmed(reply.json["id"]?.string)
         #expect(transaction.type == .chat && transaction.amount == 150_000_000 && transaction.fee == Fee.transfer)
-        #expect(try transaction.decryptMessage(with: Fixtures.bobKeys, partner: Fixtures.aliceKeys.publicKey) == "for coffee")
+        #expect(
+            try transaction.decryptMessage(with: Fixtures.bobKeys, partner: Fixtures.aliceKeys.publicKey)
+                == "for coffee")
     }
 
     @Test func aTransferWithoutACommentIsAType0() throws {
@@ -52,16 +64,24 @@ struct ControlSendTests {
     /// The recipient's key must be known: to the chain, or as a devnet account.
     @Test func anUnknownRecipientKeyIsA400() throws {
         let stranger = KeyPair.random().address
-        let reply = try send(["from": .string(alice.description), "to": .string(stranger.description), "kind": "message", "message": "hi"])
+        let reply = try send([
+            "from": .string(alice.description), "to": .string(stranger.description), "kind": "message", "message": "hi",
+        ])
         #expect(reply.status == 400 && reply.error?.contains("public key of \(stranger) is unknown") == true)
         // A transfer needs no key.
-        #expect(try send(["from": .string(alice.description), "to": .string(stranger.description), "kind": "transfer", "amount": "1"]).status == 200)
+        #expect(
+            try send([
+                "from": .string(alice.description), "to": .string(stranger.description), "kind": "transfer",
+                "amount": "1",
+            ]).status == 200)
     }
 
     /// The node's own errors come back as 400s.
     @Test func theNodesRejectionIsPassedOn() throws {
         let poor = devnet.accounts.last!.account.address  // the zero-balance account
-        let reply = try send(["from": .string(poor.description), "to": .string(bob.description), "kind": "message", "message": "hi"])
+        let reply = try send([
+            "from": .string(poor.description), "to": .string(bob.description), "kind": "message", "message": "hi",
+        ])
         #expect(reply.status == 400 && reply.error == "Account does not have enough ADM: \(poor) balance: 0")
     }
 
@@ -86,32 +106,57 @@ struct ControlSendTests {
     @Test func kindSpecificRulesAreChecked() throws {
         let base: JSONValue = ["from": .string(alice.description), "to": .string(bob.description)]
         #expect(try send(base.setting("kind", to: JSONValue.string("message"))).error == "a message needs a message")
-        #expect(try send(base.setting("kind", to: JSONValue.string("transfer"))).error == "a transfer needs an amount above 0 ADM")
-        #expect(try send(base.setting("kind", to: JSONValue.string("transfer")).setting("amount", to: "0")).error == "a transfer needs an amount above 0 ADM")
-        #expect(try send(base.setting("kind", to: JSONValue.string("message")).setting("message", to: JSONValue.string("x")).setting("amount", to: JSONValue.string("1"))).error
+        #expect(
+            try send(base.setting("kind", to: JSONValue.string("transfer"))).error
+                == "a transfer needs an amount above 0 ADM")
+        #expect(
+            try send(base.setting("kind", to: JSONValue.string("transfer")).setting("amount", to: "0")).error
+                == "a transfer needs an amount above 0 ADM")
+        #expect(
+            try send(
+                base.setting("kind", to: JSONValue.string("message")).setting("message", to: JSONValue.string("x"))
+                    .setting("amount", to: JSONValue.string("1"))
+            ).error
                 == "only a transfer carries an amount")
         let tooLong = String(repeating: "x", count: 10_225)
-        #expect(try send(base.setting("kind", to: JSONValue.string("message")).setting("message", to: .string(tooLong))).status == 400)
+        #expect(
+            try send(base.setting("kind", to: JSONValue.string("message")).setting("message", to: .string(tooLong)))
+                .status == 400)
     }
 
     @Test func contactsAreStoredEncryptedForTheAccount() throws {
-        let names: JSONValue = .object([(key: bob.description, value: JSONValue.string("Bob")), (key: "U123", value: JSONValue.string("Ünïcode\u{7}"))])
+        let names: JSONValue = .object([
+            (key: bob.description, value: JSONValue.string("Bob")),
+            (key: "U123", value: JSONValue.string("Ünïcode\u{7}")),
+        ])
         let reply = try network.control("POST", "/contacts", ["account": .string(alice.description), "names": names])
         #expect(reply.status == 200)
         let transaction = try confirmed(reply.json["id"]?.string)
         #expect(transaction.state?.key == "contact_list" && transaction.recipientId == nil)
-        let payload = try KVSKey(keyPair: Fixtures.aliceKeys).open(try #require(transaction.state?.value), payloadAs: [String: [String: String]].self)
+        let payload = try KVSKey(keyPair: Fixtures.aliceKeys).open(
+            try #require(transaction.state?.value), payloadAs: [String: [String: String]].self)
         #expect(payload == [bob.description: ["displayName": "Bob"], "U123": ["displayName": "Ünïcode\u{7}"]])
         // And the nodes list it as the clients ask for it.
-        let listed = try network.get("/api/states/get?senderId=\(alice)&key=contact_list&orderBy=timestamp:desc&limit=1").json
+        let listed = try network.get(
+            "/api/states/get?senderId=\(alice)&key=contact_list&orderBy=timestamp:desc&limit=1"
+        ).json
         #expect(listed["transactions"]?.arrayValue.first?["id"]?.string == transaction.id?.description)
     }
 
     @Test func contactsBodiesAreChecked() throws {
-        #expect(try network.control("POST", "/contacts", ["account": .string(alice.description), "names": []]).status == 400)
-        #expect(try network.control("POST", "/contacts", ["account": .string(alice.description), "names": ["bad": "x"]]).status == 400)
-        #expect(try network.control("POST", "/contacts", ["account": .string(alice.description), "names": [.init(stringLiteral: bob.description): 7]]).status == 400)
-        let many = JSONValue.object((0..<400).map { (key: "U\(1_000_000 + $0)", value: JSONValue.string(String(repeating: "n", count: 40))) })
+        #expect(
+            try network.control("POST", "/contacts", ["account": .string(alice.description), "names": []]).status == 400
+        )
+        #expect(
+            try network.control("POST", "/contacts", ["account": .string(alice.description), "names": ["bad": "x"]])
+                .status == 400)
+        #expect(
+            try network.control(
+                "POST", "/contacts",
+                ["account": .string(alice.description), "names": [.init(stringLiteral: bob.description): 7]]
+            ).status == 400)
+        let many = JSONValue.object(
+            (0..<400).map { (key: "U\(1_000_000 + $0)", value: JSONValue.string(String(repeating: "n", count: 40))) })
         let reply = try network.control("POST", "/contacts", ["account": .string(alice.description), "names": many])
         #expect(reply.status == 400 && reply.error?.contains("20480") == true, "\(reply.error ?? "")")
     }

@@ -1,7 +1,8 @@
-@testable import AdamantDevnet
 import AdamantCore
 import Foundation
 import Testing
+
+@testable import AdamantDevnet
 
 /// Each fault kind, set and cleared through the control endpoint.
 @Suite(.timeLimit(.minutes(1)))
@@ -27,7 +28,9 @@ struct FaultTests {
             ]
         }
         #expect(try network.get("/api/node/status").json["network"]?["nethash"]?.string == DevnetNethash.value)
-        #expect(try network.get("/api/node/status", node: 1).json["network"]?["nethash"]?.string == String(repeating: "ab", count: 32))
+        #expect(
+            try network.get("/api/node/status", node: 1).json["network"]?["nethash"]?.string
+                == String(repeating: "ab", count: 32))
         #expect(throws: HTTPClientError.refused) { try network.get("/api/node/status", node: 2) }
     }
 
@@ -62,7 +65,9 @@ struct FaultTests {
         let table = try #require(FileHandle(forReadingAtPath: "/proc/net/tcp")).readDataToEndOfFile()
         let listening = String(decoding: table, as: UTF8.self).split(separator: "\n").compactMap { line -> String? in
             let fields = line.split(separator: " ")
-            guard fields.count > 9, fields[1].hasSuffix(String(format: ":%04X", port)), fields[3] == "0A" else { return nil }
+            guard fields.count > 9, fields[1].hasSuffix(String(format: ":%04X", port)), fields[3] == "0A" else {
+                return nil
+            }
             return "socket:[\(fields[9])]"
         }
         try #require(!listening.isEmpty, "the node listens on \(port)")
@@ -77,21 +82,31 @@ struct FaultTests {
         }
         // Its descriptors are settled once it runs sleep: exec closed the close-on-exec ones.
         let folder = "/proc/\(child)/fd"
-        #expect(eventually(within: 10) { ((try? String(contentsOfFile: "/proc/\(child)/cmdline", encoding: .utf8)) ?? "").hasPrefix("/bin/sleep") })
-        let held = try FileManager.default.contentsOfDirectory(atPath: folder).compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0) }
+        #expect(
+            eventually(within: 10) {
+                ((try? String(contentsOfFile: "/proc/\(child)/cmdline", encoding: .utf8)) ?? "").hasPrefix("/bin/sleep")
+            })
+        let held = try FileManager.default.contentsOfDirectory(atPath: folder).compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0)
+        }
         #expect(Set(held).isDisjoint(with: listening), "the child holds \(Set(held).intersection(listening))")
     }
 
     /// Every fault given at start is in force for the node's first request.
     @Test func faultsAtStartHoldForTheFirstRequest() throws {
         let network = try TestNetwork(nodes: 2) { configuration in
-            configuration.faults = [.init(node: 0, fault: Fault(.status(503))), .init(node: 1, fault: Fault(.blackhole))]
+            configuration.faults = [
+                .init(node: 0, fault: Fault(.status(503))), .init(node: 1, fault: Fault(.blackhole)),
+            ]
         }
         #expect(try network.get("/api/node/status").status == 503)
         #expect(throws: HTTPClientError.timedOut(receivedBytes: 0)) {
             try HTTPConnection(url: network.devnet.nodeURLs[1]).send("GET", "/api/node/status", timeout: 0.3)
         }
-        #expect(try network.devnet.requests(toNode: 1) == [RequestRecord(method: "GET", path: "/api/node/status", status: nil)])
+        #expect(
+            try network.devnet.requests(toNode: 1) == [
+                RequestRecord(method: "GET", path: "/api/node/status", status: nil)
+            ])
     }
 
     @Test func refuseClosesThePortAndClearingReopensIt() throws {
@@ -105,9 +120,13 @@ struct FaultTests {
     @Test func blackholeAcceptsAndNeverAnswers() throws {
         try setFault("blackhole")
         let connection = try HTTPConnection(url: network.node)
-        #expect(throws: HTTPClientError.timedOut(receivedBytes: 0)) { try connection.send("GET", "/api/node/status", timeout: 0.3) }
+        #expect(throws: HTTPClientError.timedOut(receivedBytes: 0)) {
+            try connection.send("GET", "/api/node/status", timeout: 0.3)
+        }
         #expect(try network.get("/api/node/status", node: 1).status == 200)
-        #expect(try network.devnet.requests(toNode: 0).last == RequestRecord(method: "GET", path: "/api/node/status", status: nil))
+        #expect(
+            try network.devnet.requests(toNode: 0).last
+                == RequestRecord(method: "GET", path: "/api/node/status", status: nil))
     }
 
     @Test func delayIsScopedToItsPathPrefix() throws {
@@ -117,13 +136,17 @@ struct FaultTests {
         #expect(Date().timeIntervalSince(start) < 0.25)
         #expect(try network.get("/api/chats/get").status == 200)
         #expect(Date().timeIntervalSince(start) >= 0.3)
-        #expect(try network.control("GET", "/nodes/0/faults").json["faults"]?.arrayValue.first?.string == "delay:300@/api/chats")
+        #expect(
+            try network.control("GET", "/nodes/0/faults").json["faults"]?.arrayValue.first?.string
+                == "delay:300@/api/chats")
     }
 
     @Test func statusCodesWithTheNodesBodies() throws {
-        for (code, body) in [(500, #"{"success":false,"error":"API error: Connection terminated unexpectedly"}"#),
-                             (403, #"{"success":false,"error":"API access denied"}"#),
-                             (429, "Too many requests, please try again later."), (503, #"{"success":false}"#)] {
+        for (code, body) in [
+            (500, #"{"success":false,"error":"API error: Connection terminated unexpectedly"}"#),
+            (403, #"{"success":false,"error":"API access denied"}"#),
+            (429, "Too many requests, please try again later."), (503, #"{"success":false}"#),
+        ] {
             try setFault("status:\(code)")
             let reply = try network.get("/api/node/status")
             #expect(reply.status == code && reply.text == body)
@@ -170,7 +193,8 @@ struct FaultTests {
         network.devnet.mine()
         try network.devnet.add(Fault(.lag(blocks: 1)), toNode: 0)
         #expect(try network.get("/api/transactions/get?id=\(try sent.computedID())").error == "Transaction not found")
-        #expect(try network.get("/api/transactions/get?id=\(try sent.computedID())", node: 1).json["transaction"] != nil)
+        #expect(
+            try network.get("/api/transactions/get?id=\(try sent.computedID())", node: 1).json["transaction"] != nil)
     }
 
     @Test func tamperedTransactionsFailVerification() throws {
@@ -178,7 +202,8 @@ struct FaultTests {
         _ = try network.submit(sent)
         network.devnet.mine()
         try setFault("tamper")
-        let json = try network.get("/api/transactions/get?id=\(try sent.computedID())&returnAsset=1").json["transaction"]!
+        let json = try network.get("/api/transactions/get?id=\(try sent.computedID())&returnAsset=1").json[
+            "transaction"]!
         #expect(throws: TransactionError.self) { try JSONDecoderForTests.transaction(json).verify() }
         let listed = try network.get("/api/chats/get").json["transactions"]!.arrayValue[0]
         #expect(throws: TransactionError.self) { try JSONDecoderForTests.transaction(listed).verify() }
@@ -233,7 +258,9 @@ private func bindError(_ port: UInt16) -> Int32 {
     address.sin_port = in_port_t(port.bigEndian)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
     }
     return bound == 0 ? 0 : errno
 }

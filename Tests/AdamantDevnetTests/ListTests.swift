@@ -1,6 +1,7 @@
-@testable import AdamantDevnet
 import AdamantCore
 import Testing
+
+@testable import AdamantDevnet
 
 /// Filters and paging of `/api/chats/get` and `/api/transactions`.
 @Suite(.timeLimit(.minutes(1)))
@@ -42,7 +43,9 @@ struct ListTests {
         // Prefixed filters pass and are ignored.
         #expect(Set(try ids("/api/chats/get?and:senderId=\(Fixtures.bob.address)")) == [message2, rich3])
         let listed = try network.get("/api/chats/get?type=1").json
-        #expect(listed["count"]?.int64 == 1 && listed["transactions"]?.arrayValue.first?["recipientPublicKey"]?.isNull == true)
+        #expect(
+            listed["count"]?.int64 == 1
+                && listed["transactions"]?.arrayValue.first?["recipientPublicKey"]?.isNull == true)
     }
 
     @Test func chatsGetOrderPagingAndLimits() throws {
@@ -60,7 +63,8 @@ struct ListTests {
         let pending = try message("pending")
         let id = try pending.computedID().description
         _ = try network.submit(pending)
-        #expect(try eventually { try network.get("/api/transactions/unconfirmed/get?id=\(id)").json["transaction"] != nil })
+        #expect(
+            try eventually { try network.get("/api/transactions/unconfirmed/get?id=\(id)").json["transaction"] != nil })
         let withPool = try network.get("/api/chats/get?returnUnconfirmed=1").json["transactions"]!.arrayValue
         #expect(withPool.map { $0["id"]?.string } == [id] && withPool[0]["height"]?.isNull == true)
         #expect(try network.get("/api/chats/get").json["transactions"]?.arrayValue.isEmpty == true)
@@ -69,12 +73,20 @@ struct ListTests {
     @Test func transactionsFiltersJoinByOrUnlessAnd() throws {
         #expect(Set(try ids("/api/transactions")) == [message2, transfer2, signal3, rich3])
         #expect(try ids("/api/transactions?type=0") == [transfer2])
-        #expect(Set(try ids("/api/transactions?type=0&senderId=\(Fixtures.bob.address)")) == [transfer2, signal3, rich3])
-        #expect(try ids("/api/transactions?type=8&and:senderId=\(Fixtures.bob.address)&and:fromHeight=3&orderBy=timestamp:asc") == [signal3, rich3])
+        #expect(
+            Set(try ids("/api/transactions?type=0&senderId=\(Fixtures.bob.address)")) == [transfer2, signal3, rich3])
+        #expect(
+            try ids(
+                "/api/transactions?type=8&and:senderId=\(Fixtures.bob.address)&and:fromHeight=3&orderBy=timestamp:asc")
+                == [signal3, rich3])
         #expect(Set(try ids("/api/transactions?fromHeight=3")) == [signal3, rich3])
         #expect(Set(try ids("/api/transactions?toHeight=2")) == [message2, transfer2])
-        #expect(Set(try ids("/api/transactions?inId=\(Fixtures.bob.address)&and:type=8")) == [message2, signal3, rich3])
-        #expect(try ids("/api/transactions?includeDirectTransfers=1") == ["Failed to get transactions: Parameter is not supported: includeDirectTransfers"])
+        #expect(
+            Set(try ids("/api/transactions?inId=\(Fixtures.bob.address)&and:type=8")) == [message2, signal3, rich3])
+        #expect(
+            try ids("/api/transactions?includeDirectTransfers=1") == [
+                "Failed to get transactions: Parameter is not supported: includeDirectTransfers"
+            ])
         #expect(try ids("/api/transactions?limit=2&offset=1&orderBy=height:asc").count == 2)
         let plain = try network.get("/api/transactions?type=8&limit=1").json["transactions"]!.arrayValue[0]
         #expect(plain["asset"]?.members.isEmpty == true)

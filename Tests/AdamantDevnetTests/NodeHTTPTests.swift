@@ -1,7 +1,8 @@
-@testable import AdamantDevnet
 import AdamantCore
 import Foundation
 import Testing
+
+@testable import AdamantDevnet
 
 /// The node endpoints over real HTTP (libmicrohttpd on loopback).
 @Suite(.timeLimit(.minutes(1)))
@@ -26,7 +27,9 @@ struct NodeHTTPTests {
         #expect(unknown.status == 404 && unknown.text.contains("<pre>Cannot GET /api/foo</pre>"))
 
         let malformed = try HTTPClient.send("POST", network.node + "/api/transactions/process", body: Array("{".utf8))
-        #expect(malformed.status == 500 && malformed.json["nodeTimestamp"] == nil && malformed.error?.hasPrefix("API error: ") == true)
+        #expect(
+            malformed.status == 500 && malformed.json["nodeTimestamp"] == nil
+                && malformed.error?.hasPrefix("API error: ") == true)
         #expect(try network.get("/api/loader/status/ping").json["success"]?.boolValue == true)
     }
 
@@ -40,7 +43,9 @@ struct NodeHTTPTests {
         let id = try chat.computedID().description
         let accepted = try network.submit(chat)
         #expect(accepted.json["success"]?.boolValue == true && accepted.json["transactionId"]?.string == id)
-        #expect(try network.get("/api/transactions/queued/get?id=\(id)", node: 1).json["transaction"]?["relays"]?.int64 == 1)
+        #expect(
+            try network.get("/api/transactions/queued/get?id=\(id)", node: 1).json["transaction"]?["relays"]?.int64 == 1
+        )
         #expect(try network.get("/api/transactions/get?id=\(id)").error == "Transaction not found")
 
         network.devnet.mine()
@@ -61,7 +66,9 @@ struct NodeHTTPTests {
         _ = try network.submit(try message("two"))
         let list = try network.get("/api/transactions/queued?address=\(Fixtures.bob.address)").json
         #expect(list["transactions"]?.arrayValue.count == 1 && list["count"]?.int64 == 1)
-        #expect(try network.get("/api/transactions/queued?senderPublicKey=\(Fixtures.bob.publicKey.hex)").json["transactions"]?.arrayValue.isEmpty == true)
+        #expect(
+            try network.get("/api/transactions/queued?senderPublicKey=\(Fixtures.bob.publicKey.hex)").json[
+                "transactions"]?.arrayValue.isEmpty == true)
     }
 
     @Test func accountsAndBalances() throws {
@@ -70,18 +77,26 @@ struct NodeHTTPTests {
         #expect(try network.get("/api/accounts/getBalance?address=U1").json["balance"]?.string == "0")
         #expect(try network.get("/api/accounts/getPublicKey?address=\(alice)").error == "Account not found")
         #expect(try network.get("/api/accounts").error == "Missing required property: address or publicKey")
-        #expect(try network.get("/api/accounts?address=\(alice)&publicKey=\(Fixtures.bob.publicKey.hex)").error
-            == "Account publicKey does not match address")
+        #expect(
+            try network.get("/api/accounts?address=\(alice)&publicKey=\(Fixtures.bob.publicKey.hex)").error
+                == "Account publicKey does not match address")
 
         _ = try network.submit(try transfer(250_000_000))
         network.devnet.mine()
-        #expect(try network.get("/api/accounts/getPublicKey?address=\(alice)").json["publicKey"]?.string == Fixtures.alice.publicKey.hex)
+        #expect(
+            try network.get("/api/accounts/getPublicKey?address=\(alice)").json["publicKey"]?.string
+                == Fixtures.alice.publicKey.hex)
         let account = try network.get("/api/accounts?publicKey=\(Fixtures.alice.publicKey.hex)").json["account"]!
         #expect(account["balance"]?.string == "\(10_000_000_000 - 250_000_000 - 50_000_000)")
-        #expect(try network.get("/api/accounts/getBalance?address=\(Fixtures.bob.address)").json["balance"]?.string == "250000000")
+        #expect(
+            try network.get("/api/accounts/getBalance?address=\(Fixtures.bob.address)").json["balance"]?.string
+                == "250000000")
     }
 
-    @Test(arguments: [("0.10.3", true, true, true), ("0.10.0", true, true, false), ("0.9.0", true, false, false), ("0.8.3", false, false, false)])
+    @Test(arguments: [
+        ("0.10.3", true, true, true), ("0.10.0", true, true, false), ("0.9.0", true, false, false),
+        ("0.8.3", false, false, false),
+    ])
     func statusShapeByVersion(version: String, hasLoader: Bool, hasMillis: Bool, hasSchedules: Bool) throws {
         let network = try TestNetwork(nodes: 1, version: NodeVersion(version)!)
         let status = try network.get("/api/node/status").json

@@ -1,6 +1,7 @@
-@testable import AdamantDevnet
 import AdamantCore
 import Testing
+
+@testable import AdamantDevnet
 
 /// The socket's memory of announced ids: once a minute per id, and no more kept than that minute's.
 struct RecentIDsTests {
@@ -22,7 +23,8 @@ struct RecentIDsTests {
         let new = (0..<10_000).filter { note(UInt64($0), at: $0) }.count
         #expect(new == 10_000)
         #expect(recent.count == 60)
-        let oldestKept = note(9_999 - 59, at: 9_999), newestForgotten = note(9_999 - 60, at: 9_999)
+        let oldestKept = note(9_999 - 59, at: 9_999)
+        let newestForgotten = note(9_999 - 60, at: 9_999)
         #expect(!oldestKept && newestForgotten)
     }
 }

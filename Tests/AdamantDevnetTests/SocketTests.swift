@@ -1,7 +1,8 @@
-@testable import AdamantDevnet
 import AdamantCore
 import Foundation
 import Testing
+
+@testable import AdamantDevnet
 
 /// Each node's client socket, spoken to as Engine.IO 4 polling on the wire.
 @Suite(.timeLimit(.minutes(1)))
@@ -14,7 +15,8 @@ struct SocketTests {
         init(network: TestNetwork, node: Int = 0) throws {
             let status = try network.get("/api/node/status", node: node).json
             #expect(status["wsClient"]?["enabled"] == true)
-            let port = try #require(status["wsClient"]?["port"].flatMap { if case .number(let n) = $0 { Int(n) } else { nil } })
+            let port = try #require(
+                status["wsClient"]?["port"].flatMap { if case .number(let n) = $0 { Int(n) } else { nil } })
             base = "http://127.0.0.1:\(port)/socket.io/?EIO=4&transport=polling"
         }
 
@@ -29,7 +31,10 @@ struct SocketTests {
         /// The handshake: a session, not yet joined.
         mutating func open() throws {
             let opened = try EnginePacket.packets(inPollingBody: get().body)
-            guard case .open(let handshake) = opened.first else { Issue.record("\(opened)"); return }
+            guard case .open(let handshake) = opened.first else {
+                Issue.record("\(opened)")
+                return
+            }
             sid = handshake.sessionID
         }
 
@@ -38,15 +43,22 @@ struct SocketTests {
             try open()
             #expect(try post([.message(SocketIOPacket.connect(socketID: nil).message)]).status == 200)
             let joined = try EnginePacket.packets(inPollingBody: get().body)
-            guard case .message(let data) = joined.first, case .connect = try SocketIOPacket(message: data) else { Issue.record("\(joined)"); return }
-            let events = [SocketIOEvent("address", .array([.string(address.description)])), SocketIOEvent("types", [0, 8])]
+            guard case .message(let data) = joined.first, case .connect = try SocketIOPacket(message: data) else {
+                Issue.record("\(joined)")
+                return
+            }
+            let events = [
+                SocketIOEvent("address", .array([.string(address.description)])), SocketIOEvent("types", [0, 8]),
+            ]
             #expect(try post(events.map { .message(SocketIOPacket.event($0).message) }).status == 200)
         }
 
         /// The transactions of `newTrans` events in the next poll's answer.
         func nextTransactions(timeout: Double = 5) throws -> [Transaction] {
             try EnginePacket.packets(inPollingBody: get(timeout: timeout).body).compactMap { packet in
-                guard case .message(let data) = packet, case .event(let event) = try SocketIOPacket(message: data), event.name == "newTrans" else { return nil }
+                guard case .message(let data) = packet, case .event(let event) = try SocketIOPacket(message: data),
+                    event.name == "newTrans"
+                else { return nil }
                 return try event.transaction()
             }
         }
@@ -61,7 +73,8 @@ struct SocketTests {
 
     @Test func aTransactionAdmittedOnOneNodeIsAnnouncedByEveryNodeOnce() throws {
         let network = try Self.network()
-        var first = try Client(network: network, node: 0), second = try Client(network: network, node: 1)
+        var first = try Client(network: network, node: 0)
+        var second = try Client(network: network, node: 1)
         try first.subscribe(Fixtures.bob.address)
         try second.subscribe(Fixtures.bob.address)
         let chat = try message("hello")
@@ -93,7 +106,9 @@ struct SocketTests {
         #expect(eventually(within: 5) { (try? client.get().status) == 400 })
         let refusal = try client.get()
         #expect(refusal.json["message"] == "Session ID unknown")
-        #expect(try HTTPClient.send("GET", client.base.replacingOccurrences(of: "EIO=4", with: "EIO=3")).json["message"] == "Unsupported protocol version")
+        #expect(
+            try HTTPClient.send("GET", client.base.replacingOccurrences(of: "EIO=4", with: "EIO=3")).json["message"]
+                == "Unsupported protocol version")
     }
 }
 
@@ -179,10 +194,14 @@ struct SocketFaultTests {
         try client.open()
         for _ in 0..<3 {
             let packets = try EnginePacket.packets(inPollingBody: client.get(timeout: 0.4).body)
-            #expect(packets.count == 200 && packets.allSatisfy { packet in
-                guard case .message(let data) = packet, case .event(let event)? = try? SocketIOPacket(message: data) else { return false }
-                return event.name == "flood"
-            })
+            #expect(
+                packets.count == 200
+                    && packets.allSatisfy { packet in
+                        guard case .message(let data) = packet,
+                            case .event(let event)? = try? SocketIOPacket(message: data)
+                        else { return false }
+                        return event.name == "flood"
+                    })
         }
     }
 

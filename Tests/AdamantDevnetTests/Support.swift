@@ -1,8 +1,10 @@
-@testable import AdamantDevnet
 import AdamantCore
 import Foundation
+
+@testable import AdamantDevnet
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // MARK: - Accounts and transactions
@@ -20,13 +22,17 @@ func nowTimestamp(offsetSeconds: Int64 = 0) -> Int32 {
     Int32(AdamantTime.timestamp(unixMillis: SystemWallClock().unixMillis()) + offsetSeconds)
 }
 
-func transfer(_ units: Int64, to recipient: Address = Fixtures.bob.address, from keys: KeyPair = Fixtures.aliceKeys,
-              timestamp: Int32 = nowTimestamp()) throws -> Transaction {
+func transfer(
+    _ units: Int64, to recipient: Address = Fixtures.bob.address, from keys: KeyPair = Fixtures.aliceKeys,
+    timestamp: Int32 = nowTimestamp()
+) throws -> Transaction {
     try Transaction.transfer(amount: units, to: recipient, timestamp: timestamp, signedBy: keys)
 }
 
-func message(_ text: String, to recipient: KeyPair = Fixtures.bobKeys, from keys: KeyPair = Fixtures.aliceKeys,
-             type: ChatType = .message, timestamp: Int32 = nowTimestamp()) throws -> Transaction {
+func message(
+    _ text: String, to recipient: KeyPair = Fixtures.bobKeys, from keys: KeyPair = Fixtures.aliceKeys,
+    type: ChatType = .message, timestamp: Int32 = nowTimestamp()
+) throws -> Transaction {
     let asset = try ChatKey(secretKey: keys.secretKey, partner: recipient.publicKey).seal(text, type: type)
     return try Transaction.chat(asset, to: recipient.address, timestamp: timestamp, signedBy: keys)
 }
@@ -56,8 +62,10 @@ extension JSONValue {
 final class TestNetwork {
     let devnet: Devnet
 
-    init(nodes: Int = 2, blockTime: Duration = .seconds(600), version: NodeVersion = .current,
-         configure: (inout DevnetConfiguration) -> Void = { _ in }) throws {
+    init(
+        nodes: Int = 2, blockTime: Duration = .seconds(600), version: NodeVersion = .current,
+        configure: (inout DevnetConfiguration) -> Void = { _ in }
+    ) throws {
         var configuration = DevnetConfiguration()
         configuration.nodeCount = nodes
         configuration.blockTime = blockTime
@@ -78,8 +86,9 @@ final class TestNetwork {
     }
 
     func submit(_ transaction: Transaction, node index: Int = 0, path: String? = nil) throws -> HTTPResult {
-        try HTTPClient.send("POST", devnet.nodeURLs[index] + (path ?? transaction.submissionPath),
-                            body: try transaction.submissionBody())
+        try HTTPClient.send(
+            "POST", devnet.nodeURLs[index] + (path ?? transaction.submissionPath),
+            body: try transaction.submissionBody())
     }
 
     func control(_ method: String, _ path: String, _ body: JSONValue? = nil) throws -> HTTPResult {
@@ -147,7 +156,9 @@ final class HTTPConnection {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         // No close here: once every stored property is set, a throwing init still runs deinit,
         // which closes the socket; a second close would close whatever another thread opened
@@ -157,7 +168,8 @@ final class HTTPConnection {
 
     deinit { close(socket) }
 
-    func send(_ method: String, _ pathAndQuery: String, body: [UInt8]? = nil, timeout: Double = 5) throws -> HTTPResult {
+    func send(_ method: String, _ pathAndQuery: String, body: [UInt8]? = nil, timeout: Double = 5) throws -> HTTPResult
+    {
         sendWithoutWaiting(method, pathAndQuery, body: body)
         return try readResponse(deadline: Date().addingTimeInterval(timeout))
     }
@@ -196,7 +208,9 @@ final class HTTPConnection {
                 headerEnd = end
                 contentLength = Int(Self.headers(pending[..<end])["content-length"] ?? "0") ?? 0
             }
-            if let headerEnd, pending.count >= headerEnd + contentLength { return finish(headerEnd, contentLength, complete: true) }
+            if let headerEnd, pending.count >= headerEnd + contentLength {
+                return finish(headerEnd, contentLength, complete: true)
+            }
             guard receive(deadline: deadline) else {
                 guard let headerEnd else { throw HTTPClientError.timedOut(receivedBytes: pending.count) }
                 return finish(headerEnd, contentLength, complete: false)
@@ -222,7 +236,8 @@ final class HTTPConnection {
         let statusLine = String(decoding: head.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
         let status = Int(statusLine.split(separator: " ")[1]) ?? 0
         let bodyEnd = min(pending.count, headerEnd + contentLength)
-        let result = HTTPResult(status: status, headers: Self.headers(head), body: Array(pending[headerEnd..<bodyEnd]), complete: complete)
+        let result = HTTPResult(
+            status: status, headers: Self.headers(head), body: Array(pending[headerEnd..<bodyEnd]), complete: complete)
         pending.removeFirst(bodyEnd)
         return result
     }
@@ -231,7 +246,8 @@ final class HTTPConnection {
         var headers = [String: String]()
         for line in String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n").dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         return headers
     }

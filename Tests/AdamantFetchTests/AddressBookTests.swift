@@ -18,7 +18,8 @@ struct AddressBookTests {
     static let owner = KeyPair.random()
     static let alice = KeyPair.random().address, bob = KeyPair.random().address
 
-    static func list(_ value: String, key: String = AddressBook.key, by keyPair: KeyPair = owner) throws -> Transaction {
+    static func list(_ value: String, key: String = AddressBook.key, by keyPair: KeyPair = owner) throws -> Transaction
+    {
         var transaction = Transaction(
             type: .state, amount: 0, senderPublicKey: keyPair.publicKey, recipientId: nil, timestamp: 276_000_000,
             state: StateAsset(key: key, value: value))
@@ -30,7 +31,8 @@ struct AddressBookTests {
 
     /// The generator's contact list (PyNaCl), stored in a type 9 vector.
     @Test func readsThePythonVector() throws {
-        let vector = try #require(try VectorFile.load("transactions.json").first { $0["name"] as? String == "state encrypted contact_list" })
+        let vector = try #require(
+            try VectorFile.load("transactions.json").first { $0["name"] as? String == "state encrypted contact_list" })
         let transaction = try Transaction(json: Array(JSONSerialization.data(withJSONObject: vector["transaction"]!)))
         let keyPair = KeyPair(passphrase: try Passphrase(validating: vector["passphrase"] as! String))
         let book = try AddressBook(decrypting: transaction, keyPair: keyPair)
@@ -43,22 +45,29 @@ struct AddressBookTests {
     }
 
     @Test func roundTripsThroughTheDevnetsSeal() throws {
-        let value = try KVSKey(keyPair: Self.owner).seal(payload: [Self.alice.description: ["displayName": "Alice\u{1b}[31m"]])
+        let value = try KVSKey(keyPair: Self.owner).seal(payload: [
+            Self.alice.description: ["displayName": "Alice\u{1b}[31m"]
+        ])
         let book = try AddressBook(decrypting: try Self.list(value), keyPair: Self.owner)
         #expect(book.name(of: Self.alice) == "Alice\u{1b}[31m" && book.name(of: Self.bob) == nil)
     }
 
     /// Entries of the wrong shape name no one; the rest of the book still reads.
     @Test func wrongTypesAndBadKeysAreSkipped() throws {
-        let payload = #"{"\#(Self.alice)":{"displayName":"Alice","eth":"0x1","x":[1,{"y":null}]},"\#(Self.bob)":{"displayName":7},"# +
-            #""U1":5,"U2":null,"U3":[],"U4":{"displayName":""},"not an address":{"displayName":"Eve"},"U5":{"displayName":{"a":1}}}"#
+        let payload =
+            #"{"\#(Self.alice)":{"displayName":"Alice","eth":"0x1","x":[1,{"y":null}]},"\#(Self.bob)":{"displayName":7},"#
+            + #""U1":5,"U2":null,"U3":[],"U4":{"displayName":""},"not an address":{"displayName":"Eve"},"U5":{"displayName":{"a":1}}}"#
         let book = try AddressBook(decrypting: try Self.list(Self.sealed(payload)), keyPair: Self.owner)
         #expect(book.count == 1 && book.name(of: Self.alice) == "Alice")
     }
 
-    @Test(arguments: [#"["U1"]"#, #""names""#, "7", "null", String(repeating: "[", count: 40) + String(repeating: "]", count: 40)])
+    @Test(arguments: [
+        #"["U1"]"#, #""names""#, "7", "null", String(repeating: "[", count: 40) + String(repeating: "]", count: 40),
+    ])
     func aPayloadThatIsNoObjectIsUnreadable(_ payload: String) throws {
-        #expect(throws: AddressBookError.self) { try AddressBook(decrypting: try Self.list(Self.sealed(payload)), keyPair: Self.owner) }
+        #expect(throws: AddressBookError.self) {
+            try AddressBook(decrypting: try Self.list(Self.sealed(payload)), keyPair: Self.owner)
+        }
     }
 
     @Test func deepNestingIsRefused() throws {
@@ -70,7 +79,9 @@ struct AddressBookTests {
 
     @Test func aPlainValueIsNotAccepted() throws {
         let plain = #"{"\#(Self.alice)":{"displayName":"Alice"}}"#
-        #expect(throws: AddressBookError.unreadable(.notEncrypted)) { try AddressBook(decrypting: try Self.list(plain), keyPair: Self.owner) }
+        #expect(throws: AddressBookError.unreadable(.notEncrypted)) {
+            try AddressBook(decrypting: try Self.list(plain), keyPair: Self.owner)
+        }
     }
 
     @Test func aHugeValueIsRefusedBeforeDecrypting() throws {
@@ -82,12 +93,18 @@ struct AddressBookTests {
 
     @Test func onlyTheOwnersSignedContactListIsRead() throws {
         let value = Self.sealed(#"{"U1":{"displayName":"A"}}"#)
-        #expect(throws: AddressBookError.notAContactList) { try AddressBook(decrypting: try Self.list(value, key: "eth:address"), keyPair: Self.owner) }
+        #expect(throws: AddressBookError.notAContactList) {
+            try AddressBook(decrypting: try Self.list(value, key: "eth:address"), keyPair: Self.owner)
+        }
         let other = KeyPair.random()
-        #expect(throws: AddressBookError.notTheOwner) { try AddressBook(decrypting: try Self.list(value, by: other), keyPair: Self.owner) }
+        #expect(throws: AddressBookError.notTheOwner) {
+            try AddressBook(decrypting: try Self.list(value, by: other), keyPair: Self.owner)
+        }
         var tampered = try Self.list(value)
         tampered.timestamp += 1
-        #expect(throws: AddressBookError.invalidTransaction(.invalidSignature)) { try AddressBook(decrypting: tampered, keyPair: Self.owner) }
+        #expect(throws: AddressBookError.invalidTransaction(.invalidSignature)) {
+            try AddressBook(decrypting: tampered, keyPair: Self.owner)
+        }
         let transfer = try Transaction.transfer(amount: 1, to: Self.alice, timestamp: 1, signedBy: Self.owner)
         #expect(throws: AddressBookError.notAContactList) { try AddressBook(decrypting: transfer, keyPair: Self.owner) }
     }

@@ -18,7 +18,9 @@ final class FetchNetwork: Sendable {
     let pool: NodePool
 
     /// `clock` is the pool's, so the fetchers' too.
-    init(nodes: Int = 2, clock: AnyClock = .continuous, configure: (inout DevnetConfiguration) -> Void = { _ in }) async throws {
+    init(nodes: Int = 2, clock: AnyClock = .continuous, configure: (inout DevnetConfiguration) -> Void = { _ in })
+        async throws
+    {
         var configuration = DevnetConfiguration()
         configuration.nodeCount = nodes
         configuration.blockTime = .milliseconds(200)
@@ -27,11 +29,15 @@ final class FetchNetwork: Sendable {
         myPassphrase = "fetch test me \(UUID())"
         me = KeyPair(passphrase: Passphrase(unvalidated: myPassphrase))
         friend = KeyPair(passphrase: Passphrase(unvalidated: "fetch test friend \(UUID())"))
-        for account in [me, friend] { _ = try devnet.fund(account.address, amount: ADMAmount(units: 100 * ADMAmount.unitsPerADM)) }
+        for account in [me, friend] {
+            _ = try devnet.fund(account.address, amount: ADMAmount(units: 100 * ADMAmount.unitsPerADM))
+        }
         var pool = NodePool.Configuration()
         pool.statusTimeout = .seconds(3)  // generous: live tests run beside a busy core
         pool.requestTimeout = .seconds(5)
-        let list = NodeList(endpoints: try devnet.nodeURLs.map { NodeEndpoint(url: try NodeURL($0)) }, nethash: .majority, source: .arguments)
+        let list = NodeList(
+            endpoints: try devnet.nodeURLs.map { NodeEndpoint(url: try NodeURL($0)) }, nethash: .majority,
+            source: .arguments)
         self.pool = NodePool(nodes: list, transport: CurlTransport(), configuration: pool, clock: clock)
         await self.pool.checkHealth()
     }
@@ -52,10 +58,14 @@ final class FetchNetwork: Sendable {
     /// Sends `text` from `sender` to `recipient` and returns the signed transaction once a
     /// node took it (not yet in a block).
     @discardableResult
-    func send(_ text: String, type: ChatType = .message, amount: Int64 = 0, from sender: KeyPair, to recipient: KeyPair) async throws -> Transaction {
+    func send(_ text: String, type: ChatType = .message, amount: Int64 = 0, from sender: KeyPair, to recipient: KeyPair)
+        async throws -> Transaction
+    {
         let asset = try ChatKey(secretKey: sender.secretKey, partner: recipient.publicKey).seal(text, type: type)
         let captured = Mutex<Transaction?>(nil)
-        let result = try await NodeClient(pool: pool).submitChat(asset, amount: amount, to: recipient.address, signedBy: sender) { transaction in
+        let result = try await NodeClient(pool: pool).submitChat(
+            asset, amount: amount, to: recipient.address, signedBy: sender
+        ) { transaction in
             captured.withLock { $0 = transaction }
         }
         guard case .accepted = result.outcome else { throw TestFailure("not accepted: \(result)") }
@@ -91,9 +101,12 @@ struct LiveFetchTests {
     /// which confirmed list rows leave out and `/api/transactions/get` may too.
     @Test func aMessageSentFromAnotherDeviceIsReadAsTheSender() async throws {
         let network = try await FetchNetwork()
-        let id = try network.confirmed(try await network.send("sent from my phone", from: network.me, to: network.friend))
+        let id = try network.confirmed(
+            try await network.send("sent from my phone", from: network.me, to: network.friend))
         let unknown = await network.fetcher().fetch(PushPayload(id: id))
-        #expect(unknown.failure == .unreadable("no node knows the public key of \(network.friend.address)"), "the friend never sent anything")
+        #expect(
+            unknown.failure == .unreadable("no node knows the public key of \(network.friend.address)"),
+            "the friend never sent anything")
 
         _ = try network.confirmed(try await network.send("hi", from: network.friend, to: network.me))
         let result = await network.fetcher().fetch(PushPayload(id: id))
@@ -118,15 +131,22 @@ struct LiveFetchTests {
         let network = try await FetchNetwork()
         let status = try await NodeClient(pool: network.pool).status()
         let transaction = try Transaction.transfer(
-            amount: 4_321, to: network.me.address, timestamp: Int32(clamping: status.nodeTimestamp), signedBy: network.friend)
+            amount: 4_321, to: network.me.address, timestamp: Int32(clamping: status.nodeTimestamp),
+            signedBy: network.friend)
         let id = try transaction.computedID()
         async let fetched = network.fetcher().fetch(PushPayload(id: id))
         let asked = await eventually {
-            (0..<2).contains { node in (try? network.devnet.requests(toNode: node))?.contains { $0.path.hasPrefix("/api/transactions") } == true }
+            (0..<2).contains { node in
+                (try? network.devnet.requests(toNode: node))?.contains { $0.path.hasPrefix("/api/transactions") }
+                    == true
+            }
         }
         #expect(asked, "the fetch asked a node before the transaction existed")
         let sent = try await NodeClient(pool: network.pool).submit(transaction)
-        guard case .accepted = sent.outcome else { Issue.record("not taken: \(sent)"); return }
+        guard case .accepted = sent.outcome else {
+            Issue.record("not taken: \(sent)")
+            return
+        }
         let result = await fetched
         #expect(result.id == id && result.transaction?.amount == 4_321, "\(String(describing: result.failure))")
     }
@@ -136,7 +156,10 @@ struct LiveFetchTests {
         let started = ContinuousClock.now
         let result = await network.fetcher(deadline: .seconds(1)).fetch(PushPayload(id: TransactionID(number: 12345)))
         let elapsed = ContinuousClock.now - started
-        guard case .notFound = result.failure else { Issue.record("\(String(describing: result.failure))"); return }
+        guard case .notFound = result.failure else {
+            Issue.record("\(String(describing: result.failure))")
+            return
+        }
         #expect(elapsed < .seconds(8), "well before the 25 s default: \(elapsed)")
         #expect(result.notification.body.isEmpty == false)
     }
@@ -146,7 +169,9 @@ struct LiveFetchTests {
     @Test func aCancelledFetchSaysItWasCancelled() async throws {
         let network = try await FetchNetwork()
         let started = ContinuousClock.now
-        let fetch = Task { await network.fetcher(deadline: .seconds(60)).fetch(PushPayload(id: TransactionID(number: 12345))) }
+        let fetch = Task {
+            await network.fetcher(deadline: .seconds(60)).fetch(PushPayload(id: TransactionID(number: 12345)))
+        }
         fetch.cancel()
         let result = await fetch.value
         #expect(result.failure == .cancelled, "\(String(describing: result.failure))")
@@ -158,7 +183,8 @@ struct LiveFetchTests {
     @Test func keysStillBeingDerivedGiveTheSameNotification() async throws {
         let network = try await FetchNetwork()
         let id = try network.confirmed(try await network.send("while deriving", from: network.friend, to: network.me))
-        let result = await network.fetcher(keys: AccountKeys(deriving: Passphrase(unvalidated: network.myPassphrase))).fetch(PushPayload(id: id))
+        let result = await network.fetcher(keys: AccountKeys(deriving: Passphrase(unvalidated: network.myPassphrase)))
+            .fetch(PushPayload(id: id))
         #expect(result.failure == nil)
         #expect(result.text == "while deriving")
 
@@ -201,7 +227,10 @@ struct LiveFetchTests {
         let id = try network.confirmed(try await network.send("untouched", from: network.friend, to: network.me))
         for index in 0..<2 { try network.devnet.add(Fault(parsing: "tamper"), toNode: index) }
         let result = await network.fetcher(deadline: .seconds(20)).fetch(PushPayload(id: id))
-        guard case .unverifiable = result.failure else { Issue.record("\(String(describing: result.failure))"); return }
+        guard case .unverifiable = result.failure else {
+            Issue.record("\(String(describing: result.failure))")
+            return
+        }
         #expect(result.text == nil)
     }
 
@@ -227,7 +256,10 @@ struct LiveFetchTests {
         var altered = sent
         altered.amount = 1
         let result = await fetcher.fetch(PushPayload(id: try sent.computedID(), transaction: altered))
-        guard case .unverifiable = result.failure else { Issue.record("\(String(describing: result.failure))"); return }
+        guard case .unverifiable = result.failure else {
+            Issue.record("\(String(describing: result.failure))")
+            return
+        }
         #expect(result.text == nil)
     }
 }

@@ -22,12 +22,16 @@ struct LiveWatchTests {
     /// before then, no socket hears.
     static func startLive(_ watch: WatchRun, sockets: Int = 2) async throws {
         try await watch.start(live: true, interval: .milliseconds(200))
-        try await watch.until("\(sockets) sockets are live") { watch.events.all.filter { $0.hasPrefix("watch: live on") }.count >= sockets }
+        try await watch.until("\(sockets) sockets are live") {
+            watch.events.all.filter { $0.hasPrefix("watch: live on") }.count >= sockets
+        }
     }
 
     /// Requests to `/api/chats/get` on every node so far.
     static func listings(_ network: FetchNetwork) throws -> Int {
-        try network.devnet.nodeURLs.indices.map { try network.devnet.requests(toNode: $0).filter { $0.path == "/api/chats/get" }.count }.reduce(0, +)
+        try network.devnet.nodeURLs.indices.map {
+            try network.devnet.requests(toNode: $0).filter { $0.path == "/api/chats/get" }.count
+        }.reduce(0, +)
     }
 
     /// Waits until the listings were read twice more: at least one read began after now.
@@ -44,7 +48,9 @@ struct LiveWatchTests {
         try await watch.until("it is shown") { watch.results.contains { $0.id == sent } }
         let shown = try #require(watch.notifications.first)
         #expect(shown.via == .socket && !shown.confirmed)
-        #expect(shown.result.text == "before any block" && shown.result.failure == nil && shown.result.thread == network.friend.address)
+        #expect(
+            shown.result.text == "before any block" && shown.result.failure == nil
+                && shown.result.thread == network.friend.address)
 
         network.devnet.mine()
         try await Self.listedAgain(network, watch)
@@ -56,7 +62,8 @@ struct LiveWatchTests {
         let network = try await Self.network()
         let watch = try WatchRun(network)
         // Sent and put in a block before the watch starts: no socket was there to hear it.
-        let missed = try await network.send("while no socket was open", from: network.friend, to: network.me).computedID()
+        let missed = try await network.send("while no socket was open", from: network.friend, to: network.me)
+            .computedID()
         network.devnet.mine()
         try await watch.start(from: .height(1), live: true, interval: .milliseconds(200))
         try await watch.until("it is shown") { watch.results.contains { $0.id == missed } }
@@ -88,7 +95,8 @@ struct LiveWatchTests {
         network.devnet.mine()
         try await Self.listedAgain(network, watch)
         await watch.stop()
-        #expect(watch.results.isEmpty, "\(watch.results.map { ($0.id, $0.failure.map(String.init(describing:)) ?? "-") })")
+        #expect(
+            watch.results.isEmpty, "\(watch.results.map { ($0.id, $0.failure.map(String.init(describing:)) ?? "-") })")
     }
 
     /// Each message once, whatever one node's socket does: it sends every event twice, says
@@ -108,7 +116,9 @@ struct LiveWatchTests {
         try await watch.until("all three are shown") { Set(watch.results.map(\.id)).isSuperset(of: expected) }
         try await Self.listedAgain(network, watch)
         await watch.stop()
-        #expect(watch.results.map(\.id).sorted() == sent.sorted(), "each once: \(watch.notifications.map { ($0.result.id, $0.via) })")
+        #expect(
+            watch.results.map(\.id).sorted() == sent.sorted(),
+            "each once: \(watch.notifications.map { ($0.result.id, $0.via) })")
         #expect(watch.results.allSatisfy { $0.failure == nil && $0.text?.hasPrefix("message ") == true })
     }
 
@@ -120,7 +130,9 @@ struct LiveWatchTests {
         try await Self.startLive(watch, sockets: 1)
         let refused = network.devnet.nodeURLs[0]
         try await watch.until("it is set aside") {
-            watch.events.all.contains { $0.hasPrefix("watch: \(refused)'s socket is set aside for 600.0 seconds: 3 sessions in a row failed") }
+            watch.events.all.contains {
+                $0.hasPrefix("watch: \(refused)'s socket is set aside for 600.0 seconds: 3 sessions in a row failed")
+            }
         }
         let sent = try await network.send("through the other", from: network.friend, to: network.me).computedID()
         try await watch.until("it is shown") { watch.results.contains { $0.id == sent } }

@@ -17,17 +17,22 @@ struct PushPayloadTests {
     static var id: TransactionID { transaction.id! }
     static var transactionJSON: String { String(decoding: try! JSONEncoder().encode(transaction), as: UTF8.self) }
 
-    static func parse(_ text: String) throws(PushPayloadError) -> PushPayload { try PushPayload(json: Array(text.utf8)) }
+    static func parse(_ text: String) throws(PushPayloadError) -> PushPayload {
+        try PushPayload(json: Array(text.utf8))
+    }
 
     @Test func theCSharpServicesAPNsPush() throws {
-        let payload = try Self.parse("""
+        let payload = try Self.parse(
+            """
             {"aps":{"alert":{"loc-key":"NotificationsService.NewMessage.BodySingle"},"badge":1,"sound":"notification.mp3","mutable-content":1},
              "txn-id":"\(Self.id)","push-recipient":"\(Self.me.address)"}
             """)
         #expect(payload == PushPayload(id: Self.id, recipient: Self.me.address))
     }
 
-    @Test(arguments: ["{\"data\":{\"txn\":%@}}", "{\"message\":{\"token\":\"t\",\"data\":{\"txn\":%@}}}", "{\"aps\":{},\"txn\":%@}"])
+    @Test(arguments: [
+        "{\"data\":{\"txn\":%@}}", "{\"message\":{\"token\":\"t\",\"data\":{\"txn\":%@}}}", "{\"aps\":{},\"txn\":%@}",
+    ])
     func aCarriedTransactionAsAStringOrAnObject(_ template: String) throws {
         let asString = String(decoding: try JSONEncoder().encode(Self.transactionJSON), as: UTF8.self)
         for carried in [asString, Self.transactionJSON] {
@@ -49,7 +54,8 @@ struct PushPayloadTests {
     }
 
     @Test(arguments: [
-        ("", PushPayloadError.notJSON), ("{\"txn-id\":", .notJSON), ("[1]", .notAnObject), ("\"txn-id\"", .notAnObject), ("{}", .noTransaction),
+        ("", PushPayloadError.notJSON), ("{\"txn-id\":", .notJSON), ("[1]", .notAnObject), ("\"txn-id\"", .notAnObject),
+        ("{}", .noTransaction),
         ("{\"aps\":{}}", .noTransaction), ("{\"message\":{\"data\":{\"data\":{\"txn-id\":\"1\"}}}}", .noTransaction),
         ("{\"txn-id\":null}", .noTransaction),
     ])
@@ -58,7 +64,8 @@ struct PushPayloadTests {
     }
 
     @Test(arguments: [
-        ("{\"txn-id\":\"-1\"}", "txn-id"), ("{\"txn-id\":\"18446744073709551616\"}", "txn-id"), ("{\"txn-id\":1.5}", "txn-id"),
+        ("{\"txn-id\":\"-1\"}", "txn-id"), ("{\"txn-id\":\"18446744073709551616\"}", "txn-id"),
+        ("{\"txn-id\":1.5}", "txn-id"),
         ("{\"txn-id\":{}}", "txn-id"), ("{\"txn-id\":\"1\",\"push-recipient\":\"U12x\"}", "push-recipient"),
         ("{\"txn-id\":\"1\",\"push-recipient\":5}", "push-recipient"), ("{\"txn\":\"{\\\"type\\\":8}\"}", "txn"),
         ("{\"txn\":\"not json\"}", "txn"), ("{\"txn\":[]}", "txn"),
@@ -67,28 +74,38 @@ struct PushPayloadTests {
     ])
     func badFieldsAreNamed(_ text: String, _ field: String) {
         let error = #expect(throws: PushPayloadError.self) { try Self.parse(text) }
-        guard case .invalid(let named, _)? = error else { Issue.record("\(String(describing: error))"); return }
+        guard case .invalid(let named, _)? = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
         #expect(named == field)
     }
 
     /// Each level a push may carry its keys at, with each bad value a field can hold: the error
     /// names the field and says why, in one line, wherever the field stands.
-    @Test(arguments: ["%@", "{\"data\":%@}", "{\"message\":{\"token\":\"t\",\"data\":%@}}"], [
-        (#"{"txn":"garbage"}"#, "txn", "is not a transaction: malformed JSON at byte 0: expected a value"),
-        (#"{"txn":"{\"type\":8}"}"#, "txn", "is not a transaction: amount is missing"),
-        (#"{"txn":{"type":8}}"#, "txn", "is not a transaction: "),
-        (#"{"txn":7}"#, "txn", "is not a transaction: "),
-        (#"{"txn-id":"x1"}"#, "txn-id", "is not a transaction id (digits below 2^64)"),
-        (#"{"txn-id":-1}"#, "txn-id", "is not a transaction id (digits below 2^64)"),
-        (#"{"txn-id":"-1"}"#, "txn-id", "is not a transaction id (digits below 2^64)"),
-        (#"{"txn-id":18446744073709551616}"#, "txn-id", "is not a transaction id (digits below 2^64)"),
-        (#"{"txn-id":"18446744073709551616"}"#, "txn-id", "is not a transaction id (digits below 2^64)"),
-        (#"{"txn-id":true}"#, "txn-id", "is not a transaction id (digits below 2^64)"),
-        (#"{"txn-id":"1","push-recipient":"U1x"}"#, "push-recipient", "is not an ADAMANT address: "),
-    ])
+    @Test(
+        arguments: ["%@", "{\"data\":%@}", "{\"message\":{\"token\":\"t\",\"data\":%@}}"],
+        [
+            (#"{"txn":"garbage"}"#, "txn", "is not a transaction: malformed JSON at byte 0: expected a value"),
+            (#"{"txn":"{\"type\":8}"}"#, "txn", "is not a transaction: amount is missing"),
+            (#"{"txn":{"type":8}}"#, "txn", "is not a transaction: "),
+            (#"{"txn":7}"#, "txn", "is not a transaction: "),
+            (#"{"txn-id":"x1"}"#, "txn-id", "is not a transaction id (digits below 2^64)"),
+            (#"{"txn-id":-1}"#, "txn-id", "is not a transaction id (digits below 2^64)"),
+            (#"{"txn-id":"-1"}"#, "txn-id", "is not a transaction id (digits below 2^64)"),
+            (#"{"txn-id":18446744073709551616}"#, "txn-id", "is not a transaction id (digits below 2^64)"),
+            (#"{"txn-id":"18446744073709551616"}"#, "txn-id", "is not a transaction id (digits below 2^64)"),
+            (#"{"txn-id":true}"#, "txn-id", "is not a transaction id (digits below 2^64)"),
+            (#"{"txn-id":"1","push-recipient":"U1x"}"#, "push-recipient", "is not an ADAMANT address: "),
+        ])
     func aBadFieldIsNamedAtEveryLevel(_ level: String, _ bad: (fields: String, field: String, reason: String)) {
-        let error = #expect(throws: PushPayloadError.self) { try Self.parse(level.replacingOccurrences(of: "%@", with: bad.fields)) }
-        guard case .invalid(let named, let reason)? = error else { Issue.record("\(String(describing: error))"); return }
+        let error = #expect(throws: PushPayloadError.self) {
+            try Self.parse(level.replacingOccurrences(of: "%@", with: bad.fields))
+        }
+        guard case .invalid(let named, let reason)? = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
         #expect(named == bad.field && reason.hasPrefix(bad.reason), "\(reason)")
         #expect(error.map { !"\($0)".contains("\n") } == true)
     }
@@ -96,7 +113,9 @@ struct PushPayloadTests {
     @Test(arguments: ["%@", "{\"data\":%@}", "{\"message\":{\"data\":%@}}"])
     func aGoodIdIsReadAtEveryLevelAsANumberOrAString(_ level: String) throws {
         for id in ["12345", "\"12345\""] {
-            #expect(try Self.parse(level.replacingOccurrences(of: "%@", with: "{\"txn-id\":\(id)}")).id == TransactionID(number: 12345))
+            #expect(
+                try Self.parse(level.replacingOccurrences(of: "%@", with: "{\"txn-id\":\(id)}")).id
+                    == TransactionID(number: 12345))
         }
     }
 
@@ -104,10 +123,14 @@ struct PushPayloadTests {
         #expect(throws: PushPayloadError.tooLarge(PushPayload.maximumSize + 1)) {
             try PushPayload(json: [UInt8](repeating: 0x20, count: PushPayload.maximumSize + 1))
         }
-        let deep = "{\"aps\":" + String(repeating: "[", count: 30_000) + String(repeating: "]", count: 30_000) + ",\"txn-id\":\"1\"}"
+        let deep =
+            "{\"aps\":" + String(repeating: "[", count: 30_000) + String(repeating: "]", count: 30_000)
+            + ",\"txn-id\":\"1\"}"
         #expect(throws: PushPayloadError.tooDeep) { try Self.parse(deep) }
         // 32 levels are read (and carry nothing); 33 are refused as too deep, not as "not JSON".
-        let levels = { (count: Int) in String(repeating: "{\"data\":", count: count - 1) + "{}" + String(repeating: "}", count: count - 1) }
+        let levels = { (count: Int) in
+            String(repeating: "{\"data\":", count: count - 1) + "{}" + String(repeating: "}", count: count - 1)
+        }
         #expect(throws: PushPayloadError.noTransaction) { try Self.parse(levels(32)) }
         #expect(throws: PushPayloadError.tooDeep) { try Self.parse(levels(33)) }
     }

@@ -8,7 +8,9 @@ import Testing
     @Test func theFloorIsWhereTheListingsReadWhenTheTransactionWasSigned() {
         var reached = ReachedBlocks()
         #expect(reached.floor(at: 5_000) == nil, "none before the first read")
-        for (second, floor) in [(10, 100), (20, 150), (30, 400)] { reached.add(Int64(floor), at: Int64(second) * 1_000) }
+        for (second, floor) in [(10, 100), (20, 150), (30, 400)] {
+            reached.add(Int64(floor), at: Int64(second) * 1_000)
+        }
         #expect(reached.floor(at: 25_000) == 150, "the last read by then")
         #expect(reached.floor(at: 30_000) == 400)
         #expect(reached.floor(at: 99_000) == 400)

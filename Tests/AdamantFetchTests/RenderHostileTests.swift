@@ -12,8 +12,10 @@ struct RenderHostileTests {
         HostileSample("100,000 arrays", String(repeating: "[", count: 100_000)),
         HostileSample("100,000 objects", String(repeating: #"{"a":"#, count: 100_000)),
         // Under the size bound, so only the depth bound refuses them.
-        HostileSample("60,000 arrays, some closed", String(repeating: "[", count: 60_000) + String(repeating: "]", count: 5_000)),
-        HostileSample("a reply 50,000 deep", #"{"replyto_id":"1","reply_message":"# + String(repeating: "[", count: 50_000)),
+        HostileSample(
+            "60,000 arrays, some closed", String(repeating: "[", count: 60_000) + String(repeating: "]", count: 5_000)),
+        HostileSample(
+            "a reply 50,000 deep", #"{"replyto_id":"1","reply_message":"# + String(repeating: "[", count: 50_000)),
     ])
     func deepNestingIsRefusedQuickly(_ sample: HostileSample) {
         let started = ContinuousClock.now
@@ -40,7 +42,8 @@ struct RenderHostileTests {
 
     @Test func aMegabyteTextIsCutQuickly() {
         let started = ContinuousClock.now
-        let body = NotificationRenderer.render(Fixture.text(String(repeating: "ab\n", count: 350_000)), title: "Alice").body
+        let body = NotificationRenderer.render(Fixture.text(String(repeating: "ab\n", count: 350_000)), title: "Alice")
+            .body
         #expect(ContinuousClock.now - started < Self.quickly)
         // The cut lands on a line break, which goes, so one character short of the limit.
         #expect(body == String(repeating: "ab↵ ", count: 124) + "ab…")
@@ -56,8 +59,10 @@ struct RenderHostileTests {
 
     @Test(arguments: [
         #"{"amount":{"value":"1"}"#, #"{"amount":["1"]"#, #"{"amount":true"#, #"{"amount":null"#, #"{"#,
-        #"{"amount":"-1""#, #"{"amount":-1"#, #"{"amount":"1e3""#, #"{"amount":1E3"#, #"{"amount":"1,5""#, #"{"amount":"1.5.1""#,
-        #"{"amount":"""#, #"{"amount":".5""#, #"{"amount":"5.""#, #"{"amount":" 5""#, #"{"amount":"0x10""#, #"{"amount":"５""#,
+        #"{"amount":"-1""#, #"{"amount":-1"#, #"{"amount":"1e3""#, #"{"amount":1E3"#, #"{"amount":"1,5""#,
+        #"{"amount":"1.5.1""#,
+        #"{"amount":"""#, #"{"amount":".5""#, #"{"amount":"5.""#, #"{"amount":" 5""#, #"{"amount":"0x10""#,
+        #"{"amount":"５""#,
         #"{"amount":"1\u202e0""#, #"{"amount":"1234567890123456789012345678901234567890.5""#, #"{"amount":"NaN""#,
     ])
     func aMalformedCryptoAmountIsNeverShown(_ amountPart: String) {
@@ -110,7 +115,10 @@ struct RenderHostileTests {
     }
 
     @Test func aNestedFallbackComesBeforeTheReplysOwn() {
-        #expect(Fixture.richBody(#"{"replyto_id":"1","reply_message":{"type":"poll","text_fallback":"inner"},"text_fallback":"outer"}"#) == "inner")
+        #expect(
+            Fixture.richBody(
+                #"{"replyto_id":"1","reply_message":{"type":"poll","text_fallback":"inner"},"text_fallback":"outer"}"#)
+                == "inner")
     }
 
     @Test func wrongTypedOptionalPartsAreLeftOut() {
@@ -120,7 +128,9 @@ struct RenderHostileTests {
     }
 
     @Test func theLastOfDuplicateKeysWins() {
-        #expect(Fixture.richBody(#"{"type":"poll","type":"eth_transaction","amount":"9","amount":"1"}"#) == "Sent you 1 ETH")
+        #expect(
+            Fixture.richBody(#"{"type":"poll","type":"eth_transaction","amount":"9","amount":"1"}"#) == "Sent you 1 ETH"
+        )
         #expect(Fixture.richBody(#"{"reactto_id":"1","react_message":"👍","react_message":"🔥"}"#) == "Reacted 🔥")
         #expect(Fixture.richBody(#"{"type":"eth_transaction","amount":"1","type":"poll"}"#) == Fixture.unreadable)
     }
@@ -131,7 +141,8 @@ struct RenderHostileTests {
     }
 
     @Test func aReactionWinsOverEveryOtherShape() {
-        let plaintext = #"{"reactto_id":"1","react_message":"👍","replyto_id":"2","reply_message":"x","files":[{}],"type":"eth_transaction","amount":"1"}"#
+        let plaintext =
+            #"{"reactto_id":"1","react_message":"👍","replyto_id":"2","reply_message":"x","files":[{}],"type":"eth_transaction","amount":"1"}"#
         #expect(Fixture.richBody(plaintext) == "Reacted 👍")
     }
 
@@ -140,16 +151,22 @@ struct RenderHostileTests {
         #expect(Fixture.richBody(#"{"reactto_id":"1","react_message":"\u202e\u0000"}"#) == "Reacted")
     }
 
-    @Test(arguments: ["{}", "[]", #"[{"type":"eth_transaction","amount":"1"}]"#, #""text""#, "42", "true", "null", "",
-                      "{", #"{"a":}"#, "{} x", #"{"a":1,}"#, "{'a':1}", #"{"a":"\x"}"#, "\u{FEFF}{}", "{\"a\":\"raw tab\u{09}in a string\"}"])
+    @Test(arguments: [
+        "{}", "[]", #"[{"type":"eth_transaction","amount":"1"}]"#, #""text""#, "42", "true", "null", "",
+        "{", #"{"a":}"#, "{} x", #"{"a":1,}"#, "{'a':1}", #"{"a":"\x"}"#, "\u{FEFF}{}",
+        "{\"a\":\"raw tab\u{09}in a string\"}",
+    ])
     func aPlaintextThatIsNoUsableObjectIsUnknown(_ plaintext: String) {
         #expect(Fixture.richKind(plaintext) == .unknown)
         #expect(Fixture.richBody(plaintext) == Fixture.unreadable)
     }
 
     @Test func extremeADMAmountsDoNotTrap() {
-        #expect(NotificationRenderer.render(Fixture.transfer(.max), title: "A").body == "Sent you 92233720368.54775807 ADM")
+        #expect(
+            NotificationRenderer.render(Fixture.transfer(.max), title: "A").body == "Sent you 92233720368.54775807 ADM")
         #expect(NotificationRenderer.render(Fixture.transfer(.min), title: "A").body == "New transfer")
-        #expect(NotificationRenderer.render(Fixture.text("hi", amount: .min), title: "A") == RenderedNotification(kind: .message, title: "A", body: "hi"))
+        #expect(
+            NotificationRenderer.render(Fixture.text("hi", amount: .min), title: "A")
+                == RenderedNotification(kind: .message, title: "A", body: "hi"))
     }
 }

@@ -1,16 +1,21 @@
-@testable import AdamantFetch
 import AdamantCore
 import Testing
+
+@testable import AdamantFetch
 
 @Suite("Render: bounded JSON reader")
 struct RenderJSONTests {
     @Test func readsEveryKindOfValue() {
-        let value = JSONValue(parsing: #" {"s":"a\"\\\/\b\f\n\r\t\u00e9\ud83d\udc4d","n":-0.5e+3,"i":0,"t":true,"f":false,"z":null,"a":[1,[],{}]} "#)
-        #expect(value == [
-            "s": .string("a\"\\/\u{8}\u{C}\n\r\t\u{E9}👍"),
-            "n": .number("-0.5e+3"), "i": .number("0"), "t": .bool(true), "f": .bool(false), "z": .null,
-            "a": .array([.number("1"), .array([]), .object([])]),
-        ])
+        let value = JSONValue(
+            parsing:
+                #" {"s":"a\"\\\/\b\f\n\r\t\u00e9\ud83d\udc4d","n":-0.5e+3,"i":0,"t":true,"f":false,"z":null,"a":[1,[],{}]} "#
+        )
+        #expect(
+            value == [
+                "s": .string("a\"\\/\u{8}\u{C}\n\r\t\u{E9}👍"),
+                "n": .number("-0.5e+3"), "i": .number("0"), "t": .bool(true), "f": .bool(false), "z": .null,
+                "a": .array([.number("1"), .array([]), .object([])]),
+            ])
     }
 
     @Test(arguments: ["0.0020", "12345678901234567890123456789", "1E5", "-0"])
@@ -31,14 +36,18 @@ struct RenderJSONTests {
         #expect(JSONValue(parsing: #""\u0000""#) == .string("\u{0}"))
     }
 
-    @Test(arguments: ["", " ", "{", "}", "[1,]", "[,1]", #"{"a" 1}"#, #"{"a":1 "b":2}"#, #"{1:2}"#, "nul", "tru", "[1] [2]",
-                      #""\u12""#, #""\uZZZZ""#, #""\q""#, "\"a\u{0}b\"", "\"a\nb\"", #""unterminated"#, "'a'"])
+    @Test(arguments: [
+        "", " ", "{", "}", "[1,]", "[,1]", #"{"a" 1}"#, #"{"a":1 "b":2}"#, #"{1:2}"#, "nul", "tru", "[1] [2]",
+        #""\u12""#, #""\uZZZZ""#, #""\q""#, "\"a\u{0}b\"", "\"a\nb\"", #""unterminated"#, "'a'",
+    ])
     func invalidJSONIsRefused(_ text: String) {
         #expect(JSONValue(parsing: text) == nil)
     }
 
     @Test func nestingIsBoundedAtThirtyTwoLevels() {
-        func nested(_ depth: Int) -> String { String(repeating: "[", count: depth) + String(repeating: "]", count: depth) }
+        func nested(_ depth: Int) -> String {
+            String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        }
         #expect(JSONValue(parsing: nested(JSONValue.maximumDepth)) != nil)
         #expect(JSONValue(parsing: nested(JSONValue.maximumDepth + 1)) == nil)
         let objects = String(repeating: #"{"a":"#, count: 33) + "1" + String(repeating: "}", count: 33)

@@ -1,5 +1,6 @@
-@testable import AdamantFetch
 import Testing
+
+@testable import AdamantFetch
 
 @Suite("Render: Markdown stripping")
 struct RenderMarkdownTests {
@@ -20,8 +21,10 @@ struct RenderMarkdownTests {
         ("[not a link]", "[not a link]"), ("[t](u", "[t](u"), ("[t] (u)", "[t] (u)"), ("[a [b](c)](d)", "a [b](d)"),
         // Blocks.
         ("# Title", "Title"), ("## **T**", "T"), ("###### six", "six"), ("####### seven", "####### seven"),
-        ("#hashtag", "#hashtag"), ("> quote", "quote"), ("> > nested", "nested"), ("- item", "item"), ("* item", "item"),
-        ("+ item", "item"), ("1. first", "first"), ("10) tenth", "tenth"), ("1.5 ADM", "1.5 ADM"), ("-1 degrees", "-1 degrees"),
+        ("#hashtag", "#hashtag"), ("> quote", "quote"), ("> > nested", "nested"), ("- item", "item"),
+        ("* item", "item"),
+        ("+ item", "item"), ("1. first", "first"), ("10) tenth", "tenth"), ("1.5 ADM", "1.5 ADM"),
+        ("-1 degrees", "-1 degrees"),
         ("a\n---\nb", "a\n\nb"), ("* * *", ""), ("  - indented", "indented"), ("> - quoted item", "quoted item"),
         // Escapes.
         (#"\*not\*"#, "*not*"), (#"\_x\_"#, "_x_"), (#"a\b"#, #"a\b"#), (#"end\"#, #"end\"#), (#"\`x\`"#, "`x`"),
@@ -38,7 +41,8 @@ struct RenderMarkdownTests {
         HostileSample("4,000 unclosed links", String(repeating: "[a](", count: 4_000)),
         HostileSample("5,000 unclosed emphases", String(repeating: "*a ", count: 5_000)),
         HostileSample("16,000 underscores", String(repeating: "_", count: 16_000), expected: ""),
-        HostileSample("backtick runs of every length", (1...170).map { String(repeating: "`", count: $0) + "x" }.joined()),
+        HostileSample(
+            "backtick runs of every length", (1...170).map { String(repeating: "`", count: $0) + "x" }.joined()),
         HostileSample("8,000 unclosed images", String(repeating: "![", count: 8_000) + "]("),
         HostileSample("8,000 quote levels", String(repeating: "> ", count: 8_000) + "x", expected: "x"),
         HostileSample("4,000 fences", String(repeating: "```\n", count: 4_000), expected: ""),
@@ -53,9 +57,13 @@ struct RenderMarkdownTests {
     /// A text `isPlain` lets through is returned as it is, so it must be one that every rule
     /// leaves alone: each character of ASCII (and a few beyond) in the places a rule looks.
     @Test func plainTextIsWhatEveryRuleWouldLeave() {
-        let characters = (0x20...0x7E).map { String(UnicodeScalar(UInt8($0))) } + ["\t", "\n", "\r", "\r\n", "é", "\u{A0}", "\u{2028}", "🙂"]
+        let characters =
+            (0x20...0x7E).map { String(UnicodeScalar(UInt8($0))) } + [
+                "\t", "\n", "\r", "\r\n", "é", "\u{A0}", "\u{2028}", "🙂",
+            ]
         let shapes = [
-            "{}", "{}a", "a{}", "{} a", "{}{}a{}{}", "{}a{}", "a {}{}{} b", "{}{}{}", "1{} a", "12{} a", "[a]{}b)", "[a](b{}",
+            "{}", "{}a", "a{}", "{} a", "{}{}a{}{}", "{}a{}", "a {}{}{} b", "{}{}{}", "1{} a", "12{} a", "[a]{}b)",
+            "[a](b{}",
             "{}[a](b)", "a{}b", "a {}b{} c", "{}{}{}\nx\n{}{}{}", "x{}\n# y",
         ]
         var plain = 0

@@ -1,6 +1,7 @@
 import AdamantCore
-@testable import AdamantFetch
 import Testing
+
+@testable import AdamantFetch
 
 /// One input to the renderer and the exact notification it must give.
 struct RenderCase: Sendable, CustomTestStringConvertible {
@@ -29,7 +30,9 @@ struct RenderCase: Sendable, CustomTestStringConvertible {
 enum Fixture {
     static let oneAndAHalfADM: Int64 = 150_000_000
 
-    static func text(_ plaintext: String?, chatType: ChatType = .message, amount: Int64 = 0, incoming: Bool = true) -> MessageContent {
+    static func text(_ plaintext: String?, chatType: ChatType = .message, amount: Int64 = 0, incoming: Bool = true)
+        -> MessageContent
+    {
         MessageContent(type: .chat, chatType: chatType, amount: amount, plaintext: plaintext, incoming: incoming)
     }
 

@@ -1,6 +1,7 @@
 import AdamantCore
-@testable import AdamantFetch
 import Testing
+
+@testable import AdamantFetch
 
 /// One line, nothing invisible, within the caps: for the body and for the title.
 @Suite("Render: text sanitising")
@@ -26,15 +27,24 @@ struct RenderTextTests {
     }
 
     @Test func aLongLineEndsInAnEllipsisWithinTheLimit() {
-        #expect(NotificationText.oneLine(String(repeating: "a", count: 500), limit: 500) == String(repeating: "a", count: 500))
-        #expect(NotificationText.oneLine(String(repeating: "a", count: 501), limit: 500) == String(repeating: "a", count: 499) + "…")
+        #expect(
+            NotificationText.oneLine(String(repeating: "a", count: 500), limit: 500)
+                == String(repeating: "a", count: 500))
+        #expect(
+            NotificationText.oneLine(String(repeating: "a", count: 501), limit: 500) == String(
+                repeating: "a", count: 499) + "…")
         // A cut at a line break or a space drops it rather than end in "↵…".
-        #expect(NotificationText.oneLine(String(repeating: "a", count: 498) + "\nbbbbbbbbbb", limit: 500) == String(repeating: "a", count: 498) + "…")
-        #expect(NotificationText.oneLine(String(repeating: "a", count: 498) + " bbbbbbbbbb", limit: 500) == String(repeating: "a", count: 498) + "…")
+        #expect(
+            NotificationText.oneLine(String(repeating: "a", count: 498) + "\nbbbbbbbbbb", limit: 500) == String(
+                repeating: "a", count: 498) + "…")
+        #expect(
+            NotificationText.oneLine(String(repeating: "a", count: 498) + " bbbbbbbbbb", limit: 500) == String(
+                repeating: "a", count: 498) + "…")
     }
 
     @Test func aCutNeverSplitsACharacter() {
-        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}", flag = "\u{1F1FA}\u{1F1E6}"
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}"
+        let flag = "\u{1F1FA}\u{1F1E6}"
         let cut = NotificationText.oneLine(String(repeating: family + flag, count: 400), limit: 500)
         #expect(cut.count == 500)
         #expect(cut.hasSuffix(family + "…"))
@@ -49,13 +59,15 @@ struct RenderTextTests {
     }
 
     @Test func aHostileTitleIsOneCleanLine() {
-        let notification = NotificationRenderer.render(Fixture.text("hi"), title: "Mal\u{202E}lory\nthe\u{0}\u{2066}Admin" + Self.hostile)
+        let notification = NotificationRenderer.render(
+            Fixture.text("hi"), title: "Mal\u{202E}lory\nthe\u{0}\u{2066}Admin" + Self.hostile)
         #expect(notification.title == "Mallory↵ theAdmin")
         #expect(hiddenScalars(in: notification.title).isEmpty)
     }
 
     @Test func aLongTitleIsCut() {
-        let notification = NotificationRenderer.render(Fixture.text("hi"), title: String(repeating: "Ab", count: 10_000))
+        let notification = NotificationRenderer.render(
+            Fixture.text("hi"), title: String(repeating: "Ab", count: 10_000))
         #expect(notification.title.count == NotificationRenderer.titleLimit)
         #expect(notification.title == String(repeating: "Ab", count: 49) + "A…")
     }
@@ -71,10 +83,19 @@ struct RenderTextTests {
         let h = hostileEscaped
         return [
             ("chat text", Fixture.text("a\(hostile)b"), "ab"),
-            ("transfer comment", Fixture.text("\(hostile)thanks\(hostile)", amount: 100_000_000), "Sent you 1 ADM: thanks"),
-            ("crypto comments", Fixture.rich(#"{"type":"eth_transaction","amount":"1","comments":"x\#(h)y"}"#), "Sent you 1 ETH: xy"),
+            (
+                "transfer comment", Fixture.text("\(hostile)thanks\(hostile)", amount: 100_000_000),
+                "Sent you 1 ADM: thanks"
+            ),
+            (
+                "crypto comments", Fixture.rich(#"{"type":"eth_transaction","amount":"1","comments":"x\#(h)y"}"#),
+                "Sent you 1 ETH: xy"
+            ),
             ("reply text", Fixture.rich(#"{"replyto_id":"1","reply_message":"x\#(h)y"}"#), "xy"),
-            ("ADM reply comment", Fixture.rich(#"{"replyto_id":"1","reply_message":"x\#(h)y"}"#, amount: 1), "Sent you 0.00000001 ADM: xy"),
+            (
+                "ADM reply comment", Fixture.rich(#"{"replyto_id":"1","reply_message":"x\#(h)y"}"#, amount: 1),
+                "Sent you 0.00000001 ADM: xy"
+            ),
             ("reaction", Fixture.rich(#"{"reactto_id":"1","react_message":"\#(h)👍\#(h)"}"#), "Reacted 👍"),
             ("file comment and name", Fixture.rich(#"{"files":[{"name":"a.png\#(h)"}],"comment":"x\#(h)y"}"#), "📄 xy"),
             ("text_fallback", Fixture.rich(#"{"type":"poll","text_fallback":"x\#(h)y"}"#), "xy"),
@@ -115,9 +136,14 @@ struct RenderASCIITests {
     /// random ASCII (controls, "\r\n", runs of spaces and breaks) and every kind of limit.
     @Test func asciiTextRendersAsTheUnicodePathRendersIt() {
         var generator = SystemRandomNumberGenerator()
-        let pieces = ["a", "Z", "7", " ", "  ", "\t", "\n", "\r\n", "\r", "\u{0B}", "\u{0C}", "\u{00}", "\u{1B}", "\u{7F}", "\u{1F}", "word", "!", "~"]
+        let pieces = [
+            "a", "Z", "7", " ", "  ", "\t", "\n", "\r\n", "\r", "\u{0B}", "\u{0C}", "\u{00}", "\u{1B}", "\u{7F}",
+            "\u{1F}", "word", "!", "~",
+        ]
         for _ in 0..<3_000 {
-            let text = (0..<Int.random(in: 0...40, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let text = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                pieces.randomElement(using: &generator)!
+            }.joined()
             let limit = Int.random(in: 1...30, using: &generator)
             let fast = NotificationText.asciiLine(text, limit: limit)
             #expect(fast == NotificationText.unicodeLine(text, limit: limit), "\(text.debugDescription) at \(limit)")
@@ -142,7 +168,8 @@ struct RenderASCIITests {
 
     @Test func textBeyondASCIIIsLeftToTheUnicodePath() {
         #expect(NotificationText.asciiLine("caf\u{e9}", limit: 10) == nil)
-        #expect(NotificationText.asciiLine(String(repeating: "a", count: NotificationText.readLimit + 1), limit: 10) == nil)
+        #expect(
+            NotificationText.asciiLine(String(repeating: "a", count: NotificationText.readLimit + 1), limit: 10) == nil)
         #expect(NotificationText.oneLine("caf\u{e9}\u{202E}", limit: 10) == "caf\u{e9}")
     }
 }

@@ -15,7 +15,8 @@ struct TransferAssetTests {
     /// A confirmed transfer from the friend, with a chat asset that opens as "hidden words".
     static func transferCarryingAChat() throws -> Transaction {
         var transfer = Transaction(
-            type: .transfer, amount: ADMAmount.unitsPerADM, senderPublicKey: friend.publicKey, recipientId: me.address, timestamp: 1)
+            type: .transfer, amount: ADMAmount.unitsPerADM, senderPublicKey: friend.publicKey, recipientId: me.address,
+            timestamp: 1)
         transfer.height = 10
         transfer.chat = try ChatKey(secretKey: friend.secretKey, partner: me.publicKey).seal("hidden words")
         return transfer
@@ -23,7 +24,10 @@ struct TransferAssetTests {
 
     @Test func isNotDecryptedOrShown() async throws {
         // A node nobody asks: the transaction is handed over, and a transfer needs no key.
-        let nowhere = NodePool(nodes: NodeList(endpoints: [NodeEndpoint(url: try NodeURL("http://127.0.0.1:9"))], nethash: .majority, source: .arguments))
+        let nowhere = NodePool(
+            nodes: NodeList(
+                endpoints: [NodeEndpoint(url: try NodeURL("http://127.0.0.1:9"))], nethash: .majority,
+                source: .arguments))
         let fetcher = Fetcher(keyPair: Self.me, client: NodeClient(pool: nowhere))
         let result = try await fetcher.show(try Self.transferCarryingAChat(), within: .seconds(5))
         #expect(result.failure == nil)
@@ -35,11 +39,18 @@ struct TransferAssetTests {
     /// A chat with no asset has no id to compute: it is refused as unverifiable, not shown as
     /// transaction 0.
     @Test func aTransactionWithNoIdToComputeIsUnverifiable() async throws {
-        let nowhere = NodePool(nodes: NodeList(endpoints: [NodeEndpoint(url: try NodeURL("http://127.0.0.1:9"))], nethash: .majority, source: .arguments))
+        let nowhere = NodePool(
+            nodes: NodeList(
+                endpoints: [NodeEndpoint(url: try NodeURL("http://127.0.0.1:9"))], nethash: .majority,
+                source: .arguments))
         let fetcher = Fetcher(keyPair: Self.me, client: NodeClient(pool: nowhere))
-        let chat = Transaction(type: .chat, amount: 0, senderPublicKey: Self.friend.publicKey, recipientId: Self.me.address, timestamp: 1)
+        let chat = Transaction(
+            type: .chat, amount: 0, senderPublicKey: Self.friend.publicKey, recipientId: Self.me.address, timestamp: 1)
         let error = await #expect(throws: FetchFailure.self) { _ = try await fetcher.show(chat, within: .seconds(5)) }
-        guard case .unverifiable(let detail)? = error else { Issue.record("\(String(describing: error))"); return }
+        guard case .unverifiable(let detail)? = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
         #expect(detail.hasPrefix("it has no id, and none can be computed"), "\(detail)")
     }
 

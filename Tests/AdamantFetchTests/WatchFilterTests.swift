@@ -20,7 +20,9 @@ import Testing
         ([(1, 12), (2, 10), (3, 11), (4, 10)], [2, 4, 3, 1]),
         ([(1, 11), (2, 11), (3, 10)], [3, 1, 2]),
     ])
-    func theyComeInBlockOrderAndTheNodesOrderWithinABlock(listed: [(amount: Int64, height: Int64)], shown: [Int64]) throws {
+    func theyComeInBlockOrderAndTheNodesOrderWithinABlock(listed: [(amount: Int64, height: Int64)], shown: [Int64])
+        throws
+    {
         let page = try listed.map { try Self.transfer($0.amount, height: $0.height) }
         #expect(WatchFilter.notifiable(page, for: Self.me.address).map { page[$0.index].amount } == shown)
     }

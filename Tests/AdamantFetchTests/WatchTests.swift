@@ -21,7 +21,8 @@ final class WatchRun: Sendable {
 
     init(_ network: FetchNetwork, home: String? = nil) throws {
         self.network = network
-        self.home = home ?? FileManager.default.temporaryDirectory.appendingPathComponent("adm-watch-\(UUID().uuidString)").path
+        self.home =
+            home ?? FileManager.default.temporaryDirectory.appendingPathComponent("adm-watch-\(UUID().uuidString)").path
         log = try NotificationLog(home: self.home)
     }
 
@@ -32,7 +33,8 @@ final class WatchRun: Sendable {
     /// Starts watching, polling only unless `live`; the handler refuses `refusing`, as one
     /// whose output broke would.
     func start(
-        from start: WatchStart = .resume, refusing: TransactionID? = nil, live: Bool = false, interval: Duration = .milliseconds(100),
+        from start: WatchStart = .resume, refusing: TransactionID? = nil, live: Bool = false,
+        interval: Duration = .milliseconds(100),
         checkpointInterval: Duration? = nil
     ) async throws {
         var configuration = Watcher.Configuration()
@@ -43,7 +45,9 @@ final class WatchRun: Sendable {
         let watcher = Watcher(fetcher: network.fetcher(), log: log, configuration: configuration, events: events)
         let task = Task { [self] () -> Result<Void, WatchError> in
             do throws(WatchError) {
-                try await watcher.run(from: start) { height in self.started.withLock { $0 = height } } onNotification: { notification throws(HandOverFailure) in
+                try await watcher.run(from: start) { height in
+                    self.started.withLock { $0 = height }
+                } onNotification: { notification throws(HandOverFailure) in
                     let result = notification.result
                     if result.id == refusing { throw HandOverFailure("refused") }
                     self.delivered.withLock { $0.append(notification) }
@@ -71,7 +75,9 @@ final class WatchRun: Sendable {
     func until(_ what: String, within seconds: Double = 30, _ condition: @Sendable () -> Bool) async throws {
         let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
         while !condition() {
-            guard ContinuousClock.now < deadline else { throw TestFailure("timed out waiting until \(what); got \(results.map(\.id))") }
+            guard ContinuousClock.now < deadline else {
+                throw TestFailure("timed out waiting until \(what); got \(results.map(\.id))")
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
     }
@@ -91,7 +97,8 @@ final class RecordingLog: LogSink {
 
 extension FetchNetwork {
     func transfer(_ amount: Int64, from sender: KeyPair, to recipient: KeyPair) async throws -> TransactionID {
-        let result = try await NodeClient(pool: pool).submitTransfer(amount: amount, to: recipient.address, signedBy: sender)
+        let result = try await NodeClient(pool: pool).submitTransfer(
+            amount: amount, to: recipient.address, signedBy: sender)
         guard case .accepted = result.outcome else { throw TestFailure("not accepted: \(result)") }
         return result.transactionID
     }
@@ -150,18 +157,29 @@ struct WatchTests {
             // The lease first: it is written after the merge it speaks of, so a copy taken after
             // it holds at least as much.
             let lease = (try? String(contentsOfFile: watch.home + "/watch-\(account).lock", encoding: .utf8)) ?? ""
-            let kept = lease.split(separator: "\n").dropFirst().first.flatMap { $0.hasPrefix("block ") ? Int64($0.dropFirst(6)) : nil }
-            let backup = FileManager.default.temporaryDirectory.appendingPathComponent("adm-backup-\(UUID().uuidString)").path
+            let kept = lease.split(separator: "\n").dropFirst().first.flatMap {
+                $0.hasPrefix("block ") ? Int64($0.dropFirst(6)) : nil
+            }
+            let backup = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "adm-backup-\(UUID().uuidString)"
+            ).path
             defer { try? FileManager.default.removeItem(atPath: backup) }
-            try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try FileManager.default.copyItem(atPath: watch.home + "/" + NotificationLog.fileName, toPath: backup + "/" + NotificationLog.fileName)
+            try FileManager.default.createDirectory(
+                atPath: backup, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.copyItem(
+                atPath: watch.home + "/" + NotificationLog.fileName, toPath: backup + "/" + NotificationLog.fileName)
             let copy = try NotificationLog(home: backup)
             let cursor = try await copy.watchCursor(account: account, stream: "chats")
             let shown = try await copy.shown(pooled: [id], account: account, fromHeight: 0)
-            if let kept { #expect(kept <= cursor?.height ?? -1, "the lease is never ahead of the main file: kept \(kept), \(String(describing: cursor))") }
+            if let kept {
+                #expect(
+                    kept <= cursor?.height ?? -1,
+                    "the lease is never ahead of the main file: kept \(kept), \(String(describing: cursor))")
+            }
             if cursor != nil, shown == [id], kept != nil { break }
             guard ContinuousClock.now < deadline else {
-                Issue.record("the main file alone: cursor \(String(describing: cursor)), shown \(shown); the lease: \(lease)")
+                Issue.record(
+                    "the main file alone: cursor \(String(describing: cursor)), shown \(shown); the lease: \(lease)")
                 break
             }
             try await Task.sleep(for: .milliseconds(50))
@@ -176,7 +194,9 @@ struct WatchTests {
         let watch = try WatchRun(network)
         try await watch.start()
         var sent: [TransactionID] = []
-        for text in ["a", "b", "c"] { sent.append(try await network.send(text, from: network.friend, to: network.me).computedID()) }
+        for text in ["a", "b", "c"] {
+            sent.append(try await network.send(text, from: network.friend, to: network.me).computedID())
+        }
         network.devnet.mine()
         try await watch.until("all three are shown") { watch.results.count >= 3 }
         await watch.stop()
@@ -193,7 +213,9 @@ struct WatchTests {
         let before = try await watch.log.watchCursor(account: network.me.address, stream: "chats")
         for index in 0..<2 { try network.devnet.add(Fault(parsing: "tamper"), toNode: index) }
         let id = try network.confirmed(try await network.send("hidden", from: network.friend, to: network.me))
-        let requests: @Sendable () -> Int = { (try? network.devnet.requests(toNode: 0).count(where: { $0.path == "/api/chats/get" })) ?? 0 }
+        let requests: @Sendable () -> Int = {
+            (try? network.devnet.requests(toNode: 0).count(where: { $0.path == "/api/chats/get" })) ?? 0
+        }
         let asked = requests()
         try await watch.until("the nodes were polled again") { requests() >= asked + 3 }
         await watch.stop()
@@ -227,12 +249,16 @@ struct WatchTests {
         let network = try await FetchNetwork()
         let start = try await NodeClient(pool: network.pool).height() + 1
         var sent: [TransactionID] = []
-        for text in ["one", "two", "three"] { sent.append(try network.confirmed(try await network.send(text, from: network.friend, to: network.me))) }
+        for text in ["one", "two", "three"] {
+            sent.append(try network.confirmed(try await network.send(text, from: network.friend, to: network.me)))
+        }
         network.devnet.mine()
         let first = try WatchRun(network)
         try await first.start(from: .height(start), refusing: sent[1])
         let ended = await first.ended()
-        guard case .failure(.notHandedOver(let id, _)) = ended else { throw TestFailure("ended with \(String(describing: ended))") }
+        guard case .failure(.notHandedOver(let id, _)) = ended else {
+            throw TestFailure("ended with \(String(describing: ended))")
+        }
         #expect(id == sent[1])
         #expect(first.results.map(\.id) == [sent[0]])
 
@@ -259,13 +285,19 @@ struct WatchTests {
         #expect(try await refused.log.watchCursor(account: network.me.address, stream: "chats") == nil, "nothing kept")
 
         let watch = try WatchRun(network)
-        for stream in ["chats", "transfers"] { try await watch.log.setWatchCursor(WatchCursor(height: 99_999_999_999), account: network.me.address, stream: stream) }
+        for stream in ["chats", "transfers"] {
+            try await watch.log.setWatchCursor(
+                WatchCursor(height: 99_999_999_999), account: network.me.address, stream: stream)
+        }
         try await watch.start()
         #expect(try #require(watch.startHeight) < tip + 50)
-        let new = try network.confirmed(try await network.send("after a cursor past the tip", from: network.friend, to: network.me))
+        let new = try network.confirmed(
+            try await network.send("after a cursor past the tip", from: network.friend, to: network.me))
         try await watch.until("the new one is shown") { watch.results.contains { $0.id == new } }
         await watch.stop()
-        #expect(try #require(try await watch.log.watchCursor(account: network.me.address, stream: "chats")).height < tip + 50)
+        #expect(
+            try #require(try await watch.log.watchCursor(account: network.me.address, stream: "chats")).height < tip
+                + 50)
     }
 
     /// The first watch of an account starts at the current block: history is not replayed.

@@ -1,6 +1,7 @@
 import AdamantCore
-@testable import AdamantNodes
 import Testing
+
+@testable import AdamantNodes
 
 @Suite struct ClassificationTests {
     /// Every message of node-api.md §2's table, as nodes send it (with their suffixes).
@@ -35,7 +36,10 @@ import Testing
         ("Invalid signature", 200, false, .rejected),
         ("Missing second passphrase", 200, false, .rejected),
         ("Account does not have enough ADM: U123 balance: 0.49", 200, false, .rejected),
-        ("Invalid transaction timestamp. timestampMs must be within the same second as timestamp, from 0 to 999ms", 200, false, .rejected),
+        (
+            "Invalid transaction timestamp. timestampMs must be within the same second as timestamp, from 0 to 999ms",
+            200, false, .rejected
+        ),
         ("something new", 503, false, .ambiguous),
         ("something new", 429, false, .tryElsewhere),
     ])
@@ -45,16 +49,27 @@ import Testing
 
     @Test func appliedOnlyWithOurID() {
         let ours = TransactionID(number: 123)
-        #expect(WriteOutcome(message: "Transaction is already confirmed: 123", status: 200, id: ours, isResend: true)
-            == .applied(ours, message: "Transaction is already confirmed: 123"))
-        #expect(WriteOutcome(message: "Transaction is already processed: 999", status: 200, id: ours, isResend: true)
-            == .ambiguous("Transaction is already processed: 999"))
+        #expect(
+            WriteOutcome(message: "Transaction is already confirmed: 123", status: 200, id: ours, isResend: true)
+                == .applied(ours, message: "Transaction is already confirmed: 123"))
+        #expect(
+            WriteOutcome(message: "Transaction is already processed: 999", status: 200, id: ours, isResend: true)
+                == .ambiguous("Transaction is already processed: 999"))
     }
 
     @Test(arguments: [
-        (200, #"{"success":true,"nodeTimestamp":1,"transactionId":"55"}"#, WriteOutcome.accepted(TransactionID(number: 55))),
-        (200, #"{"success":true,"nodeTimestamp":1,"transactionId":"56"}"#, .ambiguous("the node reports id 56 for our 55")),
-        (200, #"{"success":false,"nodeTimestamp":1,"error":"Failed to verify signature"}"#, .rejected("Failed to verify signature")),
+        (
+            200, #"{"success":true,"nodeTimestamp":1,"transactionId":"55"}"#,
+            WriteOutcome.accepted(TransactionID(number: 55))
+        ),
+        (
+            200, #"{"success":true,"nodeTimestamp":1,"transactionId":"56"}"#,
+            .ambiguous("the node reports id 56 for our 55")
+        ),
+        (
+            200, #"{"success":false,"nodeTimestamp":1,"error":"Failed to verify signature"}"#,
+            .rejected("Failed to verify signature")
+        ),
         (500, #"{"success":false,"error":"API error: boom"}"#, .ambiguous("API error: boom")),
         (429, "Too many requests", .tryElsewhere("HTTP 429 with a body that is not node JSON (text/plain)")),
         (502, "<html>Bad gateway</html>", .ambiguous("HTTP 502 with a body that is not node JSON (text/plain)")),
@@ -65,20 +80,37 @@ import Testing
     }
 
     @Test func envelopes() {
-        func reply(_ status: Int, _ body: String) -> NodeReply { NodeReply(HTTPAnswer(status: status, contentType: nil, body: Array(body.utf8))) }
-        #expect(reply(200, #"{"success":true,"nodeTimestamp":1,"height":5}"#) == .success(Array(#"{"success":true,"nodeTimestamp":1,"height":5}"#.utf8)))
-        #expect(reply(200, #"{"success":false,"nodeTimestamp":1,"error":"Account not found"}"#) == .failure(message: "Account not found", status: 200))
-        #expect(reply(500, #"{"success":false,"error":"API endpoint not found"}"#) == .failure(message: "API endpoint not found", status: 500))
+        func reply(_ status: Int, _ body: String) -> NodeReply {
+            NodeReply(HTTPAnswer(status: status, contentType: nil, body: Array(body.utf8)))
+        }
+        #expect(
+            reply(200, #"{"success":true,"nodeTimestamp":1,"height":5}"#)
+                == .success(Array(#"{"success":true,"nodeTimestamp":1,"height":5}"#.utf8)))
+        #expect(
+            reply(200, #"{"success":false,"nodeTimestamp":1,"error":"Account not found"}"#)
+                == .failure(message: "Account not found", status: 200))
+        #expect(
+            reply(500, #"{"success":false,"error":"API endpoint not found"}"#)
+                == .failure(message: "API endpoint not found", status: 500))
         #expect(reply(503, #"{"success":true}"#) == .notFromNode(reason: "HTTP 503 with success: true"))
         // The rest of a body that opens as a success is the caller's to read and check.
         #expect(reply(200, " {\n \"success\" : true }") == .success(Array(" {\n \"success\" : true }".utf8)))
-        #expect(reply(200, #"{"success":true,"transactions":[{"#) == .success(Array(#"{"success":true,"transactions":[{"#.utf8)))
-        #expect(reply(200, #"{"success":trueish}"#) == .notFromNode(reason: "HTTP 200 with a body that is not node JSON"))
-        #expect(reply(200, #"{"nodeTimestamp":1,"success":true}"#) == .success(Array(#"{"nodeTimestamp":1,"success":true}"#.utf8)))
-        #expect(reply(404, "<!DOCTYPE html><html>Cannot GET /api/foo</html>") == .notFromNode(reason: "HTTP 404 with a body that is not node JSON"))
+        #expect(
+            reply(200, #"{"success":true,"transactions":[{"#)
+                == .success(Array(#"{"success":true,"transactions":[{"#.utf8)))
+        #expect(
+            reply(200, #"{"success":trueish}"#) == .notFromNode(reason: "HTTP 200 with a body that is not node JSON"))
+        #expect(
+            reply(200, #"{"nodeTimestamp":1,"success":true}"#)
+                == .success(Array(#"{"nodeTimestamp":1,"success":true}"#.utf8)))
+        #expect(
+            reply(404, "<!DOCTYPE html><html>Cannot GET /api/foo</html>")
+                == .notFromNode(reason: "HTTP 404 with a body that is not node JSON"))
         #expect(reply(200, #"{"success":tr"#) == .notFromNode(reason: "HTTP 200 with a body that is not node JSON"))
         #expect(reply(200, #"{"height":5}"#) == .notFromNode(reason: "HTTP 200 with a body that is not node JSON"))
-        let labelled = NodeReply(HTTPAnswer(status: 200, contentType: "application/json; charset=utf-8", body: Array(#"{"success":tr"#.utf8)))
+        let labelled = NodeReply(
+            HTTPAnswer(status: 200, contentType: "application/json; charset=utf-8", body: Array(#"{"success":tr"#.utf8))
+        )
         #expect(labelled == .malformed(reason: "HTTP 200 with JSON that is not a node's answer"))
     }
 }

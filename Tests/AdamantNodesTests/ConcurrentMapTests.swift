@@ -1,6 +1,7 @@
-@testable import AdamantNodes
 import Synchronization
 import Testing
+
+@testable import AdamantNodes
 
 @Suite struct ConcurrentMapTests {
     /// Each element finishes only after the one after it, so they finish last first (and a

@@ -1,6 +1,7 @@
-@testable import AdamantNodes
 import Foundation
 import Testing
+
+@testable import AdamantNodes
 
 /// TLS is always verified: a node presenting a certificate no authority signed is refused
 /// before any request is sent, whatever it would have answered.
@@ -21,11 +22,14 @@ final class CurlTLSTests {
 
     /// A self-signed certificate for 127.0.0.1, and `openssl s_server` serving a page with it.
     func startSelfSignedServer() throws -> UInt16 {
-        let key = folder.appendingPathComponent("key.pem").path, certificate = folder.appendingPathComponent("cert.pem").path
-        let request = try Process.run(URL(fileURLWithPath: "/usr/bin/openssl"), arguments: [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
-            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
-        ])
+        let key = folder.appendingPathComponent("key.pem").path
+        let certificate = folder.appendingPathComponent("cert.pem").path
+        let request = try Process.run(
+            URL(fileURLWithPath: "/usr/bin/openssl"),
+            arguments: [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
+            ])
         request.waitUntilExit()
         try #require(request.terminationStatus == 0)
 
@@ -36,7 +40,8 @@ final class CurlTLSTests {
         server.standardInput = Pipe()
         try server.run()
         // It prints "ACCEPT 127.0.0.1:<port>" once listening; wait for that line, with a deadline.
-        let accepted = try #require(outputLine(startingWith: "ACCEPT ", from: output.fileHandleForReading.fileDescriptor, within: 10))
+        let accepted = try #require(
+            outputLine(startingWith: "ACCEPT ", from: output.fileHandleForReading.fileDescriptor, within: 10))
         return try #require(accepted.split(separator: ":").last.flatMap { UInt16($0) }, "\(accepted)")
     }
 
@@ -44,7 +49,8 @@ final class CurlTLSTests {
         let deadline = Date().addingTimeInterval(seconds)
         var bytes: [UInt8] = []
         while true {
-            let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+                .dropLast()
             if let found = lines.first(where: { $0.hasPrefix(prefix) }) { return String(found) }
             var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let left = deadline.timeIntervalSinceNow
@@ -59,7 +65,8 @@ final class CurlTLSTests {
     @Test func aSelfSignedNodeIsRefused() async throws {
         let port = try startSelfSignedServer()
         let transport = CurlTransport()
-        let request = HTTPRequest(url: "https://127.0.0.1:\(port)/api/node/status", timeout: .seconds(5), connectTimeout: .seconds(2))
+        let request = HTTPRequest(
+            url: "https://127.0.0.1:\(port)/api/node/status", timeout: .seconds(5), connectTimeout: .seconds(2))
         do {
             let answer = try await transport.send(request)
             Issue.record("got HTTP \(answer.status) from a node whose certificate nobody signed")

@@ -1,6 +1,7 @@
 import AdamantCore
-@testable import AdamantNodes
 import Testing
+
+@testable import AdamantNodes
 
 @Suite(.timeLimit(.minutes(1))) struct CurlTransportTests {
     let transport = CurlTransport(configuration: .init(maxResponseBytes: 64 * 1024))
@@ -11,7 +12,10 @@ import Testing
 
     @Test func answersAnyStatusWithItsBody() async throws {
         let body = #"{"success":false,"error":"API endpoint not found"}"#
-        let server = LoopbackServer(.canned("HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"))
+        let server = LoopbackServer(
+            .canned(
+                "HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            ))
         let answer = try await transport.send(get("http://127.0.0.1:\(server.port)/api/chats/foo"))
         #expect(answer.status == 500 && answer.contentType == "application/json" && answer.body == Array(body.utf8))
         #expect(answer.wireTime.map { $0 > .zero && $0 < .seconds(5) } == true)
@@ -32,7 +36,9 @@ import Testing
     @Test func postsTheBodyAsJSON() async throws {
         let server = LoopbackServer(.canned("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"))
         let body = Array(#"{"transaction":{}}"#.utf8)
-        let request = HTTPRequest(method: .post, url: "http://127.0.0.1:\(server.port)/api/chats/process", body: body, timeout: .seconds(5), connectTimeout: .seconds(2))
+        let request = HTTPRequest(
+            method: .post, url: "http://127.0.0.1:\(server.port)/api/chats/process", body: body, timeout: .seconds(5),
+            connectTimeout: .seconds(2))
         _ = try await transport.send(request)
         let received = try #require(server.requests.first)
         #expect(received.hasPrefix("POST /api/chats/process HTTP/1.1\r\n"))
@@ -42,21 +48,29 @@ import Testing
     /// Nodes compress their answers when asked; the transport asks, and decodes.
     @Test func acceptsAndDecodesGzip() async throws {
         // gzip of {"success":true,"height":7}
-        let gzipped = Hex.decode("1f8b0800000000000203ab562a2e4d4e4e2d2e56b22a292a4dd551ca48cd4ccf2851b232af0500c22106af1b000000")!
-        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: \(gzipped.count)\r\n\r\n"
+        let gzipped = Hex.decode(
+            "1f8b0800000000000203ab562a2e4d4e4e2d2e56b22a292a4dd551ca48cd4ccf2851b232af0500c22106af1b000000")!
+        let head =
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: \(gzipped.count)\r\n\r\n"
         let server = LoopbackServer(.cannedBytes(Array(head.utf8) + gzipped))
         let answer = try await transport.send(get("http://127.0.0.1:\(server.port)/api/blocks/getHeight"))
         #expect(answer.body == Array(#"{"success":true,"height":7}"#.utf8))
-        #expect(try #require(server.requests.first).lowercased().contains("accept-encoding:") && server.requests[0].contains("gzip"))
+        #expect(
+            try #require(server.requests.first).lowercased().contains("accept-encoding:")
+                && server.requests[0].contains("gzip"))
     }
 
     /// A redirect could lead to a host the user never chose: it is returned, never followed.
     @Test func redirectsAreNotFollowed() async throws {
         let elsewhere = LoopbackServer(.canned("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"))
-        let redirecting = LoopbackServer(.canned("HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:\(elsewhere.port)/api/node/status\r\nContent-Length: 0\r\n\r\n"))
+        let redirecting = LoopbackServer(
+            .canned(
+                "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:\(elsewhere.port)/api/node/status\r\nContent-Length: 0\r\n\r\n"
+            ))
         for method in [HTTPRequest.Method.get, .post] {
             let request = HTTPRequest(
-                method: method, url: "http://127.0.0.1:\(redirecting.port)/api/node/status", body: method == .post ? [] : nil,
+                method: method, url: "http://127.0.0.1:\(redirecting.port)/api/node/status",
+                body: method == .post ? [] : nil,
                 timeout: .seconds(5), connectTimeout: .seconds(2))
             #expect(try await transport.send(request).status == 302)
         }
@@ -70,7 +84,10 @@ import Testing
             _ = try await transport.send(get("http://127.0.0.1:\(port)/api/node/status"))
             Issue.record("expected an error")
         } catch {
-            guard case .unreachable(let detail) = error else { Issue.record("unexpected \(error)"); return }
+            guard case .unreachable(let detail) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
             #expect(detail == "Failed to connect to 127.0.0.1 port \(port): Couldn't connect to server")
         }
     }
@@ -81,7 +98,10 @@ import Testing
             _ = try await transport.send(get(url))
             Issue.record("expected an error")
         } catch {
-            guard case .invalidRequest = error else { Issue.record("unexpected \(error)"); return }
+            guard case .invalidRequest = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
         }
     }
 

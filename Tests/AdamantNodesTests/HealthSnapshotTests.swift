@@ -1,6 +1,7 @@
 import AdamantCore
-@testable import AdamantNodes
 import Testing
+
+@testable import AdamantNodes
 
 /// A cold process adopts the health another process measured: no status check before the
 /// first read, and a check as soon as an adopted node fails.

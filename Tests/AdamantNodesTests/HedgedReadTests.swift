@@ -1,6 +1,7 @@
 import AdamantCore
-@testable import AdamantNodes
 import Testing
+
+@testable import AdamantNodes
 
 @Suite struct HedgedReadTests {
     let transport = ScriptedTransport()
@@ -14,7 +15,8 @@ import Testing
     /// took 3 s for a read that fails over, and a read cut short by its deadline proves nothing
     /// these tests are about (its timing is `theDeadlineHoldsWhateverTheNodesDo`'s).
     func client(
-        _ faults: [Behavior] = [], deadline: Duration = .seconds(20), hedge: ClosedRange<Duration> = .milliseconds(50) ... .milliseconds(200),
+        _ faults: [Behavior] = [], deadline: Duration = .seconds(20),
+        hedge: ClosedRange<Duration> = .milliseconds(50) ... .milliseconds(200),
         requestTimeout: Duration = .seconds(2)
     ) async -> NodeClient {
         let order = ArrivalOrder()
@@ -22,7 +24,8 @@ import Testing
             transport.route(node) { [tx] _, path in
                 guard path == "/api/transactions/get" else { return .json(FakeStatus().json) }
                 let turn = order.take()
-                return turn < faults.count ? faults[turn] : .json(Fixtures.transactionBody(tx), after: .milliseconds(10))
+                return turn < faults.count
+                    ? faults[turn] : .json(Fixtures.transactionBody(tx), after: .milliseconds(10))
             }
         }
         let pool = Fixtures.pool(transport, nodes: ["http://n1:1", "http://n2:1", "http://n3:1"]) {
@@ -94,8 +97,14 @@ import Testing
         #expect(reads.count == 3)
         // Every node answered, and every answer failed the check: unverifiable data (exit 65).
         #expect(error?.everyAnswerFailedVerification == true)
-        guard case .allNodesFailed(let failures)? = error else { Issue.record("unexpected \(String(describing: error))"); return }
-        #expect(failures.allSatisfy { $0.kind == .unverifiable("not today") && $0.reason == "failed verification: not today" })
+        guard case .allNodesFailed(let failures)? = error else {
+            Issue.record("unexpected \(String(describing: error))")
+            return
+        }
+        #expect(
+            failures.allSatisfy {
+                $0.kind == .unverifiable("not today") && $0.reason == "failed verification: not today"
+            })
     }
 
     /// Typed kinds tell "nothing usable came back" (exit 69) from "what came back was forged" (65).
@@ -110,7 +119,10 @@ import Testing
             try await client([tampered, .htmlPage, .json(#"{"success":true,"nodeTimestamp":1}"#)]).transaction(id)
         }
         #expect(mixed?.everyAnswerFailedVerification == false)
-        guard case .allNodesFailed(let failures)? = mixed else { Issue.record("unexpected \(String(describing: mixed))"); return }
+        guard case .allNodesFailed(let failures)? = mixed else {
+            Issue.record("unexpected \(String(describing: mixed))")
+            return
+        }
         let kinds = Set(failures.map { "\($0.kind)".prefix(while: { $0 != ":" }) })
         #expect(kinds == ["failed verification", "not a node", "bad answer"], "\(failures)")
     }
@@ -122,12 +134,16 @@ import Testing
     }
 
     @Test func aConsideredRefusalEndsTheRead() async {
-        let client = await client([.nodeError("Failed to get transactions: Invalid limit. Maximum is 100")], hedge: Self.noHedge)
+        let client = await client(
+            [.nodeError("Failed to get transactions: Invalid limit. Maximum is 100")], hedge: Self.noHedge)
         do {
             _ = try await client.transaction(id)
             Issue.record("expected a refusal")
         } catch {
-            guard case .refused(let message, _) = error else { Issue.record("unexpected \(error)"); return }
+            guard case .refused(let message, _) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
             #expect(message == "Failed to get transactions: Invalid limit. Maximum is 100")
         }
         #expect(reads.count == 1)
@@ -142,7 +158,10 @@ import Testing
             _ = try await client.transaction(id)
             Issue.record("expected a failure")
         } catch {
-            guard case .allNodesFailed(let failures) = error else { Issue.record("unexpected \(error)"); return }
+            guard case .allNodesFailed(let failures) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
             #expect(failures.map(\.node.description).sorted() == ["http://n1:1", "http://n2:1", "http://n3:1"])
             #expect(failures.allSatisfy { $0.kind == .noAnswer(.unreachable("connection refused")) })
             #expect(!error.everyAnswerFailedVerification)
@@ -153,15 +172,20 @@ import Testing
     /// A request timeout far past the bound, so only the deadline can end the read in time;
     /// the bound leaves room for a loaded machine (2.2 s seen for a 400 ms deadline).
     @Test(.timeLimit(.minutes(1))) func theDeadlineHoldsWhateverTheNodesDo() async {
-        let client = await client([.blackhole, .blackhole, .blackhole], deadline: .milliseconds(400), requestTimeout: .seconds(30))
+        let client = await client(
+            [.blackhole, .blackhole, .blackhole], deadline: .milliseconds(400), requestTimeout: .seconds(30))
         let started = ContinuousClock.now
         do {
             _ = try await client.transaction(id)
             Issue.record("expected the deadline")
         } catch {
-            guard case .deadlineExceeded = error else { Issue.record("unexpected \(error)"); return }
+            guard case .deadlineExceeded = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
         }
-        #expect(started.duration(to: .now) < .milliseconds(400) + .seconds(10))  // exact on a manual clock: PoolTimingTests
+        // exact on a manual clock: PoolTimingTests
+        #expect(started.duration(to: .now) < .milliseconds(400) + .seconds(10))
     }
 
     @Test(.timeLimit(.minutes(1))) func cancellationStopsARead() async {

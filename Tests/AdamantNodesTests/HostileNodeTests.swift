@@ -1,6 +1,7 @@
 import AdamantCore
-@testable import AdamantNodes
 import Testing
+
+@testable import AdamantNodes
 
 /// Nodes that send nonsense, lie about the network, or run a wrong clock: each is set aside
 /// (or kept from stamping) with a reason a user can act on, and nothing traps.
@@ -10,7 +11,8 @@ struct HostileNodeTests {
 
     static func status(height: String = "1000", timestamp: String = "230021386", millis: String? = nil) -> String {
         let extra = millis.map { #","nodeTimestampMs":\#($0)"# } ?? ""
-        return #"{"success":true,"nodeTimestamp":\#(timestamp),"network":{"height":\#(height),"nethash":"\#(Nethash.mainnet.hex)"},"version":{"version":"0.10.3"}\#(extra)}"#
+        return
+            #"{"success":true,"nodeTimestamp":\#(timestamp),"network":{"height":\#(height),"nethash":"\#(Nethash.mainnet.hex)"},"version":{"version":"0.10.3"}\#(extra)}"#
     }
 
     @Test(arguments: [
@@ -39,7 +41,8 @@ struct HostileNodeTests {
                 return posts.take() == 0 ? .fail(.timedOut) : .nodeError("Transaction pool is full")
             }
         }
-        let pool = Fixtures.pool(transport, nodes: ["http://n1:1", "http://n2:1"], wallClock: ManualWallClock(unixMillis: unixMillis))
+        let pool = Fixtures.pool(
+            transport, nodes: ["http://n1:1", "http://n2:1"], wallClock: ManualWallClock(unixMillis: unixMillis))
         let health = await pool.checkHealth().map(\.health)
         #expect(health.allSatisfy { $0.isUsable }, "\(health)")
         let client = NodeClient(pool: pool)
@@ -49,7 +52,8 @@ struct HostileNodeTests {
             await #expect(throws: NodeError.self) { try await client.submissionTarget() }
             return
         }
-        let result = try await client.submitTransfer(amount: 1, to: Fixtures.recipient.address, signedBy: Fixtures.sender)
+        let result = try await client.submitTransfer(
+            amount: 1, to: Fixtures.recipient.address, signedBy: Fixtures.sender)
         #expect(!result.outcome.isSuccess)
     }
 
@@ -57,30 +61,43 @@ struct HostileNodeTests {
     /// that answered, and a node's own text printable on one line.
     @Test func theReasonSaysWhatTheNodeDid() async {
         transport.route("http://html:1") { _, _ in .htmlPage }
-        transport.route("http://garbled:1") { _, _ in .json(#"{"success":true,"nodeTimestamp":1,"network":{"height":"x","nethash":"ab"}}"#) }
+        transport.route("http://garbled:1") { _, _ in
+            .json(#"{"success":true,"nodeTimestamp":1,"network":{"height":"x","nethash":"ab"}}"#)
+        }
         transport.route("http://partial:1") { _, _ in .json(#"{"success":true,"nodeTimestamp":1}"#) }
         transport.route("http://notjson:1") { _, _ in .json(#"{"success":true,"nodeTimestamp":1,"#) }
-        transport.route("http://escapes:1") { _, _ in .nodeError("Blockchain is loading\\u001b[2J\\r\\nX-Injected: yes", status: 503) }
+        transport.route("http://escapes:1") { _, _ in
+            .nodeError("Blockchain is loading\\u001b[2J\\r\\nX-Injected: yes", status: 503)
+        }
         let nodes = ["http://html:1", "http://garbled:1", "http://partial:1", "http://notjson:1", "http://escapes:1"]
-        let health = await Fixtures.pool(transport, nodes: nodes, nethash: .pinned(.mainnet)).checkHealth().map(\.health)
+        let health = await Fixtures.pool(transport, nodes: nodes, nethash: .pinned(.mainnet)).checkHealth().map(
+            \.health)
 
         #expect(health.map(\.name) == ["notANode", "badAnswer", "badAnswer", "badAnswer", "badAnswer"])
         #expect(health[0].description == "not a node: HTTP 502 with a body that is not node JSON (text/html)")
         #expect(health[1].description == "bad answer: network.height is not an integer")
         #expect(health[2].description == "bad answer: network is missing")
         // It opens as a success, so the status reader finds where the JSON breaks.
-        #expect(health[3].description == "bad answer: malformed JSON at byte 34: the text ends inside the JSON: expected a key in double quotes")
+        #expect(
+            health[3].description
+                == "bad answer: malformed JSON at byte 34: the text ends inside the JSON: expected a key in double quotes"
+        )
         #expect(health[4].description.contains(#"Blockchain is loading\u{1B}[2J\r\nX-Injected: yes"#), "\(health[4])")
         for verdict in health {
-            #expect(!verdict.description.contains("DecodingError") && !verdict.description.contains("CodingKeys"), "\(verdict)")
-            #expect(!verdict.description.unicodeScalars.contains { $0.properties.generalCategory == .control }, "\(verdict)")
+            #expect(
+                !verdict.description.contains("DecodingError") && !verdict.description.contains("CodingKeys"),
+                "\(verdict)")
+            #expect(
+                !verdict.description.unicodeScalars.contains { $0.properties.generalCategory == .control }, "\(verdict)"
+            )
         }
     }
 
     /// Two nodes, two networks: the first listed does not win. Neither is used, and the
     /// reason says to pin the network.
     @Test func aNethashTieIsNoMajority() async throws {
-        let network = try LiveNetwork(nodeCount: 2, faults: [(node: 0, fault: "nethash:" + String(repeating: "ab", count: 32))])
+        let network = try LiveNetwork(
+            nodeCount: 2, faults: [(node: 0, fault: "nethash:" + String(repeating: "ab", count: 32))])
         let client = await network.client()
         let reports = client.pool.reports
         #expect(reports.allSatisfy { !$0.health.isUsable }, "\(reports.map(\.health))")

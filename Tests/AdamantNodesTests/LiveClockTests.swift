@@ -1,7 +1,8 @@
 import AdamantCore
 import AdamantDevnet
-@testable import AdamantNodes
 import Testing
+
+@testable import AdamantNodes
 
 @Suite(.timeLimit(.minutes(1)))
 struct LiveClockTests {
@@ -19,7 +20,8 @@ struct LiveClockTests {
         #expect(stamped.outcome == .accepted(stamped.transactionID))
 
         let now = device.unixMillis()
-        let asset = try ChatKey(secretKey: Fixtures.sender.secretKey, partner: Fixtures.recipient.publicKey).seal("stamped here")
+        let asset = try ChatKey(secretKey: Fixtures.sender.secretKey, partner: Fixtures.recipient.publicKey).seal(
+            "stamped here")
         let raw = try Transaction.chat(
             asset, to: Fixtures.recipient.address, timestamp: Int32(AdamantTime.timestamp(unixMillis: now)),
             timestampMs: AdamantTime.epochMillis(unixMillis: now), signedBy: Fixtures.sender)
@@ -38,7 +40,10 @@ struct LiveClockTests {
         let client = await network.client()
 
         let skewed = client.pool.reports[0].health
-        guard case .clockOff(let offset, .otherNodes) = skewed else { Issue.record("unexpected \(skewed)"); return }
+        guard case .clockOff(let offset, .otherNodes) = skewed else {
+            Issue.record("unexpected \(skewed)")
+            return
+        }
         #expect(abs(offset - skewSeconds * 1000) < 4_000)
         #expect(skewed.isUsable && !skewed.canStamp)
         #expect(skewed.description.contains("not used to stamp transactions"))
@@ -57,7 +62,10 @@ struct LiveClockTests {
         let client = await network.client()
 
         let health = client.pool.reports[0].health
-        guard case .clockOff(_, .device) = health else { Issue.record("unexpected \(health)"); return }
+        guard case .clockOff(_, .device) = health else {
+            Issue.record("unexpected \(health)")
+            return
+        }
         #expect(health.description.contains("this device"))
         await #expect(throws: NodeError.self) { try await client.submissionTarget() }
         #expect(try await client.height() >= 1)

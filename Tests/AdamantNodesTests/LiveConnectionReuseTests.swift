@@ -1,7 +1,8 @@
 import AdamantCore
 import AdamantDevnet
-@testable import AdamantNodes
 import Testing
+
+@testable import AdamantNodes
 
 /// A request goes out on the idle handle that last talked to its node, whichever worker runs
 /// it (`CurlHandles`): a read hedged to the second node must not pay a new connection, and the
@@ -11,7 +12,10 @@ import Testing
         let live = try LiveNetwork()
         let transport = CurlTransport()
         // Timeouts no loaded machine reaches: a retried connection would count as a new one.
-        let requests = live.nodes.map { HTTPRequest(url: $0.description + "/api/blocks/getHeight", timeout: .seconds(60), connectTimeout: .seconds(30)) }
+        let requests = live.nodes.map {
+            HTTPRequest(
+                url: $0.description + "/api/blocks/getHeight", timeout: .seconds(60), connectTimeout: .seconds(30))
+        }
         // The three at once, as a health check asks them: three workers, a connection to each node.
         async let first = transport.send(requests[0])
         async let second = transport.send(requests[1])

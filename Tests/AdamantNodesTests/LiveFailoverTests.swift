@@ -1,7 +1,8 @@
 import AdamantCore
-@testable import AdamantNodes
 import Synchronization
 import Testing
+
+@testable import AdamantNodes
 
 /// Reads over real sockets: each devnet fault on the node the pool ranks first, and the chat
 /// in a block still comes back, from another node, without waiting out any timeout.
@@ -14,7 +15,8 @@ struct LiveFailoverTests {
     /// sends a byte every 200 ms; `tamper` fails the signature check. (`drop` and
     /// `timeout-after-accept` touch only submissions: see `LiveWriteTests`.)
     @Test(arguments: [
-        "refuse", "blackhole", "delay:10000", "status:500", "status:403", "status:429", "status:503", "html404", "garbage",
+        "refuse", "blackhole", "delay:10000", "status:500", "status:403", "status:429", "status:503", "html404",
+        "garbage",
         "truncate", "trickle", "tamper",
     ])
     func aReadOutlivesAFaultOnTheBestNode(fault: String) async throws {
@@ -29,7 +31,10 @@ struct LiveFailoverTests {
         // Failing over on an error, or hedging past silence, never waits for a request timeout.
         #expect(started.duration(to: .now) < live.client.pool.configuration.requestTimeout)
         #expect(live.network.transport.nodesAsked(for: ChatOnChain.path, among: live.network.nodes).first == best)
-        #expect(try live.network.nodes.filter { $0 != best }.contains { try live.network.answered(ChatOnChain.path, from: $0) })
+        #expect(
+            try live.network.nodes.filter { $0 != best }.contains {
+                try live.network.answered(ChatOnChain.path, from: $0)
+            })
     }
 
     @Test func aTamperedTransactionIsTurnedDownByTheVerifyHook() async throws {
@@ -67,11 +72,17 @@ struct LiveFailoverTests {
 
         let started = ContinuousClock.now
         let error = await #expect(throws: NodeError.self) { try await live.client.transaction(live.id) }
-        #expect(started.duration(to: .now) < live.client.deadline / 2, "well before the deadline (a loaded machine takes seconds)")
-        guard case .allNodesFailed(let failures)? = error else { Issue.record("unexpected \(String(describing: error))"); return }
+        #expect(
+            started.duration(to: .now) < live.client.deadline / 2,
+            "well before the deadline (a loaded machine takes seconds)")
+        guard case .allNodesFailed(let failures)? = error else {
+            Issue.record("unexpected \(String(describing: error))")
+            return
+        }
         #expect(Set(failures.map(\.node)) == Set(live.network.nodes))
         // Refused, or (for a kept-alive connection the fault closed) cut off: no answer either way.
-        #expect(failures.allSatisfy { if case .noAnswer = $0.kind { true } else { false } }, "\(failures.map(\.reason))")
+        #expect(
+            failures.allSatisfy { if case .noAnswer = $0.kind { true } else { false } }, "\(failures.map(\.reason))")
     }
 
     @Test func everyNodeSilentEndsAtTheDeadline() async throws {
@@ -82,8 +93,12 @@ struct LiveFailoverTests {
 
         let started = ContinuousClock.now
         let error = await #expect(throws: NodeError.self) { try await live.client.transaction(live.id) }
-        #expect(started.duration(to: .now) < live.client.deadline + .seconds(4))  // exact on a manual clock: PoolTimingTests
-        guard case .deadlineExceeded? = error else { Issue.record("unexpected \(String(describing: error))"); return }
+        // exact on a manual clock: PoolTimingTests
+        #expect(started.duration(to: .now) < live.client.deadline + .seconds(4))
+        guard case .deadlineExceeded? = error else {
+            Issue.record("unexpected \(String(describing: error))")
+            return
+        }
     }
 
     @Test func cancellingAReadStuckOnSilentNodesReturnsAtOnce() async throws {

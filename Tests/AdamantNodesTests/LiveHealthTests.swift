@@ -1,6 +1,7 @@
 import AdamantDevnet
-@testable import AdamantNodes
 import Testing
+
+@testable import AdamantNodes
 
 @Suite(.timeLimit(.minutes(1)))
 struct LiveHealthTests {

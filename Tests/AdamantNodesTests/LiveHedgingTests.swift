@@ -1,6 +1,7 @@
 import AdamantCore
-@testable import AdamantNodes
 import Testing
+
+@testable import AdamantNodes
 
 @Suite(.timeLimit(.minutes(1)))
 struct LiveHedgingTests {
@@ -10,7 +11,9 @@ struct LiveHedgingTests {
     /// that node lower and stops paying the hedge delay.
     @Test func aSilentBestNodeCostsTheHedgeDelayNotATimeout() async throws {
         let live = try await ChatOnChain()
-        var healthy: [Duration] = [], blackholed: [Duration] = [], hedgeDelays: [Duration] = []
+        var healthy: [Duration] = []
+        var blackholed: [Duration] = []
+        var hedgeDelays: [Duration] = []
         for _ in 0..<7 {
             try live.network.clearFaults()
             let client = await live.network.client()

@@ -1,6 +1,7 @@
 import AdamantCore
-@testable import AdamantNodes
 import Testing
+
+@testable import AdamantNodes
 
 /// Health checks over the real transport with more nodes than connection slots: silent nodes
 /// (paths on one loopback socket that never answers, so the test holds few descriptors) hold
@@ -20,7 +21,9 @@ struct LiveQueueTests {
         configuration.statusTimeout = .seconds(1)
         configuration.connectTimeout = .seconds(1)
         configure(&configuration)
-        let silentNodes = (0..<(rounds * Self.slots)).map { try! NodeURL("http://127.0.0.1:\(silent.port)/silent/\($0)") }
+        let silentNodes = (0..<(rounds * Self.slots)).map {
+            try! NodeURL("http://127.0.0.1:\(silent.port)/silent/\($0)")
+        }
         let urls = silentNodes + [network.nodes[0]]
         let list = NodeList(endpoints: urls.map { NodeEndpoint(url: $0) }, nethash: .majority, source: .arguments)
         return NodePool(nodes: list, transport: transport, configuration: configuration)
@@ -31,7 +34,10 @@ struct LiveQueueTests {
     @Test func latencyLeavesOutTheTimeQueuedForASlot() async throws {
         // A status timeout of 2 s: the silent nodes' queue, and time enough for the healthy
         // node to answer on a busy machine.
-        let pool = pool(silentRounds: 2) { $0.statusTimeout = .seconds(2); $0.healthCheckDeadline = .seconds(30) }
+        let pool = pool(silentRounds: 2) {
+            $0.statusTimeout = .seconds(2)
+            $0.healthCheckDeadline = .seconds(30)
+        }
         let started = ContinuousClock.now
         let healthy = try #require(await pool.checkHealth().last)
         let queued = started.duration(to: .now)

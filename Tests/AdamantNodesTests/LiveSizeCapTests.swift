@@ -1,6 +1,7 @@
 import AdamantDevnet
-@testable import AdamantNodes
 import Testing
+
+@testable import AdamantNodes
 
 @Suite(.timeLimit(.minutes(1)))
 struct LiveSizeCapTests {
@@ -21,12 +22,17 @@ struct LiveSizeCapTests {
         try #require(try await network.transport.send(request(chats)).body.count > Self.cap)
 
         let capped = CurlTransport(configuration: .init(maxResponseBytes: Self.cap))
-        await #expect(throws: TransportError.responseTooLarge(limit: Self.cap)) { try await capped.send(request(chats)) }
+        await #expect(throws: TransportError.responseTooLarge(limit: Self.cap)) {
+            try await capped.send(request(chats))
+        }
 
         let cappedClient = await network.client(deadline: .seconds(20), transport: capped)
         #expect(cappedClient.pool.reports.allSatisfy { $0.health.isUsable })
         let error = await #expect(throws: NodeError.self) { try await cappedClient.chats(ChatQuery()) }
-        guard case .allNodesFailed(let failures)? = error else { Issue.record("unexpected \(String(describing: error))"); return }
+        guard case .allNodesFailed(let failures)? = error else {
+            Issue.record("unexpected \(String(describing: error))")
+            return
+        }
         #expect(Set(failures.map(\.node)) == Set(network.nodes))
         #expect(failures.allSatisfy { $0.reason == TransportError.responseTooLarge(limit: Self.cap).description })
     }

@@ -1,8 +1,9 @@
 import AdamantCore
 import AdamantDevnet
-@testable import AdamantNodes
 import Synchronization
 import Testing
+
+@testable import AdamantNodes
 
 /// A node's socket kept open through the real libcurl transport against the devnet.
 @Suite(.timeLimit(.minutes(1)))
@@ -24,7 +25,13 @@ struct LiveSocketTests {
         var lives: Int { arrived.filter { if case .live = $0 { true } else { false } }.count }
         var downs: Int { arrived.filter { if case .down = $0 { true } else { false } }.count }
         /// The last word was `live`.
-        var isLive: Bool { if case .live? = arrived.last(where: { if case .received = $0 { false } else { true } }) { true } else { false } }
+        var isLive: Bool {
+            if case .live? = arrived.last(where: { if case .received = $0 { false } else { true } }) {
+                true
+            } else {
+                false
+            }
+        }
         var received: [TransactionID] { arrived.compactMap { if case .received(_, let id) = $0 { id } else { nil } } }
     }
 
@@ -34,7 +41,8 @@ struct LiveSocketTests {
         let node = network.nodes[0]
         let port = try #require(client.pool.reports.first?.status?.socketPort, "wsClient gives the socket's port")
         let connection = SocketConnection(
-            origin: node.socketOrigin(port: port), addresses: [Fixtures.recipient.address], types: [0, 8], transport: network.transport)
+            origin: node.socketOrigin(port: port), addresses: [Fixtures.recipient.address], types: [0, 8],
+            transport: network.transport)
         let listener = Listener(connection)
         #expect(await eventually(within: .seconds(10)) { listener.lives == 1 })
 
@@ -45,7 +53,9 @@ struct LiveSocketTests {
         #expect(await eventually(within: .seconds(20)) { listener.downs >= 1 }, "within the heartbeat at the latest")
         let livesBefore = listener.lives
         try network.devnet.clearFaults(ofNode: 0)
-        #expect(await eventually(within: .seconds(20)) { listener.lives > livesBefore && listener.isLive }, "a new session, after the backoff")
+        #expect(
+            await eventually(within: .seconds(20)) { listener.lives > livesBefore && listener.isLive },
+            "a new session, after the backoff")
         let second = try await network.sendChat("two", via: client)
         #expect(await eventually(within: .seconds(10)) { listener.received.contains(second.transactionID) })
         #expect(listener.received.filter { $0 == first.transactionID }.count == 1)
@@ -80,7 +90,10 @@ struct SocketFloodTests {
                 return state.count
             }
             switch number {
-            case 1: return .answer(body: #"0{"sid":"S","upgrades":[],"pingInterval":25000,"pingTimeout":20000}"#, contentType: "text/plain")
+            case 1:
+                return .answer(
+                    body: #"0{"sid":"S","upgrades":[],"pingInterval":25000,"pingTimeout":20000}"#,
+                    contentType: "text/plain")
             case 2: return .answer(body: "40", contentType: "text/plain")
             default: return .answer(body: body(number), contentType: "text/plain")
             }
@@ -98,11 +111,13 @@ struct SocketFloodTests {
     /// repeats pace the polls without breaking the session.
     @Test func aFloodOfOneEventIsHandedOnOnceAndPaced() async throws {
         let event = "42[\"newTrans\",\(Fixtures.json(Fixtures.chat()))]"
-        let (transport, _) = Self.socket(answeringEveryPollWith: [String](repeating: event, count: 10).joined(separator: "\u{1E}"))
+        let (transport, _) = Self.socket(
+            answeringEveryPollWith: [String](repeating: event, count: 10).joined(separator: "\u{1E}"))
         var configuration = SocketSession.Configuration()
         configuration.maximumArrivalsPerWindow = 35
         let connection = SocketConnection(
-            origin: "http://socket.test", addresses: [Fixtures.recipient.address], types: [0, 8], transport: transport, configuration: configuration)
+            origin: "http://socket.test", addresses: [Fixtures.recipient.address], types: [0, 8], transport: transport,
+            configuration: configuration)
         var received = 0
         for await event in connection.events() {
             switch event {
@@ -124,22 +139,29 @@ struct SocketFloodTests {
     /// its fault, so the session stays up and its polls are paced to the limit.
     @Test func aBurstForTheAccountIsPacedNotBroken() async throws {
         let (transport, _) = Self.socket { poll in
-            SocketTrafficTests.chats(10, from: poll * 10).map { "42[\"newTrans\",\(Fixtures.json($0))]" }.joined(separator: "\u{1E}")
+            SocketTrafficTests.chats(10, from: poll * 10).map { "42[\"newTrans\",\(Fixtures.json($0))]" }.joined(
+                separator: "\u{1E}")
         }
         var configuration = SocketSession.Configuration()
         configuration.maximumArrivalsPerWindow = 35
         // A window no loaded machine outlasts: the four answers always fall in it.
         configuration.floodWindow = .seconds(600)
         let connection = SocketConnection(
-            origin: "http://socket.test", addresses: [Fixtures.recipient.address], types: [0, 8], transport: transport, configuration: configuration)
+            origin: "http://socket.test", addresses: [Fixtures.recipient.address], types: [0, 8], transport: transport,
+            configuration: configuration)
         var received: [TransactionID] = []
         for await event in connection.events() {
             switch event {
             case .live: continue
             case .received(_, let id): received.append(id)
             case .paced(let why):
-                #expect(why == "it brought more than 35 transactions for the watched accounts in 600.0 seconds: its polls are paced, and the node holds the rest")
-                #expect(received.count == 40 && Set(received).count == 40, "the four answers handed on whole, none twice: \(received.count)")
+                #expect(
+                    why
+                        == "it brought more than 35 transactions for the watched accounts in 600.0 seconds: its polls are paced, and the node holds the rest"
+                )
+                #expect(
+                    received.count == 40 && Set(received).count == 40,
+                    "the four answers handed on whole, none twice: \(received.count)")
                 return
             case .down(let end):
                 Issue.record("the session ended: \(end)")
@@ -158,10 +180,16 @@ struct SocketFloodTests {
         // A window no loaded machine outlasts: 50 polls always fall in it, so the count is exact.
         configuration.floodWindow = .seconds(600)
         let connection = SocketConnection(
-            origin: "http://socket.test", addresses: [Fixtures.recipient.address], types: [0, 8], transport: transport, configuration: configuration)
+            origin: "http://socket.test", addresses: [Fixtures.recipient.address], types: [0, 8], transport: transport,
+            configuration: configuration)
         for await event in connection.events() {
             guard case .down(let end) = event else { continue }
-            #expect(end == .broken(SocketProtocolError("the socket sent 51 answers with nothing for the watched accounts in 600.0 seconds, more than 50")))
+            #expect(
+                end
+                    == .broken(
+                        SocketProtocolError(
+                            "the socket sent 51 answers with nothing for the watched accounts in 600.0 seconds, more than 50"
+                        )))
             #expect(polls.count <= 52, "\(polls.count) polls")
             return
         }

@@ -1,7 +1,8 @@
 import AdamantCore
 import AdamantDevnet
-@testable import AdamantNodes
 import Testing
+
+@testable import AdamantNodes
 
 /// Submissions over real sockets, checked against what the devnet's nodes and ledger saw.
 @Suite(.timeLimit(.minutes(1)))
@@ -21,14 +22,21 @@ struct LiveWriteTests {
         let balanceBefore = network.devnet.balance(of: Fixtures.sender.address)
 
         let amount = ADMAmount.unitsPerADM
-        let result = try await client.submitTransfer(amount: amount, to: Fixtures.recipient.address, signedBy: Fixtures.sender)
+        let result = try await client.submitTransfer(
+            amount: amount, to: Fixtures.recipient.address, signedBy: Fixtures.sender)
         let id = result.transactionID
         #expect(result.attempts.count == 2 && result.attempts.first == best)
-        guard case .applied(let applied, _) = result.outcome else { Issue.record("unexpected \(result.outcome)"); return }
+        guard case .applied(let applied, _) = result.outcome else {
+            Issue.record("unexpected \(result.outcome)")
+            return
+        }
         #expect(applied == id)
 
         network.devnet.mine()  // takes the whole queue: every copy that exists is now in this block
-        guard case .confirmed(let found) = try await client.locate(id) else { Issue.record("\(id) is not in a block"); return }
+        guard case .confirmed(let found) = try await client.locate(id) else {
+            Issue.record("\(id) is not in a block")
+            return
+        }
         #expect(found.id == id)
         let sent = try await client.transactions(TransactionQuery(sender: Fixtures.sender.address))
         #expect(sent.transactions.map(\.id) == [id])
@@ -38,10 +46,11 @@ struct LiveWriteTests {
 
     /// Whatever the best node answers, even a proxy's page, it is classified and the bytes go
     /// nowhere else: the other nodes see no POST at all.
-    @Test(arguments: [
-        (nil, "accepted"), ("status:500", "ambiguous"), ("status:503", "ambiguous"), ("garbage", "ambiguous"),
-        ("status:403", "tryElsewhere"), ("status:429", "tryElsewhere"), ("html404", "tryElsewhere"),
-    ] as [(String?, String)])
+    @Test(
+        arguments: [
+            (nil, "accepted"), ("status:500", "ambiguous"), ("status:503", "ambiguous"), ("garbage", "ambiguous"),
+            ("status:403", "tryElsewhere"), ("status:429", "tryElsewhere"), ("html404", "tryElsewhere"),
+        ] as [(String?, String)])
     func anAnsweredPostIsNeverResent(fault: String?, outcome: String) async throws {
         let client = await network.client()
         let best = try await client.pool.usableNodes().get()[0].url

@@ -1,6 +1,7 @@
 import AdamantCore
-@testable import AdamantNodes
 import Testing
+
+@testable import AdamantNodes
 
 @Suite struct ProxyTests {
     @Test(arguments: [
@@ -14,15 +15,24 @@ import Testing
     }
 
     @Test func eachRefusalSaysWhatToWriteInstead() {
-        #expect(throws: ProxyError.unsupportedScheme("socks4://127.0.0.1:9050")) { try Proxy("socks4://127.0.0.1:9050") }
+        #expect(throws: ProxyError.unsupportedScheme("socks4://127.0.0.1:9050")) {
+            try Proxy("socks4://127.0.0.1:9050")
+        }
         #expect(throws: ProxyError.unsupportedScheme("https://proxy:443")) { try Proxy("https://proxy:443") }
-        #expect(throws: ProxyError.credentials("socks5h://me:secret@127.0.0.1:9050")) { try Proxy("socks5h://me:secret@127.0.0.1:9050") }
-        for text in ["socks5h://me:secret@127.0.0.1:9050", "socks4://me:secret@127.0.0.1:9050", "me:secret@127.0.0.1:9050"] {
+        #expect(throws: ProxyError.credentials("socks5h://me:secret@127.0.0.1:9050")) {
+            try Proxy("socks5h://me:secret@127.0.0.1:9050")
+        }
+        for text in [
+            "socks5h://me:secret@127.0.0.1:9050", "socks4://me:secret@127.0.0.1:9050", "me:secret@127.0.0.1:9050",
+        ] {
             #expect(throws: ProxyError.credentials(text)) { try Proxy(text) }
             #expect(!"\(ProxyError.credentials(text))".contains("secret"), "a password is not repeated")
         }
-        for text in ["127.0.0.1:9050", "socks5h://", "socks5h://host:0", "socks5h://host:65536", "socks5h://host:90a", "socks5h://ho st:1",
-                     "socks5h://host:9050/path", "socks5h://[::1", "socks5h://host:", "socks5h://host?x=1"] {
+        for text in [
+            "127.0.0.1:9050", "socks5h://", "socks5h://host:0", "socks5h://host:65536", "socks5h://host:90a",
+            "socks5h://ho st:1",
+            "socks5h://host:9050/path", "socks5h://[::1", "socks5h://host:", "socks5h://host?x=1",
+        ] {
             #expect(throws: ProxyError.malformed(text)) { try Proxy(text) }
         }
         #expect("\(ProxyError.malformed("x"))".contains("socks5h://127.0.0.1:9050"))
@@ -40,7 +50,9 @@ import Testing
     let https = try! NodeURL("https://node.example.com")
     let http = try! NodeURL("http://10.1.2.3:36666")
 
-    func hop(_ url: NodeURL, _ environment: [String: String]) -> ProxyHop { ResolvedRoute(.environment, environment: environment).hop(to: url) }
+    func hop(_ url: NodeURL, _ environment: [String: String]) -> ProxyHop {
+        ResolvedRoute(.environment, environment: environment).hop(to: url)
+    }
 
     @Test func theSchemesVariableThenAllProxy() throws {
         let proxy = try Proxy("socks5h://127.0.0.1:9050")
@@ -52,9 +64,13 @@ import Testing
         // libcurl reads http_proxy in lowercase only: HTTP_PROXY can be set by a web request's Proxy header.
         #expect(hop(http, ["HTTP_PROXY": proxy.description]) == .direct)
         #expect(hop(http, ["ALL_PROXY": proxy.description]) == .environmentProxy(variable: "ALL_PROXY", proxy))
-        #expect(hop(https, ["https_proxy": "", "all_proxy": proxy.description]) == .environmentProxy(variable: "all_proxy", proxy), "empty is unset")
+        #expect(
+            hop(https, ["https_proxy": "", "all_proxy": proxy.description])
+                == .environmentProxy(variable: "all_proxy", proxy), "empty is unset")
         // Without a scheme libcurl takes an HTTP proxy; what it cannot be read as is still a proxy.
-        #expect(hop(https, ["https_proxy": "corp:3128"]) == .environmentProxy(variable: "https_proxy", try Proxy("http://corp:3128")))
+        #expect(
+            hop(https, ["https_proxy": "corp:3128"])
+                == .environmentProxy(variable: "https_proxy", try Proxy("http://corp:3128")))
         #expect(hop(https, ["https_proxy": "gopher://x y"]) == .environmentProxy(variable: "https_proxy", nil))
     }
 
@@ -62,10 +78,13 @@ import Testing
     /// at commas, spaces and tabs; one trailing and one leading dot of an entry ignored; `*`
     /// only as the whole list; names without regard to case.
     @Test(arguments: [
-        ("*", true), ("example.com", true), (".example.com", true), ("node.example.com", true), ("other.com, example.com", true),
+        ("*", true), ("example.com", true), (".example.com", true), ("node.example.com", true),
+        ("other.com, example.com", true),
         ("ample.com", false), ("node.example.com.evil", false), ("", false),
-        ("example.com.", true), (".example.com.", true), ("EXAMPLE.COM", true), ("other.com\texample.com", true), ("other.com example.com", true),
-        ("*,other.com", false), ("other.com,*", false), (" *", false), ("other.com;example.com", false), ("..example.com", false), ("example.com..", false),
+        ("example.com.", true), (".example.com.", true), ("EXAMPLE.COM", true), ("other.com\texample.com", true),
+        ("other.com example.com", true),
+        ("*,other.com", false), ("other.com,*", false), (" *", false), ("other.com;example.com", false),
+        ("..example.com", false), ("example.com..", false),
     ])
     func noProxyTakesNamesByDomain(_ list: String, _ excluded: Bool) {
         let environment = ["https_proxy": "socks5h://127.0.0.1:9050", "no_proxy": list]
@@ -97,8 +116,12 @@ import Testing
     /// fall back to the next one.
     @Test func aBlankVariableIsSet() throws {
         let proxy = try Proxy("socks5h://127.0.0.1:9050")
-        #expect(hop(https, ["https_proxy": " ", "ALL_PROXY": proxy.description]) == .environmentProxy(variable: "https_proxy", nil))
-        #expect(hop(https, ["no_proxy": " ", "NO_PROXY": "*", "ALL_PROXY": proxy.description]) == .environmentProxy(variable: "ALL_PROXY", proxy))
+        #expect(
+            hop(https, ["https_proxy": " ", "ALL_PROXY": proxy.description])
+                == .environmentProxy(variable: "https_proxy", nil))
+        #expect(
+            hop(https, ["no_proxy": " ", "NO_PROXY": "*", "ALL_PROXY": proxy.description])
+                == .environmentProxy(variable: "ALL_PROXY", proxy))
     }
 }
 
@@ -118,7 +141,10 @@ import Testing
     @Test func anOnionNodeNeedsAProxyThatResolvesNames() throws {
         let nodes = list(["https://node.example", onion])
         #expect(try NodeURL(onion).isOnion && !(try NodeURL("https://onion.example").isOnion))
-        for route in [NetworkRoute.environment, .direct, .proxy(try Proxy("socks5://127.0.0.1:9050")), .proxy(try Proxy("http://127.0.0.1:8118"))] {
+        for route in [
+            NetworkRoute.environment, .direct, .proxy(try Proxy("socks5://127.0.0.1:9050")),
+            .proxy(try Proxy("http://127.0.0.1:8118")),
+        ] {
             let refused = try #require(refusal(route, nodes), "\(route)")
             #expect(refused.contains(onion) && refused.contains("socks5h://"))
         }
@@ -143,19 +169,27 @@ import Testing
         let nodes = list(["https://node.example"])
         let refused = try #require(refusal(.environment, nodes, ["https_proxy": "socks4://me:secret@127.0.0.1:1080"]))
         #expect(refused.hasPrefix("https_proxy names no proxy") && !refused.contains("secret"), "\(refused)")
-        #expect(refusal(.environment, nodes, ["http_proxy": "socks4://127.0.0.1:1080"]) == nil, "http_proxy is not for https nodes")
-        #expect(refusal(.environment, nodes, ["https_proxy": "socks4://127.0.0.1:1080", "NO_PROXY": "node.example"]) == nil)
+        #expect(
+            refusal(.environment, nodes, ["http_proxy": "socks4://127.0.0.1:1080"]) == nil,
+            "http_proxy is not for https nodes")
+        #expect(
+            refusal(.environment, nodes, ["https_proxy": "socks4://127.0.0.1:1080", "NO_PROXY": "node.example"]) == nil)
         #expect(refusal(.direct, nodes, ["https_proxy": "socks4://127.0.0.1:1080"]) == nil)
     }
 
     @Test func whetherAnyRequestIsProxied() throws {
         let nodes = list(["https://node.example"])
-        func proxied(_ route: NetworkRoute, _ environment: [String: String]) -> Bool { ResolvedRoute(route, environment: environment).isProxied(for: nodes) }
+        func proxied(_ route: NetworkRoute, _ environment: [String: String]) -> Bool {
+            ResolvedRoute(route, environment: environment).isProxied(for: nodes)
+        }
         #expect(!proxied(.environment, [:]))
         #expect(proxied(.environment, ["https_proxy": "http://corp:3128"]))
         #expect(!proxied(.direct, ["https_proxy": "http://corp:3128"]))
         #expect(proxied(.proxy(try Proxy("socks5h://127.0.0.1:9050")), [:]))
-        #expect(ResolvedRoute(.environment, environment: ["https_proxy": "socks5://corp:1080"]).proxies(for: nodes) == [try Proxy("socks5://corp:1080")])
+        #expect(
+            ResolvedRoute(.environment, environment: ["https_proxy": "socks5://corp:1080"]).proxies(for: nodes) == [
+                try Proxy("socks5://corp:1080")
+            ])
     }
 }
 
@@ -173,7 +207,11 @@ import Testing
         }
         #expect(try await NodeClient(pool: pool).height() == 1000)
         let requests = transport.requests
-        #expect(requests.count == 2 && requests.allSatisfy { $0.hop == .proxy(try! Proxy("socks5h://127.0.0.1:9050")) && $0.circuit == "c1" })
+        #expect(
+            requests.count == 2
+                && requests.allSatisfy {
+                    $0.hop == .proxy(try! Proxy("socks5h://127.0.0.1:9050")) && $0.circuit == "c1"
+                })
     }
 
     /// The environment's route is decided per node, once, and each node's requests carry
@@ -183,19 +221,30 @@ import Testing
         transport.node("http://b:1")
         let proxy = try Proxy("socks5h://127.0.0.1:9050")
         let route = ResolvedRoute(.environment, environment: ["http_proxy": proxy.description, "NO_PROXY": "a."])
-        let pool = Fixtures.pool(transport, nodes: ["http://a:1", "http://b:1"], clock: AnyClock(ManualClock())) { $0.route = route }
+        let pool = Fixtures.pool(transport, nodes: ["http://a:1", "http://b:1"], clock: AnyClock(ManualClock())) {
+            $0.route = route
+        }
         await pool.checkHealth()
-        let hops = Dictionary(grouping: transport.requests) { ScriptedTransport.split($0.url).base }.mapValues { Set($0.map(\.hop)) }
-        #expect(hops == ["http://a:1": [.direct], "http://b:1": [.environmentProxy(variable: "http_proxy", proxy)]], "\(hops)")
+        let hops = Dictionary(grouping: transport.requests) { ScriptedTransport.split($0.url).base }.mapValues {
+            Set($0.map(\.hop))
+        }
+        #expect(
+            hops == ["http://a:1": [.direct], "http://b:1": [.environmentProxy(variable: "http_proxy", proxy)]],
+            "\(hops)")
     }
 
     @Test func throughAProxyTheHedgeMayFollowACircuitsSeconds() throws {
         let direct = NodePool.Configuration(route: .direct, proxied: false)
-        let proxied = NodePool.Configuration(route: ResolvedRoute(.proxy(try Proxy("socks5h://127.0.0.1:9050")), environment: [:]), proxied: true)
+        let proxied = NodePool.Configuration(
+            route: ResolvedRoute(.proxy(try Proxy("socks5h://127.0.0.1:9050")), environment: [:]), proxied: true)
         #expect(direct.statusTimeout == NodePool.Configuration().statusTimeout && !direct.isProxied)
-        #expect(proxied.isProxied && proxied.statusTimeout == direct.statusTimeout, "the direct value, which the pool stretches as the route needs")
+        #expect(
+            proxied.isProxied && proxied.statusTimeout == direct.statusTimeout,
+            "the direct value, which the pool stretches as the route needs")
         #expect(proxied.hedgeDelayBounds.lowerBound == direct.hedgeDelayBounds.lowerBound, "the hedge keeps its floor")
-        #expect(proxied.hedgeDelayBounds.upperBound > direct.hedgeDelayBounds.upperBound, "and may follow a slow circuit's latency")
+        #expect(
+            proxied.hedgeDelayBounds.upperBound > direct.hedgeDelayBounds.upperBound,
+            "and may follow a slow circuit's latency")
     }
 }
 
@@ -204,7 +253,9 @@ import Testing
         let passphrase = "wrap track hamster grocery casual talk theory half artist toast art essence"
         let first = KeyPair(passphrase: try Passphrase(validating: passphrase))
         let again = KeyPair(passphrase: try Passphrase(validating: passphrase))
-        let other = KeyPair(passphrase: try Passphrase(validating: "process gospel angry height between flat always clock suit refuse shove verb"))
+        let other = KeyPair(
+            passphrase: try Passphrase(
+                validating: "process gospel angry height between flat always clock suit refuse shove verb"))
         #expect(first.circuitName == again.circuitName)
         #expect(first.circuitName != other.circuitName)
         #expect(first.circuitName.count == 32 && Hex.decode(first.circuitName) != nil)

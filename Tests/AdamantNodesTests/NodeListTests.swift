@@ -1,19 +1,24 @@
 import AdamantCore
-@testable import AdamantNodes
 import Foundation
 import Testing
+
+@testable import AdamantNodes
 
 @Suite struct NodeListTests {
     let config = NodeConfigFile(path: "/cfg/config.json", nodes: ["https://c.example"])
 
     @Test func argumentsWinOverEverything() throws {
-        let list = try NodeList.resolve(arguments: ["https://a.example"], environment: ["ADM_NODES": "https://b.example"]) { config }
+        let list = try NodeList.resolve(
+            arguments: ["https://a.example"], environment: ["ADM_NODES": "https://b.example"]
+        ) { config }
         #expect(list.endpoints.map(\.url.description) == ["https://a.example"])
         #expect(list.source == .arguments && list.nethash == .majority)
     }
 
     @Test func environmentThenConfigThenBuiltIn() throws {
-        let env = try NodeList.resolve(arguments: [], environment: ["ADM_NODES": " https://b.example, ,http://10.0.0.1:36666,https://b.example/"]) { config }
+        let env = try NodeList.resolve(
+            arguments: [], environment: ["ADM_NODES": " https://b.example, ,http://10.0.0.1:36666,https://b.example/"]
+        ) { config }
         #expect(env.endpoints.map(\.url.description) == ["https://b.example", "http://10.0.0.1:36666"])
         #expect(env.source == .environment)
 
@@ -37,16 +42,22 @@ import Testing
     @Test func nethashPinning() throws {
         let pinnedConfig = NodeConfigFile(path: "/c", nethash: String(repeating: "AB", count: 32))
         let fromConfig = try NodeList.resolve(arguments: [], environment: [:]) { pinnedConfig }
-        #expect(fromConfig.nethash == .pinned(Nethash(String(repeating: "ab", count: 32))!) && fromConfig.source == .builtIn)
+        #expect(
+            fromConfig.nethash == .pinned(Nethash(String(repeating: "ab", count: 32))!) && fromConfig.source == .builtIn
+        )
 
-        let fromFlag = try NodeList.resolve(arguments: [], nethash: Nethash.mainnet.hex, environment: [:]) { pinnedConfig }
+        let fromFlag = try NodeList.resolve(arguments: [], nethash: Nethash.mainnet.hex, environment: [:]) {
+            pinnedConfig
+        }
         #expect(fromFlag.nethash == .pinned(.mainnet) && fromFlag.source == .builtIn)
 
         // The config file goes with its own nodes: --node follows the majority unless --nethash pins it.
         let arguments = try NodeList.resolve(arguments: ["https://a.example"], environment: [:]) { pinnedConfig }
         #expect(arguments.nethash == .majority)
 
-        #expect(throws: NodeListError.invalidNethash("xyz")) { try NodeList.resolve(arguments: [], nethash: "xyz", environment: [:]) }
+        #expect(throws: NodeListError.invalidNethash("xyz")) {
+            try NodeList.resolve(arguments: [], nethash: "xyz", environment: [:])
+        }
     }
 
     @Test func invalidURLNamesItsSource() {
@@ -62,8 +73,12 @@ import Testing
         let unreadable: () throws(NodeListError) -> NodeConfigFile? = { () throws(NodeListError) in
             throw .configFile(path: "/cfg/config.json", reason: "read although not needed")
         }
-        #expect(try NodeList.resolve(arguments: ["https://a.example"], environment: [:], configFile: unreadable).source == .arguments)
-        #expect(try NodeList.resolve(arguments: [], environment: ["ADM_NODES": "https://b.example"], configFile: unreadable).source == .environment)
+        #expect(
+            try NodeList.resolve(arguments: ["https://a.example"], environment: [:], configFile: unreadable).source
+                == .arguments)
+        #expect(
+            try NodeList.resolve(arguments: [], environment: ["ADM_NODES": "https://b.example"], configFile: unreadable)
+                .source == .environment)
         #expect(throws: NodeListError.configFile(path: "/cfg/config.json", reason: "read although not needed")) {
             try NodeList.resolve(arguments: [], environment: [:], configFile: unreadable)
         }
@@ -81,7 +96,11 @@ import Testing
     @Test func builtInListIsTheIOSDefaults() {
         #expect(NodeEndpoint.mainnet.count == 18)
         #expect(NodeEndpoint.mainnet.count { $0.alternate != nil } == 8)
-        #expect(NodeEndpoint.mainnet[2] == NodeEndpoint(url: try! NodeURL("https://endless.adamant.im"), alternate: try! NodeURL("http://149.102.157.15:36666")))
+        #expect(
+            NodeEndpoint.mainnet[2]
+                == NodeEndpoint(
+                    url: try! NodeURL("https://endless.adamant.im"),
+                    alternate: try! NodeURL("http://149.102.157.15:36666")))
     }
 
     /// Version 3 onion names (56 base32 characters), plain HTTP: the onion service is the encryption.
@@ -90,7 +109,9 @@ import Testing
         for endpoint in NodeEndpoint.mainnetOnion {
             let host = endpoint.url.host
             #expect(endpoint.url.isOnion && endpoint.url.scheme == "http" && endpoint.alternate == nil)
-            #expect(host.dropLast(".onion".count).count == 56 && host.dropLast(".onion".count).allSatisfy { "abcdefghijklmnopqrstuvwxyz234567".contains($0) })
+            #expect(
+                host.dropLast(".onion".count).count == 56
+                    && host.dropLast(".onion".count).allSatisfy { "abcdefghijklmnopqrstuvwxyz234567".contains($0) })
         }
         #expect(Set(NodeEndpoint.mainnetOnion.map(\.url)).isDisjoint(with: NodeEndpoint.mainnet.map(\.url)))
     }

@@ -1,6 +1,7 @@
 import AdamantCore
-@testable import AdamantNodes
 import Testing
+
+@testable import AdamantNodes
 
 @Suite struct NodePoolTests {
     let transport = ScriptedTransport()
@@ -12,7 +13,10 @@ import Testing
         transport.node("http://old:1", FakeStatus(version: "0.7.9"))
         transport.node("http://testnet:1", FakeStatus(nethash: String(repeating: "38", count: 32)))
         transport.route("http://html:1") { _, _ in .htmlPage }
-        let nodes = ["http://a:1", "http://b:1", "http://lag:1", "http://old:1", "http://testnet:1", "http://html:1", "http://down:1"]
+        let nodes = [
+            "http://a:1", "http://b:1", "http://lag:1", "http://old:1", "http://testnet:1", "http://html:1",
+            "http://down:1",
+        ]
         let pool = Fixtures.pool(transport, nodes: nodes, nethash: .pinned(.mainnet))
 
         let health = await pool.checkHealth().map(\.health)
@@ -28,7 +32,9 @@ import Testing
         // The device clock runs 90 s fast; node a reports milliseconds, node b only seconds.
         transport.node("http://a:1", FakeStatus(epochMillis: Fixtures.nodeEpochMillis + 1_234))
         transport.node("http://b:1", FakeStatus(epochMillis: Fixtures.nodeEpochMillis + 1_234, reportsMillis: false))
-        let pool = Fixtures.pool(transport, nodes: ["http://a:1", "http://b:1"], wallClock: ManualWallClock(unixMillis: Fixtures.unixMillis + 90_000))
+        let pool = Fixtures.pool(
+            transport, nodes: ["http://a:1", "http://b:1"],
+            wallClock: ManualWallClock(unixMillis: Fixtures.unixMillis + 90_000))
         let clocks = await pool.checkHealth().map { $0.clock?.deltaMillis }
         #expect(clocks == [90_000 - 1_234, 90_000 - 1_000])
     }
@@ -45,11 +51,16 @@ import Testing
     @Test func alternateURLWhenTheMainOneFails() async {
         transport.node("http://10.0.0.9:36666")
         let list = NodeList(
-            endpoints: [NodeEndpoint(url: try! NodeURL("https://gone.example"), alternate: try! NodeURL("http://10.0.0.9:36666"))],
+            endpoints: [
+                NodeEndpoint(
+                    url: try! NodeURL("https://gone.example"), alternate: try! NodeURL("http://10.0.0.9:36666"))
+            ],
             nethash: .pinned(.mainnet), source: .builtIn)
         var configuration = NodePool.Configuration()
         configuration.healthCheckDeadline = .seconds(30)
-        let pool = NodePool(nodes: list, transport: transport, configuration: configuration, wallClock: ManualWallClock(unixMillis: Fixtures.unixMillis))
+        let pool = NodePool(
+            nodes: list, transport: transport, configuration: configuration,
+            wallClock: ManualWallClock(unixMillis: Fixtures.unixMillis))
         let report = await pool.checkHealth()[0]
         #expect(report.url.description == "http://10.0.0.9:36666" && report.health == .usable)
     }
@@ -73,7 +84,10 @@ import Testing
             _ = try await client.height()
             Issue.record("expected no usable node")
         } catch {
-            guard case .noUsableNode(let reports) = error else { Issue.record("unexpected \(error)"); return }
+            guard case .noUsableNode(let reports) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
             #expect(reports.map(\.health) == [.outdated(NodeVersion(0, 7, 0))])
         }
     }

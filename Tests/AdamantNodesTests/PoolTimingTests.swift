@@ -1,7 +1,8 @@
 import AdamantCore
-@testable import AdamantNodes
 import Synchronization
 import Testing
+
+@testable import AdamantNodes
 
 /// The pool's timing policies on a `ManualClock`: hedging delay, read and health-check
 /// deadlines, monitor intervals. Time moves only when a test moves it, so each bound is exact
@@ -21,7 +22,9 @@ struct PoolTimingTests {
     var reads: [HTTPRequest] { transport.requests(to: "/api/transactions/get") }
 
     /// Nodes whose k-th transaction read meets `faults[k]` (an immediate answer once they run out).
-    func client(nodes: Int, _ faults: [Behavior], deadline: Duration, hedge: Duration = .milliseconds(100)) async -> NodeClient {
+    func client(nodes: Int, _ faults: [Behavior], deadline: Duration, hedge: Duration = .milliseconds(100)) async
+        -> NodeClient
+    {
         let order = ArrivalOrder()
         let urls = (1...nodes).map { "http://n\($0):1" }
         for url in urls {
@@ -52,7 +55,8 @@ struct PoolTimingTests {
     }
 
     @Test func everyNodeSilentEndsExactlyAtTheDeadline() async throws {
-        let client = await client(nodes: 3, [.blackhole, .blackhole, .blackhole], deadline: .milliseconds(400), hedge: .milliseconds(50))
+        let client = await client(
+            nodes: 3, [.blackhole, .blackhole, .blackhole], deadline: .milliseconds(400), hedge: .milliseconds(50))
         let done = Flag()
         let read = Task { [tx] in
             defer { done.set() }
@@ -73,7 +77,10 @@ struct PoolTimingTests {
             _ = try await read.value
             Issue.record("expected the deadline")
         } catch {
-            guard case .deadlineExceeded = error as? NodeError else { Issue.record("unexpected \(error)"); return }
+            guard case .deadlineExceeded = error as? NodeError else {
+                Issue.record("unexpected \(error)")
+                return
+            }
         }
         #expect(manual.now.offset == .milliseconds(400))
     }
@@ -99,7 +106,9 @@ struct PoolTimingTests {
 
     @Test func monitorRechecksEveryIntervalAndSoonerWhileNothingIsUsable() async {
         let isDown = Flag()
-        transport.route("http://n1:1") { _, _ in isDown.isSet ? .fail(.unreachable("connection refused")) : .json(FakeStatus().json) }
+        transport.route("http://n1:1") { _, _ in
+            isDown.isSet ? .fail(.unreachable("connection refused")) : .json(FakeStatus().json)
+        }
         let pool = Fixtures.pool(transport, nodes: ["http://n1:1"], clock: clock)
         var checks: Int { transport.requests(to: "/api/node/status").count }
         let start = manual.now
@@ -141,7 +150,8 @@ struct ProxiedHedgeTests {
         let route = ResolvedRoute(.proxy(try Proxy("socks5h://127.0.0.1:9050")), environment: [:])
         let pool = Fixtures.pool(transport, nodes: ["http://slow:1"], clock: clock) { configuration in
             configuration = NodePool.Configuration(route: proxied ? route : .direct, proxied: proxied)
-            configuration.statusTimeout = .seconds(30)  // the answer is waited for either way: the hedge is what differs
+            // the answer is waited for either way: the hedge is what differs
+            configuration.statusTimeout = .seconds(30)
         }
         let check = Task { await pool.checkHealth() }
         await manual.waitForSleepers(2)  // the check's deadline and the slow answer
@@ -166,9 +176,12 @@ struct ProxiedTimeoutTests {
         let clock = AnyClock(manual)
         let transport = ScriptedTransport(clock: clock)
         transport.node("http://n:1", paths: ["/api/node/status": .json(FakeStatus().json, after: latency)])
-        let list = NodeList(endpoints: [NodeEndpoint(url: try! NodeURL("http://n:1"))], nethash: .majority, source: .arguments)
+        let list = NodeList(
+            endpoints: [NodeEndpoint(url: try! NodeURL("http://n:1"))], nethash: .majority, source: .arguments)
         let configuration = NodePool.Configuration(route: proxied ? proxy : .direct, proxied: proxied)
-        let pool = NodePool(nodes: list, transport: transport, configuration: configuration, clock: clock, wallClock: ManualWallClock(unixMillis: Fixtures.unixMillis))
+        let pool = NodePool(
+            nodes: list, transport: transport, configuration: configuration, clock: clock,
+            wallClock: ManualWallClock(unixMillis: Fixtures.unixMillis))
         await check(pool, taking: latency)
         return (pool, transport)
     }
@@ -187,11 +200,17 @@ struct ProxiedTimeoutTests {
         #expect(pool.reports[0].health.isUsable && pool.reports[0].latency == .seconds(4))
 
         // 5 × 4 s, above each direct value and below each most.
-        for direct in [Duration.seconds(2), .seconds(3), .seconds(5), .seconds(10), .seconds(15)] { #expect(pool.allowing(direct) == .seconds(20)) }
-        #expect(pool.allowing(.seconds(25)) == .seconds(25) && pool.allowing(.seconds(30)) == .seconds(30), "never below the direct value")
+        for direct in [Duration.seconds(2), .seconds(3), .seconds(5), .seconds(10), .seconds(15)] {
+            #expect(pool.allowing(direct) == .seconds(20))
+        }
+        #expect(
+            pool.allowing(.seconds(25)) == .seconds(25) && pool.allowing(.seconds(30)) == .seconds(30),
+            "never below the direct value")
         await check(pool, taking: .seconds(4))
         let second = transport.requests[1]
-        #expect(second.timeout == .seconds(20) && second.connectTimeout == .seconds(20), "\(second.timeout) \(second.connectTimeout)")
+        #expect(
+            second.timeout == .seconds(20) && second.connectTimeout == .seconds(20),
+            "\(second.timeout) \(second.connectTimeout)")
 
         transport.node("http://n:1", paths: ["/api/blocks/getHeight": .json(#"{"success":true,"height":1000}"#)])
         #expect(try await NodeClient(pool: pool, deadline: .seconds(60)).height() == 1000)
@@ -215,10 +234,15 @@ struct ProxiedTimeoutTests {
     /// Before anything is measured, an operation's default (a call, a watch's read, a fetch, a
     /// register's wait) outlasts a first health check, which gets the most.
     @Test func beforeAnyMeasurementAnOperationOutlastsTheFirstCheck() throws {
-        let list = NodeList(endpoints: [NodeEndpoint(url: try NodeURL("http://n:1"))], nethash: .majority, source: .arguments)
-        let pool = NodePool(nodes: list, transport: ScriptedTransport(), configuration: NodePool.Configuration(route: proxy, proxied: true))
+        let list = NodeList(
+            endpoints: [NodeEndpoint(url: try NodeURL("http://n:1"))], nethash: .majority, source: .arguments)
+        let pool = NodePool(
+            nodes: list, transport: ScriptedTransport(),
+            configuration: NodePool.Configuration(route: proxy, proxied: true))
         let check = pool.allowing(NodePool.Configuration().healthCheckDeadline)
         #expect(check == .seconds(40))
-        for operation in [Duration.seconds(10), .seconds(15), .seconds(25), .seconds(30)] { #expect(pool.allowing(operation) > check) }
+        for operation in [Duration.seconds(10), .seconds(15), .seconds(25), .seconds(30)] {
+            #expect(pool.allowing(operation) > check)
+        }
     }
 }

@@ -1,14 +1,16 @@
 import AdamantCore
-@testable import AdamantNodes
 import Synchronization
 import Testing
+
+@testable import AdamantNodes
 
 /// A failure of the proxy is the proxy's: the request fails, and the nodes keep their rank,
 /// their health and the trust put in what another process measured.
 @Suite struct ProxyFailureTests {
     let transport = ScriptedTransport()
     static let nodes = ["http://a:1", "http://b:1"]
-    static let proxyDown = TransportError.proxyFailed(proxy: "socks5h://127.0.0.1:9050", reason: "Couldn't connect to server")
+    static let proxyDown = TransportError.proxyFailed(
+        proxy: "socks5h://127.0.0.1:9050", reason: "Couldn't connect to server")
     static let height = Behavior.json("{\"success\":true,\"height\":1000}")
 
     /// Whether the proxy is down.
@@ -42,7 +44,9 @@ import Testing
         #expect(try await pool.usableNodes().get().map(\.url.description) == Self.nodes, "a ranks first still")
 
         await pool.checkHealth()
-        #expect(pool.reports.map(\.health) == [.usable, .usable], "a check through the failed proxy leaves the nodes as found")
+        #expect(
+            pool.reports.map(\.health) == [.usable, .usable],
+            "a check through the failed proxy leaves the nodes as found")
         down.set(false)
         #expect(try await NodeClient(pool: pool).height() == 1000)
     }
@@ -58,7 +62,8 @@ import Testing
         #expect(cold.adopt(snapshot))
         down.set(true)
         await #expect(throws: NodeError.self) { _ = try await NodeClient(pool: cold).height() }
-        #expect(cold.reports.allSatisfy { $0.health.isUsable }, "the adopted health stands: \(cold.reports.map(\.health))")
+        #expect(
+            cold.reports.allSatisfy { $0.health.isUsable }, "the adopted health stands: \(cold.reports.map(\.health))")
         down.set(false)
         #expect(try await NodeClient(pool: cold).height() == 1000)
     }

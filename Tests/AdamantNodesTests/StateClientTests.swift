@@ -1,15 +1,19 @@
 import AdamantCore
 import Foundation
-@testable import AdamantNodes
 import Synchronization
 import Testing
+
+@testable import AdamantNodes
 
 @Suite struct StateClientTests {
     let transport = ScriptedTransport()
     static let owner = Fixtures.sender
 
-    static func state(_ key: String = "contact_list", value: String = "v", at offset: Int32 = 0, by keyPair: KeyPair = owner) -> Transaction {
-        try! Transaction.state(key: key, value: value, timestamp: Int32(Fixtures.nodeEpochMillis / 1000) + offset, signedBy: keyPair)
+    static func state(
+        _ key: String = "contact_list", value: String = "v", at offset: Int32 = 0, by keyPair: KeyPair = owner
+    ) -> Transaction {
+        try! Transaction.state(
+            key: key, value: value, timestamp: Int32(Fixtures.nodeEpochMillis / 1000) + offset, signedBy: keyPair)
     }
 
     static func body(_ transactions: [Transaction]) -> String {
@@ -24,11 +28,16 @@ import Testing
     }
 
     @Test func asksForTheOwnersKeyNewestFirst() async throws {
-        let newest = Self.state(value: "new", at: 5), older = Self.state(value: "old")
+        let newest = Self.state(value: "new", at: 5)
+        let older = Self.state(value: "old")
         let client = await client(["/api/states/get": .json(Self.body([older, newest]))])
         #expect(try await client.states(of: Self.owner.address, key: "contact_list", limit: 500) == [newest, older])
         let query = transport.requests(to: "/api/states/get").last.map(ScriptedTransport.query)
-        #expect(query == ["senderId": Self.owner.address.description, "key": "contact_list", "orderBy": "timestamp:desc", "limit": "100"])
+        #expect(
+            query == [
+                "senderId": Self.owner.address.description, "key": "contact_list", "orderBy": "timestamp:desc",
+                "limit": "100",
+            ])
     }
 
     @Test func noValueIsAnEmptyList() async throws {
@@ -59,7 +68,9 @@ import Testing
         let pool = Fixtures.pool(transport, nodes: ["http://n1:1"])
         await pool.checkHealth()
         let recorded = Mutex<TransactionID?>(nil)
-        let result = try await NodeClient(pool: pool).submitState(key: "contact_list", value: "{}x", signedBy: Self.owner) { tx in
+        let result = try await NodeClient(pool: pool).submitState(
+            key: "contact_list", value: "{}x", signedBy: Self.owner
+        ) { tx in
             recorded.withLock { $0 = tx.id }
         }
         let request = try #require(posted.withLock { $0 })

@@ -1,7 +1,8 @@
 import AdamantCore
 import Foundation
-@testable import AdamantNodes
 import Testing
+
+@testable import AdamantNodes
 
 @Suite struct SubmitTests {
     let transport = ScriptedTransport()
@@ -9,7 +10,8 @@ import Testing
 
     /// Three nodes; the k-th POST to arrive, whichever node gets it, meets `answers[k]`
     /// (no answer at all once they run out). `status` is every node's status.
-    func client(_ answers: [@Sendable (HTTPRequest) -> Behavior], status: FakeStatus = FakeStatus()) async -> NodeClient {
+    func client(_ answers: [@Sendable (HTTPRequest) -> Behavior], status: FakeStatus = FakeStatus()) async -> NodeClient
+    {
         let order = ArrivalOrder()
         for node in ["http://n1:1", "http://n2:1", "http://n3:1"] {
             transport.route(node) { request, path in
@@ -62,13 +64,17 @@ import Testing
         let tx = Fixtures.chat()
         let client = await client([
             { [wallClock] _ in
-                wallClock.advance(byMillis: 10_000)  // no answer, and time passed: past the window at any slot alignment
+                // no answer, and time passed: past the window at any slot alignment
+                wallClock.advance(byMillis: 10_000)
                 return .fail(.timedOut)
             },
             { _ in Fixtures.accepted(tx.id!) },
         ])
         let result = try await client.submit(tx)
-        guard case .ambiguous(let reason) = result.outcome else { Issue.record("unexpected \(result.outcome)"); return }
+        guard case .ambiguous(let reason) = result.outcome else {
+            Issue.record("unexpected \(result.outcome)")
+            return
+        }
         #expect(reason.contains("timestamp window has closed"))
         #expect(posts.count == 1)
     }
@@ -89,7 +95,10 @@ import Testing
         let tx = Fixtures.transfer()
         let client = await client([])
         let result = try await client.submit(tx)
-        guard case .ambiguous = result.outcome else { Issue.record("unexpected \(result.outcome)"); return }
+        guard case .ambiguous = result.outcome else {
+            Issue.record("unexpected \(result.outcome)")
+            return
+        }
         #expect(result.attempts.count == 3 && result.node == nil)
     }
 
@@ -111,14 +120,18 @@ import Testing
         let client = await client([{ _ in Fixtures.accepted(recorded.id!) }], status: FakeStatus(epochMillis: nodeNow))
 
         let asset = ChatAsset(message: [1, 2, 3], nonce: [UInt8](repeating: 4, count: 24), type: .message)
-        let result = try await client.submitChat(asset, to: Fixtures.recipient.address, signedBy: Fixtures.sender) { tx in
+        let result = try await client.submitChat(asset, to: Fixtures.recipient.address, signedBy: Fixtures.sender) {
+            tx in
             #expect(self.posts.isEmpty)  // recorded before anything is sent
             recorded.id = tx.id
         }
         #expect(result.outcome == .accepted(recorded.id!))
         let sent = try #require(recorded.id.flatMap { _ in posts.first?.body })
         let tx = try Fixtures.submitted(sent)
-        #expect(TimestampPolicy.v0_10.check(type: .chat, timestamp: Int64(tx.timestamp), timestampMs: tx.timestampMs, nowEpochMillis: nodeNow) == nil)
+        #expect(
+            TimestampPolicy.v0_10.check(
+                type: .chat, timestamp: Int64(tx.timestamp), timestampMs: tx.timestampMs, nowEpochMillis: nodeNow)
+                == nil)
         #expect(tx.timestampMs.map { $0 <= nodeNow } == true)
     }
 

@@ -14,12 +14,17 @@ struct DamagedStoreTests {
     @Test func damageInTheNotificationLogNamesTheLog() async throws {
         let home = try TemporaryDirectory.privateHome()
         let account = KeyPair(passphrase: Passphrase(unvalidated: "damaged log")).address
-        try damageRootPage(of: "shown", in: home.file(NotificationLog.fileName), migrations: NotificationLog.migrations) { connection in
-            try connection.query("INSERT INTO shown (account, id, shown_at, pushed) VALUES (?1, 11, 1, 1)", [.text(account.description)])
+        try damageRootPage(of: "shown", in: home.file(NotificationLog.fileName), migrations: NotificationLog.migrations)
+        { connection in
+            try connection.query(
+                "INSERT INTO shown (account, id, shown_at, pushed) VALUES (?1, 11, 1, 1)", [.text(account.description)])
         }
         let log = try NotificationLog(home: home.path)
         let error = await #expect(throws: StoreError.self) { try await log.pushes(to: account) }
-        guard case .damaged(.notificationLog, let path, _)? = error else { Issue.record("\(String(describing: error))"); return }
+        guard case .damaged(.notificationLog, let path, _)? = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
         #expect(path.hasSuffix(NotificationLog.fileName), "\(path)")
         let advice = try #require(error?.description)
         #expect(!advice.contains(OutboxStore.fileName) && !advice.contains("repair"), "\(advice)")
@@ -32,8 +37,13 @@ struct DamagedStoreTests {
     @Test func aDamagedIndexOfTheIntentsIsDamageWhenTheStoreOpens() async throws {
         let home = try TemporaryDirectory.privateHome()
         let keyPair = KeyPair(passphrase: Passphrase(unvalidated: "damaged index"))
-        let scope = StoreScope(account: keyPair.address, service: NotificationService.adamantIOS.address, key: LocalSealingKey(keyPair: keyPair, purpose: "outbox v1"))
-        try damageRootPage(of: "sqlite_autoindex_intents_1", in: home.file(OutboxStore.fileName), migrations: Schema.migrations, at: Self.firstKeyByte) { connection in
+        let scope = StoreScope(
+            account: keyPair.address, service: NotificationService.adamantIOS.address,
+            key: LocalSealingKey(keyPair: keyPair, purpose: "outbox v1"))
+        try damageRootPage(
+            of: "sqlite_autoindex_intents_1", in: home.file(OutboxStore.fileName), migrations: Schema.migrations,
+            at: Self.firstKeyByte
+        ) { connection in
             for (sequence, action) in [(1, PushAction.add), (2, .remove)] {
                 let signal = try PushSignal(token: String(repeating: "ab", count: 32), provider: .apns, action: action)
                 let tag = scope.tag(signal.token)
@@ -42,12 +52,19 @@ struct DamagedStoreTests {
                     INSERT INTO intents (account, service, token_tag, sequence, action, sealed, created_at, active_since, state)
                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, 5, 5, 'pending')
                     """,
-                    [.text(scope.account.description), .text(scope.service.description), .blob(tag), .integer(Int64(sequence)),
-                     .text(action.rawValue), .blob(SealedSignal.seal(signal, key: scope.key, context: scope.intentContext(tag: tag)))])
+                    [
+                        .text(scope.account.description), .text(scope.service.description), .blob(tag),
+                        .integer(Int64(sequence)),
+                        .text(action.rawValue),
+                        .blob(SealedSignal.seal(signal, key: scope.key, context: scope.intentContext(tag: tag))),
+                    ])
             }
         }
         let error = #expect(throws: OutboxError.self) { _ = try OutboxStore(directory: home.path) }
-        guard case .store(.damaged(.outbox, let path, let detail))? = error else { Issue.record("\(String(describing: error))"); return }
+        guard case .store(.damaged(.outbox, let path, let detail))? = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
         #expect(path.hasSuffix(OutboxStore.fileName))
         #expect(detail.contains("sqlite_autoindex_intents_1"), "\(detail)")
     }
@@ -60,24 +77,40 @@ struct DamagedStoreTests {
         let home = try TemporaryDirectory.privateHome()
         let keyPair = KeyPair(passphrase: Passphrase(unvalidated: "damaged height"))
         let service = NotificationService.adamantIOS
-        let scope = StoreScope(account: keyPair.address, service: service.address, key: LocalSealingKey(keyPair: keyPair, purpose: "outbox v1"))
+        let scope = StoreScope(
+            account: keyPair.address, service: service.address,
+            key: LocalSealingKey(keyPair: keyPair, purpose: "outbox v1"))
         let token = String(repeating: "ef", count: 32)
         do {
             let connection = try SQLiteConnection(path: home.file(OutboxStore.fileName), create: true)
             try connection.migrate(Schema.migrations)
-            for (number, action, height) in [(UInt64(1005), PushAction.add, Int64(bitPattern: 0x9B00_0000_0000_0005)), (1006, .remove, (1 << 62) + 100)] {
-                let id = TransactionID(number: number), signal = try PushSignal(token: token, provider: .apns, action: action)
+            for (number, action, height) in [
+                (UInt64(1005), PushAction.add, Int64(bitPattern: 0x9B00_0000_0000_0005)),
+                (1006, .remove, (1 << 62) + 100),
+            ] {
+                let id = TransactionID(number: number)
+                let signal = try PushSignal(token: token, provider: .apns, action: action)
                 try connection.query(
                     "INSERT INTO own_signals (id, account, service, token_tag, height, timestamp, sealed) VALUES (?1, ?2, ?3, ?4, ?5, 1000, ?6)",
-                    [.integer(Int64(number)), .text(scope.account.description), .text(scope.service.description), .blob(scope.tag(token)),
-                     .integer(height), .blob(SealedSignal.seal(signal, key: scope.key, context: scope.signalContext(id: id)))])
+                    [
+                        .integer(Int64(number)), .text(scope.account.description), .text(scope.service.description),
+                        .blob(scope.tag(token)),
+                        .integer(height),
+                        .blob(SealedSignal.seal(signal, key: scope.key, context: scope.signalContext(id: id))),
+                    ])
             }
         }
-        let error = try await #require(throws: OutboxError.self) { try await OutboxStore(directory: home.path).ownSignals(scope: scope) }
-        guard case .store(.damaged(.outbox, let path, _)) = error else { Issue.record("\(error)"); return }
+        let error = try await #require(throws: OutboxError.self) {
+            try await OutboxStore(directory: home.path).ownSignals(scope: scope)
+        }
+        guard case .store(.damaged(.outbox, let path, _)) = error else {
+            Issue.record("\(error)")
+            return
+        }
         #expect(path.hasSuffix(OutboxStore.fileName))
         // Where it trapped: the fold of the kept signals, as every outbox pass makes it.
-        let outbox = try Outbox(home: home.path, keyPair: keyPair, service: service, chain: ListedChain(transactions: []))
+        let outbox = try Outbox(
+            home: home.path, keyPair: keyPair, service: service, chain: ListedChain(transactions: []))
         await #expect(throws: OutboxError.self) { try await outbox.keptChainState() }
     }
 
@@ -104,7 +137,9 @@ struct DamagedStoreTests {
             try connection.migrate(migrations)
             try fill(connection)
             try connection.query("PRAGMA wal_checkpoint(TRUNCATE)")
-            root = try #require(try connection.query("SELECT rootpage FROM sqlite_master WHERE name = ?1", [.text(table)]).first?.integer(0))
+            root = try #require(
+                try connection.query("SELECT rootpage FROM sqlite_master WHERE name = ?1", [.text(table)]).first?
+                    .integer(0))
             pageSize = try #require(try connection.query("PRAGMA page_size").first?.integer(0))
         }
         let url = URL(fileURLWithPath: path)

@@ -33,7 +33,9 @@ final class OutboxNetwork: Sendable {
         var pool = NodePool.Configuration()
         pool.statusTimeout = .seconds(1)
         pool.requestTimeout = .seconds(2)
-        let list = NodeList(endpoints: try devnet.nodeURLs.map { NodeEndpoint(url: try NodeURL($0)) }, nethash: .majority, source: .arguments)
+        let list = NodeList(
+            endpoints: try devnet.nodeURLs.map { NodeEndpoint(url: try NodeURL($0)) }, nethash: .majority,
+            source: .arguments)
         let nodes = NodePool(nodes: list, transport: CurlTransport(), configuration: pool)
         await nodes.checkHealth()
         client = NodeClient(pool: nodes, deadline: .seconds(3))
@@ -41,11 +43,16 @@ final class OutboxNetwork: Sendable {
 
     deinit { devnet.stop() }
 
-    func outbox(home name: String = "home", account: KeyPair? = nil, _ configure: (inout Outbox.Configuration) -> Void = { _ in }) throws -> Outbox {
+    func outbox(
+        home name: String = "home", account: KeyPair? = nil,
+        _ configure: (inout Outbox.Configuration) -> Void = { _ in }
+    ) throws -> Outbox {
         var configuration = Outbox.Configuration()
         configuration.pollInterval = .milliseconds(50)
         configure(&configuration)
-        return try Outbox(home: home.path + "/" + name, keyPair: account ?? self.account, service: service, chain: client, configuration: configuration)
+        return try Outbox(
+            home: home.path + "/" + name, keyPair: account ?? self.account, service: service, chain: client,
+            configuration: configuration)
     }
 
     /// Another funded account on the same network.
@@ -67,7 +74,9 @@ final class OutboxNetwork: Sendable {
     func registered(_ token: String, in outbox: Outbox) async throws {
         let intent = try await outbox.register(token: token, provider: .apns)
         let report = try await outbox.waitUntilSettled(intent, within: .seconds(20))
-        try #require(report.keys.first { $0.token == token }.map { if case .applied = $0.newest.state { true } else { false } } == true)
+        try #require(
+            report.keys.first { $0.token == token }.map { if case .applied = $0.newest.state { true } else { false } }
+                == true)
         devnet.pollANS()
         try #require(registered.contains(token))
     }
@@ -86,7 +95,10 @@ struct LiveOutboxTests {
         let intent = try await outbox.register(token: Self.token, provider: .apns)
         let report = try await outbox.waitUntilSettled(intent, within: .seconds(20))
         let key = try #require(report.keys.first)
-        guard case .applied(let height?) = key.newest.state else { Issue.record("not applied: \(key) \(report.networkProblem.map { "\($0)" } ?? "")"); return }
+        guard case .applied(let height?) = key.newest.state else {
+            Issue.record("not applied: \(key) \(report.networkProblem.map { "\($0)" } ?? "")")
+            return
+        }
         #expect(height > 0)
         network.devnet.pollANS()
         #expect(network.registered == [Self.token])
@@ -130,11 +142,15 @@ struct LiveOutboxTests {
         await network.client.pool.checkHealth()
         let add = try await outbox.register(token: Self.token, provider: .apns)
         let report = try await outbox.waitUntilSettled(add, within: .seconds(20))
-        #expect(report.keys.first?.newest.state == .applied(height: try #require(report.keys.first?.chain?.last?.height)))
+        #expect(
+            report.keys.first?.newest.state == .applied(height: try #require(report.keys.first?.chain?.last?.height)))
         let queue = try await outbox.queue()
         #expect(queue.first?.map(\.state).dropLast(1).last == .superseded, "the remove was cancelled")
         #expect(queue.first?.flatMap(\.attempts).count == 1, "only the first add was ever sent")
-        for _ in 0..<3 { network.devnet.mine(); network.devnet.pollANS() }
+        for _ in 0..<3 {
+            network.devnet.mine()
+            network.devnet.pollANS()
+        }
         #expect(network.registered == [Self.token])
     }
 
@@ -158,11 +174,15 @@ struct LiveOutboxTests {
         let add = try await outbox.register(token: Self.token, provider: .apns)
         let report = try await outbox.waitUntilSettled(add, within: .seconds(20))
         let key = try #require(report.keys.first)
-        let signals = try await outbox.store.ownSignals(scope: outbox.scope).sorted(by: OwnSignal.inChainOrder).map(\.signal.action)
+        let signals = try await outbox.store.ownSignals(scope: outbox.scope).sorted(by: OwnSignal.inChainOrder).map(
+            \.signal.action)
         #expect(signals == [.add, .remove, .add], "the remove landed, then one fresh add")
         #expect(key.chain?.standing == .registered)
         #expect(key.newest.state == .applied(height: key.chain?.last?.height))
-        for _ in 0..<3 { network.devnet.mine(); network.devnet.pollANS() }
+        for _ in 0..<3 {
+            network.devnet.mine()
+            network.devnet.pollANS()
+        }
         #expect(network.registered == [Self.token])
     }
 
@@ -178,7 +198,8 @@ struct LiveOutboxTests {
         let remove = try await outbox.unregister(token: Self.token)
         _ = try await outbox.waitUntilSettled(remove, within: .seconds(20))
         let add = try await outbox.register(token: Self.token, provider: .apns)
-        async let theirs = withStranger ? stranger.register(token: String(repeating: "77", count: 32), provider: .apns) : nil
+        async let theirs =
+            withStranger ? stranger.register(token: String(repeating: "77", count: 32), provider: .apns) : nil
         if let theirs = try await theirs { _ = try await stranger.waitUntilSettled(theirs, within: .seconds(20)) }
         let report = try await outbox.waitUntilSettled(add, within: .seconds(20))
         #expect(report.keys.first?.chain?.standing == .registered)
@@ -201,8 +222,13 @@ struct LiveOutboxTests {
         let removes = try await reinstalled.unregisterAll()
         #expect(Set(removes.map(\.signal.token)) == Set(tokens))
         let report = try await reinstalled.flush(within: .seconds(20))
-        #expect(report.keys.count == 3 && report.keys.allSatisfy { $0.newest.state != .pending && $0.chain?.standing == .unregistered })
-        for _ in 0..<3 { network.devnet.mine(); network.devnet.pollANS() }
+        #expect(
+            report.keys.count == 3
+                && report.keys.allSatisfy { $0.newest.state != .pending && $0.chain?.standing == .unregistered })
+        for _ in 0..<3 {
+            network.devnet.mine()
+            network.devnet.pollANS()
+        }
         #expect(network.registered.isEmpty)
         #expect(try await reinstalled.unregisterAll().isEmpty, "nothing left to remove")
     }
@@ -220,7 +246,10 @@ struct LiveOutboxTests {
 
         _ = try network.devnet.fund(network.account.address, amount: ADMAmount(units: 100_000))  // exactly one fee
         let funded = try await outbox.waitUntilSettled(intent, within: .seconds(20))
-        guard case .applied? = funded.keys.first?.newest.state else { Issue.record("\(funded)"); return }
+        guard case .applied? = funded.keys.first?.newest.state else {
+            Issue.record("\(funded)")
+            return
+        }
         #expect(network.devnet.balance(of: network.account.address) == ADMAmount(units: 0))
     }
 
@@ -238,7 +267,10 @@ struct LiveOutboxTests {
         let outbox = try network.outbox()
         let intent = try await outbox.register(token: Self.token, provider: .apns)
         let report = try await outbox.waitUntilSettled(intent, within: .seconds(20))
-        guard case .applied? = report.keys.first?.newest.state else { Issue.record("\(report)"); return }
+        guard case .applied? = report.keys.first?.newest.state else {
+            Issue.record("\(report)")
+            return
+        }
         #expect(report.keys.first?.newest.attempts.count == 1)
     }
 
@@ -255,8 +287,11 @@ struct LiveOutboxTests {
         _ = try await fresh.register(token: other, provider: .apns)
         let report = try await fresh.status()
         #expect(report.networkProblem == nil)
-        let states = Dictionary(uniqueKeysWithValues: try await fresh.queue().compactMap(\.last).map { ($0.signal.token, $0) })
-        #expect(states[Self.token]?.state == .applied(height: try #require(report.keys.first { $0.token == Self.token }?.chain?.last?.height)))
+        let states = Dictionary(
+            uniqueKeysWithValues: try await fresh.queue().compactMap(\.last).map { ($0.signal.token, $0) })
+        #expect(
+            states[Self.token]?.state
+                == .applied(height: try #require(report.keys.first { $0.token == Self.token }?.chain?.last?.height)))
         #expect(states[other]?.state == .pending)
         #expect(states.values.allSatisfy { $0.attempts.isEmpty }, "status signed something")
         network.devnet.mine()
@@ -281,7 +316,10 @@ struct LiveOutboxTests {
         #expect(made.first?.mustSend == true)
         let report = try await outbox.waitUntilSettled(try #require(made.first), within: .seconds(20))
         let key = try #require(report.keys.first)
-        guard case .applied(let height?) = key.newest.state else { Issue.record("\(key)"); return }
+        guard case .applied(let height?) = key.newest.state else {
+            Issue.record("\(key)")
+            return
+        }
         #expect(key.newest.attempts.contains { $0.id == key.chain?.last?.id }, "applied through its own signal")
         #expect(key.chain?.last?.height == height)
         #expect(try await outbox.store.ownSignals(scope: outbox.scope).count == before + 1)

@@ -14,7 +14,10 @@ struct NotificationLogFilesTests {
         let home = try TemporaryDirectory()
         chmod(home.path, 0o755)
         let error = #expect(throws: StoreError.self) { _ = try NotificationLog(home: home.path) }
-        guard case .home? = error else { Issue.record("\(String(describing: error))"); return }
+        guard case .home? = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
         #expect(!FileManager.default.fileExists(atPath: home.file(NotificationLog.fileName)))
     }
 
@@ -23,12 +26,16 @@ struct NotificationLogFilesTests {
         let home = try TemporaryDirectory.privateHome()
         let newer = (NotificationLog.migrations.last?.version ?? 0) + 1
         do {
-            let connection = try SQLiteConnection(path: home.file(NotificationLog.fileName), create: true, configure: false)
+            let connection = try SQLiteConnection(
+                path: home.file(NotificationLog.fileName), create: true, configure: false)
             try connection.execute("PRAGMA user_version = \(newer)")
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: home.file(NotificationLog.fileName)))
         let error = #expect(throws: StoreError.self) { _ = try NotificationLog(home: home.path) }
-        guard case .newer(.notificationLog, _, let found, let supported)? = error else { Issue.record("\(String(describing: error))"); return }
+        guard case .newer(.notificationLog, _, let found, let supported)? = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
         #expect(found == newer && supported == newer - 1)
         #expect(try Data(contentsOf: URL(fileURLWithPath: home.file(NotificationLog.fileName))) == before)
     }
@@ -42,11 +49,18 @@ struct NotificationLogFilesTests {
         let log = try NotificationLog(home: home.path)
         _ = try await log.recordShown(TransactionID(number: 3), account: account, pushed: false, at: 1)
         #expect(try currentUmask() == umaskBefore)
-        let files = try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.hasPrefix(NotificationLog.fileName) }
-        #expect(Set(files) == [NotificationLog.fileName, NotificationLog.fileName + "-wal", NotificationLog.fileName + "-shm"])
+        let files = try FileManager.default.contentsOfDirectory(atPath: home.path).filter {
+            $0.hasPrefix(NotificationLog.fileName)
+        }
+        #expect(
+            Set(files) == [
+                NotificationLog.fileName, NotificationLog.fileName + "-wal", NotificationLog.fileName + "-shm",
+            ])
         for file in files {
             var info = stat()
-            #expect(stat(home.file(file), &info) == 0 && info.st_mode & 0o777 == 0o600, "\(file) is \(String(info.st_mode & 0o777, radix: 8))")
+            #expect(
+                stat(home.file(file), &info) == 0 && info.st_mode & 0o777 == 0o600,
+                "\(file) is \(String(info.st_mode & 0o777, radix: 8))")
         }
     }
 

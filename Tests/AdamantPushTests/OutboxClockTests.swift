@@ -14,11 +14,16 @@ struct OutboxClockTests {
     let account = KeyPair(passphrase: Passphrase(unvalidated: "outbox clock test"))
     let token = String(repeating: "cd", count: 32)
 
-    func outbox(_ chain: RefusingChain, wallClock: any WallClock = SystemWallClock(), configure: (inout Outbox.Configuration) -> Void = { _ in }) throws -> Outbox {
+    func outbox(
+        _ chain: RefusingChain, wallClock: any WallClock = SystemWallClock(),
+        configure: (inout Outbox.Configuration) -> Void = { _ in }
+    ) throws -> Outbox {
         chmod(home.path, 0o700)
         var configuration = Outbox.Configuration()
         configure(&configuration)
-        return try Outbox(home: home.path, keyPair: account, service: .adamantIOS, chain: chain, configuration: configuration, wallClock: wallClock)
+        return try Outbox(
+            home: home.path, keyPair: account, service: .adamantIOS, chain: chain, configuration: configuration,
+            wallClock: wallClock)
     }
 
     @Test func aFlushPausesOnTheChainsClockUntilItsBudgetIsSpent() async throws {
@@ -66,9 +71,13 @@ final class RefusingChain: SignalChain {
         heights.withLock { $0 += 1 }
         return 100
     }
-    func signals(sentBy sender: Address, afterHeight: Int64, offset: Int) async throws(NodeError) -> [Transaction] { [] }
+    func signals(sentBy sender: Address, afterHeight: Int64, offset: Int) async throws(NodeError) -> [Transaction] {
+        []
+    }
     func locate(_ id: TransactionID) async throws(NodeError) -> TransactionLocation { .notFound }
-    func spendableBalance(of address: Address) async throws(NodeError) -> ADMAmount { ADMAmount(units: 100 * ADMAmount.unitsPerADM) }
+    func spendableBalance(of address: Address) async throws(NodeError) -> ADMAmount {
+        ADMAmount(units: 100 * ADMAmount.unitsPerADM)
+    }
     func send(
         _ asset: ChatAsset, to recipient: Address, signedBy keyPair: KeyPair, isResend: Bool,
         willSend: @Sendable (Transaction) async throws -> Void

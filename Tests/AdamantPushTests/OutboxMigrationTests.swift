@@ -12,7 +12,8 @@ struct OutboxMigrationTests {
         let home = try TemporaryDirectory.privateHome()
         let keyPair = KeyPair(passphrase: Passphrase(unvalidated: "migration test"))
         let scope = StoreScope(
-            account: keyPair.address, service: NotificationService.adamantIOS.address, key: LocalSealingKey(keyPair: keyPair, purpose: "outbox v1"))
+            account: keyPair.address, service: NotificationService.adamantIOS.address,
+            key: LocalSealingKey(keyPair: keyPair, purpose: "outbox v1"))
         let signal = try PushSignal(token: String(repeating: "ab", count: 32), provider: .apns, action: .add)
         do {
             // An intent as the first release wrote it: schema 1 only.
@@ -24,8 +25,10 @@ struct OutboxMigrationTests {
                 INSERT INTO intents (account, service, token_tag, sequence, action, sealed, created_at, active_since, state)
                 VALUES (?1, ?2, ?3, 1, 'add', ?4, 5, 5, 'pending')
                 """,
-                [.text(scope.account.description), .text(scope.service.description), .blob(tag),
-                 .blob(SealedSignal.seal(signal, key: scope.key, context: scope.intentContext(tag: tag)))])
+                [
+                    .text(scope.account.description), .text(scope.service.description), .blob(tag),
+                    .blob(SealedSignal.seal(signal, key: scope.key, context: scope.intentContext(tag: tag))),
+                ])
         }
         let store = try OutboxStore(directory: home.path)
         _ = try await store.addIntent(signal, scope: scope, now: 6, mustSend: true)

@@ -20,7 +20,8 @@ struct OwnSignalTests {
         let token = String(repeating: "ab", count: 32)
         func signal(_ action: PushAction, at height: Int64) throws -> Transaction {
             var transaction = try Transaction.signal(
-                PushSignal(token: token, provider: .apns, action: action), to: service, timestamp: 1_000 + Int32(height), signedBy: account)
+                PushSignal(token: token, provider: .apns, action: action), to: service,
+                timestamp: 1_000 + Int32(height), signedBy: account)
             transaction.height = height
             return transaction
         }
@@ -31,7 +32,8 @@ struct OwnSignalTests {
         #expect(throws: Never.self) { try transfer.verify() }
 
         let listed = [added, try signal(.remove, at: 30), transfer]
-        let outbox = try Outbox(home: home.path, keyPair: account, service: service, chain: ListedChain(transactions: listed))
+        let outbox = try Outbox(
+            home: home.path, keyPair: account, service: service, chain: ListedChain(transactions: listed))
         let state = try await outbox.tokensOnChain()[token]
         #expect(state?.standing == .unregistered)
         #expect(state?.last?.height == 30)

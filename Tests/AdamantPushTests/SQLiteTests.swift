@@ -101,7 +101,10 @@ struct SQLiteTests {
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         do {
             let connection = try SQLiteConnection(path: path, create: false)
-            for note in 0..<50 { try connection.query("INSERT INTO notes (body) VALUES (?1)", [.text(String(repeating: "n\(note)", count: 100))]) }
+            for note in 0..<50 {
+                try connection.query(
+                    "INSERT INTO notes (body) VALUES (?1)", [.text(String(repeating: "n\(note)", count: 100))])
+            }
         }
         #expect(FileManager.default.fileExists(atPath: path + "-wal"))
         #expect(FileManager.default.fileExists(atPath: path + "-shm"))
@@ -135,7 +138,9 @@ struct SQLiteTests {
     /// would pass its minute.
     @Test(.timeLimit(.minutes(1))) func anOpenBesideAReaderLeavesTheWALWithoutWaiting() throws {
         do { try SQLiteConnection(path: path, create: true).migrate(Self.schema) }
-        let (writer, reader) = (try SQLiteConnection(path: path, create: false), try SQLiteConnection(path: path, create: false))
+        let (writer, reader) = (
+            try SQLiteConnection(path: path, create: false), try SQLiteConnection(path: path, create: false)
+        )
         let commits = SQLiteConnection.truncateWALAtFrames + 10
         for note in 0..<commits { try writer.query("INSERT INTO notes (body) VALUES (?1)", [.text("note \(note)")]) }
         let long = try walSize()
@@ -161,7 +166,9 @@ struct SQLiteTests {
             try newer.execute("CREATE TABLE later (x INTEGER) STRICT; PRAGMA user_version = 3")
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect(throws: MigrationError.newerSchema(found: 3, supported: 2)) { try SerialDatabase(path: path, create: false, migrations: Self.schema) }
+        #expect(throws: MigrationError.newerSchema(found: 3, supported: 2)) {
+            try SerialDatabase(path: path, create: false, migrations: Self.schema)
+        }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     }
@@ -169,7 +176,9 @@ struct SQLiteTests {
     @Test func aFileThatIsNotADatabaseIsCorruptNotEmpty() throws {
         let garbage = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
         try garbage.write(to: URL(fileURLWithPath: path))
-        let error = try #require(throws: SQLiteError.self) { try SerialDatabase(path: path, create: false, migrations: Self.schema) }
+        let error = try #require(throws: SQLiteError.self) {
+            try SerialDatabase(path: path, create: false, migrations: Self.schema)
+        }
         #expect(error.isCorrupt, "\(error)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
     }
@@ -235,8 +244,13 @@ struct SQLiteTests {
         let connection = try SQLiteConnection(path: path, create: true)
         try connection.execute("CREATE TABLE b (x BLOB, y TEXT) STRICT")
         let bytes: [UInt8] = [0, 1, 2, 255, 0]
-        try connection.query("INSERT INTO b VALUES (?1, ?2), (?3, ?4), (?5, ?6)", [.blob(bytes), .null, .blob([]), .text("é\u{0}z"), .null, .text("")])
-        #expect(try connection.query("SELECT x, y FROM b") == [[.blob(bytes), .null], [.blob([]), .text("é\u{0}z")], [.null, .text("")]])
+        try connection.query(
+            "INSERT INTO b VALUES (?1, ?2), (?3, ?4), (?5, ?6)",
+            [.blob(bytes), .null, .blob([]), .text("é\u{0}z"), .null, .text("")])
+        #expect(
+            try connection.query("SELECT x, y FROM b") == [
+                [.blob(bytes), .null], [.blob([]), .text("é\u{0}z")], [.null, .text("")],
+            ])
     }
 
     @Test func theSerialOwnerRunsWritesAndReadsFromTasks() async throws {
@@ -244,7 +258,9 @@ struct SQLiteTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<50 {
                 group.addTask {
-                    _ = try await database.write { try $0.query("INSERT INTO notes (body) VALUES (?1)", [.text("n\(index)")]) }
+                    _ = try await database.write {
+                        try $0.query("INSERT INTO notes (body) VALUES (?1)", [.text("n\(index)")])
+                    }
                 }
             }
             try await group.waitForAll()

@@ -24,7 +24,8 @@ struct WatchJournalTests {
     @Test func aKillAfterTwoOfFiveTakesTheOtherThreeOutAndPutsTheCursorBack() async throws {
         let home = try home()
         do {
-            let page = try await NotificationLog(home: home.path).recordWatched(listed, account: account, from: from, to: past, stream: "chats")
+            let page = try await NotificationLog(home: home.path).recordWatched(
+                listed, account: account, from: from, to: past, stream: "chats")
             page.handedOverNext()
             page.handedOverNext()
         }  // killed: the page is dropped without a word
@@ -53,7 +54,9 @@ struct WatchJournalTests {
         #expect(try await log.settleWatched(account: account, stream: "socket") == 1)
         #expect(try await log.shown(pooled: [lost, kept], account: account, fromHeight: 40) == [kept])
         let inBlocks = [WatchedTransaction(id: lost, height: 41), WatchedTransaction(id: kept, height: 41)]
-        #expect(try await log.shown(among: inBlocks, account: account) == [kept], "its block's listing skips only the one handed over")
+        #expect(
+            try await log.shown(among: inBlocks, account: account) == [kept],
+            "its block's listing skips only the one handed over")
     }
 
     /// A transaction the listings handed over from a block is not shown again when a socket
@@ -65,14 +68,18 @@ struct WatchJournalTests {
         for _ in ids { page.handedOverNext() }
         let unlisted = TransactionID(number: 3000)
         #expect(try await log.shown(pooled: ids + [unlisted], account: account, fromHeight: 40) == Set(ids))
-        #expect(try await log.shown(pooled: ids, account: account, fromHeight: 42) == Set(ids), "the page reaches block 42")
-        #expect(try await log.shown(pooled: ids, account: account, fromHeight: 43).isEmpty, "nor is a page below the floor looked in")
+        #expect(
+            try await log.shown(pooled: ids, account: account, fromHeight: 42) == Set(ids), "the page reaches block 42")
+        #expect(
+            try await log.shown(pooled: ids, account: account, fromHeight: 43).isEmpty,
+            "nor is a page below the floor looked in")
     }
 
     @Test func aPageHandedOverWholeLeavesNothingToSettle() async throws {
         let home = try home()
         do {
-            let page = try await NotificationLog(home: home.path).recordWatched(listed, account: account, from: from, to: past, stream: "chats")
+            let page = try await NotificationLog(home: home.path).recordWatched(
+                listed, account: account, from: from, to: past, stream: "chats")
             for _ in ids { page.handedOverNext() }
             page.handedOverNext()  // one more than the page has: nothing
         }
@@ -94,7 +101,8 @@ struct WatchJournalTests {
             for _ in ids { long.handedOverNext() }
             let inode = try #require(FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int)
             let later = (6...7).map { WatchedTransaction(id: TransactionID(number: 2000 + UInt64($0)), height: 44) }
-            let short = try await log.recordWatched(later, account: account, from: past, to: WatchCursor(height: 45), stream: "chats")
+            let short = try await log.recordWatched(
+                later, account: account, from: past, to: WatchCursor(height: 45), stream: "chats")
             short.handedOverNext()  // killed then
             let attributes = try FileManager.default.attributesOfItem(atPath: path)
             #expect(attributes[.systemFileNumber] as? Int == inode, "the same file")
@@ -128,7 +136,8 @@ struct WatchJournalTests {
         do {
             let log = try NotificationLog(home: home.path)
             _ = try await log.recordShown(ids[1], account: account, pushed: true, at: 1)
-            let earlier = try await log.recordWatched([listed[3]], account: account, from: WatchCursor(height: 30), to: from, stream: "chats")
+            let earlier = try await log.recordWatched(
+                [listed[3]], account: account, from: WatchCursor(height: 30), to: from, stream: "chats")
             earlier.handedOverNext()
             let page = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
             #expect(page.shownBefore == [ids[1], ids[3]])
@@ -161,7 +170,9 @@ struct WatchJournalTests {
         let moved = WatchCursor(height: 44, skip: 1)
         _ = try await log.recordWatched(listed, account: account, from: past, to: moved, stream: "chats")
         #expect(try await log.watchCursor(account: account, stream: "chats") == moved, "a cursor that moves is kept")
-        #expect(WatchJournal(home: home.path, account: account, stream: "chats").read() == WatchJournal.Page(from: past, ids: []))
+        #expect(
+            WatchJournal(home: home.path, account: account, stream: "chats").read()
+                == WatchJournal.Page(from: past, ids: []))
     }
 
     /// Killed after the journal was written and before the page's commit: settling puts back
@@ -196,7 +207,8 @@ struct WatchJournalTests {
 
     @Test func theJournalIsTheOwnersOnly() async throws {
         let home = try home()
-        let page = try await NotificationLog(home: home.path).recordWatched(listed, account: account, from: from, to: past, stream: "chats")
+        let page = try await NotificationLog(home: home.path).recordWatched(
+            listed, account: account, from: from, to: past, stream: "chats")
         page.handedOverNext()
         let path = WatchJournal(home: home.path, account: account, stream: "chats").path
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -213,15 +225,26 @@ struct WatchJournalTests {
         let page = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
         for _ in ids { page.handedOverNext() }
         let watched = listed[3]
-        #expect(try await log.recordShown(watched.id, account: account, pushed: true, at: 5, height: watched.height), "shown by the watch")
+        #expect(
+            try await log.recordShown(watched.id, account: account, pushed: true, at: 5, height: watched.height),
+            "shown by the watch")
         #expect(try await log.pushes(to: account).map(\.id) == [watched.id], "and now known to have come by push")
-        #expect(try await log.recordShown(ids[4], account: account, pushed: true, at: 6, height: watched.height), "in another of the page's blocks")
-        #expect(try await !log.recordShown(TransactionID(number: 1999), account: account, pushed: true, at: 6, height: 41), "not in the page")
+        #expect(
+            try await log.recordShown(ids[4], account: account, pushed: true, at: 6, height: watched.height),
+            "in another of the page's blocks")
+        #expect(
+            try await !log.recordShown(TransactionID(number: 1999), account: account, pushed: true, at: 6, height: 41),
+            "not in the page")
         let later = WatchedTransaction(id: TransactionID(number: 2000), height: 45)
         #expect(try await !log.recordShown(later.id, account: account, pushed: true, at: 7, height: later.height))
-        #expect(try await log.shown(among: [later, WatchedTransaction(id: TransactionID(number: 2001), height: 45)], account: account) == [later.id])
+        #expect(
+            try await log.shown(
+                among: [later, WatchedTransaction(id: TransactionID(number: 2001), height: 45)], account: account) == [
+                    later.id
+                ])
         #expect(try await log.shown(among: listed, account: other).isEmpty, "another account's watch")
-        #expect(try await !log.recordShown(ids[0], account: other, pushed: true, at: 8, height: 40), "nor for its pushes")
+        #expect(
+            try await !log.recordShown(ids[0], account: other, pushed: true, at: 8, height: 40), "nor for its pushes")
     }
 
     /// A log whose watch kept its own in `shown` (the first schema) still skips them, and
@@ -233,10 +256,12 @@ struct WatchJournalTests {
             try connection.migrate(Array(NotificationLog.migrations.prefix(1)))
             for id in ids {
                 try connection.query(
-                    "INSERT INTO shown (account, id, shown_at, pushed) VALUES (?1, ?2, 1, 0)", [.text(account.description), .integer(Int64(id.number))])
+                    "INSERT INTO shown (account, id, shown_at, pushed) VALUES (?1, ?2, 1, 0)",
+                    [.text(account.description), .integer(Int64(id.number))])
             }
             try connection.query("INSERT INTO watch_cursors VALUES (?1, 'chats', 44, 0)", [.text(account.description)])
-            let delivery = try WatchJournal(home: home.path, account: account, stream: "chats").start(from: from, ids: ids)
+            let delivery = try WatchJournal(home: home.path, account: account, stream: "chats").start(
+                from: from, ids: ids)
             delivery.recordNext()
             delivery.recordNext()  // killed then
         }
@@ -262,18 +287,23 @@ struct WatchJournalTests {
     /// What an earlier version left behind: its ids handed over appended after the page's.
     @Test func theFirstFormatIsStillRead() throws {
         let id = { (n: UInt64) in (0..<8).map { UInt8(truncatingIfNeeded: n >> ($0 * 8)) } }
-        let bytes = Array("AWJ1".utf8) + [2, 0, 0, 0] + [40, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0] + id(1001) + id(1002) + id(1001)
+        let bytes =
+            Array("AWJ1".utf8) + [2, 0, 0, 0] + [40, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0] + id(1001) + id(1002)
+            + id(1001)
         #expect(WatchJournal.decode(bytes) == WatchJournal.Page(from: from, ids: Array(ids[..<2]), delivered: [ids[0]]))
         #expect(WatchJournal.decode(bytes + [1, 2, 3])?.delivered == [ids[0]], "a partly written last id is not read")
     }
 
     /// None of these is a journal this code wrote: each guards nothing, and none traps.
     @Test(arguments: [
-        [], Array("AWJ1".utf8), Array("AWJ2".utf8) + [UInt8](repeating: 0, count: 20), Array("AWJ3".utf8) + [UInt8](repeating: 0, count: 24),
+        [], Array("AWJ1".utf8), Array("AWJ2".utf8) + [UInt8](repeating: 0, count: 20),
+        Array("AWJ3".utf8) + [UInt8](repeating: 0, count: 24),
         Array("AWJ1".utf8) + [1, 0, 0, 0] + [UInt8](repeating: 0, count: 16),  // counts one id, has none
         Array("AWJ1".utf8) + [0xFF, 0xFF, 0xFF, 0xFF] + [UInt8](repeating: 0, count: 16),
         Array("AWJ1".utf8) + [0, 0, 0, 0] + [UInt8](repeating: 0xFF, count: 16),  // a negative cursor
-        Array("AWJ1".utf8) + [1, 0, 0, 0] + [UInt8](repeating: 0, count: 16) + [1, 0, 0, 0, 0, 0, 0, 0] + [2, 0, 0, 0, 0, 0, 0, 0],  // delivered a stranger
+        Array("AWJ1".utf8) + [1, 0, 0, 0] + [UInt8](repeating: 0, count: 16) + [1, 0, 0, 0, 0, 0, 0, 0] + [
+            2, 0, 0, 0, 0, 0, 0, 0,
+        ],  // delivered a stranger
         Array("AWJ2".utf8) + [0, 0, 0, 0, 1, 0, 0, 0] + [UInt8](repeating: 0, count: 16),  // counts one id, has none
         Array("AWJ2".utf8) + [2, 0, 0, 0, 1, 0, 0, 0] + [UInt8](repeating: 0, count: 24),  // two handed over of one
         Array("AWJ2".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] + [UInt8](repeating: 0, count: 16),
@@ -304,8 +334,13 @@ struct WatchJournalTests {
         let error = await #expect(throws: StoreError.self) {
             _ = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
         }
-        guard case .failed(.watchJournal, path, _)? = error else { Issue.record("\(String(describing: error))"); return }
-        #expect(error?.description.hasPrefix("the watch journal \(path) cannot be used: ") == true, "\(String(describing: error))")
+        guard case .failed(.watchJournal, path, _)? = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+        #expect(
+            error?.description.hasPrefix("the watch journal \(path) cannot be used: ") == true,
+            "\(String(describing: error))")
         #expect(try await log.shown(among: listed, account: account).isEmpty)
     }
 
@@ -315,8 +350,11 @@ struct WatchJournalTests {
     func aPageOfAnyLengthIsCheckedByIdAndBlock(count: Int) async throws {
         let home = try home()
         let log = try NotificationLog(home: home.path)
-        let page = (0..<count).map { WatchedTransaction(id: TransactionID(number: UInt64(5000 + $0)), height: 60 + Int64($0 / 7)) }
-        let recorded = try await log.recordWatched(page, account: account, from: WatchCursor(height: 60), to: WatchCursor(height: 99), stream: "chats")
+        let page = (0..<count).map {
+            WatchedTransaction(id: TransactionID(number: UInt64(5000 + $0)), height: 60 + Int64($0 / 7))
+        }
+        let recorded = try await log.recordWatched(
+            page, account: account, from: WatchCursor(height: 60), to: WatchCursor(height: 99), stream: "chats")
         for _ in page { recorded.handedOverNext() }
         let pushed = TransactionID(number: 9)
         _ = try await log.recordShown(pushed, account: account, pushed: true, at: 1)
@@ -325,8 +363,13 @@ struct WatchJournalTests {
         // Another block, another account, an id never seen: none of them was shown.
         let elsewhere = page.map { WatchedTransaction(id: $0.id, height: $0.height + 1_000) }
         #expect(try await log.shown(among: elsewhere, account: account).isEmpty)
-        #expect(try await log.shown(among: page, account: KeyPair(passphrase: Passphrase(unvalidated: "another")).address).isEmpty)
-        let mixed = [WatchedTransaction(id: TransactionID(number: 1), height: 60), WatchedTransaction(id: pushed, height: 61), page[count - 1]]
+        #expect(
+            try await log.shown(among: page, account: KeyPair(passphrase: Passphrase(unvalidated: "another")).address)
+                .isEmpty)
+        let mixed = [
+            WatchedTransaction(id: TransactionID(number: 1), height: 60), WatchedTransaction(id: pushed, height: 61),
+            page[count - 1],
+        ]
         #expect(try await log.shown(among: mixed, account: account) == [pushed, page[count - 1].id])
     }
 }

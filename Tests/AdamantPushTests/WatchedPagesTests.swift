@@ -23,23 +23,31 @@ struct WatchedPagesTests {
         let home = try TemporaryDirectory.privateHome()
         let log = try NotificationLog(home: home.path)
         let listed = page(1...60, height: 40) + page(61...100, height: 43)
-        let whole = try await log.recordWatched(listed, account: account, from: WatchCursor(height: 39), to: WatchCursor(height: 44), stream: "chats")
+        let whole = try await log.recordWatched(
+            listed, account: account, from: WatchCursor(height: 39), to: WatchCursor(height: 44), stream: "chats")
         for _ in listed { whole.handedOverNext() }
-        let cut = try await log.recordWatched(page(101...103, height: 44), account: account, from: WatchCursor(height: 44), to: WatchCursor(height: 45), stream: "chats")
-        #expect(try rows(in: home) == [
-            [.text(account.description), .integer(40), .integer(43), .integer(800)],
-            [.text(account.description), .integer(44), .integer(44), .integer(24)],
-        ])
+        let cut = try await log.recordWatched(
+            page(101...103, height: 44), account: account, from: WatchCursor(height: 44), to: WatchCursor(height: 45),
+            stream: "chats")
+        #expect(
+            try rows(in: home) == [
+                [.text(account.description), .integer(40), .integer(43), .integer(800)],
+                [.text(account.description), .integer(44), .integer(44), .integer(24)],
+            ])
         try await cut.forgetTheRest()
         #expect(try rows(in: home).count == 1, "the emptied page's row is deleted")
-        #expect(try await log.shown(among: listed, account: account) == Set(listed.map(\.id)), "the earlier page is untouched")
+        #expect(
+            try await log.shown(among: listed, account: account) == Set(listed.map(\.id)),
+            "the earlier page is untouched")
     }
 
     /// A row an id, as the third schema kept them, for two accounts: each account's in pages of
     /// a hundred in block order, found as before, and the old table gone.
     @Test func aLogOfTheThirdSchemaMovesItsRowsIntoPages() async throws {
         let home = try TemporaryDirectory.privateHome()
-        let mine = (1...150).map { WatchedTransaction(id: TransactionID(number: UInt64.max - $0), height: 100 + Int64($0 / 10)) }
+        let mine = (1...150).map {
+            WatchedTransaction(id: TransactionID(number: UInt64.max - $0), height: 100 + Int64($0 / 10))
+        }
         let theirs = [WatchedTransaction(id: TransactionID(number: 7), height: 5)]
         do {
             let connection = try SQLiteConnection(path: home.file(NotificationLog.fileName), create: true)
@@ -59,7 +67,9 @@ struct WatchedPagesTests {
         #expect(try await log.shown(among: mine, account: account) == Set(mine.map(\.id)))
         #expect(try await log.shown(among: theirs, account: other) == [theirs[0].id])
         #expect(try await log.shown(among: theirs, account: account).isEmpty)
-        #expect(try await log.recordShown(mine[149].id, account: account, pushed: true, at: 1, height: 115), "a push finds it by its block")
+        #expect(
+            try await log.recordShown(mine[149].id, account: account, pushed: true, at: 1, height: 115),
+            "a push finds it by its block")
         let tables = try SQLiteConnection(path: home.file(NotificationLog.fileName), create: false)
             .query("SELECT name FROM sqlite_schema WHERE name = 'watched'")
         #expect(tables.isEmpty)

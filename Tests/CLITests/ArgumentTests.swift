@@ -1,5 +1,5 @@
-import AdamantCore
 import AdamantCLI
+import AdamantCore
 import Testing
 
 @Suite("Argument parsing")
@@ -12,7 +12,10 @@ struct ArgumentTests {
 
     @Test func valuesFlagsAndPositionals() throws {
         let parsed = try ParsedArguments(
-            ["--json", "--home=/tmp/a", "--node", "http://a", "txid", "--node=http://b", "-h", "--mode", "slow", "--", "--json"],
+            [
+                "--json", "--home=/tmp/a", "--node", "http://a", "txid", "--node=http://b", "-h", "--mode", "slow",
+                "--", "--json",
+            ],
             options: options)
         #expect(parsed.flag(Self.json) && parsed.flag(CommandInfo.help))
         #expect(parsed.value(Self.home) == "/tmp/a")

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A program that runs beside a test, its standard output and error in files of their own
@@ -18,18 +19,25 @@ final class BackgroundProcess: Sendable {
     /// `standardError` given is used instead of that stream's file.
     init(
         _ program: String, _ arguments: [String], folder: String, name: String, standardOutput: FileHandle? = nil,
-        standardError: FileHandle? = nil, timeout: Double = 600, environment: (_ standardErrorFile: FileHandle) throws -> [String: String]
+        standardError: FileHandle? = nil, timeout: Double = 600,
+        environment: (_ standardErrorFile: FileHandle) throws -> [String: String]
     ) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         stdoutPath = folder + "/\(name).out"
         stderrPath = folder + "/\(name).err"
         for path in [stdoutPath, stderrPath] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath)), err = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-        let environment = try environment(err), pid = self.pid
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        let environment = try environment(err)
+        let pid = self.pid
         finished = Task {
-            defer { try? out.close(); try? err.close() }
+            defer {
+                try? out.close()
+                try? err.close()
+            }
             return try await run(
-                program, arguments, environment: environment, standardOutput: standardOutput ?? out, standardError: standardError ?? err, timeout: timeout
+                program, arguments, environment: environment, standardOutput: standardOutput ?? out,
+                standardError: standardError ?? err, timeout: timeout
             ) { child in
                 pid.value.withLock { $0 = child.processIdentifier }
             }
@@ -38,10 +46,12 @@ final class BackgroundProcess: Sendable {
 
     /// Starts `program` with exactly `environment`.
     convenience init(
-        _ program: String, _ arguments: [String], environment: [String: String] = ["PATH": "/usr/bin:/bin"], folder: String, name: String,
+        _ program: String, _ arguments: [String], environment: [String: String] = ["PATH": "/usr/bin:/bin"],
+        folder: String, name: String,
         standardOutput: FileHandle? = nil, timeout: Double = 600
     ) throws {
-        try self.init(program, arguments, folder: folder, name: name, standardOutput: standardOutput, timeout: timeout) { _ in environment }
+        try self.init(program, arguments, folder: folder, name: name, standardOutput: standardOutput, timeout: timeout)
+        { _ in environment }
     }
 
     var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
@@ -58,7 +68,9 @@ final class BackgroundProcess: Sendable {
     func until(_ what: String, within seconds: Double = 60, _ condition: @Sendable () -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while !condition() {
-            guard ContinuousClock.now < deadline else { throw WatchTestFailure("timed out waiting until \(what)\n\(stderr)") }
+            guard ContinuousClock.now < deadline else {
+                throw WatchTestFailure("timed out waiting until \(what)\n\(stderr)")
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
     }

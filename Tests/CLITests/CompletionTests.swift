@@ -48,7 +48,8 @@ final class CompletionTests {
         #expect(try await bash("adm-push", "reg") == ["register"])
         #expect(try await bash("adm-push", "register", "--provider", "").sorted() == ["apns", "apns-sandbox", "fcm"])
         // --provider=<Tab>: bash has split the word at the '='.
-        #expect(try await bash("adm-push", "register", "--provider", "=", "").sorted() == ["apns", "apns-sandbox", "fcm"])
+        #expect(
+            try await bash("adm-push", "register", "--provider", "=", "").sorted() == ["apns", "apns-sandbox", "fcm"])
         #expect(try await bash("adm-push", "register", "--provider", "=", "apns-").sorted() == ["apns-sandbox"])
         #expect(try await bash("adm-push", "register", "--prov") == ["--provider"])
         #expect(try await bash("adm-push", "register", "--pro").sorted() == ["--provider", "--proxy"])
@@ -75,7 +76,8 @@ final class CompletionTests {
 
     @Test func bashCompletesFilesAndDirectoriesWhereTheValueIsOne() async throws {
         let files = folder.appendingPathComponent("files")
-        try FileManager.default.createDirectory(at: files.appendingPathComponent("state"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: files.appendingPathComponent("state"), withIntermediateDirectories: true)
         try Data("{}".utf8).write(to: files.appendingPathComponent("push.json"))
         try Data().write(to: files.appendingPathComponent("passphrase"))
         let prefix = files.path + "/"
@@ -96,9 +98,12 @@ final class CompletionTests {
             #expect(result.stderr.hasPrefix("Error: unknown shell 'tcsh': use bash, zsh or fish\n"), "\(result.stderr)")
         }
         let none = try await run("adm-push", ["--generate-completion-script"])
-        #expect(none.status == 64 && none.stderr.hasPrefix("Error: no shell given: use bash, zsh or fish\n"), "\(none.stderr)")
+        #expect(
+            none.status == 64 && none.stderr.hasPrefix("Error: no shell given: use bash, zsh or fish\n"),
+            "\(none.stderr)")
         // As with swift-argument-parser's tools, no shell named means $SHELL's.
-        let fromShell = try await run("adm-push", ["--generate-completion-script"], environment: ["SHELL": "/usr/bin/zsh"])
+        let fromShell = try await run(
+            "adm-push", ["--generate-completion-script"], environment: ["SHELL": "/usr/bin/zsh"])
         #expect(fromShell.status == 0 && fromShell.stdout.hasPrefix("#compdef adm-push\n"))
     }
 
@@ -110,7 +115,9 @@ final class CompletionTests {
         let parsed = try await run("/usr/bin/zsh", ["-n", path])
         #expect(parsed.status == 0 && parsed.stderr.isEmpty, "\(parsed.stderr)")
         for command in try await HelpTests.commands(of: tool) {
-            #expect(text.contains("\n_\(tool.replacingOccurrences(of: "-", with: "_"))_\(command)() {\n"), "\(tool) \(command)")
+            #expect(
+                text.contains("\n_\(tool.replacingOccurrences(of: "-", with: "_"))_\(command)() {\n"),
+                "\(tool) \(command)")
         }
     }
 
@@ -140,7 +147,8 @@ final class CompletionTests {
         #expect(try await zsh("adm-push", "reg").map { String($0.prefix { $0 != ":" }) } == commands + ["help"])
         let register = try await zsh("adm-push", "register", "--provider", "")
         #expect(register.first == "words: register at 3")  // the command's words alone, as _arguments expects
-        #expect(register.contains("--provider=[Which push service the token belongs to.]:provider:(apns apns-sandbox fcm)"))
+        #expect(
+            register.contains("--provider=[Which push service the token belongs to.]:provider:(apns apns-sandbox fcm)"))
         #expect(register.contains { $0.hasPrefix("--home=[") && $0.hasSuffix("]:dir:_directories") })
         #expect(register.contains { $0.hasPrefix("--passphrase-file=[") && $0.hasSuffix("]:path:_files") })
         #expect(try await zsh("adm-push", "--generate-completion-script", "") == ["--", "bash", "zsh", "fish"])
@@ -159,10 +167,12 @@ final class CompletionTests {
     /// fish answers `complete -C LINE` with what a Tab would offer there.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/fish")))
     func fishCompletesCommandNamesAndTheProviders() async throws {
-        let push = try await script("adm-push", "fish"), fetch = try await script("adm-fetch", "fish")
+        let push = try await script("adm-push", "fish")
+        let fetch = try await script("adm-fetch", "fish")
         func fish(_ path: String, _ line: String) async throws -> [String] {
             let result = try await run(
-                "/usr/bin/fish", ["--no-config", "-c", "source $argv[1]; and complete -C $argv[2]", path, line], environment: ["HOME": folder.path])
+                "/usr/bin/fish", ["--no-config", "-c", "source $argv[1]; and complete -C $argv[2]", path, line],
+                environment: ["HOME": folder.path])
             try #require(result.status == 0, "fish: \(result.stderr)")
             return result.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
         }

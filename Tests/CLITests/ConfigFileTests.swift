@@ -1,9 +1,10 @@
 import AdamantCore
 import AdamantDesktop
-@testable import AdamantCLI
 import AdamantNodes
 import Foundation
 import Testing
+
+@testable import AdamantCLI
 
 /// The config file's parsing and checks, without processes.
 @Suite struct ConfigFileTests {
@@ -15,11 +16,15 @@ import Testing
     }
 
     func problem(_ text: String) -> ConfigFileError? {
-        do { _ = try parse(text); return nil } catch { return error }
+        do {
+            _ = try parse(text)
+            return nil
+        } catch { return error }
     }
 
     @Test func everyKnownKeyIsRead() throws {
-        let file = try parse("""
+        let file = try parse(
+            """
             {"nodes": ["https://a.example", "http://10.0.0.1:36666"], "nethash": "\(String(repeating: "ab", count: 32))",
              "home": "~/adm", "service": {"address": "\(Self.service.address)", "publicKey": "\(Self.service.publicKey.hex)"}}
             """)
@@ -28,9 +33,13 @@ import Testing
         #expect(file.home == "~/adm" && file.service == Self.service)
         #expect(file.nodeSettings.nodes == file.nodes && file.nodeSettings.path == Self.path)
         let empty = try parse("{}")
-        #expect(empty.nodes == nil && empty.nethash == nil && empty.home == nil && empty.service == nil && empty.accounts == nil)
-        let accounts = try parse(#"{"accounts": [{"passphraseFile": "~/a", "home": "/h/a"}, {"passphraseFile": "/b"}]}"#)
-        #expect(accounts.accounts == [.init(passphraseFile: "~/a", home: "/h/a"), .init(passphraseFile: "/b", home: nil)])
+        #expect(
+            empty.nodes == nil && empty.nethash == nil && empty.home == nil && empty.service == nil
+                && empty.accounts == nil)
+        let accounts = try parse(
+            #"{"accounts": [{"passphraseFile": "~/a", "home": "/h/a"}, {"passphraseFile": "/b"}]}"#)
+        #expect(
+            accounts.accounts == [.init(passphraseFile: "~/a", home: "/h/a"), .init(passphraseFile: "/b", home: nil)])
         #expect(try accounts.expanded("~/a", key: "accounts[0].passphraseFile", environment: ["HOME": "/u"]) == "/u/a")
     }
 
@@ -39,31 +48,63 @@ import Testing
         #expect(desktop.notify == true && desktop.open == #"firefox "$ADM_CHAT_URL""#)
         #expect(problem(#"{"notify": "yes"}"#)?.problem == .invalid(key: "notify", reason: "must be true or false"))
         #expect(problem(#"{"open": 1}"#)?.problem == .invalid(key: "open", reason: "must be a string"))
-        #expect(problem(#"{"open": "  "}"#)?.problem == .invalid(key: "open", reason: "is empty: give a command, or leave the key out for xdg-open"))
+        #expect(
+            problem(#"{"open": "  "}"#)?.problem
+                == .invalid(key: "open", reason: "is empty: give a command, or leave the key out for xdg-open"))
     }
 
     @Test func theNotificationPolicyKeysAreCheckedWhole() throws {
-        let alice = "U10629337621822775991", bob = "U8916295525136600565"
-        let policy = try parse(#"{"preview": "none", "mute": ["\#(alice)", {"address": "\#(bob)", "until": "2026-12-24T18:00:00Z"}], "quiet": "22:00-07:00", "quietMode": "hold", "kinds": ["messages", "reactions"]}"#)
-        #expect(policy.preview == NotificationPolicy.Preview.none && policy.quietMode == .hold && policy.quiet?.description == "22:00-07:00")
+        let alice = "U10629337621822775991"
+        let bob = "U8916295525136600565"
+        let policy = try parse(
+            #"{"preview": "none", "mute": ["\#(alice)", {"address": "\#(bob)", "until": "2026-12-24T18:00:00Z"}], "quiet": "22:00-07:00", "quietMode": "hold", "kinds": ["messages", "reactions"]}"#
+        )
+        #expect(
+            policy.preview == NotificationPolicy.Preview.none && policy.quietMode == .hold
+                && policy.quiet?.description == "22:00-07:00")
         #expect(policy.kinds == [.messages, .reactions])
         let (a, b) = (try Address(alice), try Address(bob))
         #expect(policy.mute?[a] == .some(nil) && policy.mute?[b] == .some(1_798_135_200_000))
-        #expect(problem(#"{"preview": "some"}"#)?.problem == .invalid(key: "preview", reason: #"must be "full", "sender" or "none", got 'some'"#))
-        #expect(problem(#"{"mute": ["U1x"]}"#)?.problem == .invalid(key: "mute[0]", reason: #"is not an ADAMANT address: 'U1x'"#))
-        #expect(problem(#"{"mute": [{"address": "\#(bob)", "until": "tomorrow"}]}"#)?.problem
-            == .invalid(key: "mute[0].until", reason: #"must be a UTC time as 2026-12-24T18:00:00Z, got 'tomorrow'"#))
+        #expect(
+            problem(#"{"preview": "some"}"#)?.problem
+                == .invalid(key: "preview", reason: #"must be "full", "sender" or "none", got 'some'"#))
+        #expect(
+            problem(#"{"mute": ["U1x"]}"#)?.problem
+                == .invalid(key: "mute[0]", reason: #"is not an ADAMANT address: 'U1x'"#))
+        #expect(
+            problem(#"{"mute": [{"address": "\#(bob)", "until": "tomorrow"}]}"#)?.problem
+                == .invalid(
+                    key: "mute[0].until", reason: #"must be a UTC time as 2026-12-24T18:00:00Z, got 'tomorrow'"#))
         #expect(problem(#"{"mute": [{"address": "\#(bob)", "for": "1h"}]}"#)?.problem == .unknownKeys(["mute[].for"]))
-        #expect(problem(#"{"mute": "\#(bob)"}"#)?.problem == .invalid(key: "mute", reason: #"must be a list of addresses, or of {"address": "U…", "until": "2026-12-24T18:00:00Z"}"#))
-        #expect(problem(#"{"quiet": "22-07"}"#)?.problem == .invalid(key: "quiet", reason: #"must be local hours as "22:00-07:00", got '22-07'"#))
-        #expect(problem(#"{"quietMode": "loud"}"#)?.problem == .invalid(key: "quietMode", reason: #"must be "silent" or "hold", got 'loud'"#))
-        #expect(problem(#"{"kinds": []}"#)?.problem
-            == .invalid(key: "kinds", reason: #"is empty: list some of "messages", "transfers" and "reactions", or leave the key out for all"#))
-        #expect(problem(#"{"kinds": ["messages", "calls"]}"#)?.problem
-            == .invalid(key: "kinds", reason: #"must list some of "messages", "transfers" and "reactions", got 'messages', 'calls'"#))
+        #expect(
+            problem(#"{"mute": "\#(bob)"}"#)?.problem
+                == .invalid(
+                    key: "mute",
+                    reason: #"must be a list of addresses, or of {"address": "U…", "until": "2026-12-24T18:00:00Z"}"#))
+        #expect(
+            problem(#"{"quiet": "22-07"}"#)?.problem
+                == .invalid(key: "quiet", reason: #"must be local hours as "22:00-07:00", got '22-07'"#))
+        #expect(
+            problem(#"{"quietMode": "loud"}"#)?.problem
+                == .invalid(key: "quietMode", reason: #"must be "silent" or "hold", got 'loud'"#))
+        #expect(
+            problem(#"{"kinds": []}"#)?.problem
+                == .invalid(
+                    key: "kinds",
+                    reason:
+                        #"is empty: list some of "messages", "transfers" and "reactions", or leave the key out for all"#
+                ))
+        #expect(
+            problem(#"{"kinds": ["messages", "calls"]}"#)?.problem
+                == .invalid(
+                    key: "kinds",
+                    reason: #"must list some of "messages", "transfers" and "reactions", got 'messages', 'calls'"#))
     }
 
-    @Test(arguments: ["2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-12-24 18:00:00Z", "2026-12-24T18:00:00", "1969-12-31T23:59:59Z", "2026-12-24T24:00:00Z", "+026-12-24T18:00:00Z"])
+    @Test(arguments: [
+        "2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-12-24 18:00:00Z", "2026-12-24T18:00:00",
+        "1969-12-31T23:59:59Z", "2026-12-24T24:00:00Z", "+026-12-24T18:00:00Z",
+    ])
     func aMomentThatIsNotAUTCTimeIsRefused(_ text: String) {
         #expect(UTCTime.unixMillis(text) == nil)
     }
@@ -76,12 +117,20 @@ import Testing
     }
 
     @Test func unknownKeysAreErrorsNamingTheKeyAndTheFile() {
-        #expect(problem(#"{"nodez": []}"#)?.description == "unknown key 'nodez' in /cfg/config.json (known: nodes, nethash, proxy, home, service, accounts, notify, open, preview, mute, quiet, quietMode, kinds)")
+        #expect(
+            problem(#"{"nodez": []}"#)?.description
+                == "unknown key 'nodez' in /cfg/config.json (known: nodes, nethash, proxy, home, service, accounts, notify, open, preview, mute, quiet, quietMode, kinds)"
+        )
         #expect(problem(#"{"theme": "dark", "colour": 1, "nodes": []}"#)?.problem == .unknownKeys(["colour", "theme"]))
         let nested = problem(#"{"service": {"address": "U1", "publicKey": "00", "name": "ANS"}}"#)
-        #expect(nested?.description == "unknown key 'service.name' in /cfg/config.json (known: service.address, service.publicKey)")
+        #expect(
+            nested?.description
+                == "unknown key 'service.name' in /cfg/config.json (known: service.address, service.publicKey)")
         let account = problem(#"{"accounts": [{"passphrase": "x"}]}"#)
-        #expect(account?.description == "unknown key 'accounts[].passphrase' in /cfg/config.json (known: accounts[].passphraseFile, accounts[].home)")
+        #expect(
+            account?.description
+                == "unknown key 'accounts[].passphrase' in /cfg/config.json (known: accounts[].passphraseFile, accounts[].home)"
+        )
     }
 
     /// The decoder gives no position; the line and column are the first character that is not
@@ -99,7 +148,10 @@ import Testing
         ("{} {}", 1, 4, "more text after the JSON value"),
         ("nodes = [x]", 1, 1, "expected a value"),
         ("{\n  \"home\": \"/a\",\n  \"home\": \"/b\"\n}", 3, 3, "the key 'home' is given twice; keep one"),
-        ("{\"service\": {\"address\": \"U1\", \"publicKey\": \"00\", \"address\": \"U2\"}}", 1, 50, "the key 'address' is given twice"),
+        (
+            "{\"service\": {\"address\": \"U1\", \"publicKey\": \"00\", \"address\": \"U2\"}}", 1, 50,
+            "the key 'address' is given twice"
+        ),
     ])
     func malformedJSONNamesTheLineAndColumn(_ text: String, _ line: Int, _ column: Int, _ reason: String) throws {
         let error = try #require(problem(text))
@@ -108,18 +160,26 @@ import Testing
             return
         }
         #expect(foundLine == line && foundColumn == column && said.hasPrefix(reason), "\(error)")
-        #expect(error.description.hasPrefix("the config file has an error at /cfg/config.json:\(line):\(column): "), "\(error)")
+        #expect(
+            error.description.hasPrefix("the config file has an error at /cfg/config.json:\(line):\(column): "),
+            "\(error)")
     }
 
     /// No false alarm: valid JSON of every kind is read, and so are the trailing commas and the
     /// byte order mark `JSONDecoder` takes; nesting past the bound is named, never recursed into.
     @Test func validJSONIsNotAnError() throws {
-        for text in [#"{"a": [1, -0.5, 2e10, 0, 1E-3, true, false, null, "\u00e9\n\"\\\/"], "b": {}, "c": []}"#, "\u{FEFF}{}", #"{"a": [1,], "b": {"c": 2,},}"#] {
+        for text in [
+            #"{"a": [1, -0.5, 2e10, 0, 1E-3, true, false, null, "\u00e9\n\"\\\/"], "b": {}, "c": []}"#, "\u{FEFF}{}",
+            #"{"a": [1,], "b": {"c": 2,},}"#,
+        ] {
             if case .malformed? = problem(text)?.problem { Issue.record("\(text) is JSON") }
         }
         #expect(try parse(#"{"nodes": ["https://a.example",], "home": "/h",}"#).nodes == ["https://a.example"])
         let deep = problem(#"{"nodes": "# + String(repeating: "[", count: 100_000))
-        guard case .malformed(1?, 42?, let reason)? = deep?.problem else { Issue.record("\(String(describing: deep))"); return }
+        guard case .malformed(1?, 42?, let reason)? = deep?.problem else {
+            Issue.record("\(String(describing: deep))")
+            return
+        }
         #expect(reason == "nested more than \(JSONValue.maximumDepth) deep")
     }
 
@@ -133,22 +193,46 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"nodes": "https://a.example"}"#, "'nodes' in /cfg/config.json must be a list of node URLs in double quotes"),
-        (#"{"nodes": ["https://a.example", 3]}"#, "'nodes' in /cfg/config.json must be a list of node URLs in double quotes"),
+        (
+            #"{"nodes": "https://a.example"}"#,
+            "'nodes' in /cfg/config.json must be a list of node URLs in double quotes"
+        ),
+        (
+            #"{"nodes": ["https://a.example", 3]}"#,
+            "'nodes' in /cfg/config.json must be a list of node URLs in double quotes"
+        ),
         (#"{"home": 3}"#, "'home' in /cfg/config.json must be a string"),
         (#"{"nethash": ["x"]}"#, "'nethash' in /cfg/config.json must be a string"),
-        (#"{"service": "U1"}"#, #"'service' in /cfg/config.json must be an object: {"address": "U…", "publicKey": "hex"}"#),
+        (
+            #"{"service": "U1"}"#,
+            #"'service' in /cfg/config.json must be an object: {"address": "U…", "publicKey": "hex"}"#
+        ),
         (#"{"service": {"address": 1, "publicKey": "00"}}"#, "'service.address' in /cfg/config.json must be a string"),
         (#"{"service": {"address": "U1"}}"#, #"'service' in /cfg/config.json needs both "address" and "publicKey""#),
-        (#"["https://a.example"]"#, #"the config file /cfg/config.json must hold one JSON object, such as {"nodes": ["https://…"]}"#),
+        (
+            #"["https://a.example"]"#,
+            #"the config file /cfg/config.json must hold one JSON object, such as {"nodes": ["https://…"]}"#
+        ),
         (#"{"nethash": "abc"}"#, "'nethash' in /cfg/config.json is not a nethash (64 hex characters)"),
         (#"{"home": "adm"}"#, "'home' in /cfg/config.json must be an absolute path or start with ~/, got 'adm'"),
         (#"{"home": "~adm/x"}"#, "'home' in /cfg/config.json must be an absolute path or start with ~/, got '~adm/x'"),
-        (#"{"home": "/tmp/x\u0000y"}"#, #"'home' in /cfg/config.json holds a NUL character, which no path can, got '/tmp/x\u{0}y'"#),
-        (#"{"accounts": {"passphraseFile": "/a"}}"#, #"'accounts' in /cfg/config.json must be a list of objects: {"passphraseFile": "/path", "home": "/path"}, home optional"#),
+        (
+            #"{"home": "/tmp/x\u0000y"}"#,
+            #"'home' in /cfg/config.json holds a NUL character, which no path can, got '/tmp/x\u{0}y'"#
+        ),
+        (
+            #"{"accounts": {"passphraseFile": "/a"}}"#,
+            #"'accounts' in /cfg/config.json must be a list of objects: {"passphraseFile": "/path", "home": "/path"}, home optional"#
+        ),
         (#"{"accounts": [{"home": "/h"}]}"#, #"'accounts' in /cfg/config.json each needs a "passphraseFile""#),
-        (#"{"accounts": [{"passphraseFile": "/a"}, {"passphraseFile": "a"}]}"#, "'accounts[1].passphraseFile' in /cfg/config.json must be an absolute path or start with ~/, got 'a'"),
-        (#"{"accounts": [{"passphraseFile": "/a", "home": "h"}]}"#, "'accounts[0].home' in /cfg/config.json must be an absolute path or start with ~/, got 'h'"),
+        (
+            #"{"accounts": [{"passphraseFile": "/a"}, {"passphraseFile": "a"}]}"#,
+            "'accounts[1].passphraseFile' in /cfg/config.json must be an absolute path or start with ~/, got 'a'"
+        ),
+        (
+            #"{"accounts": [{"passphraseFile": "/a", "home": "h"}]}"#,
+            "'accounts[0].home' in /cfg/config.json must be an absolute path or start with ~/, got 'h'"
+        ),
     ])
     func wrongValuesNameTheKey(_ text: String, _ message: String) {
         #expect(problem(text)?.description == message)
@@ -159,10 +243,23 @@ import Testing
     @Test func theServiceKeyMustHashToItsAddress() throws {
         let other = KeyPair(passphrase: try Passphrase(validating: BIP39.randomMnemonic())).address
         let error = problem(#"{"service": {"address": "\#(other)", "publicKey": "\#(Self.service.publicKey.hex)"}}"#)
-        #expect(error?.problem == .invalid(key: "service", reason: "is inconsistent: \(SignalError.serviceKeyMismatch(expected: other, derived: Self.service.address))"))
-        #expect(error?.description.hasPrefix("'service' in /cfg/config.json is inconsistent: the service public key belongs to \(Self.service.address)") == true)
-        #expect(problem(#"{"service": {"address": "U1x", "publicKey": "00"}}"#)?.description.hasPrefix("'service.address' in /cfg/config.json is not an ADAMANT address") == true)
-        #expect(problem(#"{"service": {"address": "U1", "publicKey": "00"}}"#)?.description.hasPrefix("'service.publicKey' in /cfg/config.json is not a public key") == true)
+        #expect(
+            error?.problem
+                == .invalid(
+                    key: "service",
+                    reason:
+                        "is inconsistent: \(SignalError.serviceKeyMismatch(expected: other, derived: Self.service.address))"
+                ))
+        #expect(
+            error?.description.hasPrefix(
+                "'service' in /cfg/config.json is inconsistent: the service public key belongs to \(Self.service.address)"
+            ) == true)
+        #expect(
+            problem(#"{"service": {"address": "U1x", "publicKey": "00"}}"#)?.description.hasPrefix(
+                "'service.address' in /cfg/config.json is not an ADAMANT address") == true)
+        #expect(
+            problem(#"{"service": {"address": "U1", "publicKey": "00"}}"#)?.description.hasPrefix(
+                "'service.publicKey' in /cfg/config.json is not a public key") == true)
     }
 
     @Test func aHomeUnderTildeIsExpandedAgainstHOME() throws {
@@ -170,14 +267,22 @@ import Testing
         #expect(try parse(#"{"home": "~"}"#).homeDirectory(environment: ["HOME": "/home/u"]) == "/home/u")
         #expect(try parse(#"{"home": "/srv/adm"}"#).homeDirectory(environment: [:]) == "/srv/adm")
         #expect(try parse("{}").homeDirectory(environment: ["HOME": "/home/u"]) == nil)
-        #expect(throws: ConfigFileError(path: Self.path, problem: .invalid(key: "home", reason: "starts with ~, but HOME is not an absolute path: write the whole path"))) {
+        #expect(
+            throws: ConfigFileError(
+                path: Self.path,
+                problem: .invalid(
+                    key: "home", reason: "starts with ~, but HOME is not an absolute path: write the whole path"))
+        ) {
             try parse(#"{"home": "~/adm"}"#).homeDirectory(environment: ["HOME": "relative"])
         }
     }
 
     @Test func thePathFollowsXDGConfigHome() {
-        #expect(ConfigFile.defaultPath(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]) == "/x/adm-push/config.json")
-        #expect(ConfigFile.defaultPath(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]) == "/h/.config/adm-push/config.json")
+        #expect(
+            ConfigFile.defaultPath(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]) == "/x/adm-push/config.json")
+        #expect(
+            ConfigFile.defaultPath(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"])
+                == "/h/.config/adm-push/config.json")
         #expect(ConfigFile.defaultPath(environment: [:]) == nil)
     }
 
@@ -208,13 +313,18 @@ import Testing
         let huge = directory.appendingPathComponent("huge.json").path
         #expect(FileManager.default.createFile(atPath: huge, contents: Data(#"{"nodes":["http://127.0.0.1:1"]}"#.utf8)))
         #expect(truncate(huge, 2 << 30) == 0)
-        #expect(throws: ConfigFileError(path: huge, problem: .unreadable("is larger than 1 MiB; a config file is a few lines of JSON"))) {
+        #expect(
+            throws: ConfigFileError(
+                path: huge, problem: .unreadable("is larger than 1 MiB; a config file is a few lines of JSON"))
+        ) {
             try ConfigFile.load(path: huge)
         }
 
         let fifo = directory.appendingPathComponent("fifo.json").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        #expect(throws: ConfigFileError(path: fifo, problem: .unreadable("is not a regular file"))) { try ConfigFile.load(path: fifo) }
+        #expect(throws: ConfigFileError(path: fifo, problem: .unreadable("is not a regular file"))) {
+            try ConfigFile.load(path: fifo)
+        }
         #expect(throws: ConfigFileError(path: directory.path, problem: .unreadable("is not a regular file"))) {
             try ConfigFile.load(path: directory.path)
         }
@@ -231,7 +341,12 @@ import Testing
 
         for mode: mode_t in [0o666, 0o620, 0o602] {
             #expect(chmod(path, mode) == 0)
-            #expect(throws: ConfigFileError(path: path, problem: .unreadable("is refused: mode \(String(mode, radix: 8)) lets others change it; run chmod go-w '\(path)'"))) {
+            #expect(
+                throws: ConfigFileError(
+                    path: path,
+                    problem: .unreadable(
+                        "is refused: mode \(String(mode, radix: 8)) lets others change it; run chmod go-w '\(path)'"))
+            ) {
                 try ConfigFile.load(path: path)
             }
         }
@@ -239,7 +354,12 @@ import Testing
         #expect(try ConfigFile.load(path: path)?.home == "/tmp/elsewhere", "others may read it")
         guard geteuid() == 0 else { return }  // only root can give a file away
         #expect(chown(path, 65534, 65534) == 0)
-        #expect(throws: ConfigFileError(path: path, problem: .unreadable("is refused: it belongs to uid 65534, not to you (uid 0); make it yours or remove it"))) {
+        #expect(
+            throws: ConfigFileError(
+                path: path,
+                problem: .unreadable(
+                    "is refused: it belongs to uid 65534, not to you (uid 0); make it yours or remove it"))
+        ) {
             try ConfigFile.load(path: path)
         }
     }

@@ -13,8 +13,15 @@ struct CrashTortureTests {
     static let tokens = [String(repeating: "e5", count: 32), String(repeating: "f6", count: 32)]
 
     struct Queue: Decodable {
-        struct Intent: Decodable { let token: String; let action: String; let attempts: [Attempt] }
-        struct Attempt: Decodable { let id: String; let outcome: String }
+        struct Intent: Decodable {
+            let token: String
+            let action: String
+            let attempts: [Attempt]
+        }
+        struct Attempt: Decodable {
+            let id: String
+            let outcome: String
+        }
         let intents: [Intent]
     }
 
@@ -36,10 +43,19 @@ struct CrashTortureTests {
         for _ in 0..<Int.random(in: 1...4, using: &random) {
             let token = tokens.randomElement(using: &random)!
             let add = Bool.random(using: &random)
-            let arguments = add ? ["register", "--token", token, "--provider", "apns", "--deadline", "3"] : ["unregister", "--token", token, "--deadline", "3"]
-            let point = Bool.random(using: &random) ? ["before-record", "after-record", "after-broadcast"].randomElement(using: &random)! : nil
-            let result = try await network.push(arguments, home: home, passphrase: passphrase, extra: point.map { ["ADM_PUSH_TEST_KILL_AT": $0] } ?? [:])
-            if result.signal == SIGKILL { outcome.killed += 1 } else if ![0, 75].contains(result.status) {
+            let arguments =
+                add
+                ? ["register", "--token", token, "--provider", "apns", "--deadline", "3"]
+                : ["unregister", "--token", token, "--deadline", "3"]
+            let point =
+                Bool.random(using: &random)
+                ? ["before-record", "after-record", "after-broadcast"].randomElement(using: &random)! : nil
+            let result = try await network.push(
+                arguments, home: home, passphrase: passphrase, extra: point.map { ["ADM_PUSH_TEST_KILL_AT": $0] } ?? [:]
+            )
+            if result.signal == SIGKILL {
+                outcome.killed += 1
+            } else if ![0, 75].contains(result.status) {
                 Issue.record("seed \(seed): \(arguments[0]) exited \(result.status): \(result.stderr)")
             }
             commands += 1
@@ -49,9 +65,12 @@ struct CrashTortureTests {
         if flush.status != 0 { Issue.record("seed \(seed): flush exited \(flush.status): \(flush.stderr)") }
         network.settle()
 
-        let queue = try JSONDecoder().decode(Queue.self, from: Data(try await network.push(["queue", "--json"], home: home, passphrase: passphrase).stdout.utf8))
+        let queue = try JSONDecoder().decode(
+            Queue.self,
+            from: Data(try await network.push(["queue", "--json"], home: home, passphrase: passphrase).stdout.utf8))
         outcome.lost = commands - queue.intents.count
-        outcome.landedTwice = queue.intents.filter { $0.attempts.filter { $0.outcome.hasPrefix("confirmed") }.count > 1 }.count
+        outcome.landedTwice =
+            queue.intents.filter { $0.attempts.filter { $0.outcome.hasPrefix("confirmed") }.count > 1 }.count
         let registered = Set(network.devnet.ansRegistrations.filter { $0.address == account.address }.map(\.token))
         let expected = Set(last.filter { $0.value == "add" }.keys)
         if registered != expected {
@@ -59,7 +78,9 @@ struct CrashTortureTests {
             // What a reader needs to see why: this account's signals and every signal to the
             // service around them.
             let mine = network.devnet.ledgerSignals(from: account.address)
-            print("seed \(seed): registry \(registered.map { $0.prefix(4) }) expected \(expected.map { $0.prefix(4) }); own signals \(mine); service signals near: \(network.devnet.ledgerSignals(near: mine.map(\.height)))")
+            print(
+                "seed \(seed): registry \(registered.map { $0.prefix(4) }) expected \(expected.map { $0.prefix(4) }); own signals \(mine); service signals near: \(network.devnet.ledgerSignals(near: mine.map(\.height)))"
+            )
         }
         return outcome
     }
@@ -87,7 +108,9 @@ struct CrashTortureTests {
                 start()
             }
         }
-        print("crash torture (\(mode)): \(Self.trials / 2) trials, \(total.killed) processes killed; intents lost \(total.lost), intents landed twice \(total.landedTwice), registries not at the last intent \(total.wrongRegistry)")
+        print(
+            "crash torture (\(mode)): \(Self.trials / 2) trials, \(total.killed) processes killed; intents lost \(total.lost), intents landed twice \(total.landedTwice), registries not at the last intent \(total.wrongRegistry)"
+        )
         #expect(total.lost == 0)
         #expect(total.wrongRegistry == 0)
         #expect(total.killed > 0, "the kill points were reached")
@@ -99,11 +122,15 @@ extension Devnet {
     /// address prefix, token prefix, action).
     func serviceSignals() -> [(height: Int64, sender: String, token: String, action: String)] {
         confirmedTransactions.compactMap { transaction in
-            guard transaction.chat?.type == .signal, transaction.recipientId == ans.address, let height = transaction.height,
-                  let text = try? transaction.decryptMessage(with: ans.keyPair, partner: transaction.senderPublicKey),
-                  let signal = try? PushSignal(plaintext: text)
+            guard transaction.chat?.type == .signal, transaction.recipientId == ans.address,
+                let height = transaction.height,
+                let text = try? transaction.decryptMessage(with: ans.keyPair, partner: transaction.senderPublicKey),
+                let signal = try? PushSignal(plaintext: text)
             else { return nil }
-            return (height, String(transaction.senderPublicKey.address.description.prefix(6)), String(signal.token.prefix(4)), signal.action.rawValue)
+            return (
+                height, String(transaction.senderPublicKey.address.description.prefix(6)),
+                String(signal.token.prefix(4)), signal.action.rawValue
+            )
         }
     }
 

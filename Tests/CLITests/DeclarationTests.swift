@@ -1,5 +1,6 @@
-@testable import AdamantCLI
 import Testing
+
+@testable import AdamantCLI
 @testable import adm_devnet
 @testable import adm_fetch
 @testable import adm_push
@@ -18,7 +19,9 @@ struct DeclarationTests {
                 let help = Help.command(info, tool: tool.name)
                 #expect(help.contains("\n" + usage + "\n"), "\(tool.name) \(info.name)")
                 for option in info.options {
-                    #expect(help.contains("  --\(option.name)") || help.contains(", --\(option.name)"), "\(tool.name) \(info.name) --\(option.name)")
+                    #expect(
+                        help.contains("  --\(option.name)") || help.contains(", --\(option.name)"),
+                        "\(tool.name) \(info.name) --\(option.name)")
                     if option.name != CommandInfo.help.spec.name {
                         #expect(usage.contains("[--\(option.name)"), "\(tool.name) \(info.name) --\(option.name)")
                     }
@@ -45,6 +48,9 @@ struct DeclarationTests {
     @Test func usageWrapsUnderTheFirstOption() {
         let lines = Help.usage(StartCommand.info, tool: "adm-devnet", prefix: "Usage: ")
         #expect(lines.count > 1 && lines.allSatisfy { $0.count <= Help.width })
-        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix(String(repeating: " ", count: "Usage: adm-devnet start ".count) + "[--") })
+        #expect(
+            lines.dropFirst().allSatisfy {
+                $0.hasPrefix(String(repeating: " ", count: "Usage: adm-devnet start ".count) + "[--")
+            })
     }
 }

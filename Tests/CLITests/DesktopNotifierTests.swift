@@ -1,10 +1,11 @@
 import AdamantCore
-@testable import AdamantDesktop
-@testable import AdamantFetch
 import AdamantNodes
 import Foundation
 import Synchronization
 import Testing
+
+@testable import AdamantDesktop
+@testable import AdamantFetch
 
 /// The notifier against a real desktop: dbus-daemon, Xvfb and dunst (`TestDesktop`), read
 /// back through `dunstctl` as the user would see it.
@@ -14,9 +15,13 @@ struct DesktopNotifierTests {
     static let alice = try! Address("U10629337621822775991")
     static let bob = try! Address("U8916295525136600565")
 
-    static func notification(_ body: String, from partner: Address = alice, title: String = "Alice", kind: NotificationKind = .message, id: UInt64 = 1) -> WatchNotification {
+    static func notification(
+        _ body: String, from partner: Address = alice, title: String = "Alice", kind: NotificationKind = .message,
+        id: UInt64 = 1
+    ) -> WatchNotification {
         let result = FetchResult(
-            id: TransactionID(number: id), transaction: nil, notification: RenderedNotification(kind: kind, title: title, body: body), text: body,
+            id: TransactionID(number: id), transaction: nil,
+            notification: RenderedNotification(kind: kind, title: title, body: body), text: body,
             thread: partner)
         return WatchNotification(result: result, via: .socket, account: account)
     }
@@ -24,14 +29,17 @@ struct DesktopNotifierTests {
     /// Shows `notification` in full, as the default policy does.
     static func show(_ notification: WatchNotification, on notifier: DesktopNotifier) async throws {
         let rendered = notification.result.notification
-        try await notifier.show(notification, as: .init(title: rendered.title, body: rendered.body, showsText: true, urgency: .normal, silent: false))
+        try await notifier.show(
+            notification,
+            as: .init(title: rendered.title, body: rendered.body, showsText: true, urgency: .normal, silent: false))
     }
 
     static func notifier(
         _ desktop: TestDesktop, record: (any UndeliveredRecord)? = nil, log: any LogSink = SilentLog(),
         requests: @escaping @Sendable (DesktopNotifier.Request) async -> Void = { _ in }
     ) async throws -> DesktopNotifier {
-        try await DesktopNotifier.connect(environment: desktop.environment, record: record, requests: requests, log: log)
+        try await DesktopNotifier.connect(
+            environment: desktop.environment, record: record, requests: requests, log: log)
     }
 
     @Test func itNamesTheServerAndWhatItCanDo() async throws {
@@ -48,7 +56,8 @@ struct DesktopNotifierTests {
             for (index, text) in ["first", "second", "third"].enumerated() {
                 try await Self.show(Self.notification(text, id: UInt64(index + 1)), on: notifier)
             }
-            try await Self.show(Self.notification("Sent you 2 ADM", from: Self.bob, title: "Bob", kind: .transfer, id: 9), on: notifier)
+            try await Self.show(
+                Self.notification("Sent you 2 ADM", from: Self.bob, title: "Bob", kind: .transfer, id: 9), on: notifier)
             #expect(try await desktop.displayedCount() == 2)
             let shown = try await desktop.shown()
             #expect(shown.count == 2, "\(shown)")
@@ -72,7 +81,10 @@ struct DesktopNotifierTests {
             #expect(try await desktop.dunstctl(["close"]).status == 0)
             let deadline = ContinuousClock.now + .seconds(20)
             while await notifier.bubbles != ChatBubbles() {
-                guard ContinuousClock.now < deadline else { Issue.record("the close never reached the notifier"); return }
+                guard ContinuousClock.now < deadline else {
+                    Issue.record("the close never reached the notifier")
+                    return
+                }
                 try await Task.sleep(for: .milliseconds(20))
             }
             try await Self.show(Self.notification("third", id: 3), on: notifier)
@@ -101,7 +113,10 @@ struct DesktopNotifierTests {
             _ = try await desktop.dunstctl(["action", "0"])
             let deadline = ContinuousClock.now + .seconds(20)
             while asked.withLock({ $0.isEmpty }) {
-                guard ContinuousClock.now < deadline else { Issue.record("no request came"); return }
+                guard ContinuousClock.now < deadline else {
+                    Issue.record("no request came")
+                    return
+                }
                 try await Task.sleep(for: .milliseconds(20))
             }
             #expect(asked.withLock { $0 } == [.open(ChatBubbles.Chat(account: Self.account, partner: Self.alice))])
@@ -120,7 +135,9 @@ struct DesktopNotifierTests {
             try await notifier.releaseHeld()
             try await notifier.releaseHeld()
             let shown = try await desktop.shown()
-            #expect(shown.map { [$0["summary"], $0["body"]] } == [["ADAMANT", "3 notifications in 2 chats while quiet"]], "\(shown)")
+            #expect(
+                shown.map { [$0["summary"], $0["body"]] } == [["ADAMANT", "3 notifications in 2 chats while quiet"]],
+                "\(shown)")
         }
     }
 
@@ -136,18 +153,26 @@ struct DesktopNotifierTests {
             try await notifier.releaseHeld()
             #expect(try await desktop.displayedCount() == 2)
             let shown = try await desktop.shown()
-            #expect(shown.map { $0["body"] } == ["1 notification in 1 chat while quiet", "2 notifications in 1 chat while quiet"], "\(shown)")
+            #expect(
+                shown.map { $0["body"] } == [
+                    "1 notification in 1 chat while quiet", "2 notifications in 1 chat while quiet",
+                ], "\(shown)")
         }
     }
 
     /// The bus connections this process holds, as the bus daemon knows them.
     static func connections(on desktop: TestDesktop) async throws -> Int {
         func call(_ arguments: [String]) async throws -> String {
-            let result = try await run("/usr/bin/dbus-send", ["--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus"] + arguments, environment: desktop.environment)
+            let result = try await run(
+                "/usr/bin/dbus-send",
+                ["--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus"] + arguments,
+                environment: desktop.environment)
             guard result.status == 0 else { throw DesktopFailure("dbus-send failed: \(result.stderr)") }
             return result.stdout
         }
-        let names = try await call(["org.freedesktop.DBus.ListNames"]).split(separator: "\"").filter { $0.hasPrefix(":") }
+        let names = try await call(["org.freedesktop.DBus.ListNames"]).split(separator: "\"").filter {
+            $0.hasPrefix(":")
+        }
         var ours = 0
         for name in names {
             let owner = try? await call(["org.freedesktop.DBus.GetConnectionUnixProcessID", "string:\(name)"])
@@ -163,12 +188,17 @@ struct DesktopNotifierTests {
             let notifier = try await Self.notifier(desktop)
             #expect(try await Self.connections(on: desktop) == 1)
             try await desktop.stopNotificationServer()
-            await #expect(throws: DesktopUnavailable.self) { try await Self.show(Self.notification("away"), on: notifier) }
+            await #expect(throws: DesktopUnavailable.self) {
+                try await Self.show(Self.notification("away"), on: notifier)
+            }
             try await desktop.startNotificationServer()
             try await notifier.deliverWaiting()
             let deadline = ContinuousClock.now + .seconds(10)
             while try await Self.connections(on: desktop) != 1 {
-                guard ContinuousClock.now < deadline else { Issue.record("\(try await Self.connections(on: desktop)) connections of this process"); return }
+                guard ContinuousClock.now < deadline else {
+                    Issue.record("\(try await Self.connections(on: desktop)) connections of this process")
+                    return
+                }
                 try await Task.sleep(for: .milliseconds(50))
             }
         }
@@ -187,18 +217,23 @@ struct DesktopNotifierTests {
 
     /// An address that is no D-Bus address is said to be one, not a refused connection.
     @Test func aGarbageBusAddressIsSaidToBeNoAddress() async throws {
-        for garbage in ["garbage", "unix", ":path=/tmp/x", "unix:path", "tcp:host=127.0.0.1,port", "nonsense:path=/tmp/x"] {
+        for garbage in [
+            "garbage", "unix", ":path=/tmp/x", "unix:path", "tcp:host=127.0.0.1,port", "nonsense:path=/tmp/x",
+        ] {
             await #expect {
-                _ = try await DesktopNotifier.connect(environment: ["DBUS_SESSION_BUS_ADDRESS": garbage], requests: { _ in }, log: SilentLog())
+                _ = try await DesktopNotifier.connect(
+                    environment: ["DBUS_SESSION_BUS_ADDRESS": garbage], requests: { _ in }, log: SilentLog())
             } throws: { error in
-                "\(error)".contains("DBUS_SESSION_BUS_ADDRESS '\(garbage)' is not a D-Bus address") && !"\(error)".contains("refused")
+                "\(error)".contains("DBUS_SESSION_BUS_ADDRESS '\(garbage)' is not a D-Bus address")
+                    && !"\(error)".contains("refused")
             }
         }
     }
 
     @Test func noBusAtAllIsSaidAtConnect() async throws {
         await #expect {
-            _ = try await DesktopNotifier.connect(environment: ["PATH": "/usr/bin"], requests: { _ in }, log: SilentLog())
+            _ = try await DesktopNotifier.connect(
+                environment: ["PATH": "/usr/bin"], requests: { _ in }, log: SilentLog())
         } throws: { error in
             "\(error)".contains("neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set")
         }
@@ -208,11 +243,14 @@ struct DesktopNotifierTests {
     /// once, at info.
     @Test func aServiceThatGoesAwayKeepsWhatItMissedAndShowsItWhenBack() async throws {
         try await TestDesktop.with { desktop in
-            let record = RecordedDeliveries(), log = CollectedLog()
+            let record = RecordedDeliveries()
+            let log = CollectedLog()
             let notifier = try await Self.notifier(desktop, record: record, log: log)
             try await Self.show(Self.notification("before", id: 1), on: notifier)
             try await desktop.stopNotificationServer()
-            await #expect(throws: DesktopUnavailable.self) { try await Self.show(Self.notification("while away", from: Self.bob, title: "Bob", id: 2), on: notifier) }
+            await #expect(throws: DesktopUnavailable.self) {
+                try await Self.show(Self.notification("while away", from: Self.bob, title: "Bob", id: 2), on: notifier)
+            }
             #expect(record.missed == [2] && record.delivered.isEmpty)
             try await desktop.startNotificationServer()
             try await notifier.deliverWaiting()
@@ -220,7 +258,9 @@ struct DesktopNotifierTests {
             #expect(shown.map { $0["body"] } == ["while away"], "the new dunst shows the one it missed: \(shown)")
             #expect(record.delivered == [2])
             let back = log.lines.filter { $0.message.contains("notification service is back") }
-            #expect(back.count == 1 && back.first?.level == .info && back.first?.message.contains("dunst") == true, "\(log.lines)")
+            #expect(
+                back.count == 1 && back.first?.level == .info && back.first?.message.contains("dunst") == true,
+                "\(log.lines)")
         }
     }
 
@@ -231,10 +271,13 @@ struct DesktopNotifierTests {
         try await TestDesktop.with { desktop in
             let record = RecordedDeliveries()
             let notifier = try await Self.notifier(desktop, record: record)
-            let content = MessageContent(type: .chat, chatType: .message, amount: 0, plaintext: "odd \u{FFFE} one", incoming: true)
+            let content = MessageContent(
+                type: .chat, chatType: .message, amount: 0, plaintext: "odd \u{FFFE} one", incoming: true)
             let rendered = NotificationRenderer.render(content, title: "Alice")
             #expect(rendered.body.unicodeScalars.contains("\u{FFFE}"), "\(rendered.body.unicodeScalars.map(\.value))")
-            do { try await Self.show(Self.notification(rendered.body, id: 1), on: notifier) } catch { Issue.record("not shown: \(error)") }
+            do { try await Self.show(Self.notification(rendered.body, id: 1), on: notifier) } catch {
+                Issue.record("not shown: \(error)")
+            }
             try await Self.show(Self.notification("next", from: Self.bob, title: "Bob", id: 2), on: notifier)
             #expect(Set(try await desktop.shown().compactMap { $0["body"] }) == ["odd \u{FFFD} one", "next"])
             #expect(record.missed.isEmpty)
@@ -246,13 +289,20 @@ struct DesktopNotifierTests {
     /// given up, logged and recorded as not delivered; the ones after it are not held up.
     @Test func aRefusedNotificationIsGivenUpAfterThreeRefusals() async throws {
         try await TestDesktop.with(refusingNotifications: true) { desktop in
-            let record = RecordedDeliveries(), log = CollectedLog()
+            let record = RecordedDeliveries()
+            let log = CollectedLog()
             let notifier = try await Self.notifier(desktop, record: record, log: log)
-            await #expect(throws: DesktopUnavailable.self) { try await Self.show(Self.notification("refused", id: 1), on: notifier) }
+            await #expect(throws: DesktopUnavailable.self) {
+                try await Self.show(Self.notification("refused", id: 1), on: notifier)
+            }
             await #expect(throws: DesktopUnavailable.self) { try await notifier.deliverWaiting() }
             try await notifier.deliverWaiting()  // the third refusal: given up
             #expect(record.missed == [1])
-            #expect(log.lines.contains { $0.level == .warning && $0.message.contains("refused a notification 3 times") && $0.message.contains("AccessDenied") }, "\(log.lines)")
+            #expect(
+                log.lines.contains {
+                    $0.level == .warning && $0.message.contains("refused a notification 3 times")
+                        && $0.message.contains("AccessDenied")
+                }, "\(log.lines)")
             try await desktop.allowNotifications()
             try await Self.show(Self.notification("next", from: Self.bob, title: "Bob", id: 2), on: notifier)
             #expect(try await desktop.shown().map { $0["body"] } == ["next"])

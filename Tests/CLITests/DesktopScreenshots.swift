@@ -6,7 +6,9 @@ import Testing
 /// The pictures of docs/screenshots, taken from the real pipeline (the devnet, `adm-fetch
 /// watch --notify`, dunst under Xvfb) by `scripts/desktop-screenshots`, which names the folder
 /// in ADM_SCREENSHOTS; without it these do not run.
-@Suite("desktop screenshots", .enabled(if: ProcessInfo.processInfo.environment["ADM_SCREENSHOTS"] != nil), .timeLimit(.minutes(3)))
+@Suite(
+    "desktop screenshots", .enabled(if: ProcessInfo.processInfo.environment["ADM_SCREENSHOTS"] != nil),
+    .timeLimit(.minutes(3)))
 struct DesktopScreenshots {
     static let folder = ProcessInfo.processInfo.environment["ADM_SCREENSHOTS"] ?? ""
 
@@ -15,7 +17,8 @@ struct DesktopScreenshots {
     /// after it prints, on its own: a dbus-monitor counts the calls) and `bubbles` on
     /// screen, and saves dunst's window as `name`.png.
     static func take(
-        _ name: String, _ arguments: [String] = [], notifications: Int = 1, bubbles: Int, _ send: (FetchDevnet, KeyPair) async throws -> Void
+        _ name: String, _ arguments: [String] = [], notifications: Int = 1, bubbles: Int,
+        _ send: (FetchDevnet, KeyPair) async throws -> Void
     ) async throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try await TestDesktop.with { desktop in
@@ -23,15 +26,19 @@ struct DesktopScreenshots {
             let stranger = KeyPair(passphrase: Passphrase(unvalidated: "screenshot stranger \(UUID())"))
             _ = try network.devnet.fund(stranger.address, amount: ADMAmount(units: 10 * ADMAmount.unitsPerADM))
             let monitor = try BackgroundProcess(
-                "/usr/bin/dbus-monitor", ["--address", desktop.busAddress, "interface=org.freedesktop.Notifications,member=Notify"],
+                "/usr/bin/dbus-monitor",
+                ["--address", desktop.busAddress, "interface=org.freedesktop.Notifications,member=Notify"],
                 environment: desktop.environment, folder: desktop.folder, name: "monitor")
-            let watch = try await WatchProcess(network, ["--notify"] + arguments, name: name, environment: desktop.environment)
+            let watch = try await WatchProcess(
+                network, ["--notify"] + arguments, name: name, environment: desktop.environment)
             try await send(network, stranger)
             let deadline = ContinuousClock.now + .seconds(30)
             while try await desktop.displayedCount() < bubbles || watch.ids.count < notifications
                 || monitor.stdout.components(separatedBy: "member=Notify").count - 1 < notifications
             {
-                guard ContinuousClock.now < deadline else { throw DesktopFailure("the bubbles never showed:\n\(watch.stderr)") }
+                guard ContinuousClock.now < deadline else {
+                    throw DesktopFailure("the bubbles never showed:\n\(watch.stderr)")
+                }
                 try await Task.sleep(for: .milliseconds(50))
             }
             try await Task.sleep(for: .milliseconds(300))  // dunst draws after it counts
@@ -43,19 +50,23 @@ struct DesktopScreenshots {
 
     @Test func aMessage() async throws {
         try await Self.take("message", bubbles: 1) { network, _ in
-            _ = try await network.submit("Are you at your desk? The build is green 🎉", from: network.friend, to: network.me)
+            _ = try await network.submit(
+                "Are you at your desk? The build is green 🎉", from: network.friend, to: network.me)
         }
     }
 
     @Test func aTransfer() async throws {
         try await Self.take("transfer", bubbles: 1) { network, stranger in
-            _ = try await network.transfer(25 * ADMAmount.unitsPerADM / 10, from: stranger, to: network.me, signedAgo: .zero)
+            _ = try await network.transfer(
+                25 * ADMAmount.unitsPerADM / 10, from: stranger, to: network.me, signedAgo: .zero)
         }
     }
 
     @Test func aChatWithThreeMessages() async throws {
         try await Self.take("chat", notifications: 3, bubbles: 1) { network, _ in
-            for text in ["Lunch?", "The usual place", "See you at noon"] { _ = try await network.submit(text, from: network.friend, to: network.me) }
+            for text in ["Lunch?", "The usual place", "See you at noon"] {
+                _ = try await network.submit(text, from: network.friend, to: network.me)
+            }
         }
     }
 
@@ -67,7 +78,8 @@ struct DesktopScreenshots {
 
     @Test func hostileText() async throws {
         try await Self.take("hostile", bubbles: 1) { network, _ in
-            let text = "<b>bold</b> <a href=\"https://evil.example\">link</a> <img src=\"file:///etc/passwd\"> \u{202E}txet desrever\u{202C}"
+            let text =
+                "<b>bold</b> <a href=\"https://evil.example\">link</a> <img src=\"file:///etc/passwd\"> \u{202E}txet desrever\u{202C}"
                 + "\u{0007}\u{001B}[31m red\nsecond line\r\nthird " + String(repeating: "long ", count: 400)
             _ = try await network.submit(text, from: network.friend, to: network.me)
         }

@@ -1,6 +1,7 @@
-@testable import AdamantCLI
 import Foundation
 import Testing
+
+@testable import AdamantCLI
 
 @Suite struct EnvironmentTests {
     @Test func readsTheSameVariablesAsFoundation() {

@@ -19,7 +19,9 @@ final class FetchDevnet: Sendable {
         outbox = try OutboxDevnet(nodes: nodes, blockTime: blockTime)
         friend = KeyPair(passphrase: Passphrase(unvalidated: "fetch friend \(UUID())"))
         _ = try outbox.devnet.fund(friend.address, amount: ADMAmount(units: 10 * ADMAmount.unitsPerADM))
-        let list = NodeList(endpoints: try outbox.devnet.nodeURLs.map { NodeEndpoint(url: try NodeURL($0)) }, nethash: .majority, source: .arguments)
+        let list = NodeList(
+            endpoints: try outbox.devnet.nodeURLs.map { NodeEndpoint(url: try NodeURL($0)) }, nethash: .majority,
+            source: .arguments)
         // Generous: many of these run at once beside other process tests.
         var pool = NodePool.Configuration()
         pool.healthCheckDeadline = .seconds(20)
@@ -29,18 +31,26 @@ final class FetchDevnet: Sendable {
     }
 
     /// `text` from `sender` to `recipient`, in a block; the signed transaction.
-    func send(_ text: String, type: ChatType = .message, from sender: KeyPair, to recipient: KeyPair, amount: Int64 = 0) async throws -> Transaction {
+    func send(_ text: String, type: ChatType = .message, from sender: KeyPair, to recipient: KeyPair, amount: Int64 = 0)
+        async throws -> Transaction
+    {
         let asset = try ChatKey(secretKey: sender.secretKey, partner: recipient.publicKey).seal(text, type: type)
         return try await submit { stamp in
-            try Transaction.chat(asset, amount: amount, to: recipient.address, timestamp: stamp.timestamp, timestampMs: stamp.timestampMs, signedBy: sender)
+            try Transaction.chat(
+                asset, amount: amount, to: recipient.address, timestamp: stamp.timestamp,
+                timestampMs: stamp.timestampMs, signedBy: sender)
         }
     }
 
     /// An ADM transfer whose timestamp says it was signed `ago` (nodes take a transfer from any
     /// time in the past, a chat only from the last seconds), in a block.
-    func transfer(_ units: Int64, from sender: KeyPair, to recipient: KeyPair, signedAgo ago: Duration) async throws -> Transaction {
+    func transfer(_ units: Int64, from sender: KeyPair, to recipient: KeyPair, signedAgo ago: Duration) async throws
+        -> Transaction
+    {
         try await submit(signedAgo: ago) { stamp in
-            try Transaction.transfer(amount: units, to: recipient.address, timestamp: stamp.timestamp, timestampMs: stamp.timestampMs, signedBy: sender)
+            try Transaction.transfer(
+                amount: units, to: recipient.address, timestamp: stamp.timestamp, timestampMs: stamp.timestampMs,
+                signedBy: sender)
         }
     }
 
@@ -48,7 +58,8 @@ final class FetchDevnet: Sendable {
         signedAgo ago: Duration = .zero, _ sign: ((timestamp: Int32, timestampMs: Int64?)) throws -> Transaction
     ) async throws -> Transaction {
         let target = try await client.submissionTarget()
-        var transaction = try sign(target.stamp(localUnixMillis: SystemWallClock().unixMillis() - Int64(ago / .milliseconds(1))))
+        var transaction = try sign(
+            target.stamp(localUnixMillis: SystemWallClock().unixMillis() - Int64(ago / .milliseconds(1))))
         let result = try await client.submit(transaction, target: target.node)
         guard case .accepted = result.outcome else { throw CancellationError() }
         _ = devnet.mine()
@@ -56,13 +67,22 @@ final class FetchDevnet: Sendable {
         return transaction
     }
 
-    func fetch(_ arguments: [String], passphrase: String? = nil, input: Data = Data(), environment extra: [String: String] = [:]) async throws -> RunResult {
-        let environment = ["ADM_NODES": devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": passphrase ?? outbox.passphrase].merging(extra) { $1 }
-        return try await run("adm-fetch", arguments + ["--home", outbox.home + "/home"], environment: environment, input: input, timeout: 60)
+    func fetch(
+        _ arguments: [String], passphrase: String? = nil, input: Data = Data(),
+        environment extra: [String: String] = [:]
+    ) async throws -> RunResult {
+        let environment = [
+            "ADM_NODES": devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": passphrase ?? outbox.passphrase,
+        ].merging(extra) { $1 }
+        return try await run(
+            "adm-fetch", arguments + ["--home", outbox.home + "/home"], environment: environment, input: input,
+            timeout: 60)
     }
 
     func object(_ result: RunResult) throws -> [String: Any] {
-        try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout) \(result.stderr)")
+        try #require(
+            JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+            "\(result.stdout) \(result.stderr)")
     }
 }
 
@@ -72,13 +92,16 @@ struct FetchCommandTests {
     /// service's APNs push, and adm-fetch reading that payload from standard input.
     @Test func thePushOfARegisteredAccountIsFetchedAndShown() async throws {
         let network = try await FetchDevnet()
-        let register = try await network.outbox.push(["register", "--token", String(repeating: "ab", count: 32), "--provider", "apns"])
+        let register = try await network.outbox.push([
+            "register", "--token", String(repeating: "ab", count: 32), "--provider", "apns",
+        ])
         #expect(register.status == 0, "\(register.stderr)")
         network.outbox.settle()
         let sent = try await network.send("see you at **noon**", from: network.friend, to: network.me)
         network.devnet.pollANS()
         let push = try #require(network.devnet.ansPushes.first { $0.transactionID == sent.id })
-        let payload = "{\"aps\":{\"alert\":{\"loc-key\":\"NotificationsService.NewMessage.BodySingle\"},\"mutable-content\":1},\"txn-id\":\"\(push.transactionID)\",\"push-recipient\":\"\(push.recipient)\"}"
+        let payload =
+            "{\"aps\":{\"alert\":{\"loc-key\":\"NotificationsService.NewMessage.BodySingle\"},\"mutable-content\":1},\"txn-id\":\"\(push.transactionID)\",\"push-recipient\":\"\(push.recipient)\"}"
 
         let result = try await network.fetch(["--payload", "-", "--json"], input: Data(payload.utf8))
         #expect(result.status == 0, "\(result.stderr)")
@@ -108,7 +131,8 @@ struct FetchCommandTests {
         func payload(_ transaction: String) throws -> Data {
             Data("{\"data\":{\"txn\":\(String(decoding: try JSONEncoder().encode(transaction), as: UTF8.self))}}".utf8)
         }
-        let intact = try await network.fetch(["--payload", "-", "--json", "--node", "http://127.0.0.1:9"], input: try payload(json))
+        let intact = try await network.fetch(
+            ["--payload", "-", "--json", "--node", "http://127.0.0.1:9"], input: try payload(json))
         #expect(intact.status == 0, "\(intact.stderr)")
         #expect(try network.object(intact)["text"] as? String == "carried")
 
@@ -129,17 +153,20 @@ struct FetchCommandTests {
         let network = try await FetchDevnet()
         let sent = try await network.send("carried", from: network.friend, to: network.me)
         let json = String(decoding: try JSONEncoder().encode(sent), as: UTF8.self)
-        let payload = Data("{\"data\":{\"txn\":\(String(decoding: try JSONEncoder().encode(json), as: UTF8.self))}}".utf8)
+        let payload = Data(
+            "{\"data\":{\"txn\":\(String(decoding: try JSONEncoder().encode(json), as: UTF8.self))}}".utf8)
         let loader = ["LD_DEBUG": "files"]
 
-        let carried = try await network.fetch(["--payload", "-", "--json", "--no-names"], input: payload, environment: loader)
+        let carried = try await network.fetch(
+            ["--payload", "-", "--json", "--no-names"], input: payload, environment: loader)
         #expect(carried.status == 0 && carried.stderr.contains("file=libsodium"), "\(carried.stderr)")
         #expect(!carried.stderr.contains("libcurl"), "loaded with no node to ask")
         #expect(try network.object(carried)["text"] as? String == "carried")
 
         let named = try await network.fetch(["--payload", "-", "--json"], input: payload, environment: loader)
         #expect(named.status == 0 && named.stderr.contains("file=libcurl.so"), "\(named.stderr)")
-        let byID = try await network.fetch([try #require(sent.id).description, "--json", "--no-names"], environment: loader)
+        let byID = try await network.fetch(
+            [try #require(sent.id).description, "--json", "--no-names"], environment: loader)
         #expect(byID.status == 0 && byID.stderr.contains("file=libcurl.so"), "\(byID.stderr)")
         #expect(try network.object(byID)["text"] as? String == "carried")
     }
@@ -147,14 +174,22 @@ struct FetchCommandTests {
     /// Rich messages made on the devnet, received and sent (from another device), as the
     /// process shows them: the kind and the one-line body.
     @Test(arguments: [
-        (#"{"type":"eth_transaction","amount":"0.002","hash":"0xfa46","comments":"gas"}"#, "cryptoTransfer", "Sent you 0.002 ETH: gas", "You sent 0.002 ETH: gas"),
+        (
+            #"{"type":"eth_transaction","amount":"0.002","hash":"0xfa46","comments":"gas"}"#, "cryptoTransfer",
+            "Sent you 0.002 ETH: gas", "You sent 0.002 ETH: gas"
+        ),
         (#"{"replyto_id":"1","reply_message":"sure"}"#, "reply", "sure", "You: sure"),
         (#"{"reactto_id":"1","react_message":"👍"}"#, "reaction", "Reacted 👍", "You reacted 👍"),
         (#"{"reactto_id":"1","react_message":""}"#, "reaction", "Removed a reaction", "You removed a reaction"),
-        (#"{"files":[{"id":"Qm","mimeType":"image/jpeg"}],"storage":{"id":"ipfs"},"comment":"look"}"#, "file", "📸 look", "You: 📸 look"),
+        (
+            #"{"files":[{"id":"Qm","mimeType":"image/jpeg"}],"storage":{"id":"ipfs"},"comment":"look"}"#, "file",
+            "📸 look", "You: 📸 look"
+        ),
         (#"{"type":"poll","text_fallback":"Vote: yes or no"}"#, "unknown", "Vote: yes or no", "You: Vote: yes or no"),
     ])
-    func richMessagesInBothDirections(_ json: String, _ kind: String, _ incoming: String, _ outgoing: String) async throws {
+    func richMessagesInBothDirections(_ json: String, _ kind: String, _ incoming: String, _ outgoing: String)
+        async throws
+    {
         let network = try await FetchDevnet()
         let received = try await network.send(json, type: .rich, from: network.friend, to: network.me)
         let sent = try await network.send(json, type: .rich, from: network.me, to: network.friend)
@@ -182,9 +217,14 @@ struct FetchCommandTests {
     /// the nodes once and then read from the home for a few minutes; `--no-names` skips it.
     @Test func theTitleIsThePartnersNameFromTheAddressBook() async throws {
         let network = try await FetchDevnet()
-        let value = try KVSKey(keyPair: network.me).seal(payload: [network.friend.address.description: ["displayName": "Alice"]])
+        let value = try KVSKey(keyPair: network.me).seal(payload: [
+            network.friend.address.description: ["displayName": "Alice"]
+        ])
         let stored = try await network.client.submitState(key: "contact_list", value: value, signedBy: network.me)
-        guard case .accepted = stored.outcome else { Issue.record("\(stored)"); return }
+        guard case .accepted = stored.outcome else {
+            Issue.record("\(stored)")
+            return
+        }
         let sent = try await network.send("hi", from: network.friend, to: network.me)
         let id = try #require(sent.id).description
 
@@ -210,19 +250,25 @@ struct FetchCommandTests {
         #expect(try await network.fetch([try #require(pushed.id).description]).status == 0)
         _ = try await network.send("never pushed, but may still be on its way", from: network.friend, to: network.me)
         let young = try await network.outbox.push(["status"])
-        #expect(young.status == 0 && !young.stderr.contains("Warning"), "within the grace: too young to tell: \(young.stderr)")
+        #expect(
+            young.status == 0 && !young.stderr.contains("Warning"),
+            "within the grace: too young to tell: \(young.stderr)")
 
         // Signed eleven minutes ago: past the ten-minute grace, so no push is coming for it.
         _ = try await network.transfer(1_000_000, from: network.friend, to: network.me, signedAgo: .seconds(660))
         let status = try await network.outbox.push(["status"])
         #expect(status.status == 0, "\(status.stderr)")
-        #expect(status.stderr.contains("Warning: pushes are probably not arriving: 1 transaction since "), "\(status.stderr)")
+        #expect(
+            status.stderr.contains("Warning: pushes are probably not arriving: 1 transaction since "),
+            "\(status.stderr)")
         let signals = network.devnet.confirmedTransactions.filter { $0.chat?.type == .signal }.count
 
         let repair = try await network.outbox.push(["repair"])
         #expect(repair.status == 0, "\(repair.stderr)")
         #expect(repair.stderr.contains("Evidence: pushes are probably not arriving"), "\(repair.stderr)")
-        #expect(network.devnet.confirmedTransactions.filter { $0.chat?.type == .signal }.count == signals + 1, "one more add")
+        #expect(
+            network.devnet.confirmedTransactions.filter { $0.chat?.type == .signal }.count == signals + 1,
+            "one more add")
     }
 
     @Test func aPushForAnotherAccountSaysWhichAccountItWasFor() async throws {
@@ -230,7 +276,10 @@ struct FetchCommandTests {
         let other = KeyPair(passphrase: Passphrase(unvalidated: "another account"))
         let result = try await network.fetch(["123", "--recipient", other.address.description])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("the push is for \(other.address), not for this passphrase's account \(network.me.address)"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "the push is for \(other.address), not for this passphrase's account \(network.me.address)"),
+            "\(result.stderr)")
     }
 
     @Test func aTransactionBetweenOthersIsNotShown() async throws {
@@ -267,14 +316,18 @@ struct FetchCommandTests {
         for index in 0..<2 { try network.devnet.clearRequests(toNode: index) }
         let result = try await network.fetch([try #require(sent.id).description, "--json", "--no-names"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try network.devnet.requests(toNode: 1).map(\.path) == ["/api/transactions/get"], "straight to the fetch")
+        #expect(
+            try network.devnet.requests(toNode: 1).map(\.path) == ["/api/transactions/get"], "straight to the fetch")
         #expect(try network.devnet.requests(toNode: 0).isEmpty, "the silent node was not asked")
     }
 
     @Test(arguments: [
-        (["12x"], "is not a transaction id"), (["1", "2"], "unexpected argument"), (["1", "--payload", "-"], "not both"),
-        (["1", "--recipient", "U1x"], "is not an address"), (["1", "--deadline", "-3"], "--deadline"), (["--payload", "/nonexistent/p"], "cannot read --payload"),
-        (["--payload", "/dev/null"], "not a regular file"), (["1", "--deadline", "0x10"], "--deadline"), (["1", "--deadline", "1e1"], "--deadline"),
+        (["12x"], "is not a transaction id"), (["1", "2"], "unexpected argument"),
+        (["1", "--payload", "-"], "not both"),
+        (["1", "--recipient", "U1x"], "is not an address"), (["1", "--deadline", "-3"], "--deadline"),
+        (["--payload", "/nonexistent/p"], "cannot read --payload"),
+        (["--payload", "/dev/null"], "not a regular file"), (["1", "--deadline", "0x10"], "--deadline"),
+        (["1", "--deadline", "1e1"], "--deadline"),
     ])
     func badInputIsAUsageError(_ arguments: [String], _ message: String) async throws {
         let network = try await FetchDevnet()
@@ -288,8 +341,14 @@ struct FetchCommandTests {
     /// A payload that is read but is no push: the field it gets wrong, or what it is instead,
     /// with the generic text on standard output (in JSON too).
     @Test(arguments: [
-        ("{\"data\":{\"txn\":\"garbage\"}}", "Error: --payload: the payload's \"txn\" is not a transaction: malformed JSON at byte 0: expected a value (a string in double quotes, a number, a list, an object, true, false or null)"),
-        (String(repeating: "{\"data\":", count: 40) + "{}" + String(repeating: "}", count: 40), "Error: --payload: the payload nests deeper than 32 levels, which no push does"),
+        (
+            "{\"data\":{\"txn\":\"garbage\"}}",
+            "Error: --payload: the payload's \"txn\" is not a transaction: malformed JSON at byte 0: expected a value (a string in double quotes, a number, a list, an object, true, false or null)"
+        ),
+        (
+            String(repeating: "{\"data\":", count: 40) + "{}" + String(repeating: "}", count: 40),
+            "Error: --payload: the payload nests deeper than 32 levels, which no push does"
+        ),
         ("[1]", "Error: --payload: the payload is JSON but not an object"),
         ("{\"txn-id\":", "Error: --payload: the payload is not JSON"),
     ])
@@ -301,7 +360,9 @@ struct FetchCommandTests {
         #expect(text.stdout == "ADAMANT\nNew message\n")
         let json = try await network.fetch(["--payload", "-", "--json"], input: Data(payload.utf8))
         let object = try network.object(json)
-        #expect(object["title"] as? String == "ADAMANT" && object["body"] as? String == "New message" && object["fallback"] as? Bool == true)
+        #expect(
+            object["title"] as? String == "ADAMANT" && object["body"] as? String == "New message"
+                && object["fallback"] as? Bool == true)
         #expect(object["reason"] as? String == String(message.dropFirst("Error: ".count)))
     }
 }

@@ -29,7 +29,9 @@ struct FuzzFindingTests {
     /// Fuzz/Crashes/arguments/option-joined-to-a-passphrase: a passphrase glued to an unknown
     /// option (`--x=wrap track …`) was quoted back, because the words were counted only between
     /// spaces and "--x=wrap" is not a word.
-    @Test(arguments: [["--t-hcksADM_NODES=wrap track jamster grocerytoashapt "], ["keys", "--passphrase-file=wrap track x"]])
+    @Test(arguments: [
+        ["--t-hcksADM_NODES=wrap track jamster grocerytoashapt "], ["keys", "--passphrase-file=wrap track x"],
+    ])
     func aPassphraseJoinedToAnOptionIsNotPrinted(_ arguments: [String]) async throws {
         let result = try await run("adm-push", arguments)
         #expect(result.status == 64)

@@ -58,48 +58,58 @@ struct HelpTests {
         let keys = try await run("adm-push", ["help", "keys"]).stdout
         #expect(keys.contains("\nUSAGE: adm-push keys [--passphrase-file <path>] [--json]\n"))
         let nodes = try await run("adm-fetch", ["help", "nodes"]).stdout
-        #expect(nodes.contains("\nUSAGE: adm-fetch nodes [--node <url> ...] [--nethash <hex>] [--proxy <url>]\n                       [--json] [--home <dir>]\n"))
+        #expect(
+            nodes.contains(
+                "\nUSAGE: adm-fetch nodes [--node <url> ...] [--nethash <hex>] [--proxy <url>]\n                       [--json] [--home <dir>]\n"
+            ))
         let start = try await run("adm-devnet", ["help", "start"]).stdout
-        #expect(start.contains("""
+        #expect(
+            start.contains(
+                """
 
-            USAGE: adm-devnet start [--nodes <n>] [--block-time <seconds>] [--fund <n>]
-                                    [--account <passphrase=adm> ...]
-                                    [--node-version <x.y.z>] [--ans-mode <csharp|ordered>]
-                                    [--ans-poll <seconds>] [--connection-timeout <seconds>]
-                                    [--max-connections <n>]
-                                    [--fault <node:kind[:arg][@/path]> ...] [--quiet]
+                USAGE: adm-devnet start [--nodes <n>] [--block-time <seconds>] [--fund <n>]
+                                        [--account <passphrase=adm> ...]
+                                        [--node-version <x.y.z>] [--ans-mode <csharp|ordered>]
+                                        [--ans-poll <seconds>] [--connection-timeout <seconds>]
+                                        [--max-connections <n>]
+                                        [--fault <node:kind[:arg][@/path]> ...] [--quiet]
 
-            """), "\(start)")
+                """), "\(start)")
     }
 
     @Test func helpTakesOneKnownCommand() async throws {
         let extra = try await run("adm-push", ["help", "keys", "extra"])
         #expect(extra.status == 64 && extra.stdout.isEmpty)
-        #expect(extra.stderr == """
-            Error: unexpected argument 'extra' (help takes one command)
-            Usage: adm-push help [<command>]
-              See 'adm-push --help' for the commands.
+        #expect(
+            extra.stderr == """
+                Error: unexpected argument 'extra' (help takes one command)
+                Usage: adm-push help [<command>]
+                  See 'adm-push --help' for the commands.
 
-            """)
+                """)
 
         let unknown = try await run("adm-push", ["help", "kyes"])
         #expect(unknown.status == 64 && unknown.stdout.isEmpty)
-        #expect(unknown.stderr == "Error: unknown command 'kyes' (did you mean 'keys'?)\n  See 'adm-push --help' for the commands.\n")
+        #expect(
+            unknown.stderr
+                == "Error: unknown command 'kyes' (did you mean 'keys'?)\n  See 'adm-push --help' for the commands.\n")
 
-        let tool = try await run("adm-push", ["help"]), toolOption = try await run("adm-push", ["--help"])
+        let tool = try await run("adm-push", ["help"])
+        let toolOption = try await run("adm-push", ["--help"])
         #expect(tool.status == 0 && tool.stdout == toolOption.stdout)
     }
 
     @Test func theExitCodesAreListed() async throws {
         let help = try await run("adm-push", ["help", "keys"]).stdout
-        #expect(Self.section("EXIT CODES:", of: help) == [
-            "  0    done",
-            "  1    rejected for good (the reason is printed)",
-            "  64   usage error or invalid input",
-            "  65   data from the network could not be verified",
-            "  69   no usable node, or not found before the deadline",
-            "  74   output or a file of the home could not be written (a closed pipe, a full disk, a lock held too long)",
-            "  75   durably queued, not yet applied (will retry)",
-        ])
+        #expect(
+            Self.section("EXIT CODES:", of: help) == [
+                "  0    done",
+                "  1    rejected for good (the reason is printed)",
+                "  64   usage error or invalid input",
+                "  65   data from the network could not be verified",
+                "  69   no usable node, or not found before the deadline",
+                "  74   output or a file of the home could not be written (a closed pipe, a full disk, a lock held too long)",
+                "  75   durably queued, not yet applied (will retry)",
+            ])
     }
 }

@@ -1,8 +1,9 @@
 import AdamantCore
-@testable import AdamantDesktop
 import AdamantDevnet
 import Foundation
 import Testing
+
+@testable import AdamantDesktop
 
 /// `--notify` on a session bus that does not play along: one that never answers, a service
 /// that hangs, an address no socket can have, and other clients that forge the service's
@@ -14,9 +15,13 @@ struct HostileBusTests {
     static func notify(
         _ arguments: [String], _ network: FetchDevnet, address: String, environment: [String: String] = [:]
     ) async throws -> (result: RunResult, took: Duration) {
-        let environment = ["ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.outbox.passphrase]
-            .merging(environment) { $1 }.merging(["DBUS_SESSION_BUS_ADDRESS": address]) { $1 }
-        let result = try await run("adm-fetch", arguments + ["--notify", "--home", network.outbox.home + "/home"], environment: environment, timeout: 120)
+        let environment = [
+            "ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.outbox.passphrase,
+        ]
+        .merging(environment) { $1 }.merging(["DBUS_SESSION_BUS_ADDRESS": address]) { $1 }
+        let result = try await run(
+            "adm-fetch", arguments + ["--notify", "--home", network.outbox.home + "/home"], environment: environment,
+            timeout: 120)
         // The process's own time: a loaded suite may resume this task late.
         return (result, result.elapsed)
     }
@@ -49,10 +54,14 @@ struct HostileBusTests {
             defer { desktop.resumeBus() }
             let started = ContinuousClock.now
             await #expect(throws: BusError.self) {
-                try await bus.subscribe(to: DesktopNotifications.name, path: DesktopNotifications.path, interface: DesktopNotifications.name) { _, _ in }
+                try await bus.subscribe(
+                    to: DesktopNotifications.name, path: DesktopNotifications.path, interface: DesktopNotifications.name
+                ) { _, _ in }
             }
             let took = ContinuousClock.now - started
-            #expect(took >= SessionBus.callTimeout - .milliseconds(100) && took < SessionBus.callTimeout + .seconds(5), "took \(took)")
+            #expect(
+                took >= SessionBus.callTimeout - .milliseconds(100) && took < SessionBus.callTimeout + .seconds(5),
+                "took \(took)")
         }
     }
 
@@ -64,11 +73,14 @@ struct HostileBusTests {
             desktop.pauseNotificationServer()
             defer { desktop.resumeNotificationServer() }
             for arguments in [["watch"], ["12345", "--deadline", "10"]] {
-                let (result, took) = try await Self.notify(arguments, network, address: desktop.busAddress, environment: desktop.environment)
+                let (result, took) = try await Self.notify(
+                    arguments, network, address: desktop.busAddress, environment: desktop.environment)
                 #expect(result.status == 69, "\(arguments): \(result.stderr)")
                 #expect(took < .seconds(15), "\(arguments): took \(took)")
                 #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
-                #expect(result.stderr.contains("the notification service failed: GetServerInformation failed"), "\(result.stderr)")
+                #expect(
+                    result.stderr.contains("the notification service failed: GetServerInformation failed"),
+                    "\(result.stderr)")
             }
         }
     }
@@ -82,7 +94,10 @@ struct HostileBusTests {
             let (result, _) = try await Self.notify(arguments, network, address: "unix:path=" + path)
             #expect(result.status == 69, "\(arguments): \(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
-            #expect(result.stderr.contains("--notify: the session bus path \(path) is 200 bytes, too long for a Unix socket (at most 107)"), "\(result.stderr)")
+            #expect(
+                result.stderr.contains(
+                    "--notify: the session bus path \(path) is 200 bytes, too long for a Unix socket (at most 107)"),
+                "\(result.stderr)")
             #expect(!result.stderr.contains("Argument list too long"), "\(result.stderr)")
         }
     }
@@ -97,21 +112,29 @@ struct HostileBusTests {
             let network = try await FetchDevnet()
             let opened = network.outbox.home + "/opened"
             let watch = try await WatchProcess(
-                network, ["--notify", "--open", "echo \"$ADM_PARTNER\" >> '\(opened)'"], name: "forged", environment: desktop.environment)
+                network, ["--notify", "--open", "echo \"$ADM_PARTNER\" >> '\(opened)'"], name: "forged",
+                environment: desktop.environment)
             _ = try await network.submit("click me", from: network.friend, to: network.me)
             try await watch.until("it is printed") { watch.ids.count == 1 }
             let deadline = ContinuousClock.now + .seconds(30)
             while try await desktop.displayedCount() < 1 {
-                guard ContinuousClock.now < deadline else { throw DesktopFailure("the bubble never showed:\n\(watch.stderr)") }
+                guard ContinuousClock.now < deadline else {
+                    throw DesktopFailure("the bubble never showed:\n\(watch.stderr)")
+                }
                 try await Task.sleep(for: .milliseconds(20))
             }
             let watching = try await desktop.uniqueName(ofProcess: try #require(watch.processID))
             let service = "/org/freedesktop/Notifications org.freedesktop.Notifications."
             for destination in [[], ["--dest=" + watching]] {
                 for id in 1...6 {
-                    for signal in ["ActionInvoked uint32:\(id) string:default", "ActionInvoked uint32:\(id) string:open", "NotificationClosed uint32:\(id) uint32:2"] {
+                    for signal in [
+                        "ActionInvoked uint32:\(id) string:default", "ActionInvoked uint32:\(id) string:open",
+                        "NotificationClosed uint32:\(id) uint32:2",
+                    ] {
                         let sent = try await run(
-                            "/usr/bin/dbus-send", ["--session", "--type=signal"] + destination + (service + signal).split(separator: " ").map(String.init),
+                            "/usr/bin/dbus-send",
+                            ["--session", "--type=signal"] + destination
+                                + (service + signal).split(separator: " ").map(String.init),
                             environment: desktop.environment)
                         #expect(sent.status == 0, "\(sent.stderr)")
                     }
@@ -120,7 +143,9 @@ struct HostileBusTests {
             // sd-bus answers a Ping itself, after what came before it: the watch has read the
             // forgeries, and acted on them if it would, before the click.
             let ping = try await run(
-                "/usr/bin/dbus-send", ["--session", "--print-reply", "--dest=" + watching, "/", "org.freedesktop.DBus.Peer.Ping"], environment: desktop.environment)
+                "/usr/bin/dbus-send",
+                ["--session", "--print-reply", "--dest=" + watching, "/", "org.freedesktop.DBus.Peer.Ping"],
+                environment: desktop.environment)
             #expect(ping.status == 0, "\(ping.stderr)")
             try await desktop.clickTopBubble()
             try await watch.until("the click opened the chat") { !WatchDesktopTests.file(opened).isEmpty }

@@ -1,15 +1,17 @@
 import AdamantCLI
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `adm-push keys`, run as a real process.
 @Suite("adm-push keys", .timeLimit(.minutes(1)))
 final class KeysCommandTests {
     static let passphrase = "wrap track hamster grocery casual talk theory half artist toast art essence"
-    static let expected = #"{"address":"U6687642817984673870","publicKey":"7db9b51bc75fed7b8e631e2efaad38305b12c6b3d3d9f6af3498fdcb7b35c284"}"#
+    static let expected =
+        #"{"address":"U6687642817984673870","publicKey":"7db9b51bc75fed7b8e631e2efaad38305b12c6b3d3d9f6af3498fdcb7b35c284"}"#
 
     let folder: URL
 
@@ -22,7 +24,8 @@ final class KeysCommandTests {
 
     func file(_ contents: String, mode: Int) throws -> String {
         let path = folder.appendingPathComponent(UUID().uuidString).path
-        _ = FileManager.default.createFile(atPath: path, contents: Data(contents.utf8), attributes: [.posixPermissions: mode])
+        _ = FileManager.default.createFile(
+            atPath: path, contents: Data(contents.utf8), attributes: [.posixPermissions: mode])
         return path
     }
 
@@ -46,7 +49,10 @@ final class KeysCommandTests {
         let refused = try await run("adm-push", ["keys", "--passphrase-file", shared])
         #expect(refused.status == 64)
         #expect(refused.stdout.isEmpty)
-        #expect(refused.stderr == "Error: refusing --passphrase-file '\(shared)': mode 644 lets others read it; run chmod 600 '\(shared)'\n")
+        #expect(
+            refused.stderr
+                == "Error: refusing --passphrase-file '\(shared)': mode 644 lets others read it; run chmod 600 '\(shared)'\n"
+        )
     }
 
     /// A FIFO (or a directory, or a device) is refused at once: opening a FIFO used to wait
@@ -77,7 +83,9 @@ final class KeysCommandTests {
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("Error: invalid passphrase: the passphrase fails its BIP39 checksum"))
         #expect(result.stderr.split(separator: "\n").count == 1)
-        for word in ["hamster", "grocery", "casual", "theory", "artist", "toast"] { #expect(!result.stderr.contains(word)) }
+        for word in ["hamster", "grocery", "casual", "theory", "artist", "toast"] {
+            #expect(!result.stderr.contains(word))
+        }
     }
 
     /// No word of a passphrase reaches stderr, not even a corrected one: a typo, words given as
@@ -101,24 +109,32 @@ final class KeysCommandTests {
             let printed = Set(result.stderr.split { !$0.isLetter }.map { $0.lowercased() })
             #expect(printed.isDisjoint(with: words + ["hamstr"]), "\(result.stderr)")
         }
-        #expect(runs[0].stderr == "Error: invalid passphrase: word 3 of the passphrase is not in the BIP39 English list: check its spelling (lowercase a-z)\n")
-        #expect(runs[4].stderr == """
-            Error: unknown command (withheld: resembles a passphrase, which is not an argument)
-              See 'adm-push --help' for the commands.
+        #expect(
+            runs[0].stderr
+                == "Error: invalid passphrase: word 3 of the passphrase is not in the BIP39 English list: check its spelling (lowercase a-z)\n"
+        )
+        #expect(
+            runs[4].stderr == """
+                Error: unknown command (withheld: resembles a passphrase, which is not an argument)
+                  See 'adm-push --help' for the commands.
 
-            """)
-        #expect(runs[1].stderr == """
-            Error: keys takes no arguments (the passphrase is never an argument)
-            Usage: adm-push keys [--passphrase-file <path>] [--json]
-              See 'adm-push keys --help' for more information.
+                """)
+        #expect(
+            runs[1].stderr == """
+                Error: keys takes no arguments (the passphrase is never an argument)
+                Usage: adm-push keys [--passphrase-file <path>] [--json]
+                  See 'adm-push keys --help' for more information.
 
-            """)
+                """)
     }
 
     @Test func refusesToRunWithoutAPassphraseSource() async throws {
         let result = try await run("adm-push", ["keys"])
         #expect(result.status == 64)
-        #expect(result.stderr == "Error: no passphrase: set ADM_PASSPHRASE, use --passphrase-file PATH (mode 600), or run on a terminal to be asked\n")
+        #expect(
+            result.stderr
+                == "Error: no passphrase: set ADM_PASSPHRASE, use --passphrase-file PATH (mode 600), or run on a terminal to be asked\n"
+        )
     }
 
     @Test func helpAndUsageErrors() async throws {
@@ -130,6 +146,7 @@ final class KeysCommandTests {
         #expect(typo.stderr.hasPrefix("Error: unknown option '--jsn' (did you mean '--json'?)\nUsage: adm-push keys"))
 
         let command = try await run("adm-push", ["kyes"])
-        #expect(command.status == 64 && command.stderr.hasPrefix("Error: unknown command 'kyes' (did you mean 'keys'?)"))
+        #expect(
+            command.status == 64 && command.stderr.hasPrefix("Error: unknown command 'kyes' (did you mean 'keys'?)"))
     }
 }

@@ -1,7 +1,8 @@
-@testable import AdamantCLI
 import AdamantFetch
 import Foundation
 import Testing
+
+@testable import AdamantCLI
 
 /// `--generate-manual`: every page passes groff's warnings (and mandoc's, where installed)
 /// and says what `--help` says: each command, each option, each exit code.
@@ -32,7 +33,10 @@ final class ManualPageTests {
     /// groff's every warning, for the PostScript, UTF-8 and ASCII devices and a 60-column line.
     func groffWarnings(_ path: String) async throws -> String {
         var warnings = ""
-        for arguments in [["-ww", "-man", "-z", path], ["-ww", "-man", "-z", "-Tutf8", path], ["-ww", "-man", "-z", "-Tascii", "-rLL=60n", path]] {
+        for arguments in [
+            ["-ww", "-man", "-z", path], ["-ww", "-man", "-z", "-Tutf8", path],
+            ["-ww", "-man", "-z", "-Tascii", "-rLL=60n", path],
+        ] {
             let result = try await run("/usr/bin/groff", arguments)
             #expect(result.status == 0, "groff \(arguments): \(result.stderr)")
             warnings += result.stderr
@@ -64,7 +68,12 @@ final class ManualPageTests {
     func aPageNamesEveryCommandOptionAndExitCode(_ tool: String) async throws {
         let (roff, _) = try await page(tool)
         let titles = roff.split(separator: "\n").filter { $0.hasPrefix(".SH ") }
-        #expect(titles == ["NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES", "SEE ALSO"].map { ".SH \"\($0)\"" })
+        #expect(
+            titles
+                == [
+                    "NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES",
+                    "SEE ALSO",
+                ].map { ".SH \"\($0)\"" })
         #expect(roff.contains("\n.TH \"\(Roff.escaped(tool.uppercased()))\" \"1\" "))
 
         let commands = try await HelpTests.commands(of: tool)
@@ -92,11 +101,14 @@ final class ManualPageTests {
     @Test func theEnvironmentAndFilesAreTheOnesTheCodeUses() async throws {
         for tool in ["adm-push", "adm-fetch"] {
             let roff = try await page(tool).roff
-            let environment = Self.section("ENVIRONMENT", of: roff), files = Self.section("FILES", of: roff)
+            let environment = Self.section("ENVIRONMENT", of: roff)
+            let files = Self.section("FILES", of: roff)
             for name in ["ADM_PASSPHRASE", "ADM_NODES", "ADM_PUSH_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "HOME"] {
                 #expect(environment.contains(".TP\n\\fB\(name)\\fR\n"), "\(tool): \(name)")
             }
-            for name in ["config.json", "outbox.sqlite", "notifications.sqlite", "node-health.json", "contacts-ADDRESS.json"] {
+            for name in [
+                "config.json", "outbox.sqlite", "notifications.sqlite", "node-health.json", "contacts-ADDRESS.json",
+            ] {
                 #expect(files.contains("/" + Roff.escaped(name) + "\\fR\n"), "\(tool): \(name)")
             }
         }
@@ -109,12 +121,17 @@ final class ManualPageTests {
 
     /// The config file's entry names the desktop notifications' keys, the log's entry what
     /// they keep there, and adm-fetch's example of a desktop notification is --notify.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/groff")), arguments: ["adm-push", "adm-fetch"])
+    @Test(
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/groff")),
+        arguments: ["adm-push", "adm-fetch"])
     func theDesktopKeysAndWhatTheyKeepAreNamed(_ tool: String) async throws {
         let (_, path) = try await page(tool)
         let rendered = try await run("/usr/bin/groff", ["-man", "-Tascii", "-P-cbou", "-rLL=200n", path]).stdout
         let text = rendered.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        let files = try #require(text.range(of: " FILES ").flatMap { start in text.range(of: " EXAMPLES ").map { text[start.upperBound..<$0.lowerBound] } })
+        let files = try #require(
+            text.range(of: " FILES ").flatMap { start in
+                text.range(of: " EXAMPLES ").map { text[start.upperBound..<$0.lowerBound] }
+            })
         for key in ["notify", "open", "preview", "mute", "quiet", "quietMode", "kinds"] {
             #expect(files.contains("\"\(key)\":"), "\(tool): \(key) in \(files)")
         }

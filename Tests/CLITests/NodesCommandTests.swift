@@ -24,7 +24,13 @@ final class NodesCommandTests {
     var nodeArguments: [String] { devnet.nodeURLs.flatMap { ["--node", $0] } }
 
     struct Report: Decodable {
-        struct Node: Decodable { let url: String; let status: String; let reason: String?; let height: Int64?; let version: String? }
+        struct Node: Decodable {
+            let url: String
+            let status: String
+            let reason: String?
+            let height: Int64?
+            let version: String?
+        }
         let nodes: [Node]
     }
 
@@ -45,7 +51,8 @@ final class NodesCommandTests {
     }
 
     @Test func printsATable() async throws {
-        let result = try await run("adm-fetch", ["nodes"], environment: ["ADM_NODES": devnet.nodeURLs.joined(separator: ",")])
+        let result = try await run(
+            "adm-fetch", ["nodes"], environment: ["ADM_NODES": devnet.nodeURLs.joined(separator: ",")])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.first?.hasPrefix("URL") == true && lines.count == 5)
@@ -62,11 +69,13 @@ final class NodesCommandTests {
     @Test func theConfigFileIsReadOnlyWhenNeeded() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("adm-nodes-\(UUID())")
         defer { try? FileManager.default.removeItem(at: home) }
-        try FileManager.default.createDirectory(at: home.appendingPathComponent("adm-push"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: home.appendingPathComponent("adm-push"), withIntermediateDirectories: true)
         try Data("not json".utf8).write(to: home.appendingPathComponent("adm-push/config.json"))
         let environment = ["XDG_CONFIG_HOME": home.path]
 
-        let given = try await run("adm-push", ["nodes", "--node", devnet.nodeURLs[0], "--proxy", "none"], environment: environment)
+        let given = try await run(
+            "adm-push", ["nodes", "--node", devnet.nodeURLs[0], "--proxy", "none"], environment: environment)
         #expect(given.status == 0, "\(given.stderr)")
         let proxy = try await run("adm-push", ["nodes", "--node", devnet.nodeURLs[0]], environment: environment)
         #expect(proxy.status == 64 && proxy.stderr.contains("config.json"), "\(proxy.stderr)")
@@ -83,7 +92,9 @@ final class NodesCommandTests {
         let result = try await run("adm-push", ["nodes"] + skewed.nodeURLs.flatMap { ["--node", $0] })
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.count == 4 && lines[1].contains("clockOff") && lines[1].contains("not used to stamp transactions"), "\(result.stdout)")
+        #expect(
+            lines.count == 4 && lines[1].contains("clockOff") && lines[1].contains("not used to stamp transactions"),
+            "\(result.stdout)")
         #expect(lines[2].contains("usable") && lines[3].contains("usable"))
     }
 

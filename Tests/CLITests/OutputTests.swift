@@ -1,8 +1,10 @@
-@testable import AdamantCLI
 import Foundation
 import Testing
+
+@testable import AdamantCLI
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("output")
@@ -25,7 +27,8 @@ struct OutputTests {
         defer { close(full) }
         let errors = Pipe()
         let output = Output(standardOutput: full, standardError: errors.fileHandleForWriting.fileDescriptor)
-        let code = await Self.tool.run(["hello"], Context(environment: [:], output: output, terminal: Terminal(input: -1)))
+        let code = await Self.tool.run(
+            ["hello"], Context(environment: [:], output: output, terminal: Terminal(input: -1)))
         try errors.fileHandleForWriting.close()
         #expect(code == .outputFailed)
         #expect(output.firstFailure == Output.WriteFailure(stream: .standardOutput, errorNumber: ENOSPC))

@@ -1,8 +1,9 @@
 import AdamantCLI
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs a built command of this package as a real process and collects what it printed.
@@ -24,7 +25,9 @@ enum Binaries {
     static let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
 
     /// A product of this package by name, or any program by absolute path.
-    static func url(_ name: String) -> URL { name.hasPrefix("/") ? URL(fileURLWithPath: name) : folder.appendingPathComponent(name) }
+    static func url(_ name: String) -> URL {
+        name.hasPrefix("/") ? URL(fileURLWithPath: name) : folder.appendingPathComponent(name)
+    }
 }
 
 /// A child started by `run`, for tests that signal it while it runs.
@@ -45,7 +48,8 @@ struct SpawnedProcess: Sendable {
 func run(
     _ name: String, _ arguments: [String], environment: [String: String] = [:], input: Data = Data(),
     standardInput: FileHandle? = nil, standardOutput: FileHandle? = nil, standardError: FileHandle? = nil,
-    inheritingBlockedSignals: Bool = false, timeout: Double = 30, whileRunning: (@Sendable (SpawnedProcess) -> Void)? = nil
+    inheritingBlockedSignals: Bool = false, timeout: Double = 30,
+    whileRunning: (@Sendable (SpawnedProcess) -> Void)? = nil
 ) async throws -> RunResult {
     struct SpawnFailed: Error, CustomStringConvertible { let description: String }
     func makePipe() throws -> (read: Int32, write: Int32) {
@@ -71,9 +75,10 @@ func run(
     defer { for pointer in argv + envp { free(pointer) } }
     var spawned: pid_t = 0
     let spawnedAt = ContinuousClock.now
-    let status = ChildProcess.withShellAttributes(blockingEverySignal: inheritingBlockedSignals) { attributes in
-        posix_spawn(&spawned, path, &actions, &attributes, argv, envp)
-    } ?? EINVAL
+    let status =
+        ChildProcess.withShellAttributes(blockingEverySignal: inheritingBlockedSignals) { attributes in
+            posix_spawn(&spawned, path, &actions, &attributes, argv, envp)
+        } ?? EINVAL
     let pid = spawned
     // The child has its copies; the parent keeps only its own ends.
     for fd in [stdin?.read, stdout?.write, stderr?.write].compactMap({ $0 }) { close(fd) }
@@ -111,7 +116,8 @@ func run(
             // on DispatchQueue.global(): on Linux its workers are the ones tasks run on, and each
             // read holds one for the child's whole life (the full suite's tasks waited 30 s).
             let group = DispatchGroup()
-            nonisolated(unsafe) var out = Data(), err = Data()
+            nonisolated(unsafe) var out = Data()
+            nonisolated(unsafe) var err = Data()
             if let stdout { drainOnOwnThread(group) { out = readToEnd(stdout.read) } }
             if let stderr { drainOnOwnThread(group) { err = readToEnd(stderr.read) } }
             group.wait()
@@ -125,9 +131,11 @@ func run(
             while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
             let signal: Int32? = raw & 0x7f == 0 ? nil : raw & 0x7f
             let elapsed = spawnedAt.duration(to: .now)
-            continuation.resume(returning: RunResult(
-                status: signal ?? (raw >> 8) & 0xff, signal: signal, timedOut: killed,
-                stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self), elapsed: elapsed))
+            continuation.resume(
+                returning: RunResult(
+                    status: signal ?? (raw >> 8) & 0xff, signal: signal, timedOut: killed,
+                    stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self),
+                    elapsed: elapsed))
         }
     }
 }
@@ -147,7 +155,10 @@ private func readToEnd(_ fd: Int32) -> Data {
     var buffer = [UInt8](repeating: 0, count: 65_536)
     while true {
         let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if count > 0 { data.append(contentsOf: buffer[0..<count]); continue }
+        if count > 0 {
+            data.append(contentsOf: buffer[0..<count])
+            continue
+        }
         if count < 0 && errno == EINTR { continue }
         break
     }

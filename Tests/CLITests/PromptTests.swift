@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The passphrase prompt on a real pty: echo off while asking, and back on however it ends.
@@ -50,7 +51,8 @@ struct PromptTests {
         let terminal = try PseudoTerminal()
         let echoWhileStopped = Mutex<Bool?>(nil)
         let result = try await run(
-            "adm-push", ["keys", "--json"], standardInput: terminal.replica, inheritingBlockedSignals: blocked, timeout: 10
+            "adm-push", ["keys", "--json"], standardInput: terminal.replica, inheritingBlockedSignals: blocked,
+            timeout: 10
         ) { process in
             let pid = process.processIdentifier
             #expect(eventually { !terminal.echoIsOn })
@@ -77,7 +79,8 @@ struct PromptTests {
         let terminal = try PseudoTerminal()
         let keys = Binaries.url("adm-push").path
         let result = try await run(
-            "/bin/sh", ["-c", "trap '' INT TSTP; exec \"$0\" keys --json", keys], standardInput: terminal.replica, timeout: 10
+            "/bin/sh", ["-c", "trap '' INT TSTP; exec \"$0\" keys --json", keys], standardInput: terminal.replica,
+            timeout: 10
         ) { process in
             #expect(eventually { !terminal.echoIsOn })
             kill(process.processIdentifier, SIGINT)

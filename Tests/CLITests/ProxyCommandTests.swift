@@ -2,6 +2,7 @@ import AdamantCore
 import AdamantDevnet
 import Foundation
 import Testing
+
 @testable import adm_bench
 
 /// Every command through a SOCKS5 proxy of the tests' own (`SocksPeer`), which shows what each
@@ -12,7 +13,8 @@ struct ProxyCommandTests {
     static func nodePorts(_ devnet: Devnet) -> Set<Int> { Set(devnet.nodeURLs.compactMap { URL(string: $0)?.port }) }
 
     static let onion = "http://2gzyxa5ihm7nsggfxnu52rck2vv4rvmdlkiu3zzui5du4xyclen53wid.onion"
-    static let onionRefusal = "Error: \(onion) is an onion service: it needs a socks5h:// proxy such as Tor's (--proxy socks5h://127.0.0.1:9050)\n"
+    static let onionRefusal =
+        "Error: \(onion) is an onion service: it needs a socks5h:// proxy such as Tor's (--proxy socks5h://127.0.0.1:9050)\n"
 
     /// The proxy set by adm-push's own variable, or by libcurl's: the same treatment either way.
     @Test(arguments: ["ADM_PROXY", "ALL_PROXY"])
@@ -27,23 +29,32 @@ struct ProxyCommandTests {
             #expect(peer.requests.count > seen, "\(what) went through the proxy")
             seen = peer.requests.count
         }
-        for command in [["register", "--token", token, "--provider", "apns"], ["status"], ["unregister", "--token", token], ["flush"], ["repair"]] {
+        for command in [
+            ["register", "--token", token, "--provider", "apns"], ["status"], ["unregister", "--token", token],
+            ["flush"], ["repair"],
+        ] {
             let result = try await network.outbox.push(command, extra: proxy)
             #expect(result.status == 0, "\(command[0]): \(result.stderr)")
             expectRequests(command[0])
         }
         let sent = try await network.send("through the proxy", from: network.friend, to: network.me)
         let fetched = try await network.fetch([try #require(sent.id).description, "--json"], environment: proxy)
-        #expect(fetched.status == 0 && (try? network.object(fetched))?["text"] as? String == "through the proxy", "\(fetched.stderr)")
+        #expect(
+            fetched.status == 0 && (try? network.object(fetched))?["text"] as? String == "through the proxy",
+            "\(fetched.stderr)")
         expectRequests("fetch")
-        let nodes = try await run("adm-push", ["nodes"], environment: proxy.merging(["ADM_NODES": network.devnet.nodeURLs.joined(separator: ",")]) { $1 })
+        let nodes = try await run(
+            "adm-push", ["nodes"],
+            environment: proxy.merging(["ADM_NODES": network.devnet.nodeURLs.joined(separator: ",")]) { $1 })
         let shown = "via \(peer.url)" + (variable == "ADM_PROXY" ? "  " : " (\(variable))")
         #expect(nodes.status == 0 && nodes.stdout.contains(shown), "\(nodes.stdout)")
         expectRequests("nodes")
 
         let requests = peer.requests
         let ports = Self.nodePorts(network.devnet)
-        #expect(requests.allSatisfy { $0.host == "127.0.0.1" && ports.contains($0.port) }, "\(requests.map { "\($0.host):\($0.port)" })")
+        #expect(
+            requests.allSatisfy { $0.host == "127.0.0.1" && ports.contains($0.port) },
+            "\(requests.map { "\($0.host):\($0.port)" })")
         let lines = requests.flatMap(\.httpLines)
         for path in ["/api/node/status", "/api/chats/process", "/api/transactions/get"] {
             #expect(lines.contains { $0.contains(path) }, "\(path) went through the proxy")
@@ -51,7 +62,10 @@ struct ProxyCommandTests {
         // Each of the account's commands on its circuit; nodes, with no account, on none.
         let circuit = network.me.circuitName
         #expect(Set(requests.map(\.username)) == [circuit, nil], "\(Set(requests.map(\.username)))")
-        #expect(requests.filter { $0.username == nil }.allSatisfy { $0.httpLines.allSatisfy { $0.contains("/api/node/status") } })
+        #expect(
+            requests.filter { $0.username == nil }.allSatisfy {
+                $0.httpLines.allSatisfy { $0.contains("/api/node/status") }
+            })
     }
 
     /// Two accounts of one watch never share a circuit: each account's listings, and its
@@ -63,22 +77,29 @@ struct ProxyCommandTests {
         defer { peer.stop() }
         let folder = network.outbox.home
         let watch = try await WatchProcess(
-            network, ["--passphrase-file", folder + "/me.key", "--passphrase-file", folder + "/other.key"], name: "proxied",
+            network, ["--passphrase-file", folder + "/me.key", "--passphrase-file", folder + "/other.key"],
+            name: "proxied",
             environment: [variable: peer.url])
         try await watch.until("both are watched") { watch.stderr.contains("Watching \(other.address)") }
         let toMe = try await network.submit("to me", from: network.friend, to: network.me)
         let toOther = try await network.submit("to the other", from: network.friend, to: other)
-        try await watch.until("both are shown") { Set(watch.ids).isSuperset(of: [toMe.description, toOther.description]) }
+        try await watch.until("both are shown") {
+            Set(watch.ids).isSuperset(of: [toMe.description, toOther.description])
+        }
         try await watch.until("both sockets are live") { watch.stderr.components(separatedBy: "live on").count > 2 }
         #expect(try await watch.stop().status == 0, "\(watch.stderr)")
 
         let requests = peer.requests
-        let accounts = [network.me.circuitName: network.me.address.description, other.circuitName: other.address.description]
+        let accounts = [
+            network.me.circuitName: network.me.address.description, other.circuitName: other.address.description,
+        ]
         #expect(Set(requests.map(\.username)) == Set(accounts.keys), "\(Set(requests.map(\.username)))")
         for request in requests {
             let own = accounts[request.username ?? ""]
             for line in request.httpLines {
-                for address in accounts.values where line.contains(address) { #expect(address == own, "\(line) on \(own ?? "no") circuit") }
+                for address in accounts.values where line.contains(address) {
+                    #expect(address == own, "\(line) on \(own ?? "no") circuit")
+                }
             }
             // What a socket subscribes to is in its POSTs: `42["address",["U…"]]`.
             for body in request.posts where body.contains("\"address\"") {
@@ -87,11 +108,15 @@ struct ProxyCommandTests {
             }
         }
         for (circuit, address) in accounts {
-            let subscribed = requests.filter { $0.username == circuit }.flatMap(\.posts).contains { $0.contains("\"address\"") && $0.contains(address) }
+            let subscribed = requests.filter { $0.username == circuit }.flatMap(\.posts).contains {
+                $0.contains("\"address\"") && $0.contains(address)
+            }
             #expect(subscribed, "\(address)'s socket subscribed through the proxy")
         }
         let lines = requests.flatMap(\.httpLines)
-        #expect(lines.contains { $0.contains("isIn=\(network.me.address)") } && lines.contains { $0.contains("isIn=\(other.address)") })
+        #expect(
+            lines.contains { $0.contains("isIn=\(network.me.address)") }
+                && lines.contains { $0.contains("isIn=\(other.address)") })
     }
 
     /// An onion node's name reaches the proxy unresolved; without a proxy that can resolve it
@@ -108,19 +133,26 @@ struct ProxyCommandTests {
 
         for environment in [["ADM_PROXY": peer.url], ["ALL_PROXY": peer.url]] {
             let through = try await run("adm-push", ["nodes", "--json", "--node", node], environment: environment)
-            #expect(through.status == 0 && through.stdout.contains(#""status":"usable""#), "\(through.stdout) \(through.stderr)")
+            #expect(
+                through.status == 0 && through.stdout.contains(#""status":"usable""#),
+                "\(through.stdout) \(through.stderr)")
         }
-        #expect(peer.requests.map(\.host) == [host, host] && peer.requests.allSatisfy { $0.sentAsName && $0.port == port })
+        #expect(
+            peer.requests.map(\.host) == [host, host] && peer.requests.allSatisfy { $0.sentAsName && $0.port == port })
 
         let socks5 = peer.url.replacingOccurrences(of: "socks5h", with: "socks5")
         for (arguments, environment) in [
-            ([], [:]), (["--proxy", "none"], ["ALL_PROXY": peer.url]), (["--proxy", socks5], [:]), ([], ["ALL_PROXY": socks5]),
+            ([], [:]), (["--proxy", "none"], ["ALL_PROXY": peer.url]), (["--proxy", socks5], [:]),
+            ([], ["ALL_PROXY": socks5]),
             // NO_PROXY's "onion." takes every onion name out, as libcurl reads it.
             ([], ["ALL_PROXY": peer.url, "NO_PROXY": "onion."]),
         ] {
             for dots in ["", ".", ".."] {
-                let refused = try await run("adm-push", ["nodes", "--node", Self.onion + dots] + arguments, environment: environment)
-                #expect(refused.status == 64 && refused.stderr == Self.onionRefusal, "\(arguments) \(environment) \(dots): \(refused.stderr)")
+                let refused = try await run(
+                    "adm-push", ["nodes", "--node", Self.onion + dots] + arguments, environment: environment)
+                #expect(
+                    refused.status == 64 && refused.stderr == Self.onionRefusal,
+                    "\(arguments) \(environment) \(dots): \(refused.stderr)")
             }
         }
         #expect(peer.requests.count == 2, "nothing more reached the proxy")
@@ -146,7 +178,8 @@ struct ProxyCommandTests {
     /// proxy gets them all, or none. Each case is one where libcurl's reading differs from a
     /// plausible one (`*` only alone; `/bits` read as C's atoi reads; `/0` the address alone).
     @Test(arguments: [
-        ("127.0.0.1", false), ("*", false), ("*,example.com", true), ("127.0.0.0/8x", false), ("10.0.0.0/0", true), ("127.0.0.1/0", false),
+        ("127.0.0.1", false), ("*", false), ("*,example.com", true), ("127.0.0.0/8x", false), ("10.0.0.0/0", true),
+        ("127.0.0.1/0", false),
         ("127.0.0.1.", true), ("example.com", true),
     ])
     func whatNodesShowsIsWhatHappens(_ noProxy: String, _ proxied: Bool) async throws {
@@ -154,11 +187,15 @@ struct ProxyCommandTests {
         defer { devnet.stop() }
         let peer = try SocksPeer()
         defer { peer.stop() }
-        let result = try await run("adm-push", ["nodes", "--json"], environment: ["ALL_PROXY": peer.url, "NO_PROXY": noProxy, "ADM_NODES": devnet.nodeURLs[0]])
+        let result = try await run(
+            "adm-push", ["nodes", "--json"],
+            environment: ["ALL_PROXY": peer.url, "NO_PROXY": noProxy, "ADM_NODES": devnet.nodeURLs[0]])
         #expect(result.status == 0, "\(result.stderr)")
         let shown = result.stdout.firstMatch(of: /"route":"([^"]*)"/).map { String($0.1) }
         #expect(shown == (proxied ? peer.url : "direct"), "\(result.stdout)")
-        #expect(peer.requests.isEmpty == !proxied, "shown \(shown ?? "nothing"); \(peer.requests.count) went through the proxy")
+        #expect(
+            peer.requests.isEmpty == !proxied,
+            "shown \(shown ?? "nothing"); \(peer.requests.count) went through the proxy")
     }
 
     /// A circuit that takes seconds to build (here 4 s for each connection, past the 2 s a
@@ -172,21 +209,29 @@ struct ProxyCommandTests {
         defer { peer.stop() }
         peer.behave(.slowRelay(.seconds(4)))
         let proxy = ["ADM_PROXY": peer.url]
-        let register = try await network.outbox.push(["register", "--token", String(repeating: "4d", count: 32), "--provider", "apns"], extra: proxy)
+        let register = try await network.outbox.push(
+            ["register", "--token", String(repeating: "4d", count: 32), "--provider", "apns"], extra: proxy)
         #expect(register.status == 0, "\(register.stderr)")
 
         let home = network.outbox.home + "/home"
         let environment = proxy.merging(["ADM_NODES": network.devnet.nodeURLs.joined(separator: ",")]) { $1 }
-        let nodes = try await run("adm-push", ["nodes", "--json", "--home", home], environment: environment, timeout: 90)
+        let nodes = try await run(
+            "adm-push", ["nodes", "--json", "--home", home], environment: environment, timeout: 90)
         #expect(nodes.status == 0 && nodes.stdout.contains(#""status":"usable""#), "\(nodes.stdout) \(nodes.stderr)")
         let latency = try #require(nodes.stdout.firstMatch(of: /"latencyMs":(\d+)/).flatMap { Int($0.1) })
         #expect(latency >= 4_000, "the circuit's wait is the node's latency: \(latency) ms")
-        #expect(try String(contentsOfFile: home + "/node-health.json", encoding: .utf8).contains("latencyMicros"), "kept for the next command")
+        #expect(
+            try String(contentsOfFile: home + "/node-health.json", encoding: .utf8).contains("latencyMicros"),
+            "kept for the next command")
 
         let sent = try await network.send("slowly", from: network.friend, to: network.me)
-        let fetched = try await network.fetch([try #require(sent.id).description, "--json", "--no-names"], environment: proxy)
-        #expect(fetched.status == 0 && (try? network.object(fetched))?["text"] as? String == "slowly", "\(fetched.stderr)")
-        #expect(peer.requests.count >= 3 && peer.requests.allSatisfy { !$0.abandoned }, "\(peer.requests.filter(\.abandoned).count) of \(peer.requests.count) gave up")
+        let fetched = try await network.fetch(
+            [try #require(sent.id).description, "--json", "--no-names"], environment: proxy)
+        #expect(
+            fetched.status == 0 && (try? network.object(fetched))?["text"] as? String == "slowly", "\(fetched.stderr)")
+        #expect(
+            peer.requests.count >= 3 && peer.requests.allSatisfy { !$0.abandoned },
+            "\(peer.requests.filter(\.abandoned).count) of \(peer.requests.count) gave up")
     }
 
     /// An HTTP proxy tunnels every request with CONNECT and is sent no SOCKS username;
@@ -196,13 +241,19 @@ struct ProxyCommandTests {
         defer { devnet.stop() }
         let peer = try SocksPeer()
         defer { peer.stop() }
-        let node = devnet.nodeURLs[0], port = try #require(URL(string: node)?.port)
+        let node = devnet.nodeURLs[0]
+        let port = try #require(URL(string: node)?.port)
         let http = try await run("adm-push", ["nodes", "--proxy", "http://127.0.0.1:\(peer.port)", "--node", node])
-        #expect(http.status == 0 && http.stdout.contains("via http://127.0.0.1:\(peer.port)") && http.stderr.isEmpty, "\(http.stdout) \(http.stderr)")
-        #expect(peer.requests.map(\.httpLines) == [["CONNECT 127.0.0.1:\(port) HTTP/1.1"]] && peer.requests.allSatisfy { $0.username == nil })
+        #expect(
+            http.status == 0 && http.stdout.contains("via http://127.0.0.1:\(peer.port)") && http.stderr.isEmpty,
+            "\(http.stdout) \(http.stderr)")
+        #expect(
+            peer.requests.map(\.httpLines) == [["CONNECT 127.0.0.1:\(port) HTTP/1.1"]]
+                && peer.requests.allSatisfy { $0.username == nil })
 
         let socks5 = "socks5://127.0.0.1:\(peer.port)"
-        let warning = "warning: \(socks5) resolves node names here, so the local resolver learns each one; socks5h:// leaves them to the proxy\n"
+        let warning =
+            "warning: \(socks5) resolves node names here, so the local resolver learns each one; socks5h:// leaves them to the proxy\n"
         for (arguments, environment) in [(["--proxy", socks5], [String: String]()), ([], ["ALL_PROXY": socks5])] {
             let result = try await run("adm-push", ["nodes", "--node", node] + arguments, environment: environment)
             #expect(result.status == 0 && result.stdout.contains("via \(socks5)"), "\(result.stdout) \(result.stderr)")
@@ -221,12 +272,17 @@ struct ProxyCommandTests {
         let proxy = [variable: url]
         let fetched = try await network.fetch(["12345", "--deadline", "5"], environment: proxy)
         #expect(fetched.status == 69, "\(fetched.stderr)")
-        #expect(fetched.stderr == "Error: the proxy \(url) refused the connection: start it, or give another --proxy\n", "\(fetched.stderr)")
+        #expect(
+            fetched.stderr == "Error: the proxy \(url) refused the connection: start it, or give another --proxy\n",
+            "\(fetched.stderr)")
         #expect(fetched.stderr.components(separatedBy: url).count == 2, "named once: \(fetched.stderr)")
 
         let token = String(repeating: "6f", count: 32)
-        let register = try await network.outbox.push(["register", "--token", token, "--provider", "fcm", "--deadline", "3"], extra: proxy)
-        #expect(register.status == 75 && register.stderr.contains("Error: the proxy \(url) refused the connection"), "\(register.stderr)")
+        let register = try await network.outbox.push(
+            ["register", "--token", token, "--provider", "fcm", "--deadline", "3"], extra: proxy)
+        #expect(
+            register.status == 75 && register.stderr.contains("Error: the proxy \(url) refused the connection"),
+            "\(register.stderr)")
         let queue = try await network.outbox.push(["queue", "--json"])
         #expect(queue.status == 0 && queue.stdout.contains(#""action":"add""#), "\(queue.stdout)")
     }
@@ -238,13 +294,15 @@ struct ProxyCommandTests {
     /// never a crash. Timed from the first connection, once the process has started, on a
     /// second run: under the full suite's load, starting and faulting in the failure path's
     /// pages took seconds on the first.
-    @Test(.serialized, arguments: [
-        SocksPeer.Behavior.refuse(5), .stall, .stallAfterConnect,
-        .garbage("a refusal of every method", [0x05, 0xff, 0x00, 0x41, 0x42]),
-        .garbage("an HTTP answer", Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".utf8)),
-        .garbage("noise", (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 167 &+ 91) }),
-        .garbageReply("a reply cut short", [0x05, 0x00, 0x00, 0x01, 0x7f, 0x00]),
-    ])
+    @Test(
+        .serialized,
+        arguments: [
+            SocksPeer.Behavior.refuse(5), .stall, .stallAfterConnect,
+            .garbage("a refusal of every method", [0x05, 0xff, 0x00, 0x41, 0x42]),
+            .garbage("an HTTP answer", Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".utf8)),
+            .garbage("noise", (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 167 &+ 91) }),
+            .garbageReply("a reply cut short", [0x05, 0x00, 0x00, 0x01, 0x7f, 0x00]),
+        ])
     func aMisbehavingProxyEndsWithinTheDeadline(_ behavior: SocksPeer.Behavior) async throws {
         let devnet = try Devnet(DevnetConfiguration())
         defer { devnet.stop() }
@@ -253,8 +311,14 @@ struct ProxyCommandTests {
         peer.behave(behavior)
         func fetch() async throws -> RunResult {
             try await run(
-                "adm-fetch", ["12345", "--deadline", "4", "--no-names", "--home", FileManager.default.temporaryDirectory.path + "/adm-proxy-\(UUID())"],
-                environment: ["ADM_NODES": devnet.nodeURLs[0], "ADM_PROXY": peer.url, "ADM_PASSPHRASE": BIP39.randomMnemonic()], timeout: 60)
+                "adm-fetch",
+                [
+                    "12345", "--deadline", "4", "--no-names", "--home",
+                    FileManager.default.temporaryDirectory.path + "/adm-proxy-\(UUID())",
+                ],
+                environment: [
+                    "ADM_NODES": devnet.nodeURLs[0], "ADM_PROXY": peer.url, "ADM_PASSPHRASE": BIP39.randomMnemonic(),
+                ], timeout: 60)
         }
         _ = try await fetch()
         let started = ContinuousClock.now
@@ -266,7 +330,9 @@ struct ProxyCommandTests {
             // The proxy did its part and said the node refused: the node's failure.
             #expect(result.stderr.contains("\(peer.url) could not reach the node"), "\(result.stderr)")
         } else {
-            #expect(result.stderr.contains("Error: the proxy \(peer.url) "), "the proxy is named as the cause: \(result.stderr)")
+            #expect(
+                result.stderr.contains("Error: the proxy \(peer.url) "),
+                "the proxy is named as the cause: \(result.stderr)")
         }
         #expect(!peer.requests.isEmpty || behavior.isGreetingGarbage, "the proxy was asked")
     }
@@ -274,9 +340,13 @@ struct ProxyCommandTests {
     /// `queue` makes no request: it neither needs the route nor checks it.
     @Test func aLocalCommandNeitherNeedsNorChecksTheRoute() async throws {
         let network = try OutboxDevnet()
-        for extra in [["ADM_PROXY": "gopher://127.0.0.1:9"], ["ADM_NODES": Self.onion], ["ALL_PROXY": "socks4://127.0.0.1:9"]] {
+        for extra in [
+            ["ADM_PROXY": "gopher://127.0.0.1:9"], ["ADM_NODES": Self.onion], ["ALL_PROXY": "socks4://127.0.0.1:9"],
+        ] {
             let queue = try await network.push(["queue"], extra: extra)
-            #expect(queue.status == 0 && queue.stdout == "the outbox is empty for this account\n", "\(extra): \(queue.stdout) \(queue.stderr)")
+            #expect(
+                queue.status == 0 && queue.stdout == "the outbox is empty for this account\n",
+                "\(extra): \(queue.stdout) \(queue.stderr)")
         }
     }
 }
@@ -305,11 +375,15 @@ enum TraceTools {
 
     static var inCI: Bool { !["", "0", "false"].contains(ProcessInfo.processInfo.environment["CI"] ?? "") }
 
-    static func runs(needing paths: String...) -> Bool { inCI || paths.allSatisfy(FileManager.default.isExecutableFile) }
+    static func runs(needing paths: String...) -> Bool {
+        inCI || paths.allSatisfy(FileManager.default.isExecutableFile)
+    }
 
     static func require(_ paths: String...) throws {
         for path in paths {
-            try #require(FileManager.default.isExecutableFile(atPath: path), "\(path) is missing: scripts/install-deps.sh installs it")
+            try #require(
+                FileManager.default.isExecutableFile(atPath: path),
+                "\(path) is missing: scripts/install-deps.sh installs it")
         }
     }
 }
@@ -322,9 +396,12 @@ struct ProxyTraceTests {
     static let calls = "trace=connect,sendto,sendmsg,openat"
 
     /// The calls `program` made, run under strace with `environment`.
-    static func traced(_ program: String, _ arguments: [String], environment: [String: String], trace: String) async throws -> (RunResult, [Substring]) {
+    static func traced(_ program: String, _ arguments: [String], environment: [String: String], trace: String)
+        async throws -> (RunResult, [Substring])
+    {
         let result = try await run(
-            TraceTools.strace, ["-f", "-qq", "-e", calls, "-o", trace, Binaries.url(program).path] + arguments, environment: environment, timeout: 90)
+            TraceTools.strace, ["-f", "-qq", "-e", calls, "-o", trace, Binaries.url(program).path] + arguments,
+            environment: environment, timeout: 90)
         return (result, try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n"))
     }
 
@@ -337,12 +414,14 @@ struct ProxyTraceTests {
     ) async throws -> (RunResult, [Substring]) {
         let trace = folder + "/\(name).trace"
         let strace = try BackgroundProcess(
-            TraceTools.strace, ["-f", "-qq", "-e", calls, "-o", trace, Binaries.url("adm-fetch").path, "watch"] + options + arguments,
+            TraceTools.strace,
+            ["-f", "-qq", "-e", calls, "-o", trace, Binaries.url("adm-fetch").path, "watch"] + options + arguments,
             environment: environment, folder: folder, name: name, timeout: 120)
         // The watch is strace's child; strace would leave it running if it were killed.
         func watch() -> pid_t? {
             guard let pid = strace.processIdentifier,
-                  let children = try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8) else { return nil }
+                let children = try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)
+            else { return nil }
             return children.split(separator: " ").first.flatMap { pid_t($0) }
         }
         var child: pid_t?
@@ -372,7 +451,10 @@ struct ProxyTraceTests {
 
     /// Nothing that looks a name up: the resolver's files, the hosts file, nscd's socket.
     static func expectNoLookups(in calls: [Substring], _ what: String) {
-        let lookups = calls.filter { $0.contains("/etc/hosts") || $0.contains("/etc/resolv.conf") || $0.contains("/etc/nsswitch.conf") || $0.contains("nscd") }
+        let lookups = calls.filter {
+            $0.contains("/etc/hosts") || $0.contains("/etc/resolv.conf") || $0.contains("/etc/nsswitch.conf")
+                || $0.contains("nscd")
+        }
         #expect(lookups.isEmpty, "\(what) looked a name up here: \(lookups)")
     }
 
@@ -386,8 +468,14 @@ struct ProxyTraceTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let socks = try LoopbackProxy()
         let common = ["--home", folder + "/home", "--proxy", socks.url]
-        let service = ["--service-address", network.devnet.ans.address.description, "--service-public-key", network.devnet.ans.publicKey.hex]
-        let environment = ["ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.outbox.passphrase, "PATH": "/usr/bin:/bin"]
+        let service = [
+            "--service-address", network.devnet.ans.address.description, "--service-public-key",
+            network.devnet.ans.publicKey.hex,
+        ]
+        let environment = [
+            "ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.outbox.passphrase,
+            "PATH": "/usr/bin:/bin",
+        ]
         let token = String(repeating: "7a", count: 32)
         let sent = try await network.send("traced", from: network.friend, to: network.me)
         let runs: [(String, [String])] = [
@@ -400,13 +488,18 @@ struct ProxyTraceTests {
             ("adm-fetch", [try #require(sent.id).description, "--json"]),
         ]
         for (index, (program, arguments)) in runs.enumerated() {
-            let (result, calls) = try await Self.traced(program, arguments + common, environment: environment, trace: folder + "/trace-\(index)")
-            #expect(result.status == 0, "\(program) \(arguments[0]) via \(socks.url): \(result.stderr) \(result.stdout)")
+            let (result, calls) = try await Self.traced(
+                program, arguments + common, environment: environment, trace: folder + "/trace-\(index)")
+            #expect(
+                result.status == 0, "\(program) \(arguments[0]) via \(socks.url): \(result.stderr) \(result.stdout)")
             Self.expectOnlyConnections(to: socks.port, in: calls, "\(program) \(arguments[0])")
         }
-        let (watched, calls) = try await Self.tracedWatch(common, environment: environment, folder: folder, name: "watch") { watch in
+        let (watched, calls) = try await Self.tracedWatch(
+            common, environment: environment, folder: folder, name: "watch"
+        ) { watch in
             try await watch.until("its socket is live") { watch.stderr.contains("live on") }
-            let id = try #require(try await network.send("watched", from: network.friend, to: network.me).id).description
+            let id = try #require(try await network.send("watched", from: network.friend, to: network.me).id)
+                .description
             try await watch.until("it is shown") { watch.stdout.contains(id) }
         }
         #expect(watched.status == 0, "watch via \(socks.url): \(watched.stderr)")
@@ -429,8 +522,11 @@ struct ProxyTraceTests {
         ]
         for (index, (program, arguments, environment)) in cases.enumerated() {
             let (result, calls) = try await Self.traced(
-                program, ["nodes", "--node", ProxyCommandTests.onion + dots] + arguments, environment: environment, trace: folder + "/trace-\(index)")
-            #expect(result.status == 64 && result.stderr == ProxyCommandTests.onionRefusal, "\(program) \(arguments) \(environment): \(result.stderr)")
+                program, ["nodes", "--node", ProxyCommandTests.onion + dots] + arguments, environment: environment,
+                trace: folder + "/trace-\(index)")
+            #expect(
+                result.status == 64 && result.stderr == ProxyCommandTests.onionRefusal,
+                "\(program) \(arguments) \(environment): \(result.stderr)")
             let sockets = calls.filter { $0.contains("connect(") || $0.contains("sendto(") || $0.contains("sendmsg(") }
             #expect(sockets.isEmpty, "\(program) tried: \(sockets)")
             Self.expectNoLookups(in: calls, program)
@@ -451,7 +547,10 @@ struct ProxyTraceTests {
         defer { peer.stop() }
         let nodes = zip(names, ports).map { "http://\($0):\($1)" }.joined(separator: ",")
         let common = ["--home", folder + "/home", "--proxy", peer.url]
-        let service = ["--service-address", network.devnet.ans.address.description, "--service-public-key", network.devnet.ans.publicKey.hex]
+        let service = [
+            "--service-address", network.devnet.ans.address.description, "--service-public-key",
+            network.devnet.ans.publicKey.hex,
+        ]
         let environment = ["ADM_NODES": nodes, "ADM_PASSPHRASE": network.outbox.passphrase, "PATH": "/usr/bin:/bin"]
         let sent = try await network.send("by name", from: network.friend, to: network.me)
         let runs: [(String, [String])] = [
@@ -460,19 +559,24 @@ struct ProxyTraceTests {
             ("adm-fetch", [try #require(sent.id).description, "--json"]),
         ]
         for (index, (program, arguments)) in runs.enumerated() {
-            let (result, calls) = try await Self.traced(program, arguments + common, environment: environment, trace: folder + "/trace-\(index)")
+            let (result, calls) = try await Self.traced(
+                program, arguments + common, environment: environment, trace: folder + "/trace-\(index)")
             #expect(result.status == 0, "\(program) \(arguments[0]): \(result.stdout) \(result.stderr)")
             Self.expectOnlyConnections(to: peer.port, in: calls, "\(program) \(arguments[0])")
             Self.expectNoLookups(in: calls, "\(program) \(arguments[0])")
         }
-        let (watched, calls) = try await Self.tracedWatch(common, environment: environment, folder: folder, name: "watch") { watch in
+        let (watched, calls) = try await Self.tracedWatch(
+            common, environment: environment, folder: folder, name: "watch"
+        ) { watch in
             try await watch.until("its socket is live") { watch.stderr.contains("live on") }
         }
         #expect(watched.status == 0, "watch: \(watched.stderr)")
         Self.expectOnlyConnections(to: peer.port, in: calls, "watch")
         Self.expectNoLookups(in: calls, "watch")
         let requests = peer.requests
-        #expect(requests.allSatisfy { $0.sentAsName && names.contains($0.host) }, "\(requests.map { "\($0.host):\($0.port)" })")
+        #expect(
+            requests.allSatisfy { $0.sentAsName && names.contains($0.host) },
+            "\(requests.map { "\($0.host):\($0.port)" })")
         #expect(requests.flatMap(\.httpLines).contains { $0.contains("/socket.io/") }, "the socket went by name too")
     }
 }

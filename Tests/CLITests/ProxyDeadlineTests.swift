@@ -25,11 +25,16 @@ struct ProxyDeadlineTests {
         let held = try ClosedPort()
         let url = "socks5h://127.0.0.1:\(held.port)"
         let (register, elapsed) = try await Self.timed {
-            try await network.outbox.push(["register", "--token", Self.token, "--provider", "apns", "--deadline", "5", "--proxy", url])
+            try await network.outbox.push([
+                "register", "--token", Self.token, "--provider", "apns", "--deadline", "5", "--proxy", url,
+            ])
         }
         #expect(register.status == 75, "\(register.stderr)")
         #expect(elapsed < .seconds(5) + Self.margin, "the 5 s deadline held: \(elapsed)")
-        #expect(register.stderr.contains("Error: the proxy \(url) refused the connection: start it, or give another --proxy\n"), "\(register.stderr)")
+        #expect(
+            register.stderr.contains(
+                "Error: the proxy \(url) refused the connection: start it, or give another --proxy\n"),
+            "\(register.stderr)")
         let queue = try await network.outbox.push(["queue", "--json"])
         #expect(queue.stdout.contains(#""action":"add""#), "the intent is kept: \(queue.stdout)")
     }
@@ -41,7 +46,9 @@ struct ProxyDeadlineTests {
         defer { silent.stop() }
         let url = "socks5h://127.0.0.1:\(silent.port)"
         let (register, elapsed) = try await Self.timed {
-            try await network.outbox.push(["register", "--token", Self.token, "--provider", "apns", "--deadline", "5", "--proxy", url])
+            try await network.outbox.push([
+                "register", "--token", Self.token, "--provider", "apns", "--deadline", "5", "--proxy", url,
+            ])
         }
         #expect(register.status == 75, "\(register.stderr)")
         #expect(elapsed < .seconds(5) + Self.margin, "the 5 s deadline held: \(elapsed)")
@@ -54,10 +61,15 @@ struct ProxyDeadlineTests {
         let silent = try SilentListener()
         defer { silent.stop() }
         let url = "socks5h://127.0.0.1:\(silent.port)"
-        let (fetched, elapsed) = try await Self.timed { try await network.fetch(["12345", "--deadline", "5", "--no-names", "--proxy", url]) }
+        let (fetched, elapsed) = try await Self.timed {
+            try await network.fetch(["12345", "--deadline", "5", "--no-names", "--proxy", url])
+        }
         #expect(fetched.status == 69, "\(fetched.stderr)")
         #expect(elapsed < .seconds(5) + Self.margin, "the 5 s deadline held: \(elapsed)")
-        #expect(fetched.stderr.contains("Error: the proxy \(url) did not answer within 5 s: check that it is running and reaches the nodes"), "\(fetched.stderr)")
+        #expect(
+            fetched.stderr.contains(
+                "Error: the proxy \(url) did not answer within 5 s: check that it is running and reaches the nodes"),
+            "\(fetched.stderr)")
     }
 
     /// With no --deadline, a fetch's is 25 s whatever the route, until the route's latency is
@@ -67,7 +79,9 @@ struct ProxyDeadlineTests {
         let silent = try SilentListener()
         defer { silent.stop() }
         let url = "socks5h://127.0.0.1:\(silent.port)"
-        let (fetched, elapsed) = try await Self.timed { try await network.fetch(["12345", "--no-names", "--proxy", url]) }
+        let (fetched, elapsed) = try await Self.timed {
+            try await network.fetch(["12345", "--no-names", "--proxy", url])
+        }
         #expect(fetched.status == 69, "\(fetched.stderr)")
         #expect(elapsed < .seconds(25) + Self.margin, "the 25 s deadline held: \(elapsed)")
         #expect(fetched.stderr.contains("Error: the proxy \(url) did not answer within 25 s: "), "\(fetched.stderr)")

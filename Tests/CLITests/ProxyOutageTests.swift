@@ -1,6 +1,7 @@
 import AdamantCore
 import Foundation
 import Testing
+
 @testable import adm_bench
 
 /// A proxy that goes away and comes back: Debian's microsocks, stopped (killed, as a crash
@@ -25,13 +26,16 @@ struct ProxyOutageTests {
         try await watch.until("both sockets are live") { live() >= 2 }
 
         proxy = nil
-        try await watch.until("both sockets are down") { watch.stderr.components(separatedBy: "socket is down").count - 1 >= 2 }
+        try await watch.until("both sockets are down") {
+            watch.stderr.components(separatedBy: "socket is down").count - 1 >= 2
+        }
         // The outage itself, not a wait for something: the watch is left without its proxy.
         try await Task.sleep(for: Self.outage)
         proxy = try LoopbackProxy(port: port)
         // Each socket is back within its backoff: under 16 s after the outage.
         try await watch.until("both sockets are live again", within: 40) { live() >= 4 }
-        let id = try #require(try await network.send("after the outage", from: network.friend, to: network.me).id).description
+        let id = try #require(try await network.send("after the outage", from: network.friend, to: network.me).id)
+            .description
         try await watch.until("what came after is shown") { watch.ids.contains(id) }
         let result = try await watch.stop()
 
@@ -54,7 +58,9 @@ struct ProxyKindTests {
         let url = "http://127.0.0.1:\(proxy.port)"
         let result = try await network.fetch(["12345", "--proxy", url, "--deadline", "5"])
         #expect(result.status == 69, "\(result.stderr)")
-        #expect(result.stderr.contains("Error: the proxy \(url) failed: it does not answer HTTP's CONNECT"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("Error: the proxy \(url) failed: it does not answer HTTP's CONNECT"),
+            "\(result.stderr)")
         #expect(result.stderr.contains("if it is a SOCKS proxy, give socks5h://"))
         withExtendedLifetime(proxy) {}
     }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A pty pair: the child gets the replica as its standard input, the test types and reads the
@@ -10,7 +11,8 @@ final class PseudoTerminal: Sendable {
     let replica: FileHandle
 
     init() throws {
-        var master: Int32 = -1, replica: Int32 = -1
+        var master: Int32 = -1
+        var replica: Int32 = -1
         guard openpty(&master, &replica, nil, nil, nil) == 0 else { throw POSIXError(.EIO) }
         self.master = master
         self.replica = FileHandle(fileDescriptor: replica, closeOnDealloc: true)
@@ -40,6 +42,7 @@ final class PseudoTerminal: Sendable {
 /// The one-letter state in /proc/PID/stat: "T" once a process is stopped.
 func processState(_ pid: Int32) -> String? {
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let end = stat.lastIndex(of: ")") else { return nil }
+        let end = stat.lastIndex(of: ")")
+    else { return nil }
     return stat[stat.index(after: end)...].split(separator: " ").first.map(String.init)
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A session bus that never answers: a Unix socket that accepts every connection and holds it
@@ -28,12 +29,18 @@ final class SilentBus: Sendable {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
-        guard listener >= 0, bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw DesktopFailure("no socket for \(path)") }
+        guard listener >= 0, bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw DesktopFailure("no socket for \(path)")
+        }
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }  // zeroed: the rest is its NUL
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
-        guard bound == 0, listen(listener, 16) == 0 else { throw DesktopFailure("cannot listen at \(path): \(String(cString: strerror(errno)))") }
+        guard bound == 0, listen(listener, 16) == 0 else {
+            throw DesktopFailure("cannot listen at \(path): \(String(cString: strerror(errno)))")
+        }
         // A thread of its own: accept blocks, and no cooperative thread may.
         Thread.detachNewThread { [self] in
             while true {

@@ -34,7 +34,8 @@ final class SocksPeer: Sendable {
             var rest = bytes[...]
             while let end = rest.firstRange(of: Array("\r\n\r\n".utf8)) {
                 let head = String(decoding: rest[..<end.lowerBound], as: UTF8.self).split(separator: "\r\n")
-                let length = head.dropFirst().first { $0.lowercased().hasPrefix("content-length:") }
+                let length =
+                    head.dropFirst().first { $0.lowercased().hasPrefix("content-length:") }
                     .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
                 let body = rest[end.upperBound...].prefix(max(0, length))
                 found.append((String(head.first ?? ""), String(decoding: body, as: UTF8.self)))
@@ -68,7 +69,8 @@ final class SocksPeer: Sendable {
     let port: Int
     private let listener: Int32
     private let names: Set<String>
-    private let state = Mutex((requests: [Request](), behavior: Behavior.relay, held: [Int32](), connected: [ContinuousClock.Instant]()))
+    private let state = Mutex(
+        (requests: [Request](), behavior: Behavior.relay, held: [Int32](), connected: [ContinuousClock.Instant]()))
 
     /// Listening on 127.0.0.1, a port of the kernel's choice. `names`: host names it relays to
     /// 127.0.0.1 on the port asked for (an onion name of a test, say).
@@ -82,9 +84,14 @@ final class SocksPeer: Sendable {
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 64) == 0 && getsockname(fd, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && listen(fd, 64) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
-        guard bound else { close(fd); throw PeerError("bind: \(errno)") }
+        guard bound else {
+            close(fd)
+            throw PeerError("bind: \(errno)")
+        }
         listener = fd
         port = Int(UInt16(bigEndian: address.sin_port))
         Thread.detachNewThread { [self] in acceptLoop() }
@@ -125,7 +132,10 @@ final class SocksPeer: Sendable {
         var keepOpen = false
         defer { if !keepOpen { close(client) } }
         guard let greeting = read(client, 2) else { return }
-        if greeting == Array("CO".utf8) { return keepOpen = connectOverHTTP(client, greeting) }
+        if greeting == Array("CO".utf8) {
+            keepOpen = connectOverHTTP(client, greeting)
+            return
+        }
         guard greeting[0] == 5, let methods = read(client, Int(greeting[1])) else { return }
         let behavior = state.withLock { $0.behavior }
         if case .garbage(_, let bytes) = behavior {
@@ -134,15 +144,18 @@ final class SocksPeer: Sendable {
         }
         var username: String?
         if methods.contains(2) {
-            guard write(client, [5, 2]), let head = read(client, 2), head[0] == 1, let name = read(client, Int(head[1])),
-                  let passwordLength = read(client, 1), read(client, Int(passwordLength[0])) != nil, write(client, [1, 0])
+            guard write(client, [5, 2]), let head = read(client, 2), head[0] == 1,
+                let name = read(client, Int(head[1])),
+                let passwordLength = read(client, 1), read(client, Int(passwordLength[0])) != nil,
+                write(client, [1, 0])
             else { return }
             username = String(decoding: name, as: UTF8.self)
         } else {
             guard methods.contains(0), write(client, [5, 0]) else { return }
         }
         guard let request = read(client, 4), request[0] == 5, request[1] == 1 else { return }
-        let host: String, sentAsName: Bool
+        let host: String
+        let sentAsName: Bool
         switch request[3] {
         case 1:
             guard let bytes = read(client, 4) else { return }
@@ -193,7 +206,10 @@ final class SocksPeer: Sendable {
                 _ = write(client, [5, 4, 0, 1, 0, 0, 0, 0, 0, 0])  // host unreachable
                 return
             }
-            guard write(client, success) else { close(upstream); return }
+            guard write(client, success) else {
+                close(upstream)
+                return
+            }
             keepOpen = true
             Self.pipe(client, upstream) { [self] bytes in record(bytes, at: index) }
         }
@@ -215,16 +231,23 @@ final class SocksPeer: Sendable {
         }
         let line = String(decoding: head, as: UTF8.self).split(separator: "\r\n").first ?? ""
         let parts = line.split(separator: " ")
-        guard parts.count == 3, parts[0] == "CONNECT", let colon = parts[1].lastIndex(of: ":"), let port = Int(parts[1][parts[1].index(after: colon)...]) else {
+        guard parts.count == 3, parts[0] == "CONNECT", let colon = parts[1].lastIndex(of: ":"),
+            let port = Int(parts[1][parts[1].index(after: colon)...])
+        else {
             return false
         }
         let host = String(parts[1][..<colon])
-        state.withLock { $0.requests.append(Request(username: nil, host: host, port: port, sentAsName: true, sent: head)) }
+        state.withLock {
+            $0.requests.append(Request(username: nil, host: host, port: port, sentAsName: true, sent: head))
+        }
         guard let upstream = Self.connect(to: host, port: port) else {
             _ = write(client, Array("HTTP/1.1 502 Bad Gateway\r\n\r\n".utf8))
             return false
         }
-        guard write(client, Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8)) else { close(upstream); return false }
+        guard write(client, Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8)) else {
+            close(upstream)
+            return false
+        }
         Self.pipe(client, upstream) { _ in }
         return true
     }
@@ -244,7 +267,10 @@ final class SocksPeer: Sendable {
                     guard Self.writeAll(to, Array(buffer[0..<count])) else { break }
                 }
                 shutdown(to, Int32(SHUT_WR))
-                if done.add(1, ordering: .sequentiallyConsistent).newValue == 2 { close(a); close(b) }
+                if done.add(1, ordering: .sequentiallyConsistent).newValue == 2 {
+                    close(a)
+                    close(b)
+                }
             }
         }
     }
@@ -257,9 +283,14 @@ final class SocksPeer: Sendable {
         address.sin_addr.s_addr = inet_addr(host)
         address.sin_port = UInt16(port).bigEndian
         let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
         }
-        guard connected else { close(fd); return nil }
+        guard connected else {
+            close(fd)
+            return nil
+        }
         return fd
     }
 
@@ -291,7 +322,9 @@ final class SocksPeer: Sendable {
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var sent = 0
         while sent < bytes.count {
-            let wrote = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+            let wrote = bytes.withUnsafeBytes {
+                send(fd, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
+            }
             if wrote < 0 && errno == EINTR { continue }
             guard wrote > 0 else { return false }
             sent += wrote

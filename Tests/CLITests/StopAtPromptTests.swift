@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Ctrl-Z typed at the passphrase prompt, on a pty that is the command's controlling terminal,

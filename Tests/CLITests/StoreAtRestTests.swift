@@ -14,11 +14,13 @@ struct StoreAtRestTests {
         let network = try OutboxDevnet()
         try network.faultEveryNode("refuse")
         for token in Self.tokens {
-            #expect(try await network.push(["register", "--token", token, "--provider", "apns", "--no-wait"]).status == 75)
+            #expect(
+                try await network.push(["register", "--token", token, "--provider", "apns", "--no-wait"]).status == 75)
         }
         let home = network.home + "/home"
         let backup = network.home + "/backup"
-        try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: backup, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         try FileManager.default.copyItem(atPath: home + "/outbox.sqlite", toPath: backup + "/outbox.sqlite")
         let queue = try await network.push(["queue"], home: "backup")
         #expect(queue.status == 0, "\(queue.stderr)")
@@ -30,7 +32,9 @@ struct StoreAtRestTests {
     /// have dropped it and shown an empty outbox.
     @Test func aWALWhoseCommitsCannotBeReadIsReported() async throws {
         let network = try OutboxDevnet()
-        let killed = try await network.push(["register", "--token", Self.tokens[0], "--provider", "apns"], extra: ["ADM_PUSH_TEST_KILL_AT": "after-record"])
+        let killed = try await network.push(
+            ["register", "--token", Self.tokens[0], "--provider", "apns"],
+            extra: ["ADM_PUSH_TEST_KILL_AT": "after-record"])
         #expect(killed.signal == SIGKILL)
         let wal = network.home + "/home/outbox.sqlite-wal"
         let size = try #require(SmallFile.size(atPath: wal))
@@ -42,7 +46,10 @@ struct StoreAtRestTests {
         #expect(queue.status == 1, "\(queue.stdout)")
         let message = "Error: the outbox store \(wal) is damaged (its write-ahead log holds "
         #expect(queue.stderr.hasPrefix(message), "\(queue.stderr)")
-        #expect(queue.stderr.hasSuffix("pages of commits but is not a write-ahead log any more): move it and \(network.home)/home/outbox.sqlite-shm aside and run 'adm-push repair', which rebuilds it from the chain\n"))
+        #expect(
+            queue.stderr.hasSuffix(
+                "pages of commits but is not a write-ahead log any more): move it and \(network.home)/home/outbox.sqlite-shm aside and run 'adm-push repair', which rebuilds it from the chain\n"
+            ))
         #expect(try Data(contentsOf: URL(fileURLWithPath: wal)) == garbage, "left as it was")
     }
 
@@ -51,7 +58,9 @@ struct StoreAtRestTests {
     @Test func aWALWithNothingLeftInItIsNoAlarm() async throws {
         let network = try OutboxDevnet()
         try network.faultEveryNode("refuse")
-        #expect(try await network.push(["register", "--token", Self.tokens[0], "--provider", "apns", "--no-wait"]).status == 75)
+        #expect(
+            try await network.push(["register", "--token", Self.tokens[0], "--provider", "apns", "--no-wait"]).status
+                == 75)
         let wal = network.home + "/home/outbox.sqlite-wal"
         try Data((0..<8_192).map { _ in UInt8.random(in: 0...255) }).write(to: URL(fileURLWithPath: wal))
         let queue = try await network.push(["queue"])
@@ -67,7 +76,9 @@ struct OutboxLostWALTests {
     @Test func theLastIntentReachesTheChainAfterTheWALIsLost() async throws {
         let network = try OutboxDevnet()
         let token = StoreAtRestTests.tokens[0]
-        #expect(try await network.push(["register", "--token", token, "--provider", "apns", "--deadline", "20"]).status == 0)
+        #expect(
+            try await network.push(["register", "--token", token, "--provider", "apns", "--deadline", "20"]).status == 0
+        )
         network.settle()
         #expect(network.registered == [token])
         try network.faultEveryNode("refuse")

@@ -21,7 +21,9 @@ struct StoreFailureTests {
         #expect(mkfifo(path, 0o600) == 0)
         let result = try await network.push(arguments)
         #expect(result.status == 74, "\(result.stderr)")
-        #expect(result.stderr == "Error: \(name) \(path) is not a regular file but a FIFO: remove it, and a new one is made\n")
+        #expect(
+            result.stderr
+                == "Error: \(name) \(path) is not a regular file but a FIFO: remove it, and a new one is made\n")
     }
 
     /// The notification log is called by its name, by watch (which stops) and fetch (which
@@ -29,9 +31,11 @@ struct StoreFailureTests {
     @Test func aNotificationLogThatIsAFIFOIsCalledTheNotificationLog() async throws {
         let network = try await FetchDevnet()
         let home = network.outbox.home + "/home"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         #expect(mkfifo(home + "/notifications.sqlite", 0o600) == 0)
-        let expected = "the notification log \(home)/notifications.sqlite is not a regular file but a FIFO: remove it, and a new one is made"
+        let expected =
+            "the notification log \(home)/notifications.sqlite is not a regular file but a FIFO: remove it, and a new one is made"
         let watch = try await network.fetch(["watch"])
         #expect(watch.status == 74)
         #expect(watch.stderr.contains("Error: " + expected + "\n"), "\(watch.stderr)")
@@ -48,7 +52,10 @@ struct StoreFailureTests {
         let holder = try await LockHolder(network.home + "/home/outbox.sqlite")
         let result = try await network.push(["register", "--token", Self.token, "--provider", "apns", "--no-wait"])
         #expect(result.status == 74, "\(result.stderr)")
-        #expect(result.stderr == "Error: the outbox store \(network.home)/home/outbox.sqlite stayed locked past the wait; it is open in process \(holder.processIdentifier) (python3): let that finish, then run again\n")
+        #expect(
+            result.stderr
+                == "Error: the outbox store \(network.home)/home/outbox.sqlite stayed locked past the wait; it is open in process \(holder.processIdentifier) (python3): let that finish, then run again\n"
+        )
         await holder.stop()
         let queue = try await network.push(["queue"])
         #expect(queue.stdout == "the outbox is empty for this account\n")
@@ -72,7 +79,12 @@ struct LockHolder {
             open(sys.argv[3], 'w').write('held')
             while os.path.exists(sys.argv[2]): time.sleep(0.05)
             """
-        let started = try await run("/bin/sh", ["-c", "/usr/bin/python3 -c \"$0\" \"$1\" \"$2\" \"$3\" </dev/null >/dev/null 2>&1 & echo $!", script, path, flag, ready])
+        let started = try await run(
+            "/bin/sh",
+            [
+                "-c", "/usr/bin/python3 -c \"$0\" \"$1\" \"$2\" \"$3\" </dev/null >/dev/null 2>&1 & echo $!", script,
+                path, flag, ready,
+            ])
         processIdentifier = try #require(Int32(started.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
         let deadline = ContinuousClock.now + .seconds(20)
         while (try? String(contentsOfFile: ready, encoding: .utf8)) != "held" {
@@ -85,6 +97,8 @@ struct LockHolder {
     func stop() async {
         try? FileManager.default.removeItem(atPath: flag)
         let deadline = ContinuousClock.now + .seconds(20)
-        while kill(processIdentifier, 0) == 0 && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        while kill(processIdentifier, 0) == 0 && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
     }
 }

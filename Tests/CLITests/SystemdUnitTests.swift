@@ -7,7 +7,9 @@ import Testing
 /// empty stderr is what passing means here.
 @Suite(
     "systemd units", .timeLimit(.minutes(2)),
-    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze"), "systemd-analyze is not installed (scripts/install-deps.sh installs systemd)"))
+    .enabled(
+        if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze"),
+        "systemd-analyze is not installed (scripts/install-deps.sh installs systemd)"))
 final class SystemdUnitTests {
     static let analyze = "/usr/bin/systemd-analyze"
     static let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -22,7 +24,9 @@ final class SystemdUnitTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for unit in Self.units {
             var text = try String(contentsOf: Self.source.appendingPathComponent(unit), encoding: .utf8)
-            for tool in ["adm-push", "adm-fetch"] { text = text.replacingOccurrences(of: "/usr/bin/\(tool) ", with: Binaries.url(tool).path + " ") }
+            for tool in ["adm-push", "adm-fetch"] {
+                text = text.replacingOccurrences(of: "/usr/bin/\(tool) ", with: Binaries.url(tool).path + " ")
+            }
             try text.write(to: folder.appendingPathComponent(unit), atomically: true, encoding: .utf8)
         }
     }
@@ -32,7 +36,9 @@ final class SystemdUnitTests {
     /// verify on `unit` in the folder; --man=no since the pages are not installed here
     /// (scripts/check-deb verifies the installed units with them).
     func verify(_ unit: String) async throws -> RunResult {
-        try await run(Self.analyze, ["verify", "--man=no", folder.appendingPathComponent(unit).path], environment: ["PATH": "/usr/bin:/bin"])
+        try await run(
+            Self.analyze, ["verify", "--man=no", folder.appendingPathComponent(unit).path],
+            environment: ["PATH": "/usr/bin:/bin"])
     }
 
     @Test(arguments: units)
@@ -44,7 +50,8 @@ final class SystemdUnitTests {
     /// What the test above rests on: a misspelt key gets a warning and exit 0.
     @Test func aMisspeltKeyIsSeenOnStderr() async throws {
         let text = try String(contentsOf: folder.appendingPathComponent("adm-push-flush.service"), encoding: .utf8)
-        try text.replacingOccurrences(of: "NoNewPrivileges=", with: "NoNewPrivilege=").write(to: folder.appendingPathComponent("typo.service"), atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "NoNewPrivileges=", with: "NoNewPrivilege=").write(
+            to: folder.appendingPathComponent("typo.service"), atomically: true, encoding: .utf8)
         let result = try await verify("typo.service")
         #expect(result.stderr.contains("Unknown key 'NoNewPrivilege'"), "\(result.stderr)")
     }
@@ -59,7 +66,9 @@ final class SystemdUnitTests {
         try #require(lines.count == 1)
         #expect(text.contains("\nLoadCredential=passphrase:%h/.config/adm-push/passphrase\n"))
         #expect(!text.contains("ADM_PASSPHRASE"))
-        let words = Self.systemdWords(String(lines[0].dropFirst("ExecStart=".count)), variables: ["CREDENTIALS_DIRECTORY": "/run/user/1000/credentials/\(unit)"])
+        let words = Self.systemdWords(
+            String(lines[0].dropFirst("ExecStart=".count)),
+            variables: ["CREDENTIALS_DIRECTORY": "/run/user/1000/credentials/\(unit)"])
         #expect(words.contains("/run/user/1000/credentials/\(unit)/passphrase"))
         let tool = try #require(words.first.map { URL(fileURLWithPath: $0).lastPathComponent })
         let result = try await run(tool, Array(words.dropFirst()) + ["--help"])
@@ -71,9 +80,11 @@ final class SystemdUnitTests {
     /// passphrase check takes it.
     @Test func aCredentialAsSystemdWritesItIsAccepted() async throws {
         let credentials = folder.appendingPathComponent("credentials")
-        try FileManager.default.createDirectory(at: credentials, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: credentials, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let path = credentials.appendingPathComponent("passphrase").path
-        _ = FileManager.default.createFile(atPath: path, contents: Data(KeysCommandTests.passphrase.utf8), attributes: [.posixPermissions: 0o400])
+        _ = FileManager.default.createFile(
+            atPath: path, contents: Data(KeysCommandTests.passphrase.utf8), attributes: [.posixPermissions: 0o400])
         try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: credentials.path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: credentials.path) }
         let result = try await run("adm-push", ["keys", "--json", "--passphrase-file", path])
@@ -88,14 +99,19 @@ final class SystemdUnitTests {
         try await TestDesktop.with { desktop in
             let network = try await FetchDevnet()
             let credentials = folder.appendingPathComponent("watch-credentials")
-            try FileManager.default.createDirectory(at: credentials, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: credentials, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             _ = FileManager.default.createFile(
-                atPath: credentials.appendingPathComponent("passphrase").path, contents: Data(network.outbox.passphrase.utf8), attributes: [.posixPermissions: 0o400])
-            let text = try String(contentsOf: Self.source.appendingPathComponent("adm-fetch-watch.service"), encoding: .utf8)
+                atPath: credentials.appendingPathComponent("passphrase").path,
+                contents: Data(network.outbox.passphrase.utf8), attributes: [.posixPermissions: 0o400])
+            let text = try String(
+                contentsOf: Self.source.appendingPathComponent("adm-fetch-watch.service"), encoding: .utf8)
             let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
-            let words = Self.systemdWords(String(line.dropFirst("ExecStart=".count)), variables: ["CREDENTIALS_DIRECTORY": credentials.path])
+            let words = Self.systemdWords(
+                String(line.dropFirst("ExecStart=".count)), variables: ["CREDENTIALS_DIRECTORY": credentials.path])
             try #require(words.prefix(2) == ["/usr/bin/adm-fetch", "watch"])
-            let watch = try await WatchProcess(network, Array(words.dropFirst(2)), name: "unit", environment: desktop.environment)
+            let watch = try await WatchProcess(
+                network, Array(words.dropFirst(2)), name: "unit", environment: desktop.environment)
             _ = try await network.send("-u critical hi", from: network.friend, to: network.me)
             let deadline = ContinuousClock.now + .seconds(60)
             while try await desktop.displayedCount() < 1 {
@@ -105,14 +121,19 @@ final class SystemdUnitTests {
             let result = try await watch.stop()
             #expect(result.status == 0, "\(watch.stderr)")
             let shown = try await desktop.shown()
-            #expect(shown.count == 1 && shown.first?["body"] == "-u critical hi" && shown.first?["appname"] == "ADAMANT", "\(shown)")
+            #expect(
+                shown.count == 1 && shown.first?["body"] == "-u critical hi" && shown.first?["appname"] == "ADAMANT",
+                "\(shown)")
         }
     }
 
     /// An ExecStart= line as systemd splits it, for what the units use: words apart at blanks,
     /// '…' and "…" quoting, then `${NAME}` replaced and `$$` made `$` (systemd.service(5)).
     static func systemdWords(_ line: String, variables: [String: String]) -> [String] {
-        var words: [String] = [], word = "", inWord = false, quote: Character?
+        var words: [String] = []
+        var word = ""
+        var inWord = false
+        var quote: Character?
         for character in line {
             if let open = quote {
                 if character == open { quote = nil } else { word.append(character) }

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A desktop of a test's own: a session bus (dbus-daemon, with no service it could start by
@@ -20,7 +21,10 @@ final class TestDesktop: Sendable {
     /// package's own data files (its icon) first among the system's, as if installed (the
     /// system's MIME database is how dunst's image loader knows an SVG).
     var environment: [String: String] {
-        ["DBUS_SESSION_BUS_ADDRESS": busAddress, "DISPLAY": display, "PATH": "/usr/bin:/bin", "XDG_DATA_DIRS": Self.packageData + ":/usr/local/share:/usr/share"]
+        [
+            "DBUS_SESSION_BUS_ADDRESS": busAddress, "DISPLAY": display, "PATH": "/usr/bin:/bin",
+            "XDG_DATA_DIRS": Self.packageData + ":/usr/local/share:/usr/share",
+        ]
     }
 
     /// packaging/share of this checkout: what the package installs under /usr/share.
@@ -33,7 +37,9 @@ final class TestDesktop: Sendable {
     /// With `refusingNotifications`, the bus answers every `Notify` with an AccessDenied error
     /// (its policy denies the call) until `allowNotifications()`: a service that refuses what
     /// it is sent.
-    static func start(notificationServer: Bool = true, picking: String? = nil, refusingNotifications: Bool = false) async throws -> TestDesktop {
+    static func start(notificationServer: Bool = true, picking: String? = nil, refusingNotifications: Bool = false)
+        async throws -> TestDesktop
+    {
         let folder = NSTemporaryDirectory() + "desktop-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var dmenu = "/bin/false"
@@ -42,11 +48,16 @@ final class TestDesktop: Sendable {
             try "#!/bin/sh\ngrep -m1 -F -- '\(picking)'\n".write(toFile: dmenu, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dmenu)
         }
-        try busConfiguration(socketFolder: folder, refusingNotify: refusingNotifications).write(toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)
-        let bus = try BackgroundProcess("/usr/bin/dbus-daemon", ["--config-file=\(folder)/bus.conf", "--nofork", "--print-address=1"], folder: folder, name: "bus")
+        try busConfiguration(socketFolder: folder, refusingNotify: refusingNotifications).write(
+            toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)
+        let bus = try BackgroundProcess(
+            "/usr/bin/dbus-daemon", ["--config-file=\(folder)/bus.conf", "--nofork", "--print-address=1"],
+            folder: folder, name: "bus")
         let address = try await bus.firstLine("the bus's address")
         // -displayfd: the server picks a free display and prints its number when it is ready.
-        let xServer = try BackgroundProcess("/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"], folder: folder, name: "x")
+        let xServer = try BackgroundProcess(
+            "/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"], folder: folder,
+            name: "x")
         let display = ":" + (try await xServer.firstLine("the X server's display"))
         let desktop = TestDesktop(folder: folder, busAddress: address, display: display, bus: bus, xServer: xServer)
         try dunstConfiguration(dmenu: dmenu).write(toFile: folder + "/dunstrc", atomically: true, encoding: .utf8)
@@ -57,9 +68,11 @@ final class TestDesktop: Sendable {
     /// `body` on a desktop of its own, stopped after it whatever happens.
     @discardableResult
     static func with<Value>(
-        notificationServer: Bool = true, picking: String? = nil, refusingNotifications: Bool = false, _ body: (TestDesktop) async throws -> Value
+        notificationServer: Bool = true, picking: String? = nil, refusingNotifications: Bool = false,
+        _ body: (TestDesktop) async throws -> Value
     ) async throws -> Value {
-        let desktop = try await start(notificationServer: notificationServer, picking: picking, refusingNotifications: refusingNotifications)
+        let desktop = try await start(
+            notificationServer: notificationServer, picking: picking, refusingNotifications: refusingNotifications)
         do {
             let value = try await body(desktop)
             await desktop.stop()
@@ -70,7 +83,9 @@ final class TestDesktop: Sendable {
         }
     }
 
-    private init(folder: String, busAddress: String, display: String, bus: BackgroundProcess, xServer: BackgroundProcess) {
+    private init(
+        folder: String, busAddress: String, display: String, bus: BackgroundProcess, xServer: BackgroundProcess
+    ) {
         self.folder = folder
         self.busAddress = busAddress
         self.display = display
@@ -80,18 +95,24 @@ final class TestDesktop: Sendable {
 
     /// Starts dunst and waits until it owns the notification service's name.
     func startNotificationServer() async throws {
-        let started = try BackgroundProcess("/usr/bin/dunst", ["-config", folder + "/dunstrc"], environment: environment, folder: folder, name: "dunst")
+        let started = try BackgroundProcess(
+            "/usr/bin/dunst", ["-config", folder + "/dunstrc"], environment: environment, folder: folder, name: "dunst")
         dunst.withLock { $0 = started }
         let deadline = ContinuousClock.now + .seconds(20)
         while try await dunstctl(["count"]).status != 0 {
-            guard ContinuousClock.now < deadline else { throw DesktopFailure("dunst did not come up:\n\(started.stderr)") }
+            guard ContinuousClock.now < deadline else {
+                throw DesktopFailure("dunst did not come up:\n\(started.stderr)")
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
     }
 
     /// Stops dunst: the bus stays, with no notification service on it.
     func stopNotificationServer() async throws {
-        let running = dunst.withLock { server in defer { server = nil }; return server }
+        let running = dunst.withLock { server in
+            defer { server = nil }
+            return server
+        }
         _ = try await running?.stop()
     }
 
@@ -111,7 +132,11 @@ final class TestDesktop: Sendable {
     func uniqueName(ofProcess pid: pid_t) async throws -> String {
         func ask(_ method: String, _ arguments: [String] = []) async throws -> String {
             let answer = try await run(
-                "/usr/bin/dbus-send", ["--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus." + method] + arguments,
+                "/usr/bin/dbus-send",
+                [
+                    "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                    "org.freedesktop.DBus." + method,
+                ] + arguments,
                 environment: environment)
             guard answer.status == 0 else { throw DesktopFailure("\(method) failed: \(answer.stderr)") }
             return answer.stdout
@@ -123,7 +148,9 @@ final class TestDesktop: Sendable {
         }
         for name in names {
             // A name may be gone by now (dbus-send's own, the first one's).
-            if (try? await ask("GetConnectionUnixProcessID", ["string:" + name]))?.contains("uint32 \(pid)\n") == true { return name }
+            if (try? await ask("GetConnectionUnixProcessID", ["string:" + name]))?.contains("uint32 \(pid)\n") == true {
+                return name
+            }
         }
         throw DesktopFailure("process \(pid) has no connection on the bus")
     }
@@ -131,11 +158,18 @@ final class TestDesktop: Sendable {
     /// Lets `Notify` through again: the bus reads its configuration again, without the rule
     /// that denied it, and has done so when its `ReloadConfig` answers.
     func allowNotifications() async throws {
-        try Self.busConfiguration(socketFolder: folder, refusingNotify: false).write(toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)
+        try Self.busConfiguration(socketFolder: folder, refusingNotify: false).write(
+            toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)
         let reload = try await run(
-            "/usr/bin/dbus-send", ["--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.ReloadConfig"],
+            "/usr/bin/dbus-send",
+            [
+                "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                "org.freedesktop.DBus.ReloadConfig",
+            ],
             environment: environment)
-        guard reload.status == 0 else { throw DesktopFailure("the bus did not reload its configuration: \(reload.stderr)") }
+        guard reload.status == 0 else {
+            throw DesktopFailure("the bus did not reload its configuration: \(reload.stderr)")
+        }
     }
 
     func dunstctl(_ arguments: [String]) async throws -> RunResult {
@@ -152,8 +186,9 @@ final class TestDesktop: Sendable {
     /// The notifications in dunst's history, newest first.
     func history() async throws -> [ShownNotification] {
         let answer = try await dunstctl(["history"])
-        guard answer.status == 0, let document = try JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any],
-              let data = document["data"] as? [[[String: Any]]], let entries = data.first
+        guard answer.status == 0,
+            let document = try JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any],
+            let data = document["data"] as? [[[String: Any]]], let entries = data.first
         else { throw DesktopFailure("dunstctl history printed what it should not:\n\(answer.stdout)\(answer.stderr)") }
         return entries.map { entry in
             ShownNotification(fields: entry.compactMapValues { ($0 as? [String: Any])?["data"].map { "\($0)" } })
@@ -164,9 +199,14 @@ final class TestDesktop: Sendable {
     /// runs its default action and closes it. (`dunstctl action` leaves it open, and in dunst
     /// 1.9 reaches only the top one.)
     func clickTopBubble() async throws {
-        let window = try await run("/usr/bin/xdotool", ["search", "--class", "Dunst"], environment: environment, timeout: 20)
-        guard window.status == 0, let id = window.stdout.split(separator: "\n").first else { throw DesktopFailure("no dunst window: \(window.stderr)") }
-        let click = try await run("/usr/bin/xdotool", ["mousemove", "--window", String(id), "20", "20", "click", "1"], environment: environment, timeout: 20)
+        let window = try await run(
+            "/usr/bin/xdotool", ["search", "--class", "Dunst"], environment: environment, timeout: 20)
+        guard window.status == 0, let id = window.stdout.split(separator: "\n").first else {
+            throw DesktopFailure("no dunst window: \(window.stderr)")
+        }
+        let click = try await run(
+            "/usr/bin/xdotool", ["mousemove", "--window", String(id), "20", "20", "click", "1"],
+            environment: environment, timeout: 20)
         guard click.status == 0 else { throw DesktopFailure("xdotool could not click: \(click.stderr)") }
     }
 
@@ -179,8 +219,11 @@ final class TestDesktop: Sendable {
     func screenshot(to path: String, bubblesOnly: Bool = false) async throws {
         var window = "root"
         if bubblesOnly {
-            let found = try await run("/usr/bin/xdotool", ["search", "--class", "Dunst"], environment: environment, timeout: 20)
-            guard found.status == 0, let id = found.stdout.split(separator: "\n").first else { throw DesktopFailure("no dunst window: \(found.stderr)") }
+            let found = try await run(
+                "/usr/bin/xdotool", ["search", "--class", "Dunst"], environment: environment, timeout: 20)
+            guard found.status == 0, let id = found.stdout.split(separator: "\n").first else {
+                throw DesktopFailure("no dunst window: \(found.stderr)")
+            }
             window = String(id)
         }
         let result = try await run("/usr/bin/import", ["-window", window, path], environment: environment, timeout: 30)
@@ -196,7 +239,10 @@ final class TestDesktop: Sendable {
     }
 
     func stop() async {
-        let running = dunst.withLock { server in defer { server = nil }; return server }
+        let running = dunst.withLock { server in
+            defer { server = nil }
+            return server
+        }
         running?.send(SIGCONT)  // a paused one would not end
         _ = try? await running?.stop()
         _ = try? await xServer.stop()

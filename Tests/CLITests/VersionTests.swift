@@ -22,7 +22,8 @@ struct VersionTests {
     @Test func anArgumentAfterVersionIsAUsageError() async throws {
         let result = try await run("adm-push", ["--version", "keys"])
         #expect(result.status == 64 && result.stdout.isEmpty)
-        #expect(result.stderr.hasPrefix("Error: unexpected argument 'keys' ('--version' takes none)\n"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("Error: unexpected argument 'keys' ('--version' takes none)\n"), "\(result.stderr)")
         // A passphrase typed after it is not repeated.
         let words = KeysCommandTests.passphrase.split(separator: " ").map(String.init)
         let typed = try await run("adm-push", ["--version"] + words)

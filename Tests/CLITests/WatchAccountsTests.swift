@@ -9,8 +9,11 @@ import Testing
 struct WatchAccountsTests {
     /// A private file holding `passphrase`, as --passphrase-file wants it.
     static func passphraseFile(_ passphrase: String, at path: String) throws {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        #expect(FileManager.default.createFile(atPath: path, contents: Data(passphrase.utf8), attributes: [.posixPermissions: 0o600]))
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        #expect(
+            FileManager.default.createFile(
+                atPath: path, contents: Data(passphrase.utf8), attributes: [.posixPermissions: 0o600]))
     }
 
     /// A devnet and a second account, with both passphrases in `me.key` and `other.key` of
@@ -24,7 +27,9 @@ struct WatchAccountsTests {
     }
 
     static func objects(_ watch: WatchProcess) -> [[String: Any]] {
-        watch.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        watch.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
     }
 
     /// Two --passphrase-file: one process, one home; what each account is sent is shown once,
@@ -33,10 +38,12 @@ struct WatchAccountsTests {
         let (network, other) = try await Self.twoAccounts()
         let folder = network.outbox.home
         let hooked = folder + "/hooked"
-        let watch = try await WatchProcess(network, [
-            "--passphrase-file", folder + "/me.key", "--passphrase-file", folder + "/other.key",
-            "--exec", "echo \"$ADM_ACCOUNT $ADM_TXN_ID\" >> '\(hooked)'",
-        ], name: "two", environment: ["ADM_PASSPHRASE": "not used when files are given"])
+        let watch = try await WatchProcess(
+            network,
+            [
+                "--passphrase-file", folder + "/me.key", "--passphrase-file", folder + "/other.key",
+                "--exec", "echo \"$ADM_ACCOUNT $ADM_TXN_ID\" >> '\(hooked)'",
+            ], name: "two", environment: ["ADM_PASSPHRASE": "not used when files are given"])
         try await watch.until("both are watched") { watch.stderr.contains("Watching \(other.address)") }
         #expect(watch.stderr.contains("Watching \(network.me.address)"))
         // One socket a node for both accounts: two nodes' sessions (the watch's width), each
@@ -45,23 +52,35 @@ struct WatchAccountsTests {
         let devnet = network.devnet
         try await watch.until("two nodes' sockets carry both accounts") {
             let sessions = (0..<devnet.nodeURLs.count).map { (try? devnet.socketSubscriptions(ofNode: $0)) ?? [] }
-            return sessions.allSatisfy { $0.count <= 1 } && sessions.joined().count == 2 && sessions.joined().allSatisfy { $0 == both }
+            return sessions.allSatisfy { $0.count <= 1 } && sessions.joined().count == 2
+                && sessions.joined().allSatisfy { $0 == both }
         }
 
         let toMe = try await network.submit("to me", from: network.friend, to: network.me)
         let toOther = try await network.submit("to the other", from: network.friend, to: other)
         let between = try await network.submit("me to the other", from: network.me, to: other)
         try await watch.until("all three are printed") { watch.ids.count >= 3 }
-        try await watch.until("all three are hooked") { ((try? String(contentsOfFile: hooked, encoding: .utf8)) ?? "").split(separator: "\n").count >= 3 }
+        try await watch.until("all three are hooked") {
+            ((try? String(contentsOfFile: hooked, encoding: .utf8)) ?? "").split(separator: "\n").count >= 3
+        }
         let result = try await watch.stop()
         #expect(result.status == 0, "\(watch.stderr)")
 
-        let expected = [toMe.description: network.me.address.description, toOther.description: other.address.description, between.description: other.address.description]
+        let expected = [
+            toMe.description: network.me.address.description, toOther.description: other.address.description,
+            between.description: other.address.description,
+        ]
         let shown = Self.objects(watch).map { ($0["id"] as? String ?? "", $0["account"] as? String ?? "") }
         #expect(shown.count == 3 && Set(shown.map(\.0)) == Set(expected.keys), "each once: \(shown)")
-        for (id, account) in shown { #expect(expected[id] == account, "\(id) is for \(expected[id] ?? "nobody"), not \(account)") }
-        let hooks = try String(contentsOfFile: hooked, encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
-        #expect(Set(hooks.map { $0.last ?? "" }) == Set(expected.keys) && hooks.allSatisfy { expected[$0.last ?? ""] == $0.first })
+        for (id, account) in shown {
+            #expect(expected[id] == account, "\(id) is for \(expected[id] ?? "nobody"), not \(account)")
+        }
+        let hooks = try String(contentsOfFile: hooked, encoding: .utf8).split(separator: "\n").map {
+            $0.split(separator: " ").map(String.init)
+        }
+        #expect(
+            Set(hooks.map { $0.last ?? "" }) == Set(expected.keys)
+                && hooks.allSatisfy { expected[$0.last ?? ""] == $0.first })
 
         // Each account's cursor is its own.
         let log = try NotificationLog(home: folder + "/home")
@@ -76,10 +95,17 @@ struct WatchAccountsTests {
         let folder = network.outbox.home
         let config = folder + "/config/adm-push"
         try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
-        let settings = #"{"accounts": [{"passphraseFile": "\#(folder)/me.key"}, {"passphraseFile": "\#(folder)/other.key", "home": "\#(folder)/other-home"}]}"#
-        #expect(FileManager.default.createFile(atPath: config + "/config.json", contents: Data(settings.utf8), attributes: [.posixPermissions: 0o600]))
-        let watch = try await WatchProcess(network, ["--no-live"], name: "config", environment: ["XDG_CONFIG_HOME": folder + "/config"])
-        try await watch.until("both are watched") { watch.stderr.contains("Watching \(other.address)") && watch.stderr.contains("Watching \(network.me.address)") }
+        let settings =
+            #"{"accounts": [{"passphraseFile": "\#(folder)/me.key"}, {"passphraseFile": "\#(folder)/other.key", "home": "\#(folder)/other-home"}]}"#
+        #expect(
+            FileManager.default.createFile(
+                atPath: config + "/config.json", contents: Data(settings.utf8), attributes: [.posixPermissions: 0o600]))
+        let watch = try await WatchProcess(
+            network, ["--no-live"], name: "config", environment: ["XDG_CONFIG_HOME": folder + "/config"])
+        try await watch.until("both are watched") {
+            watch.stderr.contains("Watching \(other.address)")
+                && watch.stderr.contains("Watching \(network.me.address)")
+        }
         _ = try await network.submit("to the other", from: network.friend, to: other)
         try await watch.until("it is printed") { watch.ids.count >= 1 }
         #expect(try await watch.stop().status == 0, "\(watch.stderr)")
@@ -90,11 +116,14 @@ struct WatchAccountsTests {
         #expect(try await shared.watchCursor(account: other.address, stream: "chats") == nil)
 
         // Without --json, each line starts with the account it is for.
-        let text = try await WatchProcess(network, ["--no-live"], name: "config-text", environment: ["XDG_CONFIG_HOME": folder + "/config"], json: false)
+        let text = try await WatchProcess(
+            network, ["--no-live"], name: "config-text", environment: ["XDG_CONFIG_HOME": folder + "/config"],
+            json: false)
         _ = try await network.submit("to me", from: network.friend, to: network.me)
         try await text.until("it is printed") { text.stdout.contains("\n") }
         #expect(try await text.stop().status == 0, "\(text.stderr)")
-        #expect(text.stdout.hasPrefix("[\(network.me.address)] ") && text.stdout.hasSuffix(": to me\n"), "\(text.stdout)")
+        #expect(
+            text.stdout.hasPrefix("[\(network.me.address)] ") && text.stdout.hasSuffix(": to me\n"), "\(text.stdout)")
     }
 
     /// The same account twice is refused before anything is watched; a bad passphrase in one
@@ -106,10 +135,26 @@ struct WatchAccountsTests {
         try Self.passphraseFile(network.outbox.passphrase, at: folder + "/again.key")
         try Self.passphraseFile("not a passphrase at all", at: folder + "/bad.key")
         let environment = ["ADM_NODES": network.devnet.nodeURLs.joined(separator: ",")]
-        let twice = try await run("adm-fetch", ["watch", "--home", folder + "/home", "--passphrase-file", folder + "/me.key", "--passphrase-file", folder + "/again.key"], environment: environment)
-        #expect(twice.status == 64 && twice.stderr == "Error: \(network.me.address) is given twice: watch each account once\n", "\(twice.stderr)")
-        let bad = try await run("adm-fetch", ["watch", "--home", folder + "/home", "--passphrase-file", folder + "/me.key", "--passphrase-file", folder + "/bad.key"], environment: environment)
-        #expect(bad.status == 64 && bad.stderr.hasPrefix("Error: --passphrase-file '\(folder)/bad.key': invalid passphrase"), "\(bad.stderr)")
+        let twice = try await run(
+            "adm-fetch",
+            [
+                "watch", "--home", folder + "/home", "--passphrase-file", folder + "/me.key", "--passphrase-file",
+                folder + "/again.key",
+            ], environment: environment)
+        #expect(
+            twice.status == 64
+                && twice.stderr == "Error: \(network.me.address) is given twice: watch each account once\n",
+            "\(twice.stderr)")
+        let bad = try await run(
+            "adm-fetch",
+            [
+                "watch", "--home", folder + "/home", "--passphrase-file", folder + "/me.key", "--passphrase-file",
+                folder + "/bad.key",
+            ], environment: environment)
+        #expect(
+            bad.status == 64
+                && bad.stderr.hasPrefix("Error: --passphrase-file '\(folder)/bad.key': invalid passphrase"),
+            "\(bad.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/home/notifications.sqlite"), "nothing was started")
     }
 }
@@ -128,10 +173,16 @@ struct WatchFullDiskTests {
         defer { _ = Self.mount(["-l", small], unmount: true) }
         let config = folder + "/config/adm-push"
         try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
-        let settings = #"{"accounts": [{"passphraseFile": "\#(folder)/me.key"}, {"passphraseFile": "\#(folder)/other.key", "home": "\#(small)"}]}"#
-        #expect(FileManager.default.createFile(atPath: config + "/config.json", contents: Data(settings.utf8), attributes: [.posixPermissions: 0o600]))
+        let settings =
+            #"{"accounts": [{"passphraseFile": "\#(folder)/me.key"}, {"passphraseFile": "\#(folder)/other.key", "home": "\#(small)"}]}"#
+        #expect(
+            FileManager.default.createFile(
+                atPath: config + "/config.json", contents: Data(settings.utf8), attributes: [.posixPermissions: 0o600]))
         let watch = try await WatchProcess(network, name: "full", environment: ["XDG_CONFIG_HOME": folder + "/config"])
-        try await watch.until("both are watched") { watch.stderr.contains("Watching \(other.address)") && watch.stderr.contains("Watching \(network.me.address)") }
+        try await watch.until("both are watched") {
+            watch.stderr.contains("Watching \(other.address)")
+                && watch.stderr.contains("Watching \(network.me.address)")
+        }
 
         // Every byte left taken.
         let filler = small + "/filler"
@@ -150,15 +201,21 @@ struct WatchFullDiskTests {
 
         // Started again while the disk is still full: the same, from the start.
         let again = try await WatchProcess(network, name: "again", environment: ["XDG_CONFIG_HOME": folder + "/config"])
-        try await again.until("it is set aside at the start") { again.stderr.contains("watch: \(other.address) is set aside") }
+        try await again.until("it is set aside at the start") {
+            again.stderr.contains("watch: \(other.address) is set aside")
+        }
         let later = try await network.submit("to me again", from: network.friend, to: network.me).description
         try await again.until("the other account goes on") { again.ids.contains(later) }
 
         try FileManager.default.removeItem(atPath: filler)
-        try await again.until("once there is room, it is shown") { again.ids.contains(toOther) && again.stderr.contains("works again") }
+        try await again.until("once there is room, it is shown") {
+            again.ids.contains(toOther) && again.stderr.contains("works again")
+        }
         let result = try await again.stop()
         #expect(result.status == 0, "\(again.stderr)")
-        #expect(watch.ids + again.ids == [toMe, later, toOther] || watch.ids + again.ids == [toMe, toOther, later], "each once: \(watch.ids + again.ids)")
+        #expect(
+            watch.ids + again.ids == [toMe, later, toOther] || watch.ids + again.ids == [toMe, toOther, later],
+            "each once: \(watch.ids + again.ids)")
         #expect(again.stderr.contains("Watching \(other.address)"))
     }
 

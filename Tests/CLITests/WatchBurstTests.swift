@@ -11,16 +11,21 @@ struct WatchBurstTests {
         let network = try await FetchDevnet()
         let watch = try await WatchProcess(network, name: "burst")
         let nodes = network.devnet.nodeURLs
-        try await watch.until("both sockets are live") { nodes.allSatisfy { watch.stderr.contains("watch: live on \($0)") } }
+        try await watch.until("both sockets are live") {
+            nodes.allSatisfy { watch.stderr.contains("watch: live on \($0)") }
+        }
 
-        let incoming = 700, outgoing = 50
+        let incoming = 700
+        let outgoing = 50
         let sent = try await withThrowingTaskGroup(of: (Int, TransactionID?).self) { group in
             var next = 0
             func add() {
                 let index = next
                 next += 1
                 group.addTask {
-                    if index < incoming { return (index, try await network.submit("burst \(index)", from: network.friend, to: network.me)) }
+                    if index < incoming {
+                        return (index, try await network.submit("burst \(index)", from: network.friend, to: network.me))
+                    }
                     _ = try await network.submit("reply \(index)", from: network.me, to: network.friend)
                     return (index, nil)
                 }
@@ -53,7 +58,9 @@ struct WatchPoolTests {
         let first = try await WatchProcess(network, name: "first")
         #expect(try await first.stop().status == 0)
         var sent: [String] = []
-        for text in ["one", "two", "three"] { sent.append(try await network.submit(text, from: network.friend, to: network.me).description) }
+        for text in ["one", "two", "three"] {
+            sent.append(try await network.submit(text, from: network.friend, to: network.me).description)
+        }
         let expected = sent
         let watch = try await WatchProcess(network, name: "pooled")
         try await watch.until("the three are shown") { watch.ids.count >= 3 }

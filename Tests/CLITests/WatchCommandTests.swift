@@ -13,14 +13,21 @@ final class WatchProcess: Sendable {
 
     /// Started with `standardOutput` when given (then `stdout` reads nothing), else a file.
     init(
-        _ network: FetchDevnet, _ arguments: [String] = [], name: String, environment extra: [String: String] = [:], json: Bool = true,
+        _ network: FetchDevnet, _ arguments: [String] = [], name: String, environment extra: [String: String] = [:],
+        json: Bool = true,
         standardOutput: FileHandle? = nil
     ) async throws {
-        let environment = ["ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.outbox.passphrase, "PATH": "/usr/bin:/bin"]
-            .merging(extra) { $1 }
-        let all = ["watch"] + (json ? ["--json"] : []) + ["--interval", "0.5", "--home", network.outbox.home + "/home"] + arguments
+        let environment = [
+            "ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.outbox.passphrase,
+            "PATH": "/usr/bin:/bin",
+        ]
+        .merging(extra) { $1 }
+        let all =
+            ["watch"] + (json ? ["--json"] : []) + ["--interval", "0.5", "--home", network.outbox.home + "/home"]
+            + arguments
         process = try BackgroundProcess(
-            "adm-fetch", all, environment: environment, folder: network.outbox.home + "/runs", name: name, standardOutput: standardOutput, timeout: 240)
+            "adm-fetch", all, environment: environment, folder: network.outbox.home + "/runs", name: name,
+            standardOutput: standardOutput, timeout: 240)
         try await until("it is watching") { self.stderr.contains("Watching ") }
     }
 
@@ -75,15 +82,22 @@ struct WatchCommandTests {
         let network = try await FetchDevnet()
         let watch = try await WatchProcess(network, name: "json")
         var sent: [String] = []
-        for text in ["first", "second **bold**"] { sent.append(try #require(try await network.send(text, from: network.friend, to: network.me).id).description) }
+        for text in ["first", "second **bold**"] {
+            sent.append(try #require(try await network.send(text, from: network.friend, to: network.me).id).description)
+        }
         _ = try await network.send("from me", from: network.me, to: network.friend)
         try await watch.until("both are printed") { watch.ids.count >= 2 }
         let result = try await watch.stop()
         #expect(result.status == 0 && result.signal == nil, "\(watch.stderr)")
         #expect(watch.ids == sent)
-        let objects = watch.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let objects = watch.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         #expect(objects.map { $0["text"] as? String } == ["first", "second **bold**"])
-        #expect(objects.allSatisfy { $0["thread"] as? String == network.friend.address.description && $0["verified"] as? Bool == true })
+        #expect(
+            objects.allSatisfy {
+                $0["thread"] as? String == network.friend.address.description && $0["verified"] as? Bool == true
+            })
     }
 
     /// The hook gets the notification in its environment, and never the passphrase.
@@ -91,7 +105,12 @@ struct WatchCommandTests {
         let network = try await FetchDevnet()
         let folder = network.outbox.home + "/hooks"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let watch = try await WatchProcess(network, ["--exec", "env > '\(folder)'/\"$ADM_TXN_ID\".tmp && mv '\(folder)'/\"$ADM_TXN_ID\".tmp '\(folder)'/\"$ADM_TXN_ID\".env"], name: "exec")
+        let watch = try await WatchProcess(
+            network,
+            [
+                "--exec",
+                "env > '\(folder)'/\"$ADM_TXN_ID\".tmp && mv '\(folder)'/\"$ADM_TXN_ID\".tmp '\(folder)'/\"$ADM_TXN_ID\".env",
+            ], name: "exec")
         let id = try #require(try await network.send("hook me", from: network.friend, to: network.me).id).description
         let file = folder + "/\(id).env"
         try await watch.until("the hook ran") { FileManager.default.fileExists(atPath: file) }
@@ -112,7 +131,9 @@ struct WatchCommandTests {
         let network = try await FetchDevnet()
         let watch = try await WatchProcess(network, ["--exec", "exit 3"], name: "failing")
         for text in ["one", "two"] { _ = try await network.send(text, from: network.friend, to: network.me) }
-        try await watch.until("both are printed and hooked") { watch.ids.count == 2 && watch.stderr.components(separatedBy: "exited with status 3").count == 3 }
+        try await watch.until("both are printed and hooked") {
+            watch.ids.count == 2 && watch.stderr.components(separatedBy: "exited with status 3").count == 3
+        }
         #expect(try await watch.stop().status == 0)
     }
 
@@ -121,7 +142,8 @@ struct WatchCommandTests {
     @Test func theHookInheritsNoOtherDescriptor() async throws {
         let network = try await FetchDevnet()
         let file = network.outbox.home + "/descriptors"
-        let watch = try await WatchProcess(network, ["--exec", "ls /proc/self/fd > '\(file).tmp'; mv '\(file).tmp' '\(file)'"], name: "descriptors")
+        let watch = try await WatchProcess(
+            network, ["--exec", "ls /proc/self/fd > '\(file).tmp'; mv '\(file).tmp' '\(file)'"], name: "descriptors")
         _ = try await network.send("count them", from: network.friend, to: network.me)
         try await watch.until("the hook ran") { FileManager.default.fileExists(atPath: file) }
         #expect(try await watch.stop().status == 0)
@@ -134,10 +156,13 @@ struct WatchCommandTests {
     @Test func sigtermStopsAHangingHook() async throws {
         let network = try await FetchDevnet()
         let pidFile = network.outbox.home + "/hook.pid"
-        let watch = try await WatchProcess(network, ["--exec", "echo $$ > '\(pidFile).tmp' && mv '\(pidFile).tmp' '\(pidFile)' && exec sleep 200"], name: "hanging")
+        let watch = try await WatchProcess(
+            network, ["--exec", "echo $$ > '\(pidFile).tmp' && mv '\(pidFile).tmp' '\(pidFile)' && exec sleep 200"],
+            name: "hanging")
         _ = try await network.send("hang on", from: network.friend, to: network.me)
         try await watch.until("the hook runs") { FileManager.default.fileExists(atPath: pidFile) }
-        let hook = try #require(pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let hook = try #require(
+            pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         let signalled = ContinuousClock.now
         let result = try await watch.stop(SIGTERM)
         let took = ContinuousClock.now - signalled
@@ -177,7 +202,10 @@ struct WatchCommandTests {
         #expect(again.ids == [later.id!.description])
     }
 
-    @Test(arguments: [["--interval", "0.1"], ["--interval", "0x10"], ["--from-height", "x"], ["--exec", " "], ["extra"], ["--service-address", "U1"]])
+    @Test(arguments: [
+        ["--interval", "0.1"], ["--interval", "0x10"], ["--from-height", "x"], ["--exec", " "], ["extra"],
+        ["--service-address", "U1"],
+    ])
     func badInputIsAUsageError(_ arguments: [String]) async throws {
         let network = try await FetchDevnet()
         let result = try await network.fetch(["watch"] + arguments)
@@ -198,9 +226,14 @@ struct WatchCommandTests {
         let network = try await FetchDevnet()
         let start = try await network.client.height() + 1
         var sent: [String] = []
-        for index in 0..<6 { sent.append(try #require(try await network.send("page \(index)", from: network.friend, to: network.me).id).description) }
+        for index in 0..<6 {
+            sent.append(
+                try #require(try await network.send("page \(index)", from: network.friend, to: network.me).id)
+                    .description)
+        }
         let killed = try await WatchProcess(
-            network, ["--from-height", "\(start)", "--exec", "[ \"$ADM_BODY\" != 'page 2' ] || kill -KILL $PPID"], name: "killed")
+            network, ["--from-height", "\(start)", "--exec", "[ \"$ADM_BODY\" != 'page 2' ] || kill -KILL $PPID"],
+            name: "killed")
         let outcome = try await killed.ended()
         #expect(outcome.signal == SIGKILL, "\(killed.stderr)")
         #expect(killed.ids == Array(sent[...2]), "one page: the first three printed, then the kill")
@@ -220,7 +253,9 @@ struct WatchCommandTests {
         let first = try await WatchProcess(network, name: "burst-1")
         let sender = Task { () -> [String] in
             var ids: [String] = []
-            for index in 0..<200 { ids.append(try await network.submit("burst \(index)", from: network.friend, to: network.me).description) }
+            for index in 0..<200 {
+                ids.append(try await network.submit("burst \(index)", from: network.friend, to: network.me).description)
+            }
             return ids
         }
         try await first.until("a first part is printed", within: 120) { first.ids.count >= 40 }
@@ -242,11 +277,15 @@ struct WatchCommandTests {
         #expect(try await third.stop(SIGTERM).status == 0)
 
         let printed = first.ids + second.ids + third.ids
-        print("burst: \(first.ids.count) + \(second.ids.count) + \(third.ids.count) = \(printed.count) lines, \(Set(printed).count) distinct")
+        print(
+            "burst: \(first.ids.count) + \(second.ids.count) + \(third.ids.count) = \(printed.count) lines, \(Set(printed).count) distinct"
+        )
         #expect(Set(printed) == Set(sent), "none lost, none foreign")
         // The one notification a kill can repeat: the one it interrupted, between its line and its mark.
         let repeated = printed.count - Set(printed).count
-        #expect(repeated == 0 || (repeated == 1 && third.ids.first == second.ids.last), "no repeats: \(printed.count) lines")
+        #expect(
+            repeated == 0 || (repeated == 1 && third.ids.first == second.ids.last), "no repeats: \(printed.count) lines"
+        )
     }
 
     /// The same proof through misbehaving sockets, 1,000 messages: node 0 forgets its socket
@@ -293,25 +332,35 @@ struct WatchCommandTests {
         // The two sockets are the two best nodes': node 0 may not be one of them.
         let dropping = network.devnet.nodeURLs[0]
         if first.stderr.contains("watch: live on \(dropping)") {
-            try await first.until("node 0 has dropped a session") { first.stderr.contains("\(dropping)'s socket is down (the node") }
+            try await first.until("node 0 has dropped a session") {
+                first.stderr.contains("\(dropping)'s socket is down (the node")
+            }
         }
         #expect(try await first.stop(SIGKILL).signal == SIGKILL)
 
         let second = try await WatchProcess(network, name: "faulty-2")
-        try await second.until("two thirds are printed", within: 120) { Set(first.ids + second.ids).count >= count * 2 / 3 }
+        try await second.until("two thirds are printed", within: 120) {
+            Set(first.ids + second.ids).count >= count * 2 / 3
+        }
         #expect(try await second.stop(SIGKILL).signal == SIGKILL)
 
         let sent = try await sender.value
         let third = try await WatchProcess(network, name: "faulty-3")
-        try await third.until("the rest is printed", within: 120) { Set(first.ids + second.ids + third.ids).count >= count }
+        try await third.until("the rest is printed", within: 120) {
+            Set(first.ids + second.ids + third.ids).count >= count
+        }
         #expect(try await third.stop(SIGTERM).status == 0)
 
         let printed = first.ids + second.ids + third.ids
-        print("faulty sockets: \(first.ids.count) + \(second.ids.count) + \(third.ids.count) = \(printed.count) lines, \(Set(printed).count) distinct")
+        print(
+            "faulty sockets: \(first.ids.count) + \(second.ids.count) + \(third.ids.count) = \(printed.count) lines, \(Set(printed).count) distinct"
+        )
         #expect(Set(printed) == Set(sent), "none lost, none foreign")
         // A kill can repeat only the line it caught: the killed watch's last, printed again next.
         let repeated = Dictionary(grouping: printed, by: { $0 }).filter { $0.value.count > 1 }.keys
         let caught = Set([first.ids.last, second.ids.last].compactMap { $0 })
-        #expect(repeated.allSatisfy(caught.contains) && printed.count - Set(printed).count <= 2, "no repeats: \(printed.count) lines")
+        #expect(
+            repeated.allSatisfy(caught.contains) && printed.count - Set(printed).count <= 2,
+            "no repeats: \(printed.count) lines")
     }
 }

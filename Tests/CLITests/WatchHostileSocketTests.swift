@@ -12,7 +12,8 @@ struct WatchHostileSocketTests {
     static func peakMiB(_ pid: pid_t) throws -> Double {
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
         let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
-        let kilobytes = try #require(Double(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? ""))
+        let kilobytes = try #require(
+            Double(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? ""))
         return kilobytes / 1024
     }
 
@@ -24,13 +25,17 @@ struct WatchHostileSocketTests {
         let nodes = network.devnet.nodeURLs
         try await watch.until("both sockets are set aside") {
             let said = watch.stderr
-            return said.contains("\(nodes[0])'s socket is set aside") && said.contains("\(nodes[1])'s socket is set aside")
+            return said.contains("\(nodes[0])'s socket is set aside")
+                && said.contains("\(nodes[1])'s socket is set aside")
         }
         #expect(watch.stderr.contains("the socket sent more than 1048576 bytes in one answer"), "\(watch.stderr)")
-        #expect(watch.stderr.contains("answers with nothing for the watched accounts in 10.0 seconds"), "\(watch.stderr)")
+        #expect(
+            watch.stderr.contains("answers with nothing for the watched accounts in 10.0 seconds"), "\(watch.stderr)")
 
         var sent: [String] = []
-        for text in ["one", "two", "three"] { sent.append(try await network.submit(text, from: network.friend, to: network.me).description) }
+        for text in ["one", "two", "three"] {
+            sent.append(try await network.submit(text, from: network.friend, to: network.me).description)
+        }
         try await watch.until("all are shown") { watch.ids.count >= 3 }
         let pid = try #require(watch.processID)
         let peak = try Self.peakMiB(pid)
@@ -54,7 +59,9 @@ struct WatchHostileSocketTests {
         try await watch.until("the other socket is live") { watch.stderr.contains("watch: live on \(other)") }
         var sent = [try await network.submit("while it holds", from: network.friend, to: network.me).description]
         try await watch.until("it is shown while the held socket waits") { watch.ids.count >= 1 }
-        try await watch.until("the held socket is set aside", within: 90) { watch.stderr.contains("\(held)'s socket is set aside") }
+        try await watch.until("the held socket is set aside", within: 90) {
+            watch.stderr.contains("\(held)'s socket is set aside")
+        }
         #expect(watch.stderr.contains("3 sessions in a row failed"), "\(watch.stderr)")
         sent.append(try await network.submit("once it is set aside", from: network.friend, to: network.me).description)
         try await watch.until("that is shown too") { watch.ids.count >= 2 }

@@ -13,7 +13,10 @@ struct WatchIdleTests {
         try TraceTools.require(TraceTools.strace)
         let network = try await FetchDevnet()
         let folder = network.outbox.home + "/runs"
-        let environment = ["ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.outbox.passphrase, "PATH": "/usr/bin:/bin"]
+        let environment = [
+            "ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.outbox.passphrase,
+            "PATH": "/usr/bin:/bin",
+        ]
         let trace = folder + "/idle.trace"
         // A log line waits for room beside the stop notice (fd 1 or 2 polled for POLLOUT): a
         // write, not a wake-up of the transfers, and not counted.
@@ -24,9 +27,12 @@ struct WatchIdleTests {
         }
         let polls: @Sendable () -> Int = { wakes().count }
         let (result, _) = try await ProxyTraceTests.tracedWatch(
-            ["--home", network.outbox.home + "/home"], environment: environment, folder: folder, name: "idle", calls: "trace=poll,ppoll", options: []
+            ["--home", network.outbox.home + "/home"], environment: environment, folder: folder, name: "idle",
+            calls: "trace=poll,ppoll", options: []
         ) { watch in
-            try await watch.until("both sockets are live") { watch.stderr.components(separatedBy: "watch: live on").count == 3 }
+            try await watch.until("both sockets are live") {
+                watch.stderr.components(separatedBy: "watch: live on").count == 3
+            }
             // The requests of the start (the listings and pools the sockets coming up asked for)
             // end, and libcurl's one look at each held poll when its 10 s connect timer expires
             // passes; then nothing is due until the ping, 25 s after the sockets opened. Quiet
@@ -43,7 +49,9 @@ struct WatchIdleTests {
             try await Task.sleep(for: .seconds(4))  // the span observed, not a wait for a condition
             let lines = wakes()
             let idle = lines.count - before
-            #expect(idle <= 4, "\(idle) polls in 4 s of an idle watch: \(lines.suffix(max(idle, 0)).joined(separator: " | "))")
+            #expect(
+                idle <= 4,
+                "\(idle) polls in 4 s of an idle watch: \(lines.suffix(max(idle, 0)).joined(separator: " | "))")
         }
         #expect(result.status == 0)
     }

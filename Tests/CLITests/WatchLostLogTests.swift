@@ -16,7 +16,9 @@ struct WatchLostLogTests {
         let log = try await Self.watchedOnce(network)
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: log + suffix) }
         var sent: [String] = []
-        for text in ["one", "two", "three"] { sent.append(try #require(try await network.send(text, from: network.friend, to: network.me).id).description) }
+        for text in ["one", "two", "three"] {
+            sent.append(try #require(try await network.send(text, from: network.friend, to: network.me).id).description)
+        }
 
         let second = try await WatchProcess(network, name: "second")
         try await second.until("the three are shown") { second.ids.count >= 3 }
@@ -35,14 +37,17 @@ struct WatchLostLogTests {
             try FileManager.default.moveItem(atPath: log + suffix, toPath: log + suffix + ".aside")
         }
         var sent: [String] = []
-        for text in ["one", "two"] { sent.append(try #require(try await network.send(text, from: network.friend, to: network.me).id).description) }
+        for text in ["one", "two"] {
+            sent.append(try #require(try await network.send(text, from: network.friend, to: network.me).id).description)
+        }
         let expected = Set(sent)
 
         let second = try await WatchProcess(network, name: "second")
         try await second.until("the two are shown") { expected.isSubset(of: second.ids) }
         #expect(try await second.stop().status == 0)
         #expect(second.stderr.contains("has no cursor for \(network.me.address)"), "\(second.stderr)")
-        #expect(second.stderr.contains("kept in its lease") && second.stderr.contains("--from-height"), "\(second.stderr)")
+        #expect(
+            second.stderr.contains("kept in its lease") && second.stderr.contains("--from-height"), "\(second.stderr)")
     }
 
     /// A lease that keeps no block (an older watch's) beside a log with no cursor: the watch
@@ -51,19 +56,26 @@ struct WatchLostLogTests {
     @Test func withNoBlockKeptTheAccountsLastOwnTransactionIsTheStart() async throws {
         let network = try await FetchDevnet()
         let home = network.outbox.home + "/home"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        #expect(FileManager.default.createFile(
-            atPath: home + "/watch-\(network.me.address).lock", contents: Data("process 1 on elsewhere\n".utf8), attributes: [.posixPermissions: 0o600]))
+        try FileManager.default.createDirectory(
+            atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        #expect(
+            FileManager.default.createFile(
+                atPath: home + "/watch-\(network.me.address).lock", contents: Data("process 1 on elsewhere\n".utf8),
+                attributes: [.posixPermissions: 0o600]))
         _ = try await network.send("before my reply", from: network.friend, to: network.me)
         let reply = try await network.send("my reply", from: network.me, to: network.friend)
-        let after = try #require(try await network.send("after my reply", from: network.friend, to: network.me).id).description
+        let after = try #require(try await network.send("after my reply", from: network.friend, to: network.me).id)
+            .description
         for _ in 0..<3 { _ = network.devnet.mine() }
 
         let watch = try await WatchProcess(network, name: "recovered")
         try await watch.until("what came after the reply is shown") { watch.ids.contains(after) }
         #expect(try await watch.stop().status == 0)
         let replyHeight = try #require(try await network.client.transaction(try reply.computedID())?.height)
-        #expect(watch.stderr.contains("resuming from block \(replyHeight), the block of the account's last own transaction"), "\(watch.stderr)")
+        #expect(
+            watch.stderr.contains(
+                "resuming from block \(replyHeight), the block of the account's last own transaction"),
+            "\(watch.stderr)")
     }
 
     /// A watch that showed one message and stopped cleanly; the path of its log.

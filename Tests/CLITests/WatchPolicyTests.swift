@@ -10,21 +10,27 @@ struct WatchPolicyTests {
     static func file(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
 
     static func objects(_ watch: WatchProcess) -> [[String: Any]] {
-        watch.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        watch.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
     }
 
     /// Quiet hours from `start` to `end` minutes from now, in UTC (the watches here run with
     /// TZ=UTC).
     static func quietHours(from start: Int, to end: Int) -> String {
         let minute = Int(Date().timeIntervalSince1970 / 60) % 1440
-        func clock(_ offset: Int) -> String { String(format: "%02d:%02d", (minute + offset + 1440) % 1440 / 60, (minute + offset + 1440) % 60) }
+        func clock(_ offset: Int) -> String {
+            String(format: "%02d:%02d", (minute + offset + 1440) % 1440 / 60, (minute + offset + 1440) % 60)
+        }
         return clock(start) + "-" + clock(end)
     }
 
     static func waitForBubbles(_ count: Int, on desktop: TestDesktop, _ watch: WatchProcess) async throws {
         let deadline = ContinuousClock.now + .seconds(30)
         while try await desktop.displayedCount() < count {
-            guard ContinuousClock.now < deadline else { throw DesktopFailure("\(count) bubbles never showed:\n\(watch.stderr)") }
+            guard ContinuousClock.now < deadline else {
+                throw DesktopFailure("\(count) bubbles never showed:\n\(watch.stderr)")
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
     }
@@ -38,11 +44,15 @@ struct WatchPolicyTests {
             let stranger = KeyPair(passphrase: Passphrase(unvalidated: "policy stranger \(UUID())"))
             _ = try network.devnet.fund(stranger.address, amount: ADMAmount(units: 10 * ADMAmount.unitsPerADM))
             let monitor = try BackgroundProcess(
-                "/usr/bin/dbus-monitor", ["--address", desktop.busAddress], environment: desktop.environment, folder: desktop.folder, name: "monitor")
+                "/usr/bin/dbus-monitor", ["--address", desktop.busAddress], environment: desktop.environment,
+                folder: desktop.folder, name: "monitor")
             let hooked = network.outbox.home + "/hooked"
             let watch = try await WatchProcess(
-                network, ["--notify", "--preview", "none", "--mute", stranger.address.description,
-                          "--exec", "echo \"$ADM_TITLE|$ADM_BODY\" >> '\(hooked)'"],
+                network,
+                [
+                    "--notify", "--preview", "none", "--mute", stranger.address.description,
+                    "--exec", "echo \"$ADM_TITLE|$ADM_BODY\" >> '\(hooked)'",
+                ],
                 name: "none", environment: desktop.environment)
             _ = try await network.submit("the vault code is swordfish", from: stranger, to: network.me)
             _ = try await network.submit("meet me at the pier at nine", from: network.friend, to: network.me)
@@ -62,8 +72,12 @@ struct WatchPolicyTests {
             #expect(shown.map { [$0["summary"], $0["body"]] } == [["ADAMANT", "New message"]], "\(shown)")
 
             let capture = monitor.stdout
-            #expect(capture.contains("member=Notify") && capture.contains("\"New message\""), "the capture holds the call: \(capture.prefix(2000))")
-            for secret in ["pier", "nine", "swordfish", "vault", network.friend.address.description, stranger.address.description] {
+            #expect(
+                capture.contains("member=Notify") && capture.contains("\"New message\""),
+                "the capture holds the call: \(capture.prefix(2000))")
+            for secret in [
+                "pier", "nine", "swordfish", "vault", network.friend.address.description, stranger.address.description,
+            ] {
                 #expect(!capture.contains(secret), "\(secret) crossed the bus")
             }
         }
@@ -80,19 +94,29 @@ struct WatchPolicyTests {
             _ = try await network.submit("first", from: network.friend, to: network.me)
             try await Self.waitForBubbles(1, on: desktop, watch)
             _ = try await desktop.dunstctl(["context"])
-            try await watch.until("the chat is muted") { watch.stderr.contains("\(network.friend.address) muted until") }
+            try await watch.until("the chat is muted") {
+                watch.stderr.contains("\(network.friend.address) muted until")
+            }
             _ = try await network.submit("second, muted", from: network.friend, to: network.me)
             _ = try await network.submit("from someone else", from: stranger, to: network.me)
             // The muted one is logged as not shown; the other is printed.
-            try await watch.until("both are handled") { watch.stderr.contains("watch: not shown") && Self.objects(watch).count >= 2 }
-            #expect(Self.objects(watch).compactMap { $0["text"] as? String } == ["first", "from someone else"], "\(watch.stdout)")
+            try await watch.until("both are handled") {
+                watch.stderr.contains("watch: not shown") && Self.objects(watch).count >= 2
+            }
+            #expect(
+                Self.objects(watch).compactMap { $0["text"] as? String } == ["first", "from someone else"],
+                "\(watch.stdout)")
             #expect(try await watch.stop().status == 0)
 
-            let again = try await WatchProcess(network, ["--notify"], name: "mute-again", environment: desktop.environment)
+            let again = try await WatchProcess(
+                network, ["--notify"], name: "mute-again", environment: desktop.environment)
             _ = try await network.submit("third, still muted", from: network.friend, to: network.me)
             _ = try await network.submit("someone else again", from: stranger, to: network.me)
-            try await again.until("both are handled") { again.stderr.contains("watch: not shown") && Self.objects(again).count >= 1 }
-            #expect(Self.objects(again).compactMap { $0["text"] as? String } == ["someone else again"], "\(again.stdout)")
+            try await again.until("both are handled") {
+                again.stderr.contains("watch: not shown") && Self.objects(again).count >= 1
+            }
+            #expect(
+                Self.objects(again).compactMap { $0["text"] as? String } == ["someone else again"], "\(again.stdout)")
             #expect(try await again.stop().status == 0)
         }
     }
@@ -103,7 +127,8 @@ struct WatchPolicyTests {
         try await TestDesktop.with { desktop in
             let network = try await FetchDevnet()
             let monitor = try BackgroundProcess(
-                "/usr/bin/dbus-monitor", ["--address", desktop.busAddress], environment: desktop.environment, folder: desktop.folder, name: "monitor")
+                "/usr/bin/dbus-monitor", ["--address", desktop.busAddress], environment: desktop.environment,
+                folder: desktop.folder, name: "monitor")
             let watch = try await WatchProcess(
                 network, ["--notify", "--quiet", Self.quietHours(from: -30, to: 30)], name: "quiet",
                 environment: desktop.environment.merging(["TZ": "UTC"]) { $1 })
@@ -112,8 +137,12 @@ struct WatchPolicyTests {
             #expect(try await watch.stop().status == 0)
             _ = try await monitor.stop()
             let shown = try #require(try await desktop.shown().first)
-            #expect(shown["message"]?.hasSuffix("<i>\(TestDesktop.lowUrgency)</i>") == true, "dunst showed it at low urgency: \(shown)")
-            let call = try #require(monitor.stdout.components(separatedBy: "member=Notify").dropFirst().first, "\(monitor.stdout.prefix(2000))")
+            #expect(
+                shown["message"]?.hasSuffix("<i>\(TestDesktop.lowUrgency)</i>") == true,
+                "dunst showed it at low urgency: \(shown)")
+            let call = try #require(
+                monitor.stdout.components(separatedBy: "member=Notify").dropFirst().first,
+                "\(monitor.stdout.prefix(2000))")
             #expect(call.contains("\"suppress-sound\"") && !call.contains("\"sound-name\""), "\(call)")
             let urgency = try #require(call.range(of: "\"urgency\""))
             #expect(call[urgency.upperBound...].drop { $0 != "b" }.hasPrefix("byte 0"), "urgency low: \(call)")
@@ -127,7 +156,8 @@ struct WatchPolicyTests {
             let network = try await FetchDevnet()
             let utc = desktop.environment.merging(["TZ": "UTC"]) { $1 }
             let first = try await WatchProcess(
-                network, ["--notify", "--quiet", Self.quietHours(from: -30, to: 30), "--quiet-mode", "hold"], name: "held", environment: utc)
+                network, ["--notify", "--quiet", Self.quietHours(from: -30, to: 30), "--quiet-mode", "hold"],
+                name: "held", environment: utc)
             _ = try await network.submit("held through the night", from: network.friend, to: network.me)
             try await first.until("it is held") { first.stderr.contains("desktop: held for the summary") }
             #expect(try await first.stop().status == 0)
@@ -155,12 +185,16 @@ struct WatchPolicyTests {
             // Ends at the next minute, or the one after when this one is nearly over.
             let second = Int(Date().timeIntervalSince1970) % 60
             let watch = try await WatchProcess(
-                network, ["--notify", "--quiet", Self.quietHours(from: -30, to: second < 40 ? 1 : 2), "--quiet-mode", "hold"], name: "hold",
+                network,
+                ["--notify", "--quiet", Self.quietHours(from: -30, to: second < 40 ? 1 : 2), "--quiet-mode", "hold"],
+                name: "hold",
                 environment: utc)
             _ = try await network.submit("one", from: network.friend, to: network.me)
             _ = try await network.submit("two", from: network.friend, to: network.me)
             _ = try await network.submit("three", from: stranger, to: network.me)
-            try await watch.until("all three are held") { watch.stderr.components(separatedBy: "desktop: held for the summary").count == 4 }
+            try await watch.until("all three are held") {
+                watch.stderr.components(separatedBy: "desktop: held for the summary").count == 4
+            }
             #expect(watch.ids.count == 3, "printed at once: \(watch.stdout)")
             #expect(try await desktop.displayedCount() == 0, "no bubble while quiet")
             // The hours end within 120 s, and the notifier looks every 10 s.
@@ -171,8 +205,11 @@ struct WatchPolicyTests {
             }
             #expect(try await watch.stop().status == 0)
             let shown = try await desktop.shown()
-            #expect(shown.map { [$0["summary"], $0["body"]] } == [["ADAMANT", "3 notifications in 2 chats while quiet"]], "\(shown)")
-            #expect(shown.first.map { $0["message"] == TestDesktop.normalMessage($0) } == true, "normal urgency: \(shown)")
+            #expect(
+                shown.map { [$0["summary"], $0["body"]] } == [["ADAMANT", "3 notifications in 2 chats while quiet"]],
+                "\(shown)")
+            #expect(
+                shown.first.map { $0["message"] == TestDesktop.normalMessage($0) } == true, "normal urgency: \(shown)")
 
             let later = try await WatchProcess(network, ["--notify"], name: "hold-later", environment: utc)
             try await later.until("it is live") { later.stderr.contains("watch: live on") }
@@ -189,7 +226,8 @@ struct WatchPolicyTests {
     @Test func hostileTextIsOneCappedLineOfTextInTheBubble() async throws {
         try await TestDesktop.with { desktop in
             let network = try await FetchDevnet()
-            let hostile = "<b>bold</b> <a href=\"https://evil.example\">link</a> <img src=\"file:///etc/passwd\">\u{202E}txet desrever\u{202C}"
+            let hostile =
+                "<b>bold</b> <a href=\"https://evil.example\">link</a> <img src=\"file:///etc/passwd\">\u{202E}txet desrever\u{202C}"
                 + "\u{0007}\u{001B}[31mred\nsecond line\r\nthird" + String(repeating: "A", count: 100_000)
             let asset = try ChatKey(secretKey: network.friend.secretKey, partner: network.me.publicKey).seal(hostile)
             var oversized = Transaction(
@@ -202,13 +240,21 @@ struct WatchPolicyTests {
             try network.devnet.admitUnchecked(oversized)
             try await Self.waitForBubbles(1, on: desktop, watch)
             try await watch.until("it is printed") { Self.objects(watch).count == 1 }
-            #expect((Self.objects(watch).first?["text"] as? String)?.count == hostile.count, "the line carries the whole text")
+            #expect(
+                (Self.objects(watch).first?["text"] as? String)?.count == hostile.count,
+                "the line carries the whole text")
             #expect(try await watch.stop().status == 0)
             let body = try #require(try await desktop.shown().first?["body"])
             #expect(body.count <= 500 + 40, "capped: \(body.count) characters")
-            #expect(body.hasPrefix("&lt;b&gt;bold&lt;/b&gt; &lt;a href=\"https://evil.example\"&gt;link&lt;/a&gt; &lt;img src=\"file:///etc/passwd\"&gt;"), "\(body.prefix(200))")
+            #expect(
+                body.hasPrefix(
+                    "&lt;b&gt;bold&lt;/b&gt; &lt;a href=\"https://evil.example\"&gt;link&lt;/a&gt; &lt;img src=\"file:///etc/passwd\"&gt;"
+                ), "\(body.prefix(200))")
             #expect(body.contains("txet desrever") && body.contains("red↵ second line↵ third"), "\(body.prefix(300))")
-            #expect(!body.unicodeScalars.contains { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }, "no control or format character")
+            #expect(
+                !body.unicodeScalars.contains {
+                    $0.properties.generalCategory == .control || $0.properties.generalCategory == .format
+                }, "no control or format character")
             #expect(body.hasSuffix("…"))
         }
     }
@@ -219,7 +265,9 @@ struct WatchPolicyTests {
         let watch = try await WatchProcess(network, ["--kinds", "messages"], name: "kinds")
         _ = try await network.transfer(ADMAmount.unitsPerADM, from: network.friend, to: network.me, signedAgo: .zero)
         _ = try await network.submit("a message", from: network.friend, to: network.me)
-        try await watch.until("both are handled") { watch.stderr.contains("notification: transfer") && watch.stderr.contains("notification: message") }
+        try await watch.until("both are handled") {
+            watch.stderr.contains("notification: transfer") && watch.stderr.contains("notification: message")
+        }
         try await watch.until("the message is printed") { Self.objects(watch).count >= 1 }
         #expect(Self.objects(watch).map { $0["kind"] as? String } == ["message"], "\(watch.stdout)")
         #expect(try await watch.stop().status == 0)

@@ -14,7 +14,8 @@ struct WatchStopsTests {
         let result = try await network.fetch(["watch", "--from-height", "99999999999"])
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stdout.isEmpty)
-        let named = try #require(result.stderr.firstMatch(of: /tip, block (\d+)/).flatMap { Int64($0.1) }, "\(result.stderr)")
+        let named = try #require(
+            result.stderr.firstMatch(of: /tip, block (\d+)/).flatMap { Int64($0.1) }, "\(result.stderr)")
         #expect(named >= tip && named < tip + 50)
         let log = try NotificationLog(home: network.outbox.home + "/home")
         #expect(try await log.watchCursor(account: network.me.address, stream: "chats") == nil, "no cursor kept")
@@ -25,9 +26,13 @@ struct WatchStopsTests {
     @Test func aKeptCursorPastTheTipStartsAtTheTip() async throws {
         let network = try await FetchDevnet()
         let log = try NotificationLog(home: network.outbox.home + "/home")
-        for stream in ["chats", "transfers"] { try await log.setWatchCursor(WatchCursor(height: 99_999_999_999), account: network.me.address, stream: stream) }
+        for stream in ["chats", "transfers"] {
+            try await log.setWatchCursor(
+                WatchCursor(height: 99_999_999_999), account: network.me.address, stream: stream)
+        }
         let watch = try await WatchProcess(network, name: "ahead")
-        let sent = try #require(try await network.send("after the tip", from: network.friend, to: network.me).id).description
+        let sent = try #require(try await network.send("after the tip", from: network.friend, to: network.me).id)
+            .description
         try await watch.until("it is printed") { watch.ids == [sent] }
         #expect(try await watch.stop().status == 0)
         #expect(watch.stderr.contains("ahead of every node"), "\(watch.stderr)")
@@ -51,7 +56,9 @@ struct WatchStopsTests {
         let watch = try await WatchProcess(network, name: "broken", standardOutput: broken)
         try broken.close()
         var sent: [String] = []
-        for text in ["one", "two", "three"] { sent.append(try #require(try await network.send(text, from: network.friend, to: network.me).id).description) }
+        for text in ["one", "two", "three"] {
+            sent.append(try #require(try await network.send(text, from: network.friend, to: network.me).id).description)
+        }
         let result = try await watch.ended()
         #expect(result.status == 74 && !result.timedOut, "\(watch.stderr)")
         #expect(watch.stderr.contains("\(sent[0]) could not be shown"), "\(watch.stderr)")
@@ -82,7 +89,8 @@ struct WatchStopsTests {
     func aStopSignalEndsTheWatchCleanlySayingWhich(_ signal: Int32) async throws {
         let network = try await FetchDevnet()
         let watch = try await WatchProcess(network, name: "signalled")
-        let sent = try #require(try await network.send("before the stop", from: network.friend, to: network.me).id).description
+        let sent = try #require(try await network.send("before the stop", from: network.friend, to: network.me).id)
+            .description
         try await watch.until("it is shown") { watch.ids == [sent] }
         let result = try await watch.stop(signal)
         #expect(result.status == 0 && result.signal == nil, "\(watch.stderr)")
@@ -117,12 +125,16 @@ struct WatchStopsTests {
         let took = started.duration(to: clock.now)
         #expect(took < .seconds(5), "stopped in \(took)")
         #expect(result.status == 0 && result.signal == nil, "\(watch.stderr)")
-        #expect(watch.stderr.contains("watch: stopped while standard output took nothing more before the stop"), "\(watch.stderr)")
+        #expect(
+            watch.stderr.contains("watch: stopped while standard output took nothing more before the stop"),
+            "\(watch.stderr)")
         #expect(watch.stderr.contains("are shown at the next start"))
 
         var written = Data()
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        while case let count = read(reader, &buffer, buffer.count), count > 0 { written.append(contentsOf: buffer[0..<count]) }
+        while case let count = read(reader, &buffer, buffer.count), count > 0 {
+            written.append(contentsOf: buffer[0..<count])
+        }
         let whole = String(decoding: written, as: UTF8.self).split(separator: "\n").compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
         }
@@ -130,7 +142,8 @@ struct WatchStopsTests {
         let again = try await WatchProcess(network, name: "again")
         try await again.until("the rest is shown") { Set(whole + again.ids).isSuperset(of: all) }
         #expect(try await again.stop().status == 0)
-        #expect(!again.ids.isEmpty && Set(whole).isDisjoint(with: again.ids), "written once: \(whole) then \(again.ids)")
+        #expect(
+            !again.ids.isEmpty && Set(whole).isDisjoint(with: again.ids), "written once: \(whole) then \(again.ids)")
     }
 
     /// Bytes waiting in the pipe behind `descriptor`.
@@ -147,7 +160,9 @@ struct WatchStopsTests {
         let second = try await network.fetch(["watch"])
         #expect(second.status == 75, "\(second.stderr)")
         let pid = try #require(first.processID)
-        #expect(second.stderr.contains("another watch of \(network.me.address) runs on this home (process \(pid) on "), "\(second.stderr)")
+        #expect(
+            second.stderr.contains("another watch of \(network.me.address) runs on this home (process \(pid) on "),
+            "\(second.stderr)")
         let sent = try #require(try await network.send("once", from: network.friend, to: network.me).id).description
         try await first.until("the first shows it") { first.ids == [sent] }
         #expect(try await first.stop().status == 0)

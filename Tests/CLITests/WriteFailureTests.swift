@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Output that cannot be written is a failure (exit 74), never a silent success.
@@ -24,7 +25,8 @@ struct WriteFailureTests {
     @Test func aClosedPipeIsAnErrorTooButQuietly() async throws {
         let pipe = Pipe()
         try pipe.fileHandleForReading.close()
-        let keys = try await run("adm-push", ["keys"], environment: Self.environment, standardOutput: pipe.fileHandleForWriting)
+        let keys = try await run(
+            "adm-push", ["keys"], environment: Self.environment, standardOutput: pipe.fileHandleForWriting)
         #expect(keys.status == 74)
         #expect(keys.stderr.isEmpty)
     }

@@ -11,17 +11,21 @@ package enum JSONCoding {
     /// `DecodingError.dataCorrupted` with an empty coding path (with the reader's
     /// `JSONReadError` as the underlying error when it refused the JSON). `lenient` takes a byte
     /// order mark and trailing commas too, as `JSONDecoder` does: for files people edit.
-    package static func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>, lenient: Bool = false) throws -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>, lenient: Bool = false)
+        throws -> T
+    {
         let bytes = Array(bytes)
         guard String(validating: bytes, as: UTF8.self) != nil else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid UTF-8."))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "The given data was not valid UTF-8."))
         }
         let rules = JSONReader.Rules(maximumDepth: JSONValue.maximumDepth, lenient: lenient)
         let document: JSONValue
         do {
             document = try JSONValue(document: bytes, rules: rules, keyNamedTwice: .firstCounts)
         } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid JSON.", underlyingError: error))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "The given data was not valid JSON.", underlyingError: error))
         }
         return try decode(type, from: document)
     }
@@ -43,6 +47,12 @@ package enum JSONCoding {
 struct PositionKey: CodingKey {
     let stringValue: String
     let intValue: Int?
-    init(stringValue: String) { self.stringValue = stringValue; intValue = nil }
-    init(intValue: Int) { stringValue = "Index \(intValue)"; self.intValue = intValue }
+    init(stringValue: String) {
+        self.stringValue = stringValue
+        intValue = nil
+    }
+    init(intValue: Int) {
+        stringValue = "Index \(intValue)"
+        self.intValue = intValue
+    }
 }

@@ -22,12 +22,16 @@ package enum JSONValue: Sendable, Equatable {
     package init?(parsing text: String) {
         guard text.utf8.count <= Self.maximumBytes else { return nil }
         let rules = JSONReader.Rules(maximumDepth: Self.maximumDepth, replacesLoneSurrogates: true)
-        guard let value = try? JSONValue(document: Array(text.utf8), rules: rules, keyNamedTwice: .lastCounts) else { return nil }
+        guard let value = try? JSONValue(document: Array(text.utf8), rules: rules, keyNamedTwice: .lastCounts) else {
+            return nil
+        }
         self = value
     }
 
     /// `bytes` as one whole document: its value, with only whitespace around it.
-    package init(document bytes: [UInt8], rules: JSONReader.Rules = .nodeAnswer, keyNamedTwice: KeyNamedTwice) throws(JSONReadError) {
+    package init(document bytes: [UInt8], rules: JSONReader.Rules = .nodeAnswer, keyNamedTwice: KeyNamedTwice)
+        throws(JSONReadError)
+    {
         self = try JSONReader.read(bytes, rules: rules) { reader throws(JSONReadError) in
             try JSONValue(json: &reader, keyNamedTwice: keyNamedTwice)
         }
@@ -51,7 +55,8 @@ package enum JSONValue: Sendable, Equatable {
             // Where each key stands in `members`: a lookup per key, not a scan.
             var places: [String: Int] = [:]
             try reader.readObject { reader, key throws(JSONReadError) in
-                let name = key.text, place = places[name]
+                let name = key.text
+                let place = places[name]
                 if place != nil, keyNamedTwice == .refused {
                     throw JSONReadError(offset: key.offset, reason: "the key \(name.quoted) is given twice; keep one")
                 }
@@ -66,7 +71,9 @@ package enum JSONValue: Sendable, Equatable {
             self = .object(members)
         case .array?:
             var elements: [JSONValue] = []
-            try reader.readArray { reader throws(JSONReadError) in elements.append(try JSONValue(json: &reader, keyNamedTwice: keyNamedTwice)) }
+            try reader.readArray { reader throws(JSONReadError) in
+                elements.append(try JSONValue(json: &reader, keyNamedTwice: keyNamedTwice))
+            }
             self = .array(elements)
         case .string?: self = .string(try reader.readString())
         case .number?: self = .number(try reader.readNumberLiteral())
@@ -112,5 +119,7 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     package init(integerLiteral value: Int64) { self = .integer(value) }
     package init(stringLiteral value: String) { self = .string(value) }
     package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    package init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(elements.map { (key: $0.0, value: $0.1) }) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(elements.map { (key: $0.0, value: $0.1) })
+    }
 }

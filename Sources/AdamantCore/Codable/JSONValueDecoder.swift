@@ -19,7 +19,9 @@ struct ValueDecoder: Decoder {
         return UnkeyedReader(elements: elements, codingPath: codingPath)
     }
 
-    func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleValueReader(value: value, codingPath: codingPath) }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        SingleValueReader(value: value, codingPath: codingPath)
+    }
 }
 
 // MARK: Scalars
@@ -28,13 +30,16 @@ extension JSONValue {
     /// The value itself, or `valueNotFound` when it is `null`.
     func present(_ type: Any.Type, at path: [any CodingKey]) throws -> JSONValue {
         guard self != .null else {
-            throw DecodingError.valueNotFound(type, .init(codingPath: path, debugDescription: "Expected \(type) but found null instead."))
+            throw DecodingError.valueNotFound(
+                type, .init(codingPath: path, debugDescription: "Expected \(type) but found null instead."))
         }
         return self
     }
 
     func mismatch(_ type: Any.Type, at path: [any CodingKey]) -> DecodingError {
-        .typeMismatch(type, .init(codingPath: path, debugDescription: "Expected to decode \(type) but found \(kindName) instead."))
+        .typeMismatch(
+            type, .init(codingPath: path, debugDescription: "Expected to decode \(type) but found \(kindName) instead.")
+        )
     }
 
     private var kindName: String {
@@ -64,7 +69,8 @@ extension JSONValue {
     func integer<T: FixedWidthInteger>(_: T.Type, at path: [any CodingKey]) throws -> T {
         guard case .number(let literal) = try present(T.self, at: path) else { throw mismatch(T.self, at: path) }
         if let exact = T(literal) ?? Self.exactInteger(T.self, literal) { return exact }
-        throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Number \(literal) is not representable in \(T.self)."))
+        throw DecodingError.dataCorrupted(
+            .init(codingPath: path, debugDescription: "Number \(literal) is not representable in \(T.self)."))
     }
 
     /// The integer a literal with a fraction or an exponent holds, when every digit past its
@@ -92,7 +98,8 @@ extension JSONValue {
         for place in 0..<max(0, pointPosition) {
             let digit = place < digits.count ? T(digits[digits.startIndex + place] &- 0x30) : 0
             let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
-            let (next, overflowedAgain) = isNegative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            let (next, overflowedAgain) =
+                isNegative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
             guard !overflowed, !overflowedAgain else { return nil }
             value = next
         }
@@ -102,7 +109,8 @@ extension JSONValue {
     func real<T: BinaryFloatingPoint & LosslessStringConvertible>(_: T.Type, at path: [any CodingKey]) throws -> T {
         guard case .number(let literal) = try present(T.self, at: path) else { throw mismatch(T.self, at: path) }
         guard let real = T(literal), real.isFinite else {
-            throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Number \(literal) is not representable in \(T.self)."))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: path, debugDescription: "Number \(literal) is not representable in \(T.self)."))
         }
         return real
     }
@@ -119,7 +127,11 @@ private struct KeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func value(_ key: Key) throws -> JSONValue {
         guard let value = members[key.stringValue] else {
-            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "No value associated with key \(key.stringValue.quoted)."))
+            throw DecodingError.keyNotFound(
+                key,
+                .init(
+                    codingPath: codingPath, debugDescription: "No value associated with key \(key.stringValue.quoted).")
+            )
         }
         return value
     }
@@ -145,7 +157,9 @@ private struct KeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try T(from: ValueDecoder(value: try value(key), codingPath: path(key)))
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
         try ValueDecoder(value: try value(key), codingPath: path(key)).container(keyedBy: type)
     }
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -155,7 +169,9 @@ private struct KeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let key = PositionKey(stringValue: "super")
         return ValueDecoder(value: members[key.stringValue] ?? .null, codingPath: codingPath + [key])
     }
-    func superDecoder(forKey key: Key) throws -> any Decoder { ValueDecoder(value: members[key.stringValue] ?? .null, codingPath: path(key)) }
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        ValueDecoder(value: members[key.stringValue] ?? .null, codingPath: path(key))
+    }
 }
 
 private struct UnkeyedReader: UnkeyedDecodingContainer {
@@ -175,7 +191,8 @@ private struct UnkeyedReader: UnkeyedDecodingContainer {
     private func next(_ type: Any.Type) throws -> (value: JSONValue, path: [any CodingKey]) {
         let path = codingPath + [PositionKey(intValue: currentIndex)]
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(type, .init(codingPath: path, debugDescription: "Unkeyed container is at end."))
+            throw DecodingError.valueNotFound(
+                type, .init(codingPath: path, debugDescription: "Unkeyed container is at end."))
         }
         return (elements[currentIndex], path)
     }
@@ -203,18 +220,30 @@ private struct UnkeyedReader: UnkeyedDecodingContainer {
     mutating func decode(_: Int64.Type) throws -> Int64 { try read(Int64.self) { try $0.integer(Int64.self, at: $1) } }
     mutating func decode(_: UInt.Type) throws -> UInt { try read(UInt.self) { try $0.integer(UInt.self, at: $1) } }
     mutating func decode(_: UInt8.Type) throws -> UInt8 { try read(UInt8.self) { try $0.integer(UInt8.self, at: $1) } }
-    mutating func decode(_: UInt16.Type) throws -> UInt16 { try read(UInt16.self) { try $0.integer(UInt16.self, at: $1) } }
-    mutating func decode(_: UInt32.Type) throws -> UInt32 { try read(UInt32.self) { try $0.integer(UInt32.self, at: $1) } }
-    mutating func decode(_: UInt64.Type) throws -> UInt64 { try read(UInt64.self) { try $0.integer(UInt64.self, at: $1) } }
+    mutating func decode(_: UInt16.Type) throws -> UInt16 {
+        try read(UInt16.self) { try $0.integer(UInt16.self, at: $1) }
+    }
+    mutating func decode(_: UInt32.Type) throws -> UInt32 {
+        try read(UInt32.self) { try $0.integer(UInt32.self, at: $1) }
+    }
+    mutating func decode(_: UInt64.Type) throws -> UInt64 {
+        try read(UInt64.self) { try $0.integer(UInt64.self, at: $1) }
+    }
     mutating func decode<T: Decodable>(_: T.Type) throws -> T {
         try read(T.self) { value, path in try T(from: ValueDecoder(value: value, codingPath: path)) }
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        try read(KeyedDecodingContainer<NestedKey>.self) { value, path in try ValueDecoder(value: value, codingPath: path).container(keyedBy: type) }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
+        try read(KeyedDecodingContainer<NestedKey>.self) { value, path in
+            try ValueDecoder(value: value, codingPath: path).container(keyedBy: type)
+        }
     }
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        try read((any UnkeyedDecodingContainer).self) { value, path in try ValueDecoder(value: value, codingPath: path).unkeyedContainer() }
+        try read((any UnkeyedDecodingContainer).self) { value, path in
+            try ValueDecoder(value: value, codingPath: path).unkeyedContainer()
+        }
     }
     mutating func superDecoder() throws -> any Decoder {
         try read((any Decoder).self) { value, path in ValueDecoder(value: value, codingPath: path) }

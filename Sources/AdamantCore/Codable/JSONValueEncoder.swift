@@ -39,9 +39,12 @@ final class EncodedNode {
 }
 
 extension JSONValue {
-    fileprivate static func real<T: BinaryFloatingPoint & LosslessStringConvertible>(_ value: T, at path: [any CodingKey]) throws -> JSONValue {
+    fileprivate static func real<T: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ value: T, at path: [any CodingKey]
+    ) throws -> JSONValue {
         guard value.isFinite else {
-            throw EncodingError.invalidValue(value, .init(codingPath: path, debugDescription: "\(value) is not a JSON number."))
+            throw EncodingError.invalidValue(
+                value, .init(codingPath: path, debugDescription: "\(value) is not a JSON number."))
         }
         return .number(String(value))
     }
@@ -63,7 +66,9 @@ struct ValueEncoder: Encoder {
         return UnkeyedWriter(node: node, codingPath: codingPath)
     }
 
-    func singleValueContainer() -> any SingleValueEncodingContainer { SingleValueWriter(node: node, codingPath: codingPath) }
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        SingleValueWriter(node: node, codingPath: codingPath)
+    }
 }
 
 private struct KeyedWriter<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -91,7 +96,9 @@ private struct KeyedWriter<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try value.encode(to: ValueEncoder(node: node.member(key.stringValue), codingPath: codingPath + [key]))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         ValueEncoder(node: node.member(key.stringValue), codingPath: codingPath + [key]).container(keyedBy: type)
     }
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -134,7 +141,9 @@ private struct UnkeyedWriter: UnkeyedEncodingContainer {
         try value.encode(to: ValueEncoder(node: node.appendElement(), codingPath: path))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         let path = nextPath()
         return ValueEncoder(node: node.appendElement(), codingPath: path).container(keyedBy: type)
     }
@@ -167,5 +176,7 @@ private struct SingleValueWriter: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt16) { node.set(.number(String(value))) }
     mutating func encode(_ value: UInt32) { node.set(.number(String(value))) }
     mutating func encode(_ value: UInt64) { node.set(.number(String(value))) }
-    mutating func encode<T: Encodable>(_ value: T) throws { try value.encode(to: ValueEncoder(node: node, codingPath: codingPath)) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try value.encode(to: ValueEncoder(node: node, codingPath: codingPath))
+    }
 }

@@ -61,7 +61,9 @@ package struct JSONReader {
     ) throws(JSONReadError) -> Value {
         var reader = JSONReader(bytes, rules: rules)
         reader.skipWhitespace()
-        guard reader.byte != nil else { throw JSONReadError(offset: reader.index, reason: "there is no JSON value, only blank space") }
+        guard reader.byte != nil else {
+            throw JSONReadError(offset: reader.index, reason: "there is no JSON value, only blank space")
+        }
         let value = try body(&reader)
         reader.skipWhitespace()
         guard reader.index == bytes.count else { throw reader.malformed("more text after the JSON value") }
@@ -74,10 +76,15 @@ package struct JSONReader {
     /// `member` must read or skip. Readers refuse a key they know named twice (`twice`): no
     /// node writes one, and decoders disagree on which of the two counts (`JSONDecoder` takes
     /// the first).
-    package mutating func readObject(_ member: (inout JSONReader, JSONKey) throws(JSONReadError) -> Void) throws(JSONReadError) {
+    package mutating func readObject(_ member: (inout JSONReader, JSONKey) throws(JSONReadError) -> Void)
+        throws(JSONReadError)
+    {
         try expect(kind: .object)
         try enterContainer(depth: path.count)
-        if byte == UInt8(ascii: "}") { index += 1; return }
+        if byte == UInt8(ascii: "}") {
+            index += 1
+            return
+        }
         while true {
             skipWhitespace()
             let offset = index
@@ -93,7 +100,10 @@ package struct JSONReader {
     package mutating func readArray(_ element: (inout JSONReader) throws(JSONReadError) -> Void) throws(JSONReadError) {
         try expect(kind: .array)
         try enterContainer(depth: path.count)
-        if byte == UInt8(ascii: "]") { index += 1; return }
+        if byte == UInt8(ascii: "]") {
+            index += 1
+            return
+        }
         var position = 0
         while true {
             skipWhitespace()
@@ -108,7 +118,8 @@ package struct JSONReader {
     /// Steps into the container at the reader, `depth` levels down, to its first member.
     private mutating func enterContainer(depth: Int) throws(JSONReadError) {
         guard depth < rules.maximumDepth else {
-            throw JSONReadError(offset: index, reason: "nested more than \(rules.maximumDepth) deep", nestsTooDeep: true)
+            throw JSONReadError(
+                offset: index, reason: "nested more than \(rules.maximumDepth) deep", nestsTooDeep: true)
         }
         index += 1
         skipWhitespace()
@@ -159,7 +170,10 @@ package struct JSONReader {
 
     package mutating func readBool() throws(JSONReadError) -> Bool {
         try expect(kind: .bool)
-        if byte == UInt8(ascii: "t") { try literal("true"); return true }
+        if byte == UInt8(ascii: "t") {
+            try literal("true")
+            return true
+        }
         try literal("false")
         return false
     }
@@ -168,7 +182,9 @@ package struct JSONReader {
         try expect(kind: .string)
         let start = index
         let text = try stringContent()
-        guard let text = String(validating: text, as: UTF8.self) else { throw malformed("a string that is not UTF-8", at: start) }
+        guard let text = String(validating: text, as: UTF8.self) else {
+            throw malformed("a string that is not UTF-8", at: start)
+        }
         return text
     }
 
@@ -179,7 +195,8 @@ package struct JSONReader {
         try skipNumber()
         let digits = bytes[start..<index]
         if let value = Self.smallInteger(digits, as: T.self) { return value }
-        guard !digits.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) else {
+        guard !digits.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
+        else {
             throw failure("\(here) is not an integer")
         }
         guard let value = T(String(decoding: digits, as: UTF8.self)) else { throw failure("\(here) is out of range") }
@@ -200,7 +217,9 @@ package struct JSONReader {
         guard kind == .string else { return try readInteger() }
         if let value = readString(parsingBytes: { Self.smallInteger($0, as: T.self) }) { return value }
         let text = try readString()
-        guard text.first != "+", let value = T(text) else { throw failure("\(here): expected an integer, got a string that is not one") }
+        guard text.first != "+", let value = T(text) else {
+            throw failure("\(here): expected an integer, got a string that is not one")
+        }
         return value
     }
 
@@ -336,10 +355,12 @@ package struct JSONReader {
     /// The grammar broken at `offset` (the reader's by default): `reason` says what was expected.
     private func malformed(_ reason: String, at offset: Int? = nil) -> JSONReadError {
         let offset = offset ?? index
-        return JSONReadError(offset: offset, reason: offset < bytes.count ? reason : "the text ends inside the JSON: \(reason)")
+        return JSONReadError(
+            offset: offset, reason: offset < bytes.count ? reason : "the text ends inside the JSON: \(reason)")
     }
 
-    private static let expectedValue = "expected a value (a string in double quotes, a number, a list, an object, true, false or null)"
+    private static let expectedValue =
+        "expected a value (a string in double quotes, a number, a list, an object, true, false or null)"
 
     private func expect(kind expected: Kind) throws(JSONReadError) {
         guard let actual = kind else { throw malformed(Self.expectedValue) }
@@ -391,7 +412,10 @@ package struct JSONReader {
         while position < content.upperBound {
             let byte = bytes[position]
             position += 1
-            guard byte == UInt8(ascii: "\\") else { out.append(byte); continue }
+            guard byte == UInt8(ascii: "\\") else {
+                out.append(byte)
+                continue
+            }
             let end = index
             index = position
             try unescape(into: &out)
@@ -420,7 +444,8 @@ package struct JSONReader {
                 escaped = true
                 try unescape(into: &scratch)
                 scratch.removeAll(keepingCapacity: true)
-            case 0..<0x20: throw malformed("a control character in a string (a line break must be written \\n)", at: index - 1)
+            case 0..<0x20:
+                throw malformed("a control character in a string (a line break must be written \\n)", at: index - 1)
             default: continue
             }
         }
@@ -433,16 +458,20 @@ package struct JSONReader {
         bytes.withUnsafeBytes { raw in
             var position = start
             #if _endian(little)
-            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-            // The lowest flagged byte of each mask is exact (a borrow only flags bytes above a
-            // flagged one), and the lowest byte comes first in memory.
-            while position <= raw.count &- 8 {
-                let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-                let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
-                let flagged = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & highs
-                if flagged != 0 { return position + flagged.trailingZeroBitCount / 8 }
-                position += 8
-            }
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                let highs: UInt64 = 0x8080_8080_8080_8080
+                // The lowest flagged byte of each mask is exact (a borrow only flags bytes above a
+                // flagged one), and the lowest byte comes first in memory.
+                while position <= raw.count &- 8 {
+                    let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+                    let quote = word ^ (ones &* 0x22)
+                    let backslash = word ^ (ones &* 0x5C)
+                    let flagged =
+                        ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word)
+                        & highs
+                    if flagged != 0 { return position + flagged.trailingZeroBitCount / 8 }
+                    position += 8
+                }
             #endif
             while position < raw.count {
                 let byte = raw[position]
@@ -468,11 +497,17 @@ package struct JSONReader {
             var scalar = UInt32(try hexQuad())
             // A high surrogate must be followed by its low one; a lone one, or a lone low one,
             // is refused or read as U+FFFD, and an escape after it read on its own.
-            if (0xD800..<0xDC00).contains(scalar), byte == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") {
+            if (0xD800..<0xDC00).contains(scalar), byte == UInt8(ascii: "\\"), index + 1 < bytes.count,
+                bytes[index + 1] == UInt8(ascii: "u")
+            {
                 let resume = index
                 index += 2
                 let low = UInt32(try hexQuad())
-                if (0xDC00..<0xE000).contains(low) { scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) } else { index = resume }
+                if (0xDC00..<0xE000).contains(low) {
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else {
+                    index = resume
+                }
             }
             if let unicode = Unicode.Scalar(scalar) {
                 out.append(contentsOf: String(Character(unicode)).utf8)
@@ -579,7 +614,8 @@ package struct JSONReadError: Error, Sendable, CustomStringConvertible {
     /// Line and column (from 1; the column counts characters, not bytes) of `offset` in `bytes`.
     package func lineAndColumn(in bytes: [UInt8]) -> (line: Int, column: Int)? {
         guard let offset else { return nil }
-        var line = 1, column = 1
+        var line = 1
+        var column = 1
         for byte in bytes.prefix(offset) {
             if byte == UInt8(ascii: "\n") {
                 line += 1

@@ -19,15 +19,36 @@ extension Transaction {
     /// bytes are signed, tolerant where node versions differ.
     package init(json reader: inout JSONReader) throws(JSONReadError) {
         var seen = SeenKeys<Key>()
-        var type: TransactionType?, amount: Int64?, senderPublicKey: PublicKey?, timestamp: Int32?, signature: [UInt8]?
-        var recipientId: Address?, chat: ChatAsset?, state: StateAsset?, requesterPublicKey: [UInt8]?, signSignature: [UInt8]?
-        var senderId: Address?, timestampMs: Int64?, id: TransactionID?, fee: Int64?, height: Int64?, blockId: String?
-        var blockTimestamp: Int64?, confirmations: Int64?, recipientPublicKey: PublicKey?
+        var type: TransactionType?
+        var amount: Int64?
+        var senderPublicKey: PublicKey?
+        var timestamp: Int32?
+        var signature: [UInt8]?
+        var recipientId: Address?
+        var chat: ChatAsset?
+        var state: StateAsset?
+        var requesterPublicKey: [UInt8]?
+        var signSignature: [UInt8]?
+        var senderId: Address?
+        var timestampMs: Int64?
+        var id: TransactionID?
+        var fee: Int64?
+        var height: Int64?
+        var blockId: String?
+        var blockTimestamp: Int64?
+        var confirmations: Int64?
+        var recipientPublicKey: PublicKey?
         try reader.readObject { reader, key throws(JSONReadError) in
             switch key {
-            case "type": try seen.first(.type, reader); type = TransactionType(rawValue: try reader.readInteger())
-            case "amount": try seen.first(.amount, reader); amount = try reader.readIntegerOrString()
-            case "senderPublicKey": try seen.first(.senderPublicKey, reader); senderPublicKey = try reader.readPublicKey()
+            case "type":
+                try seen.first(.type, reader)
+                type = TransactionType(rawValue: try reader.readInteger())
+            case "amount":
+                try seen.first(.amount, reader)
+                amount = try reader.readIntegerOrString()
+            case "senderPublicKey":
+                try seen.first(.senderPublicKey, reader)
+                senderPublicKey = try reader.readPublicKey()
             case "recipientId":
                 try seen.first(.recipientId, reader)
                 // Null, absent or "" for types without a recipient.
@@ -39,7 +60,9 @@ extension Transaction {
             case "timestamp":
                 try seen.first(.timestamp, reader)
                 let raw: Int64 = try reader.readInteger()
-                guard let exact = Int32(exactly: raw) else { throw reader.failure("\(reader.here): outside the signed int32 range") }
+                guard let exact = Int32(exactly: raw) else {
+                    throw reader.failure("\(reader.here): outside the signed int32 range")
+                }
                 timestamp = exact
             case "asset":
                 try seen.first(.asset, reader)
@@ -47,31 +70,60 @@ extension Transaction {
                 var assets = SeenKeys<AssetKey>()
                 try reader.readObject { reader, key throws(JSONReadError) in
                     switch key {
-                    case "chat": try assets.first(.chat, reader); chat = try reader.readOptional { reader throws(JSONReadError) in try ChatAsset(json: &reader) }
-                    case "state": try assets.first(.state, reader); state = try reader.readOptional { reader throws(JSONReadError) in try StateAsset(json: &reader) }
+                    case "chat":
+                        try assets.first(.chat, reader)
+                        chat = try reader.readOptional { reader throws(JSONReadError) in try ChatAsset(json: &reader) }
+                    case "state":
+                        try assets.first(.state, reader)
+                        state = try reader.readOptional { reader throws(JSONReadError) in try StateAsset(json: &reader)
+                        }
                     default: try reader.skipValue()
                     }
                 }
-            case "requesterPublicKey": try seen.first(.requesterPublicKey, reader); requesterPublicKey = try reader.readHexIfPresent(length: PublicKey.length)
-            case "signature": try seen.first(.signature, reader); signature = try reader.readHex(length: Ed25519.signatureLength)
-            case "signSignature": try seen.first(.signSignature, reader); signSignature = try reader.readHexIfPresent(length: Ed25519.signatureLength)
+            case "requesterPublicKey":
+                try seen.first(.requesterPublicKey, reader)
+                requesterPublicKey = try reader.readHexIfPresent(length: PublicKey.length)
+            case "signature":
+                try seen.first(.signature, reader)
+                signature = try reader.readHex(length: Ed25519.signatureLength)
+            case "signSignature":
+                try seen.first(.signSignature, reader)
+                signSignature = try reader.readHexIfPresent(length: Ed25519.signatureLength)
             case "senderId":
                 try seen.first(.senderId, reader)
-                if let address = reader.readString(parsingBytes: ASCIIField.address) { senderId = address } else {
+                if let address = reader.readString(parsingBytes: ASCIIField.address) {
+                    senderId = address
+                } else {
                     senderId = try reader.readOptionalParsed(Address.self)
                 }
-            case "timestampMs": try seen.first(.timestampMs, reader); timestampMs = try reader.readOptionalInteger()
+            case "timestampMs":
+                try seen.first(.timestampMs, reader)
+                timestampMs = try reader.readOptionalInteger()
             case "id":
                 try seen.first(.id, reader)
-                if let number = reader.readString(parsingBytes: ASCIIField.decimal) { id = TransactionID(number: number) } else {
+                if let number = reader.readString(parsingBytes: ASCIIField.decimal) {
+                    id = TransactionID(number: number)
+                } else {
                     id = try reader.readOptionalParsed(TransactionID.self)
                 }
-            case "fee": try seen.first(.fee, reader); fee = try reader.readOptionalIntegerOrString()
-            case "height": try seen.first(.height, reader); height = try reader.readOptionalIntegerOrString()
-            case "blockId": try seen.first(.blockId, reader); blockId = try reader.readOptionalString()
-            case "block_timestamp": try seen.first(.blockTimestamp, reader); blockTimestamp = try reader.readOptionalIntegerOrString()
-            case "confirmations": try seen.first(.confirmations, reader); confirmations = try reader.readOptionalIntegerOrString()
-            case "recipientPublicKey": try seen.first(.recipientPublicKey, reader); recipientPublicKey = try reader.readOptionalParsed(PublicKey.self)
+            case "fee":
+                try seen.first(.fee, reader)
+                fee = try reader.readOptionalIntegerOrString()
+            case "height":
+                try seen.first(.height, reader)
+                height = try reader.readOptionalIntegerOrString()
+            case "blockId":
+                try seen.first(.blockId, reader)
+                blockId = try reader.readOptionalString()
+            case "block_timestamp":
+                try seen.first(.blockTimestamp, reader)
+                blockTimestamp = try reader.readOptionalIntegerOrString()
+            case "confirmations":
+                try seen.first(.confirmations, reader)
+                confirmations = try reader.readOptionalIntegerOrString()
+            case "recipientPublicKey":
+                try seen.first(.recipientPublicKey, reader)
+                recipientPublicKey = try reader.readOptionalParsed(PublicKey.self)
             default: try reader.skipValue()
             }
         }
@@ -81,7 +133,8 @@ extension Transaction {
         guard let timestamp else { throw reader.missing("timestamp") }
         guard let signature else { throw reader.missing("signature") }
         self.init(
-            type: type, amount: amount, senderPublicKey: senderPublicKey, claimedSenderId: senderId, recipientId: recipientId,
+            type: type, amount: amount, senderPublicKey: senderPublicKey, claimedSenderId: senderId,
+            recipientId: recipientId,
             timestamp: timestamp, chat: chat, state: state, signature: signature, timestampMs: timestampMs)
         self.requesterPublicKey = requesterPublicKey
         self.signSignature = signSignature
@@ -102,22 +155,30 @@ extension ChatAsset {
     /// bytes are signed, tolerant where node versions differ.
     package init(json reader: inout JSONReader) throws(JSONReadError) {
         var seen = SeenKeys<Key>()
-        var message: [UInt8]?, nonce: [UInt8] = [], type: ChatType?
+        var message: [UInt8]?
+        var nonce: [UInt8] = []
+        var type: ChatType?
         try reader.readObject { reader, key throws(JSONReadError) in
             switch key {
-            case "message": try seen.first(.message, reader); message = try reader.readHex()
+            case "message":
+                try seen.first(.message, reader)
+                message = try reader.readHex()
             case "own_message":
                 try seen.first(.ownMessage, reader)
                 if let bytes = reader.readString(parsingBytes: { ASCIIField.hex($0, length: nil) }) {
                     nonce = bytes
                 } else if let text = try reader.readOptionalString() {
-                    guard let bytes = Hex.decode(text) else { throw reader.failure("\(reader.here): not canonical hex") }
+                    guard let bytes = Hex.decode(text) else {
+                        throw reader.failure("\(reader.here): not canonical hex")
+                    }
                     nonce = bytes
                 }
             case "type":
                 try seen.first(.type, reader)
                 let raw: Int = try reader.readInteger()
-                guard let known = ChatType(rawValue: raw) else { throw reader.failure("\(reader.here): unknown chat type \(raw)") }
+                guard let known = ChatType(rawValue: raw) else {
+                    throw reader.failure("\(reader.here): unknown chat type \(raw)")
+                }
                 type = known
             default: try reader.skipValue()
             }
@@ -135,15 +196,23 @@ extension StateAsset {
     /// bytes are signed, tolerant where node versions differ.
     package init(json reader: inout JSONReader) throws(JSONReadError) {
         var seen = SeenKeys<Key>()
-        var key: String?, value: String?, type: Int32?
+        var key: String?
+        var value: String?
+        var type: Int32?
         try reader.readObject { reader, name throws(JSONReadError) in
             switch name {
-            case "key": try seen.first(.key, reader); key = try reader.readOptionalString()
-            case "value": try seen.first(.value, reader); value = try reader.readString()
+            case "key":
+                try seen.first(.key, reader)
+                key = try reader.readOptionalString()
+            case "value":
+                try seen.first(.value, reader)
+                value = try reader.readString()
             case "type":
                 try seen.first(.type, reader)
                 let raw: Int64 = try reader.readInteger()
-                guard let exact = Int32(exactly: raw) else { throw reader.failure("\(reader.here): state type \(raw) is outside int32") }
+                guard let exact = Int32(exactly: raw) else {
+                    throw reader.failure("\(reader.here): state type \(raw) is outside int32")
+                }
                 type = exact
             default: try reader.skipValue()
             }
@@ -171,7 +240,9 @@ package struct SeenKeys<Key: RawRepresentable> where Key.RawValue == Int {
 
 extension JSONReader {
     /// Nil for `null`, else what `read` reads.
-    package mutating func readOptional<Value>(_ read: (inout JSONReader) throws(JSONReadError) -> Value) throws(JSONReadError) -> Value? {
+    package mutating func readOptional<Value>(_ read: (inout JSONReader) throws(JSONReadError) -> Value)
+        throws(JSONReadError) -> Value?
+    {
         try readNull() ? nil : try read(&self)
     }
 
@@ -186,7 +257,9 @@ extension JSONReader {
     }
 
     /// Nil for `null`, else an integer as a number or a string (`readIntegerOrString`).
-    package mutating func readOptionalIntegerOrString<T: FixedWidthInteger>(_: T.Type = T.self) throws(JSONReadError) -> T? {
+    package mutating func readOptionalIntegerOrString<T: FixedWidthInteger>(_: T.Type = T.self) throws(JSONReadError)
+        -> T?
+    {
         try readNull() ? nil : try readIntegerOrString()
     }
 
@@ -197,7 +270,9 @@ extension JSONReader {
 
     /// A public key's 64 hex digits.
     mutating func readPublicKey() throws(JSONReadError) -> PublicKey {
-        if let key = readString(parsingBytes: { ASCIIField.hex($0, length: PublicKey.length).flatMap { try? PublicKey(bytes: $0) } }) {
+        if let key = readString(parsingBytes: {
+            ASCIIField.hex($0, length: PublicKey.length).flatMap { try? PublicKey(bytes: $0) }
+        }) {
             return key
         }
         return try readParsed(PublicKey.self)
@@ -221,14 +296,16 @@ extension JSONReader {
 
     /// Optional canonical hex: null, absent and "" all mean none.
     mutating func readHexIfPresent(length: Int) throws(JSONReadError) -> [UInt8]? {
-        guard kind != .null else { _ = try readNull(); return nil }
+        guard kind != .null else {
+            _ = try readNull()
+            return nil
+        }
         let text = try readString()
         guard !text.isEmpty else { return nil }
         guard let bytes = Hex.decode(text, length: length) else { throw failure("\(here): not canonical hex") }
         return bytes
     }
 }
-
 
 /// The fields nodes write as ASCII strings, parsed from their bytes by the rules their
 /// `String` parsers follow (`Hex.decode`, `Address(_:)`, `TransactionID(_:)`): a read takes
@@ -242,7 +319,8 @@ enum ASCIIField {
         let bytes = digits.withUnsafeBufferPointer { text in
             [UInt8](unsafeUninitializedCapacity: text.count / 2) { buffer, initialized in
                 for index in 0..<text.count / 2 {
-                    let high = nibble(text[2 &* index]), low = nibble(text[2 &* index &+ 1])
+                    let high = nibble(text[2 &* index])
+                    let low = nibble(text[2 &* index &+ 1])
                     invalid |= high | low
                     buffer[index] = high << 4 | low & 0x0F
                 }
@@ -260,7 +338,9 @@ enum ASCIIField {
 
     /// 1 to 20 digits, no leading zero, below 2^64.
     static func decimal(_ digits: ArraySlice<UInt8>) -> UInt64? {
-        guard (1...20).contains(digits.count), digits.count == 1 || digits.first != UInt8(ascii: "0") else { return nil }
+        guard (1...20).contains(digits.count), digits.count == 1 || digits.first != UInt8(ascii: "0") else {
+            return nil
+        }
         var value: UInt64 = 0
         for byte in digits {
             guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }

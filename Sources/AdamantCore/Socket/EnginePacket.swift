@@ -32,18 +32,23 @@ package enum EnginePacket: Sendable, Equatable {
     package static func packets(inPollingBody body: [UInt8]) throws(SocketProtocolError) -> [EnginePacket] {
         var packets: [EnginePacket] = []
         for (position, piece) in body.split(separator: separator, omittingEmptySubsequences: false).enumerated() {
-            guard let type = piece.first else { throw SocketProtocolError("packet \(position + 1) of the poll's answer is empty") }
+            guard let type = piece.first else {
+                throw SocketProtocolError("packet \(position + 1) of the poll's answer is empty")
+            }
             let data = piece.dropFirst()
             // Only pings and pongs carry data, and only the upgrade's "probe". A close followed by
             // digits is protocol 3's length prefix: a server that does not speak protocol 4.
             let carriesOnlyWhatItMay: Bool
             switch type {
-            case UInt8(ascii: "2"), UInt8(ascii: "3"): carriesOnlyWhatItMay = data.isEmpty || data.elementsEqual("probe".utf8)
+            case UInt8(ascii: "2"), UInt8(ascii: "3"):
+                carriesOnlyWhatItMay = data.isEmpty || data.elementsEqual("probe".utf8)
             case UInt8(ascii: "1"), UInt8(ascii: "5"), UInt8(ascii: "6"): carriesOnlyWhatItMay = data.isEmpty
             default: carriesOnlyWhatItMay = true
             }
             guard carriesOnlyWhatItMay else {
-                throw SocketProtocolError("packet \(position + 1) of the poll's answer, of type \(Character(Unicode.Scalar(type))), carries data it cannot have")
+                throw SocketProtocolError(
+                    "packet \(position + 1) of the poll's answer, of type \(Character(Unicode.Scalar(type))), carries data it cannot have"
+                )
             }
             switch type {
             case UInt8(ascii: "0"): packets.append(.open(try EngineHandshake(json: Array(data))))
@@ -55,7 +60,8 @@ package enum EnginePacket: Sendable, Equatable {
             case UInt8(ascii: "6"): packets.append(.noop)
             case UInt8(ascii: "b"): continue
             default:
-                throw SocketProtocolError("packet \(position + 1) of the poll's answer has no Engine.IO type (it starts with byte \(type))")
+                throw SocketProtocolError(
+                    "packet \(position + 1) of the poll's answer has no Engine.IO type (it starts with byte \(type))")
             }
         }
         return packets
@@ -67,11 +73,15 @@ package enum EnginePacket: Sendable, Equatable {
         for (position, packet) in packets.enumerated() {
             if position > 0 { body.append(separator) }
             switch packet {
-            case .open(let handshake): body.append(UInt8(ascii: "0")); body += handshake.json
+            case .open(let handshake):
+                body.append(UInt8(ascii: "0"))
+                body += handshake.json
             case .close: body.append(UInt8(ascii: "1"))
             case .ping: body.append(UInt8(ascii: "2"))
             case .pong: body.append(UInt8(ascii: "3"))
-            case .message(let data): body.append(UInt8(ascii: "4")); body += data
+            case .message(let data):
+                body.append(UInt8(ascii: "4"))
+                body += data
             case .upgrade: body.append(UInt8(ascii: "5"))
             case .noop: body.append(UInt8(ascii: "6"))
             }
@@ -100,7 +110,9 @@ package struct EngineHandshake: Sendable, Equatable {
     }
 
     init(json: [UInt8]) throws(SocketProtocolError) {
-        var sessionID: String?, interval: Int?, timeout: Int?
+        var sessionID: String?
+        var interval: Int?
+        var timeout: Int?
         do {
             try JSONReader.read(json) { reader throws(JSONReadError) in
                 try reader.readObject { reader, key throws(JSONReadError) in
@@ -116,10 +128,14 @@ package struct EngineHandshake: Sendable, Equatable {
             throw SocketProtocolError("the socket's open packet is not its JSON: \(error)")
         }
         guard let sessionID, (1...64).contains(sessionID.utf8.count),
-              sessionID.utf8.allSatisfy({ Self.isSessionIDByte($0) })
+            sessionID.utf8.allSatisfy({ Self.isSessionIDByte($0) })
         else { throw SocketProtocolError("the socket's open packet has no usable sid") }
-        guard let interval, let timeout, (1...Self.longestHeartbeat).contains(interval), (1...Self.longestHeartbeat).contains(timeout) else {
-            throw SocketProtocolError("the socket's open packet has no pingInterval and pingTimeout between 1 and \(Self.longestHeartbeat) ms")
+        guard let interval, let timeout, (1...Self.longestHeartbeat).contains(interval),
+            (1...Self.longestHeartbeat).contains(timeout)
+        else {
+            throw SocketProtocolError(
+                "the socket's open packet has no pingInterval and pingTimeout between 1 and \(Self.longestHeartbeat) ms"
+            )
         }
         self.init(sessionID: sessionID, pingInterval: .milliseconds(interval), pingTimeout: .milliseconds(timeout))
     }
@@ -135,8 +151,10 @@ package struct EngineHandshake: Sendable, Equatable {
 
     private static func isSessionIDByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "_"): true
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
         default: false
         }
     }

@@ -69,7 +69,11 @@ package struct SocketIOEvent: Sendable, Equatable {
         do {
             try JSONReader.read(json) { reader throws(JSONReadError) in
                 try reader.readArray { reader throws(JSONReadError) in
-                    if name == nil, reader.kind == .string { name = try reader.readString() } else { try reader.skipValue() }
+                    if name == nil, reader.kind == .string {
+                        name = try reader.readString()
+                    } else {
+                        try reader.skipValue()
+                    }
                 }
             }
         } catch {

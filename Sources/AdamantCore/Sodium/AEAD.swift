@@ -15,7 +15,8 @@ enum AEAD {
         var sealedLength: UInt64 = 0
         let status = key.withUnsafeBytes { key in
             crypto_aead_xchacha20poly1305_ietf_encrypt(
-                &sealed, &sealedLength, plaintext, UInt64(plaintext.count), associatedData, UInt64(associatedData.count),
+                &sealed, &sealedLength, plaintext, UInt64(plaintext.count), associatedData,
+                UInt64(associatedData.count),
                 nil, nonce, key.baseAddress!.assumingMemoryBound(to: UInt8.self))
         }
         Sodium.check(status, "crypto_aead_xchacha20poly1305_ietf_encrypt")
@@ -25,7 +26,8 @@ enum AEAD {
     /// nil when the bytes were not sealed with this key and associated data.
     static func open(_ sealed: [UInt8], associatedData: [UInt8], key: SecureBytes) -> [UInt8]? {
         guard key.count == keyLength, sealed.count >= nonceLength + tagLength else { return nil }
-        let nonce = Array(sealed.prefix(nonceLength)), box = Array(sealed.dropFirst(nonceLength))
+        let nonce = Array(sealed.prefix(nonceLength))
+        let box = Array(sealed.dropFirst(nonceLength))
         var plaintext = [UInt8](repeating: 0, count: box.count - tagLength)
         var plaintextLength: UInt64 = 0
         let status = key.withUnsafeBytes { key in

@@ -13,9 +13,10 @@ enum Box {
         var failed = false
         let key = SecureBytes(count: sharedKeyLength) { shared in
             curveSecretKey.withUnsafeBytes { secret in
-                failed = crypto_box_beforenm(
-                    shared.baseAddress!.assumingMemoryBound(to: UInt8.self), curvePublicKey,
-                    secret.baseAddress!.assumingMemoryBound(to: UInt8.self)) != 0
+                failed =
+                    crypto_box_beforenm(
+                        shared.baseAddress!.assumingMemoryBound(to: UInt8.self), curvePublicKey,
+                        secret.baseAddress!.assumingMemoryBound(to: UInt8.self)) != 0
             }
         }
         return failed ? nil : key

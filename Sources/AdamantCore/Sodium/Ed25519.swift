@@ -39,20 +39,25 @@ enum Ed25519 {
     /// the first 8 bytes, read little-endian, of the SHA-256 of `message ‖ signature ‖ more`
     /// (its id); nil when the signature fails. `message` is hashed once for both: the state
     /// after it is copied, a plain C struct. The signing digest stays in a temporary buffer.
-    static func verifiedLeadingUInt64(signature: [UInt8], sha256Of message: [UInt8], publicKey: [UInt8], more: [UInt8]) -> UInt64? {
+    static func verifiedLeadingUInt64(signature: [UInt8], sha256Of message: [UInt8], publicKey: [UInt8], more: [UInt8])
+        -> UInt64?
+    {
         guard signature.count == signatureLength, publicKey.count == publicKeyLength else { return nil }
         Sodium.ensureInitialized()
         var state = crypto_hash_sha256_state()
         Sodium.check(crypto_hash_sha256_init(&state), "crypto_hash_sha256_init")
         Sodium.check(crypto_hash_sha256_update(&state, message, UInt64(message.count)), "crypto_hash_sha256_update")
         var signing = state
-        let verified = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(crypto_hash_sha256_BYTES)) { digest in
+        let verified = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(crypto_hash_sha256_BYTES)) {
+            digest in
             Sodium.check(crypto_hash_sha256_final(&signing, digest.baseAddress!), "crypto_hash_sha256_final")
             return crypto_sign_verify_detached(signature, digest.baseAddress!, UInt64(digest.count), publicKey) == 0
         }
         guard verified else { return nil }
         Sodium.check(crypto_hash_sha256_update(&state, signature, UInt64(signature.count)), "crypto_hash_sha256_update")
-        if !more.isEmpty { Sodium.check(crypto_hash_sha256_update(&state, more, UInt64(more.count)), "crypto_hash_sha256_update") }
+        if !more.isEmpty {
+            Sodium.check(crypto_hash_sha256_update(&state, more, UInt64(more.count)), "crypto_hash_sha256_update")
+        }
         return Sodium.leadingUInt64(finishing: &state)
     }
 

@@ -39,7 +39,8 @@ enum PBKDF2 {
                 for _ in 1..<rounds {
                     round = keyed
                     // Two calls per round: one check of both keeps the loop at libsodium's speed.
-                    let status = crypto_auth_hmacsha512_update(&round, u, UInt64(outputLength))
+                    let status =
+                        crypto_auth_hmacsha512_update(&round, u, UInt64(outputLength))
                         | crypto_auth_hmacsha512_final(&round, u)
                     Sodium.check(status, "crypto_auth_hmacsha512")
                     for i in 0..<outputLength { t[i] ^= u[i] }

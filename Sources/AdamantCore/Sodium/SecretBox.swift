@@ -25,7 +25,8 @@ enum SecretBox {
         var sealed = [UInt8](repeating: 0, count: plaintext.count + tagLength)
         let status = key.withUnsafeBytes { key in
             crypto_secretbox_easy(
-                &sealed, plaintext, UInt64(plaintext.count), nonce, key.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                &sealed, plaintext, UInt64(plaintext.count), nonce, key.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            )
         }
         Sodium.check(status, "crypto_secretbox_easy")
         return sealed

@@ -14,7 +14,9 @@ enum Sodium {
     /// For the calls that fail only on sizes this folder has already checked: a non-zero status
     /// means a broken library, and nothing computed from a failed call may be used.
     static func check(_ status: CInt, _ call: StaticString) {
-        guard status == 0 else { fatalError("libsodium's \(call) failed (\(status)): the installed libsodium is broken") }
+        guard status == 0 else {
+            fatalError("libsodium's \(call) failed (\(status)): the installed libsodium is broken")
+        }
     }
 
     // MARK: Hashes

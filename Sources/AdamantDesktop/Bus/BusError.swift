@@ -17,7 +17,9 @@ public struct BusError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Nobody owns the name called.
-    public var isServiceUnknown: Bool { name == "org.freedesktop.DBus.Error.ServiceUnknown" || name == "org.freedesktop.DBus.Error.NameHasNoOwner" }
+    public var isServiceUnknown: Bool {
+        name == "org.freedesktop.DBus.Error.ServiceUnknown" || name == "org.freedesktop.DBus.Error.NameHasNoOwner"
+    }
 
     /// The call was answered, with an error (InvalidArgs, AccessDenied, a server's own):
     /// the same call is likely refused again. Not so when nobody answered: no service, no
@@ -28,15 +30,17 @@ public struct BusError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     private static let unanswered: Set<String> = [
-        "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.TimedOut",
-        "org.freedesktop.DBus.Error.Disconnected", "org.freedesktop.DBus.Error.NoServer", "org.freedesktop.DBus.Error.NoNetwork",
+        "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout",
+        "org.freedesktop.DBus.Error.TimedOut",
+        "org.freedesktop.DBus.Error.Disconnected", "org.freedesktop.DBus.Error.NoServer",
+        "org.freedesktop.DBus.Error.NoNetwork",
     ]
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

@@ -41,7 +41,9 @@ package enum BusValue: Sendable, Hashable {
             var value: Int32 = flag ? 1 : 0
             return csd_bus_message_append_basic(message, Self.code("b"), &value)
         case .strings(let texts):
-            return Self.container(message, "a", "s") { texts.lazy.map { BusValue.string($0).append(to: message) }.first { $0 < 0 } ?? 0 }
+            return Self.container(message, "a", "s") {
+                texts.lazy.map { BusValue.string($0).append(to: message) }.first { $0 < 0 } ?? 0
+            }
         case .variants(let entries):
             return Self.container(message, "a", "{sv}") {
                 // Sorted, so a message is the same bytes every time (and in a capture).
@@ -68,7 +70,9 @@ package enum BusValue: Sendable, Hashable {
         return String(String.UnicodeScalarView(text.unicodeScalars.lazy.map { cannot($0) ? "\u{FFFD}" : $0 }))
     }
 
-    private static func container(_ message: OpaquePointer, _ type: Character, _ contents: String, _ body: () -> Int32) -> Int32 {
+    private static func container(_ message: OpaquePointer, _ type: Character, _ contents: String, _ body: () -> Int32)
+        -> Int32
+    {
         let opened = contents.withCString { csd_bus_message_open_container(message, code(type), $0) }
         guard opened >= 0 else { return opened }
         let status = body()
@@ -115,6 +119,8 @@ package struct BusReader {
     }
 
     private static func malformed(_ expected: String, _ status: Int32) -> BusError {
-        status < 0 ? BusError("the answer could not be read as \(expected)", status: status) : BusError("the answer holds no \(expected) where one belongs")
+        status < 0
+            ? BusError("the answer could not be read as \(expected)", status: status)
+            : BusError("the answer holds no \(expected) where one belongs")
     }
 }

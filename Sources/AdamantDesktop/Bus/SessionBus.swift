@@ -11,7 +11,8 @@ import Synchronization
 /// Any client of the bus may send a signal that says it is a service's, to everyone or to
 /// this connection alone, so a service's signals are taken only from the connection that
 /// answers its calls: the unique name its last answer came from.
-final class SessionBus: @unchecked Sendable {  // `connection`, `subscriptions` and `answerers` are touched only on `queue`
+// `connection`, `subscriptions` and `answerers` are touched only on `queue`
+final class SessionBus: @unchecked Sendable {
     /// A member of a matched signal and its arguments.
     typealias SignalHandler = @Sendable (_ member: String, _ arguments: BusReader) -> Void
 
@@ -45,7 +46,7 @@ final class SessionBus: @unchecked Sendable {  // `connection`, `subscriptions` 
         /// Hands `message` to the handler if the service's connection sent it; on the queue.
         func deliver(_ message: OpaquePointer) {
             guard let member = csd_bus_message_get_member(message), let sender = csd_bus_message_get_sender(message),
-                  let answerer = bus.answerers[service], String(cString: sender) == answerer
+                let answerer = bus.answerers[service], String(cString: sender) == answerer
             else { return }
             handler(String(cString: member), BusReader(message: message))
         }
@@ -59,7 +60,9 @@ final class SessionBus: @unchecked Sendable {  // `connection`, `subscriptions` 
         try await bus.onQueue { () throws(BusError) in
             var made: OpaquePointer?
             let created = csd_bus_new(&made)
-            guard created >= 0, let connection = made else { throw BusError("no bus connection could be made", status: created) }
+            guard created >= 0, let connection = made else {
+                throw BusError("no bus connection could be made", status: created)
+            }
             do throws(BusError) { try start(connection, address: address) } catch {
                 _ = csd_bus_close_unref(connection)  // not flushed: that would wait for the bus again
                 throw error
@@ -85,7 +88,9 @@ final class SessionBus: @unchecked Sendable {  // `connection`, `subscriptions` 
         while status >= 0, csd_bus_is_ready(connection) <= 0 {
             let left = deadline - .now
             guard left > .zero else {
-                throw BusError("the session bus at \(address) did not answer within \(connectTimeout.components.seconds) s: its dbus-daemon is hung, or what listens there is no bus")
+                throw BusError(
+                    "the session bus at \(address) did not answer within \(connectTimeout.components.seconds) s: its dbus-daemon is hung, or what listens there is no bus"
+                )
             }
             status = csd_bus_process(connection, nil)
             if status == 0 { status = csd_bus_wait(connection, microseconds(left)) }  // nothing to do until it answers
@@ -156,17 +161,23 @@ final class SessionBus: @unchecked Sendable {  // `connection`, `subscriptions` 
     /// Hands `handler` every signal of `interface` at `path` that `service` (a well-known
     /// name) sends, on the bus's queue: those from the connection that last answered a call to
     /// it, none before the first answer.
-    func subscribe(to service: String, path: String, interface: String, _ handler: @escaping SignalHandler) async throws(BusError) {
+    func subscribe(to service: String, path: String, interface: String, _ handler: @escaping SignalHandler)
+        async throws(BusError)
+    {
         try await onQueue { () throws(BusError) in
             guard let connection = self.connection else { throw BusError("the session bus connection was lost") }
             let box = Unmanaged.passRetained(Subscription(service, handler, on: self))
             var slot: OpaquePointer?
             // The rule's sender spares the bus sending what others broadcast; what is sent to
             // this connection alone comes whatever the rule, hence the check on delivery.
-            let status = csd_bus_match_signal(connection, &slot, service, path, interface, nil, { message, userdata, _ in
-                if let message, let userdata { Unmanaged<Subscription>.fromOpaque(userdata).takeUnretainedValue().deliver(message) }
-                return 0
-            }, box.toOpaque())
+            let status = csd_bus_match_signal(
+                connection, &slot, service, path, interface, nil,
+                { message, userdata, _ in
+                    if let message, let userdata {
+                        Unmanaged<Subscription>.fromOpaque(userdata).takeUnretainedValue().deliver(message)
+                    }
+                    return 0
+                }, box.toOpaque())
             guard status >= 0, let slot else {
                 box.release()
                 throw BusError("the signals of \(interface) could not be subscribed to", status: status)
@@ -192,8 +203,11 @@ final class SessionBus: @unchecked Sendable {  // `connection`, `subscriptions` 
         }
     }
 
-    private func onQueue<Value: Sendable>(_ work: @escaping @Sendable () throws(BusError) -> Value) async throws(BusError) -> Value {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, BusError>, Never>) in
+    private func onQueue<Value: Sendable>(_ work: @escaping @Sendable () throws(BusError) -> Value)
+        async throws(BusError) -> Value
+    {
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<Value, BusError>, Never>) in
             queue.async {
                 do throws(BusError) { continuation.resume(returning: .success(try work())) } catch {
                     continuation.resume(returning: .failure(error))

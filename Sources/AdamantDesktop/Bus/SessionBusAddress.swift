@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where the session bus is, and whether sd-bus can use that.
@@ -14,7 +14,9 @@ extension SessionBus {
         if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty {
             // sd-bus skips what it cannot parse and then says "Connection refused".
             guard isAddress(address) else {
-                throw BusError("DBUS_SESSION_BUS_ADDRESS '\(address.prefix(200))' is not a D-Bus address (one such as unix:path=/run/user/1000/bus): correct it, or unset it to use $XDG_RUNTIME_DIR/bus")
+                throw BusError(
+                    "DBUS_SESSION_BUS_ADDRESS '\(address.prefix(200))' is not a D-Bus address (one such as unix:path=/run/user/1000/bus): correct it, or unset it to use $XDG_RUNTIME_DIR/bus"
+                )
             }
             if let failure = socketTooLong(in: address) { throw BusError(failure) }
             return address
@@ -22,12 +24,15 @@ extension SessionBus {
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
             let socket = runtime + "/bus"
             guard access(socket, F_OK) == 0 else {
-                throw BusError("no session bus: DBUS_SESSION_BUS_ADDRESS is not set and \(socket) does not exist (is this a desktop session?)")
+                throw BusError(
+                    "no session bus: DBUS_SESSION_BUS_ADDRESS is not set and \(socket) does not exist (is this a desktop session?)"
+                )
             }
             if let failure = socketTooLong(in: "unix:path=" + socket) { throw BusError(failure) }
             return "unix:path=" + socket
         }
-        throw BusError("no session bus: neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set (is this a desktop session?)")
+        throw BusError(
+            "no session bus: neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set (is this a desktop session?)")
     }
 
     /// Whether `text` is a list of D-Bus addresses (`transport:key=value,…`, `;` between
@@ -39,7 +44,11 @@ extension SessionBus {
         for entry in entries {
             guard let colon = entry.firstIndex(of: ":"), colon != entry.startIndex else { return false }
             let pairs = entry[entry.index(after: colon)...].split(separator: ",")
-            guard !pairs.isEmpty, pairs.allSatisfy({ $0.split(separator: "=", omittingEmptySubsequences: false).count == 2 && !$0.hasPrefix("=") }) else { return false }
+            guard !pairs.isEmpty,
+                pairs.allSatisfy({
+                    $0.split(separator: "=", omittingEmptySubsequences: false).count == 2 && !$0.hasPrefix("=")
+                })
+            else { return false }
             if transports.contains(String(entry[..<colon])) { usable = true }
         }
         return usable
@@ -57,9 +66,11 @@ extension SessionBus {
                 let bytes = unescapedCount(value)
                 switch key {
                 case "path" where bytes > 107:
-                    return "the session bus path \(value) is \(bytes) bytes, too long for a Unix socket (at most 107): set DBUS_SESSION_BUS_ADDRESS to a shorter one (a symbolic link to the socket will do)"
+                    return
+                        "the session bus path \(value) is \(bytes) bytes, too long for a Unix socket (at most 107): set DBUS_SESSION_BUS_ADDRESS to a shorter one (a symbolic link to the socket will do)"
                 case "abstract" where bytes > 106:
-                    return "the session bus's abstract socket name \(value) is \(bytes) bytes, too long for a Unix socket (at most 106): correct DBUS_SESSION_BUS_ADDRESS"
+                    return
+                        "the session bus's abstract socket name \(value) is \(bytes) bytes, too long for a Unix socket (at most 106): correct DBUS_SESSION_BUS_ADDRESS"
                 default: continue
                 }
             }
@@ -73,7 +84,9 @@ extension SessionBus {
         let isHex = { (byte: UInt8) in Character(Unicode.Scalar(byte)).isHexDigit }
         var (index, count) = (0, 0)
         while index < bytes.count {
-            let escaped = bytes[index] == UInt8(ascii: "%") && index + 2 < bytes.count && isHex(bytes[index + 1]) && isHex(bytes[index + 2])
+            let escaped =
+                bytes[index] == UInt8(ascii: "%") && index + 2 < bytes.count && isHex(bytes[index + 1])
+                && isHex(bytes[index + 2])
             index += escaped ? 3 : 1
             count += 1
         }

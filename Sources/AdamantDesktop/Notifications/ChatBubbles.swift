@@ -74,7 +74,10 @@ public struct ChatBubbles: Sendable, Hashable {
     /// The user acted on the chat's bubble: what it counted is seen. A bubble the server
     /// leaves on screen is still the chat's, replaced by the next one.
     public mutating func seen(_ chat: Chat) {
-        guard let shown = unseen[chat]?.shownAs else { return unseen[chat] = nil }
+        guard let shown = unseen[chat]?.shownAs else {
+            unseen[chat] = nil
+            return
+        }
         unseen[chat] = Unseen(shownAs: shown, newest: nil)
     }
 
@@ -85,7 +88,8 @@ public struct ChatBubbles: Sendable, Hashable {
         switch (state.messages, state.transfers) {
         case (let messages, 0): return counted(messages, "new message")
         case (0, let transfers): return counted(transfers, "new transfer")
-        case (let messages, let transfers): return counted(messages, "new message") + ", " + counted(transfers, "transfer")
+        case (let messages, let transfers):
+            return counted(messages, "new message") + ", " + counted(transfers, "transfer")
         }
     }
 }

@@ -64,7 +64,10 @@ public struct DesktopBubble: Sendable, Hashable {
     public var timeout: Int32
 
     /// A bubble as given.
-    public init(appName: String, icon: String, summary: String, body: String, actions: [Action] = [], hints: Hints = Hints(), timeout: Int32 = -1) {
+    public init(
+        appName: String, icon: String, summary: String, body: String, actions: [Action] = [], hints: Hints = Hints(),
+        timeout: Int32 = -1
+    ) {
         self.appName = appName
         self.icon = icon
         self.summary = summary

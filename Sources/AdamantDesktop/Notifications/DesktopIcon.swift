@@ -18,7 +18,9 @@ public enum DesktopIcon {
         directories += shared.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
         let files = ["128x128/apps/\(name).png", "scalable/apps/\(name).svg"]
         for file in files {
-            for directory in directories where exists(directory + "/icons/hicolor/" + file) { return directory + "/icons/hicolor/" + file }
+            for directory in directories where exists(directory + "/icons/hicolor/" + file) {
+                return directory + "/icons/hicolor/" + file
+            }
         }
         return nil
     }

@@ -27,7 +27,9 @@ public final class DesktopNotifications: Sendable {
         environment: [String: String], events: @escaping @Sendable (Event) -> Void
     ) async throws(DesktopUnavailable) -> DesktopNotifications {
         let bus: SessionBus
-        do { bus = try await SessionBus.connect(address: try SessionBus.address(in: environment)) } catch { throw .noSessionBus(error) }
+        do { bus = try await SessionBus.connect(address: try SessionBus.address(in: environment)) } catch {
+            throw .noSessionBus(error)
+        }
         bus.onLoss { events(.lost($0)) }
         do {
             // Taken only from the server that answers the calls below: see SessionBus.
@@ -48,10 +50,13 @@ public final class DesktopNotifications: Sendable {
         }
         let server: NotificationServer
         do {
-            let information = try await bus.call(name, path, name, "GetServerInformation", []) { reader throws(BusError) in
+            let information = try await bus.call(name, path, name, "GetServerInformation", []) {
+                reader throws(BusError) in
                 (try reader.string(), try reader.string(), try reader.string(), try reader.string())
             }
-            let capabilities = try await bus.call(name, path, name, "GetCapabilities", []) { reader throws(BusError) in try reader.strings() }
+            let capabilities = try await bus.call(name, path, name, "GetCapabilities", []) { reader throws(BusError) in
+                try reader.strings()
+            }
             server = NotificationServer(
                 name: information.0, vendor: information.1, version: information.2, specificationVersion: information.3,
                 capabilities: Set(capabilities))
@@ -70,15 +75,20 @@ public final class DesktopNotifications: Sendable {
     /// server's id for it.
     public func notify(_ bubble: DesktopBubble, replacing: UInt32 = 0) async throws(BusError) -> UInt32 {
         let arguments: [BusValue] = [
-            .string(bubble.appName), .uint32(replacing), .string(bubble.icon), .string(bubble.summary), .string(bubble.body),
-            .strings(bubble.actions.flatMap { [$0.key, $0.label] }), .variants(bubble.hints.busValues), .int32(bubble.timeout),
+            .string(bubble.appName), .uint32(replacing), .string(bubble.icon), .string(bubble.summary),
+            .string(bubble.body),
+            .strings(bubble.actions.flatMap { [$0.key, $0.label] }), .variants(bubble.hints.busValues),
+            .int32(bubble.timeout),
         ]
-        return try await bus.call(Self.name, Self.path, Self.name, "Notify", arguments) { reader throws(BusError) in try reader.uint32() }
+        return try await bus.call(Self.name, Self.path, Self.name, "Notify", arguments) { reader throws(BusError) in
+            try reader.uint32()
+        }
     }
 
     /// Takes the notification `id` off the screen.
     public func close(_ id: UInt32) async throws(BusError) {
-        try await bus.call(Self.name, Self.path, Self.name, "CloseNotification", [.uint32(id)]) { _ throws(BusError) in }
+        try await bus.call(Self.name, Self.path, Self.name, "CloseNotification", [.uint32(id)]) { _ throws(BusError) in
+        }
     }
 }
 
@@ -96,7 +106,8 @@ public struct NotificationServer: Sendable, Hashable, CustomStringConvertible {
     public let capabilities: Set<String>
 
     /// Creates a description of a server.
-    public init(name: String, vendor: String, version: String, specificationVersion: String, capabilities: Set<String>) {
+    public init(name: String, vendor: String, version: String, specificationVersion: String, capabilities: Set<String>)
+    {
         self.name = name
         self.vendor = vendor
         self.version = version

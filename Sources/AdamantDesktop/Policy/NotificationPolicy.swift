@@ -56,7 +56,8 @@ public struct NotificationPolicy: Sendable, Hashable {
         /// Parses "HH:MM-HH:MM"; nil for anything else (an empty stretch included).
         public init?(_ text: String) {
             let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-            guard parts.count == 2, let start = Self.minute(parts[0]), let end = Self.minute(parts[1]), start != end else { return nil }
+            guard parts.count == 2, let start = Self.minute(parts[0]), let end = Self.minute(parts[1]), start != end
+            else { return nil }
             (self.start, self.end) = (start, end)
         }
 
@@ -70,7 +71,7 @@ public struct NotificationPolicy: Sendable, Hashable {
         private static func minute(_ text: Substring) -> Int? {
             let fields = text.split(separator: ":", omittingEmptySubsequences: false)
             guard fields.count == 2, fields.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCIIDigit) }),
-                  let hour = Int(fields[0]), let minute = Int(fields[1]), hour < 24, minute < 60
+                let hour = Int(fields[0]), let minute = Int(fields[1]), hour < 24, minute < 60
             else { return nil }
             return hour * 60 + minute
         }
@@ -102,7 +103,9 @@ public struct NotificationPolicy: Sendable, Hashable {
 
         /// A presentation as given.
         public init(title: String, body: String, showsText: Bool, urgency: DesktopBubble.Urgency, silent: Bool) {
-            (self.title, self.body, self.showsText, self.urgency, self.silent) = (title, body, showsText, urgency, silent)
+            (self.title, self.body, self.showsText, self.urgency, self.silent) = (
+                title, body, showsText, urgency, silent
+            )
         }
     }
 
@@ -120,11 +123,14 @@ public struct NotificationPolicy: Sendable, Hashable {
 
     /// The decision for `notification` in `chat`, at `unixMillis`, `minute` minutes after
     /// local midnight.
-    public func decide(_ notification: RenderedNotification, in chat: ChatBubbles.Chat, unixMillis: Int64, minute: Int) -> Decision {
+    public func decide(_ notification: RenderedNotification, in chat: ChatBubbles.Chat, unixMillis: Int64, minute: Int)
+        -> Decision
+    {
         guard notification.shown, let group = KindGroup(notification.kind), kinds.contains(group) else { return .drop }
         if let mute = muted[chat.partner], mute.map({ unixMillis < $0 }) ?? true { return .drop }
         if let until = mutedChats[chat], unixMillis < until { return .drop }
-        var presentation = Presentation(title: notification.title, body: notification.body, showsText: true, urgency: .normal, silent: false)
+        var presentation = Presentation(
+            title: notification.title, body: notification.body, showsText: true, urgency: .normal, silent: false)
         switch preview {
         case .full: break
         case .sender:
@@ -154,7 +160,9 @@ extension Character {
 extension NotificationPolicy {
     /// The decision for `notification` at `unixMillis`, in its chat and the local time of day.
     public func decide(_ notification: WatchNotification, unixMillis: Int64) -> Decision {
-        decide(notification.result.notification, in: DesktopNotifier.chat(of: notification), unixMillis: unixMillis, minute: LocalTime.minuteOfDay(unixMillis: unixMillis))
+        decide(
+            notification.result.notification, in: DesktopNotifier.chat(of: notification), unixMillis: unixMillis,
+            minute: LocalTime.minuteOfDay(unixMillis: unixMillis))
     }
 }
 
@@ -182,9 +190,9 @@ public enum LocalTime {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

@@ -4,8 +4,9 @@ public enum UTCTime {
     /// The moment `text` names; nil for anything but that exact shape and a real date.
     public static func unixMillis(_ text: String) -> Int64? {
         let bytes = Array(text.utf8)
-        guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z")
+        guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            bytes[10] == UInt8(ascii: "T"),
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z")
         else { return nil }
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
@@ -16,8 +17,9 @@ public enum UTCTime {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-              let minute = number(14..<16), let second = number(17..<19), (1970...9999).contains(year), (1...12).contains(month),
-              (1...daysIn(month, year)).contains(day), hour < 24, minute < 60, second < 60
+            let minute = number(14..<16), let second = number(17..<19), (1970...9999).contains(year),
+            (1...12).contains(month),
+            (1...daysIn(month, year)).contains(day), hour < 24, minute < 60, second < 60
         else { return nil }
         let days = Int64(daysSinceEpoch(year: year, month: month, day: day))
         return ((days * 24 + Int64(hour)) * 60 + Int64(minute)) * 60_000 + Int64(second) * 1000
@@ -26,11 +28,18 @@ public enum UTCTime {
     /// The same moment written back, to the second.
     public static func text(unixMillis: Int64) -> String {
         let seconds = max(0, unixMillis) / 1000
-        var days = Int(seconds / 86_400), rest = Int(seconds % 86_400)
+        var days = Int(seconds / 86_400)
+        var rest = Int(seconds % 86_400)
         var year = 1970
-        while days >= (isLeap(year) ? 366 : 365) { days -= isLeap(year) ? 366 : 365; year += 1 }
+        while days >= (isLeap(year) ? 366 : 365) {
+            days -= isLeap(year) ? 366 : 365
+            year += 1
+        }
         var month = 1
-        while days >= daysIn(month, year) { days -= daysIn(month, year); month += 1 }
+        while days >= daysIn(month, year) {
+            days -= daysIn(month, year)
+            month += 1
+        }
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let hour = rest / 3600
         rest %= 3600

@@ -58,13 +58,18 @@ struct ANSEmulator: Sendable {
             for signal in signals {
                 registrations.removeAll(where: signal.matches)
                 if signal.isAdd { registrations.append(signal.registration) }
-                log.append("ANS \(signal.isAdd ? "add" : "remove") \(signal.registration.token) for \(signal.registration.address)")
+                log.append(
+                    "ANS \(signal.isAdd ? "add" : "remove") \(signal.registration.token) for \(signal.registration.address)"
+                )
             }
         }
 
         for transaction in batch where Self.isNotifiable(transaction) {
             for device in registrations where device.address == transaction.recipientId {
-                pushes.append(ANSPush(transactionID: transaction.id!, recipient: device.address, token: device.token, provider: device.provider))
+                pushes.append(
+                    ANSPush(
+                        transactionID: transaction.id!, recipient: device.address, token: device.token,
+                        provider: device.provider))
                 log.append("ANS push \(transaction.id!) to \(device.address) (\(device.provider) \(device.token))")
             }
         }
@@ -77,10 +82,13 @@ struct ANSEmulator: Sendable {
     /// within the batch too) and then every remove deletes all rows of its (token, address).
     private mutating func applyAsTheCSharpServiceDoes(_ signals: [Signal]) -> [String] {
         let stored = registrations
-        let adds = signals.filter(\.isAdd), removes = signals.filter { !$0.isAdd }
+        let adds = signals.filter(\.isAdd)
+        let removes = signals.filter { !$0.isAdd }
         let newAdds = adds.filter { !stored.contains($0.registration) }
         if newAdds.isEmpty && !adds.isEmpty {
-            return removes.map { "ANS lost remove \($0.registration.token) for \($0.registration.address): the batch's only adds were duplicates" }
+            return removes.map {
+                "ANS lost remove \($0.registration.token) for \($0.registration.address): the batch's only adds were duplicates"
+            }
         }
         registrations += newAdds.map(\.registration)
         for remove in removes { registrations.removeAll(where: remove.matches) }
@@ -106,8 +114,8 @@ struct ANSEmulator: Sendable {
     /// unknown action means add, as in the C# service. Anything else is ignored.
     private func signal(_ transaction: Transaction) -> Signal? {
         guard transaction.type == .chat, transaction.chat?.type == .signal, transaction.recipientId == account.address,
-              let plaintext = try? transaction.decryptMessage(with: keyPair, partner: transaction.senderPublicKey),
-              let payload = try? JSONDecoder().decode(Payload.self, from: Data(plaintext.utf8))
+            let plaintext = try? transaction.decryptMessage(with: keyPair, partner: transaction.senderPublicKey),
+            let payload = try? JSONDecoder().decode(Payload.self, from: Data(plaintext.utf8))
         else { return nil }
         let registration = ANSRegistration(
             address: transaction.senderPublicKey.address, token: payload.token, provider: payload.provider)

@@ -68,9 +68,12 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
     /// Parses `KIND[:ARG][@/path/prefix]`.
     public init(parsing text: String) throws(FaultError) {
         let scoped = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
-        if scoped.count == 2, !scoped[1].hasPrefix("/") { throw .invalid(text, "the scope after @ must be a path such as /api/chats") }
+        if scoped.count == 2, !scoped[1].hasPrefix("/") {
+            throw .invalid(text, "the scope after @ must be a path such as /api/chats")
+        }
         let parts = scoped[0].split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        let kind = String(parts[0]), argument = parts.count == 2 ? String(parts[1]) : nil
+        let kind = String(parts[0])
+        let argument = parts.count == 2 ? String(parts[1]) : nil
         func integer(_ range: ClosedRange<Int>) throws(FaultError) -> Int {
             guard let argument, let value = Int(argument), range.contains(value) else {
                 throw .invalid(text, "\(kind) takes a whole number from \(range.lowerBound) to \(range.upperBound)")
@@ -83,18 +86,29 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
 
         let effect: Effect
         switch kind {
-        case "refuse": try noArgument(); effect = .refuse
-        case "blackhole": try noArgument(); effect = .blackhole
+        case "refuse":
+            try noArgument()
+            effect = .refuse
+        case "blackhole":
+            try noArgument()
+            effect = .blackhole
         case "delay": effect = .delay(milliseconds: try integer(0...600_000))
         case "status":
             let code = try integer(100...599)
             guard Self.statusCodes.contains(code) else { throw .invalid(text, "status takes 500, 403, 429 or 503") }
             effect = .status(code)
-        case "html404": try noArgument(); effect = .html404
-        case "garbage": try noArgument(); effect = .garbage
-        case "truncate": try noArgument(); effect = .truncate
+        case "html404":
+            try noArgument()
+            effect = .html404
+        case "garbage":
+            try noArgument()
+            effect = .garbage
+        case "truncate":
+            try noArgument()
+            effect = .truncate
         case "trickle":
-            effect = .trickle(millisecondsPerByte: argument == nil ? Self.defaultTrickleMilliseconds : try integer(1...60_000))
+            effect = .trickle(
+                millisecondsPerByte: argument == nil ? Self.defaultTrickleMilliseconds : try integer(1...60_000))
         case "lag": effect = .lag(blocks: try integer(0...1_000_000))
         case "nethash":
             guard let argument, Hex.decode(argument, length: 32) != nil else {
@@ -105,22 +119,46 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
             guard let argument, let version = NodeVersion(argument) else { throw .invalid(text, "version takes X.Y.Z") }
             effect = .version(version)
         case "skew": effect = .skew(seconds: try integer(-31_536_000...31_536_000))
-        case "tamper": try noArgument(); effect = .tamper
-        case "drop": try noArgument(); effect = .drop
-        case "timeout-after-accept": try noArgument(); effect = .timeoutAfterAccept
-        case "socket-refuse": try noArgument(); effect = .socketRefuse
-        case "socket-silent": try noArgument(); effect = .socketSilent
+        case "tamper":
+            try noArgument()
+            effect = .tamper
+        case "drop":
+            try noArgument()
+            effect = .drop
+        case "timeout-after-accept":
+            try noArgument()
+            effect = .timeoutAfterAccept
+        case "socket-refuse":
+            try noArgument()
+            effect = .socketRefuse
+        case "socket-silent":
+            try noArgument()
+            effect = .socketSilent
         case "socket-drop": effect = .socketDrop(seconds: try integer(1...3600))
-        case "socket-duplicate": try noArgument(); effect = .socketDuplicate
-        case "socket-forge": try noArgument(); effect = .socketForge
+        case "socket-duplicate":
+            try noArgument()
+            effect = .socketDuplicate
+        case "socket-forge":
+            try noArgument()
+            effect = .socketForge
         case "socket-slow": effect = .socketSlow(milliseconds: try integer(1...600_000))
-        case "socket-hold": try noArgument(); effect = .socketHold
-        case "socket-huge": try noArgument(); effect = .socketHuge
-        case "socket-flood": try noArgument(); effect = .socketFlood
+        case "socket-hold":
+            try noArgument()
+            effect = .socketHold
+        case "socket-huge":
+            try noArgument()
+            effect = .socketHuge
+        case "socket-flood":
+            try noArgument()
+            effect = .socketFlood
         default: throw .invalid(text, "unknown fault \"\(kind)\"")
         }
-        if effect == .refuse, scoped.count == 2 { throw .invalid(text, "refuse closes the port, it cannot be scoped to a path") }
-        if kind.hasPrefix("socket-"), scoped.count == 2 { throw .invalid(text, "\(kind) is the socket's, it cannot be scoped to a path") }
+        if effect == .refuse, scoped.count == 2 {
+            throw .invalid(text, "refuse closes the port, it cannot be scoped to a path")
+        }
+        if kind.hasPrefix("socket-"), scoped.count == 2 {
+            throw .invalid(text, "\(kind) is the socket's, it cannot be scoped to a path")
+        }
         self.init(effect, pathPrefix: scoped.count == 2 ? String(scoped[1]) : nil)
     }
 
@@ -155,18 +193,19 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        let argument: String? = switch effect {
-        case .delay(let milliseconds): String(milliseconds)
-        case .status(let code): String(code)
-        case .trickle(let milliseconds): String(milliseconds)
-        case .lag(let blocks): String(blocks)
-        case .nethash(let hash): hash
-        case .version(let version): version.description
-        case .skew(let seconds): String(seconds)
-        case .socketDrop(let seconds): String(seconds)
-        case .socketSlow(let milliseconds): String(milliseconds)
-        default: nil
-        }
+        let argument: String? =
+            switch effect {
+            case .delay(let milliseconds): String(milliseconds)
+            case .status(let code): String(code)
+            case .trickle(let milliseconds): String(milliseconds)
+            case .lag(let blocks): String(blocks)
+            case .nethash(let hash): hash
+            case .version(let version): version.description
+            case .skew(let seconds): String(seconds)
+            case .socketDrop(let seconds): String(seconds)
+            case .socketSlow(let milliseconds): String(milliseconds)
+            default: nil
+            }
         return kind + (argument.map { ":" + $0 } ?? "") + (pathPrefix.map { "@" + $0 } ?? "")
     }
 

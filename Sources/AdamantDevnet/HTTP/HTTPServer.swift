@@ -79,8 +79,10 @@ final class HTTPServer: Sendable {
             let served = fcntl(listening, F_DUPFD_CLOEXEC, 0)
             let context = Unmanaged.passUnretained(self).toOpaque()
             let limit = UInt32(clamping: limits.maxConnections + Limits.extraConnectionsAnswered503)
-            guard served >= 0, let started = adm_mhd_start(
-                served, limits.timeoutSeconds, limit, accessHandler, context, requestCompleted, connectionNotified, context)
+            guard served >= 0,
+                let started = adm_mhd_start(
+                    served, limits.timeoutSeconds, limit, accessHandler, context, requestCompleted, connectionNotified,
+                    context)
             else {
                 throw .cannotListen(port: port.number, reason: "libmicrohttpd did not start")
             }
@@ -91,7 +93,12 @@ final class HTTPServer: Sendable {
     /// Stops listening (the port stays held, so connecting is refused) and waits for every
     /// connection thread to finish.
     func stop() {
-        guard let running = daemon.withLock({ daemon in defer { daemon = nil }; return daemon }) else { return }
+        guard
+            let running = daemon.withLock({ daemon in
+                defer { daemon = nil }
+                return daemon
+            })
+        else { return }
         stopping.store(true, ordering: .relaxed)
         MHD_stop_daemon(running)
         stopping.store(false, ordering: .relaxed)
@@ -118,7 +125,10 @@ final class HTTPServer: Sendable {
         guard let pending = context.pointee else {
             if adm_mhd_socket_context(connection) == overCapMarker {
                 let refusal = HTTPResponse.json(
-                    ["success": false, "error": .string("too many connections: this server takes \(limits.maxConnections) at once")],
+                    [
+                        "success": false,
+                        "error": .string("too many connections: this server takes \(limits.maxConnections) at once"),
+                    ],
                     status: 503)
                 return queue(refusal, on: connection, closing: true)
             }
@@ -157,13 +167,16 @@ final class HTTPServer: Sendable {
     }
 
     /// `.NO` (the library closes the connection) when the response cannot be built.
-    private func queue(_ response: HTTPResponse, on connection: OpaquePointer, held: HeldConnection? = nil, closing: Bool = false) -> MHD_Result {
+    private func queue(
+        _ response: HTTPResponse, on connection: OpaquePointer, held: HeldConnection? = nil, closing: Bool = false
+    ) -> MHD_Result {
         let size = response.body.count
         let mhdResponse: OpaquePointer?
         switch response.delivery {
         case .whole:
             mhdResponse = response.body.withUnsafeBytes {
-                MHD_create_response_from_buffer(size, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
+                MHD_create_response_from_buffer(
+                    size, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
             }
         case .truncated, .trickled:
             let stream = StreamedBody(bytes: response.body, delivery: response.delivery, connection: held)

@@ -33,9 +33,10 @@ extension Ledger {
         guard object["senderId"].map(isPresent) == true else { throw Rejection("Invalid sender") }
         // JavaScript does this arithmetic in doubles; clamped first, it cannot overflow here.
         if policy == .v0_10, let timestamp = object["timestamp"]?.schemaInteger,
-           let rejection = policy.check(
-               type: type, timestamp: OutsideTime.clamped(timestamp),
-               timestampMs: object["timestampMs"]?.schemaInteger.map(OutsideTime.clamped), nowEpochMillis: nowEpochMillis)
+            let rejection = policy.check(
+                type: type, timestamp: OutsideTime.clamped(timestamp),
+                timestampMs: object["timestampMs"]?.schemaInteger.map(OutsideTime.clamped),
+                nowEpochMillis: nowEpochMillis)
         {
             throw Rejection(rejection.message(under: policy))
         }
@@ -60,9 +61,9 @@ extension Ledger {
             throw Rejection("Account does not have enough ADM: \(sender) balance: \(ADMAmount(units: balance))")
         }
         if policy == .v0_9,
-           let rejection = policy.check(
-               type: transaction.type, timestamp: Int64(transaction.timestamp), timestampMs: nil,
-               nowEpochMillis: nowEpochMillis)
+            let rejection = policy.check(
+                type: transaction.type, timestamp: Int64(transaction.timestamp), timestampMs: nil,
+                nowEpochMillis: nowEpochMillis)
         {
             throw Rejection(rejection.message(under: policy))
         }
@@ -98,12 +99,15 @@ extension Ledger {
     /// The types the devnet simulates. JavaScript looks `trs.type` up as an object key, so the
     /// string "8" passes here and fails the schema later ("+8" or "08" are other keys).
     private static func knownType(_ value: JSONValue) -> TransactionType? {
-        let number: Int? = switch value {
-        case .number: value.int64.flatMap { Int(exactly: $0) }
-        case .string(let text): Int(text).flatMap { String($0) == text ? $0 : nil }
-        default: nil
+        let number: Int? =
+            switch value {
+            case .number: value.int64.flatMap { Int(exactly: $0) }
+            case .string(let text): Int(text).flatMap { String($0) == text ? $0 : nil }
+            default: nil
+            }
+        return number.map(TransactionType.init(rawValue:)).flatMap {
+            [.transfer, .chat, .state].contains($0) ? $0 : nil
         }
-        return number.map(TransactionType.init(rawValue:)).flatMap { [.transfer, .chat, .state].contains($0) ? $0 : nil }
     }
 
     private func isPresent(_ value: JSONValue) -> Bool {

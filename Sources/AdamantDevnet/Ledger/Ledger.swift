@@ -55,8 +55,11 @@ struct Ledger: Sendable {
     init(rules: Rules = Rules(), genesisUnixMillis: Int64) {
         self.rules = rules
         let timestamp = AdamantTime.timestamp(unixMillis: genesisUnixMillis)
-        blocks = [Block(height: 1, id: Self.blockID(height: 1, previous: "", transactions: []),
-                        timestamp: timestamp, forgedAtUnixMillis: genesisUnixMillis, transactionIDs: [])]
+        blocks = [
+            Block(
+                height: 1, id: Self.blockID(height: 1, previous: "", transactions: []),
+                timestamp: timestamp, forgedAtUnixMillis: genesisUnixMillis, transactionIDs: [])
+        ]
     }
 
     var height: Int64 { blocks[blocks.count - 1].height }
@@ -67,10 +70,13 @@ struct Ledger: Sendable {
     /// Adds funds outside any transaction: genesis allocations and the faucet.
     mutating func credit(_ address: Address, units: Int64) throws(CreditRefused) {
         let supply = ADMAmount.totalSupply
-        guard units >= 0 else { throw CreditRefused(description: "cannot fund a negative amount (\(ADMAmount(units: units)) ADM)") }
+        guard units >= 0 else {
+            throw CreditRefused(description: "cannot fund a negative amount (\(ADMAmount(units: units)) ADM)")
+        }
         guard units <= supply.units - issuedUnits else {
-            throw CreditRefused(description: "funding \(ADMAmount(units: units)) ADM would take the devnet past the total supply of "
-                + "\(supply) ADM (\(ADMAmount(units: issuedUnits)) ADM issued so far)")
+            throw CreditRefused(
+                description: "funding \(ADMAmount(units: units)) ADM would take the devnet past the total supply of "
+                    + "\(supply) ADM (\(ADMAmount(units: issuedUnits)) ADM issued so far)")
         }
         issuedUnits += units
         accounts[address, default: Account()].balance += units

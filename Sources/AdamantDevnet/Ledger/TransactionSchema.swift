@@ -29,8 +29,12 @@ struct SchemaReader {
         guard let number = value.schemaInteger else {
             throw fail("Expected type integer but found type \(value.schemaType)")
         }
-        if let range, number < range.lowerBound { throw fail("Value \(value.javaScriptNumber) is less than minimum \(range.lowerBound)") }
-        if let range, number > range.upperBound { throw fail("Value \(value.javaScriptNumber) is greater than maximum \(range.upperBound)") }
+        if let range, number < range.lowerBound {
+            throw fail("Value \(value.javaScriptNumber) is less than minimum \(range.lowerBound)")
+        }
+        if let range, number > range.upperBound {
+            throw fail("Value \(value.javaScriptNumber) is greater than maximum \(range.upperBound)")
+        }
         return number
     }
 
@@ -40,9 +44,15 @@ struct SchemaReader {
 
     func string(_ key: String, format: Format? = nil, maxLength: Int? = nil) throws(Rejection) -> String {
         let value = try require(key)
-        guard case .string(let text) = value else { throw fail("Expected type string but found type \(value.schemaType)") }
-        if let maxLength, text.count > maxLength { throw fail("String is too long (\(text.count) chars), maximum \(maxLength)") }
-        if let format, !format.accepts(text) { throw fail("Object didn't pass validation for format \(format.rawValue): \(text)") }
+        guard case .string(let text) = value else {
+            throw fail("Expected type string but found type \(value.schemaType)")
+        }
+        if let maxLength, text.count > maxLength {
+            throw fail("String is too long (\(text.count) chars), maximum \(maxLength)")
+        }
+        if let format, !format.accepts(text) {
+            throw fail("Object didn't pass validation for format \(format.rawValue): \(text)")
+        }
         return text
     }
 

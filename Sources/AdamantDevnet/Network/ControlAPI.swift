@@ -29,7 +29,9 @@ struct ControlAPI {
     private func route(_ request: HTTPRequest) throws -> JSONValue {
         let parts = request.path.split(separator: "/").map(String.init)
         if parts.count == 3, parts[0] == "nodes" {
-            guard let node = Int(parts[1]) else { throw ControlFailure.badRequest("node index must be a number: \(parts[1])") }
+            guard let node = Int(parts[1]) else {
+                throw ControlFailure.badRequest("node index must be a number: \(parts[1])")
+            }
             return try nodeRoute(request, node: node, resource: parts[2])
         }
         switch (request.method, request.path) {
@@ -42,7 +44,10 @@ struct ControlAPI {
             let address = try Self.parse(body["address"]?.string, as: "address") { try Address($0) }
             let amount = try Self.parse(body["amount"]?.string, as: "amount (ADM, as a string)") { try ADMAmount($0) }
             do {
-                return ["address": .string(address.description), "balance": .string(try devnet.fund(address, amount: amount).description)]
+                return [
+                    "address": .string(address.description),
+                    "balance": .string(try devnet.fund(address, amount: amount).description),
+                ]
             } catch {
                 throw ControlFailure.badRequest(error.description)
             }
@@ -51,7 +56,8 @@ struct ControlAPI {
         case ("POST", "/contacts"):
             return try storeContacts(try Self.body(of: request))
         case ("PUT", "/ans/mode"):
-            devnet.ansMode = try Self.parse(try Self.body(of: request)["mode"]?.string, as: "mode (csharp or ordered)") {
+            devnet.ansMode = try Self.parse(try Self.body(of: request)["mode"]?.string, as: "mode (csharp or ordered)")
+            {
                 guard let mode = ANSMode(rawValue: $0) else { throw ControlFailure.badRequest("") }
                 return mode
             }
@@ -64,10 +70,16 @@ struct ControlAPI {
         case ("GET", "/ans/registry"):
             return ["registry": registry]
         case ("GET", "/ans/pushes"):
-            return ["pushes": .array(devnet.ansPushes.map { push in
-                ["txn-id": .string(push.transactionID.description), "push-recipient": .string(push.recipient.description),
-                 "token": .string(push.token), "provider": .string(push.provider)]
-            })]
+            return [
+                "pushes": .array(
+                    devnet.ansPushes.map { push in
+                        [
+                            "txn-id": .string(push.transactionID.description),
+                            "push-recipient": .string(push.recipient.description),
+                            "token": .string(push.token), "provider": .string(push.provider),
+                        ]
+                    })
+            ]
         default:
             throw ControlFailure.notFound(request)
         }
@@ -85,10 +97,15 @@ struct ControlAPI {
             try devnet.clearFaults(ofNode: node, kind: request.parameter("kind"))
         case ("GET", "requests"), ("DELETE", "requests"):
             if request.method == "DELETE" { try devnet.clearRequests(toNode: node) }
-            return ["requests": .array(try devnet.requests(toNode: node).map { record in
-                ["method": .string(record.method), "path": .string(record.path),
-                 "status": record.status.map { .integer(Int64($0)) } ?? .null]
-            })]
+            return [
+                "requests": .array(
+                    try devnet.requests(toNode: node).map { record in
+                        [
+                            "method": .string(record.method), "path": .string(record.path),
+                            "status": record.status.map { .integer(Int64($0)) } ?? .null,
+                        ]
+                    })
+            ]
         default:
             throw ControlFailure.notFound(request)
         }
@@ -107,15 +124,22 @@ struct ControlAPI {
             try Self.parse(text, as: "amount (ADM, as a string)") { try ADMAmount($0) }
         }
         do {
-            return ["id": .string(try devnet.send(from: from, to: to, kind: kind, message: message, amount: amount).description)]
+            return [
+                "id": .string(
+                    try devnet.send(from: from, to: to, kind: kind, message: message, amount: amount).description)
+            ]
         } catch {
             throw .badRequest(error.description)
         }
     }
 
     private func storeContacts(_ body: JSONValue) throws(ControlFailure) -> JSONValue {
-        let account = try Self.parse(body["account"]?.string, as: "account (a devnet account's address)") { try Address($0) }
-        guard case .object(let members)? = body["names"] else { throw .badRequest(#"missing or invalid names ({"U…": "name"})"#) }
+        let account = try Self.parse(body["account"]?.string, as: "account (a devnet account's address)") {
+            try Address($0)
+        }
+        guard case .object(let members)? = body["names"] else {
+            throw .badRequest(#"missing or invalid names ({"U…": "name"})"#)
+        }
         var names: [Address: String] = [:]
         for (key, value) in members {
             let address = try Self.parse(key, as: "address in names") { try Address($0) }
@@ -138,10 +162,13 @@ struct ControlAPI {
     }
 
     private var registry: JSONValue {
-        .array(devnet.ansRegistrations.map { registration in
-            ["address": .string(registration.address.description), "token": .string(registration.token),
-             "provider": .string(registration.provider)]
-        })
+        .array(
+            devnet.ansRegistrations.map { registration in
+                [
+                    "address": .string(registration.address.description), "token": .string(registration.token),
+                    "provider": .string(registration.provider),
+                ]
+            })
     }
 
     private static func body(of request: HTTPRequest) throws(ControlFailure) -> JSONValue {
@@ -151,7 +178,9 @@ struct ControlAPI {
         return body
     }
 
-    private static func parse<T>(_ text: String?, as name: String, _ make: (String) throws -> T) throws(ControlFailure) -> T {
+    private static func parse<T>(_ text: String?, as name: String, _ make: (String) throws -> T) throws(ControlFailure)
+        -> T
+    {
         guard let text, let value = try? make(text) else { throw .badRequest("missing or invalid \(name)") }
         return value
     }
@@ -179,10 +208,14 @@ extension Devnet {
                 "address": .string(ans.address.description), "publicKey": .string(ans.publicKey.hex),
                 "passphrase": .string(ans.passphrase),
             ],
-            "accounts": .array(accounts.map { funded in
-                ["passphrase": .string(funded.account.passphrase), "address": .string(funded.account.address.description),
-                 "balance": .string(funded.balance.description)]
-            }),
+            "accounts": .array(
+                accounts.map { funded in
+                    [
+                        "passphrase": .string(funded.account.passphrase),
+                        "address": .string(funded.account.address.description),
+                        "balance": .string(funded.balance.description),
+                    ]
+                }),
         ]
     }
 

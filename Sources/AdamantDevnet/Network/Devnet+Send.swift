@@ -21,7 +21,8 @@ extension Devnet {
     /// - Throws: `DevnetError.rejected` with the node's error, or with what is wrong.
     @discardableResult
     public func send(
-        from sender: Address, to recipient: Address, kind: DevnetMessageKind, message: String? = nil, amount: ADMAmount? = nil
+        from sender: Address, to recipient: Address, kind: DevnetMessageKind, message: String? = nil,
+        amount: ADMAmount? = nil
     ) throws(DevnetError) -> TransactionID {
         let keyPair = try signer(sender)
         let stamp = self.stamp()
@@ -29,14 +30,18 @@ extension Devnet {
         do {
             switch (kind, message) {
             case (.transfer, let message):
-                guard let amount, amount.units > 0 else { throw DevnetError.rejected("a transfer needs an amount above 0 ADM") }
+                guard let amount, amount.units > 0 else {
+                    throw DevnetError.rejected("a transfer needs an amount above 0 ADM")
+                }
                 if let message, !message.isEmpty {
                     let asset = try chatKey(keyPair, recipient).seal(message, type: .message)
-                    transaction = try .chat(asset, amount: amount.units, to: recipient, timestamp: stamp.timestamp,
-                                            timestampMs: stamp.timestampMs, signedBy: keyPair)
+                    transaction = try .chat(
+                        asset, amount: amount.units, to: recipient, timestamp: stamp.timestamp,
+                        timestampMs: stamp.timestampMs, signedBy: keyPair)
                 } else {
-                    transaction = try .transfer(amount: amount.units, to: recipient, timestamp: stamp.timestamp,
-                                                timestampMs: stamp.timestampMs, signedBy: keyPair)
+                    transaction = try .transfer(
+                        amount: amount.units, to: recipient, timestamp: stamp.timestamp,
+                        timestampMs: stamp.timestampMs, signedBy: keyPair)
                 }
             case (_, nil):
                 throw DevnetError.rejected("a \(kind.rawValue) needs a message")
@@ -44,8 +49,9 @@ extension Devnet {
                 guard amount == nil else { throw DevnetError.rejected("only a transfer carries an amount") }
                 let type: ChatType = kind == .rich ? .rich : kind == .signal ? .signal : .message
                 let asset = try chatKey(keyPair, recipient).seal(text, type: type)
-                transaction = try .chat(asset, to: recipient, timestamp: stamp.timestamp, timestampMs: stamp.timestampMs,
-                                        signedBy: keyPair)
+                transaction = try .chat(
+                    asset, to: recipient, timestamp: stamp.timestamp, timestampMs: stamp.timestampMs,
+                    signedBy: keyPair)
             }
         } catch let error as DevnetError {
             throw error
@@ -85,8 +91,10 @@ extension Devnet {
         let stamp = self.stamp()
         do {
             let value = try KVSKey(keyPair: keyPair).seal(payload: payload)
-            return try admit(try Transaction.state(
-                key: "contact_list", value: value, timestamp: stamp.timestamp, timestampMs: stamp.timestampMs, signedBy: keyPair))
+            return try admit(
+                try Transaction.state(
+                    key: "contact_list", value: value, timestamp: stamp.timestamp, timestampMs: stamp.timestampMs,
+                    signedBy: keyPair))
         } catch let error as DevnetError {
             throw error
         } catch {
@@ -105,7 +113,8 @@ extension Devnet {
     }
 
     private func chatKey(_ keyPair: KeyPair, _ recipient: Address) throws -> ChatKey {
-        let known = chain.ledger.withLock { $0.account(recipient)?.publicKey }
+        let known =
+            chain.ledger.withLock { $0.account(recipient)?.publicKey }
             ?? accounts.first { $0.account.address == recipient }?.account.publicKey
             ?? (ans.address == recipient ? ans.publicKey : nil)
         guard let partner = known else {
@@ -117,8 +126,10 @@ extension Devnet {
     /// Now on the devnet's clock; 0.10 nodes also get the milliseconds.
     private func stamp() -> (timestamp: Int32, timestampMs: Int64?) {
         let now = chain.clock.unixMillis()
-        return (Int32(clamping: AdamantTime.timestamp(unixMillis: now)),
-                nodeVersion.timestampPolicy == .v0_10 ? AdamantTime.epochMillis(unixMillis: now) : nil)
+        return (
+            Int32(clamping: AdamantTime.timestamp(unixMillis: now)),
+            nodeVersion.timestampPolicy == .v0_10 ? AdamantTime.epochMillis(unixMillis: now) : nil
+        )
     }
 
     /// The node's own submit path (`Ledger.submit`), body and all.
@@ -128,9 +139,11 @@ extension Devnet {
         let now = chain.clock.unixMillis()
         do {
             let admitted = try chain.ledger.withLock { ledger throws(Rejection) in
-                try ledger.submit(body, version: nodeVersion, nowUnixMillis: now, needsRecipient: transaction.type != .state)
+                try ledger.submit(
+                    body, version: nodeVersion, nowUnixMillis: now, needsRecipient: transaction.type != .state)
             }
-            chain.log?("control: accepted \(admitted.id!) (type \(admitted.type), from \(admitted.senderPublicKey.address))")
+            chain.log?(
+                "control: accepted \(admitted.id!) (type \(admitted.type), from \(admitted.senderPublicKey.address))")
             chain.announceAdmissions()
             return admitted.id!
         } catch {

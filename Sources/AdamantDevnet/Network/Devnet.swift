@@ -54,12 +54,14 @@ public final class Devnet: Sendable {
             connectionTimeout: configuration.connectionTimeout, maxConnections: configuration.maxConnections)
         // The control handler reaches the devnet through this box, filled once `self` exists.
         let controlTarget = ControlTarget()
-        let nodes: [SimulatedNode], control: HTTPServer
+        let nodes: [SimulatedNode]
+        let control: HTTPServer
         do {
             nodes = try (0..<configuration.nodeCount).map { [chain, nethash] index throws(HTTPServer.StartError) in
                 try SimulatedNode(
                     index: index, chain: chain, version: configuration.nodeVersion, nethash: nethash, limits: limits,
-                    heartbeat: SocketHub.Heartbeat(pingInterval: configuration.socketPingInterval, pingTimeout: configuration.socketPingTimeout))
+                    heartbeat: SocketHub.Heartbeat(
+                        pingInterval: configuration.socketPingInterval, pingTimeout: configuration.socketPingTimeout))
             }
             control = try HTTPServer(limits: limits) { request, _ in
                 controlTarget.devnet.map { ControlAPI(devnet: $0).handle(request) } ?? .hangUp
@@ -96,7 +98,10 @@ public final class Devnet: Sendable {
 
     /// Stops the timers, the control endpoint and every node. Idempotent.
     public func stop() {
-        for ticker in tickers.withLock({ tickers in defer { tickers = [] }; return tickers }) { ticker.stop() }
+        for ticker in tickers.withLock({ tickers in
+            defer { tickers = [] }
+            return tickers
+        }) { ticker.stop() }
         control.stop()
         for node in nodes { node.stop() }
     }
@@ -173,14 +178,18 @@ public final class Devnet: Sendable {
     public func clearRequests(toNode index: Int) throws(DevnetError) { try node(index).clearRequests() }
 
     /// The connections the node has accepted since it started.
-    public func connectionsAccepted(byNode index: Int) throws(DevnetError) -> Int { try node(index).connectionsAccepted }
+    public func connectionsAccepted(byNode index: Int) throws(DevnetError) -> Int {
+        try node(index).connectionsAccepted
+    }
 
     /// Requests node `index`'s client socket has answered (polls and posts).
     public func socketRequests(toNode index: Int) throws(DevnetError) -> Int { try node(index).socketRequests }
 
     /// The addresses each of node `index`'s socket sessions subscribed to, one set a session
     /// (those that joined the namespace).
-    public func socketSubscriptions(ofNode index: Int) throws(DevnetError) -> [Set<Address>] { try node(index).socketSubscriptions }
+    public func socketSubscriptions(ofNode index: Int) throws(DevnetError) -> [Set<Address>] {
+        try node(index).socketSubscriptions
+    }
 
     private func node(_ index: Int) throws(DevnetError) -> SimulatedNode {
         guard nodes.indices.contains(index) else { throw .fault(.noSuchNode(index)) }

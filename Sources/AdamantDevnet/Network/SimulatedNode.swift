@@ -71,7 +71,9 @@ final class SimulatedNode: Sendable {
             effects: { faults.all.map(\.effect) })
         self.socket = socket
         state = NodeState(index: index, chain: chain, base: base, faults: faults)
-        server = try HTTPServer(limits: limits) { [state] request, connection in state.handle(request, connection: connection) }
+        server = try HTTPServer(limits: limits) { [state] request, connection in
+            state.handle(request, connection: connection)
+        }
         chain.announce(on: socket)
     }
 
@@ -154,7 +156,9 @@ private final class NodeState: Sendable {
         let effects = faults.filter { $0.applies(to: request.path) }.map(\.effect)
         if effects.contains(.blackhole) {
             record(request, status: nil)
-            _ = hold(connection, expiring: true) { !self.faults.contains { $0.effect == .blackhole && $0.applies(to: request.path) } }
+            _ = hold(connection, expiring: true) {
+                !self.faults.contains { $0.effect == .blackhole && $0.applies(to: request.path) }
+            }
             return .hangUp
         }
         for case .delay(let milliseconds) in effects {
@@ -171,7 +175,9 @@ private final class NodeState: Sendable {
 
         let profile = Self.profile(base, with: effects)
         let now = chain.clock.unixMillis() + profile.clockSkewMillis
-        let answer = chain.ledger.withLock { NodeAPI(profile: profile, nowUnixMillis: now).answer(request, ledger: &$0) }
+        let answer = chain.ledger.withLock {
+            NodeAPI(profile: profile, nowUnixMillis: now).answer(request, ledger: &$0)
+        }
         chain.announceAdmissions()
         if let event = answer.event { chain.log?("node \(index) \(request.method) \(request.path): \(event)") }
         switch answer.reply {
@@ -207,7 +213,8 @@ private final class NodeState: Sendable {
     private static func cannedResponse(for effects: [Fault.Effect], request: HTTPRequest) -> HTTPResponse? {
         for effect in effects {
             switch effect {
-            case .status(500): return .json(["success": false, "error": "API error: Connection terminated unexpectedly"], status: 500)
+            case .status(500):
+                return .json(["success": false, "error": "API error: Connection terminated unexpectedly"], status: 500)
             case .status(403): return .json(["success": false, "error": "API access denied"], status: 403)
             case .status(429): return .text("Too many requests, please try again later.", status: 429)
             case .status(let code): return .json(["success": false], status: code)

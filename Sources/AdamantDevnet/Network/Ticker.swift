@@ -8,7 +8,8 @@ final class Ticker: Sendable {
 
     init(every interval: Duration, _ action: @escaping @Sendable () -> Void) {
         let (wakeUp, finished) = (self.wakeUp, self.finished)
-        let nanoseconds = Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
+        let nanoseconds =
+            Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
         let thread = Thread {
             // A signal, rather than a timeout, means stop.
             while wakeUp.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut { action() }

@@ -19,7 +19,10 @@ struct ChatQuery {
         let prefix = Self.errorPrefix
         if let type = try request.integer("type", errorPrefix: prefix) {
             guard let chatType = ChatType(rawValue: Int(type)) else {
-                throw Rejection(prefix + (type < 0 ? "Value \(type) is less than minimum 0" : "Value \(type) is greater than maximum 3"))
+                throw Rejection(
+                    prefix
+                        + (type < 0
+                            ? "Value \(type) is less than minimum 0" : "Value \(type) is greater than maximum 3"))
             }
             self.chatType = chatType
         } else {
@@ -27,7 +30,8 @@ struct ChatQuery {
         }
         let senderValue = try Self.address(request, "senderId")
         let recipientValue = try Self.address(request, "recipientId")
-        let isIn = try Self.address(request, "isIn"), inId = try Self.address(request, "inId")
+        let isIn = try Self.address(request, "isIn")
+        let inId = try Self.address(request, "inId")
         let eitherValue = isIn ?? inId
         let placeholder = eitherValue ?? recipientValue ?? senderValue
         sender = senderValue.flatMap { _ in placeholder }
@@ -36,7 +40,9 @@ struct ChatQuery {
         fromHeight = try request.integer("fromHeight", minimum: 1, errorPrefix: prefix)
 
         let hasMillisecondRules = version.timestampPolicy == .v0_10
-        includeTransfers = hasMillisecondRules && (request.flag("withoutDirectTransfers").map(!) ?? request.flag("includeDirectTransfers") ?? false)
+        includeTransfers =
+            hasMillisecondRules
+            && (request.flag("withoutDirectTransfers").map(!) ?? request.flag("includeDirectTransfers") ?? false)
         includeUnconfirmed = hasMillisecondRules && request.flag("returnUnconfirmed") == true
         order = try ListOrder(request.parameter("orderBy"), fields: ["timestamp", "type"], errorPrefix: prefix)
         page = try ListPage(request, maxLimit: 100, errorPrefix: prefix)
@@ -48,7 +54,9 @@ struct ChatQuery {
             on: ledger, profile: profile,
             confirmed: { ($0.height ?? .min) > (fromHeight ?? .min) && admits($0) }, pooled: admits,
             render: { $0.chatListed($1) },
-            sortKey: { field, transaction in .number(field == "type" ? Int64(transaction.type.rawValue) : Int64(transaction.timestamp)) })
+            sortKey: { field, transaction in
+                .number(field == "type" ? Int64(transaction.type.rawValue) : Int64(transaction.timestamp))
+            })
     }
 
     private func admits(_ transaction: Transaction) -> Bool {

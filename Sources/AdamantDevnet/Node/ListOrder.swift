@@ -48,16 +48,26 @@ enum SortKey: Comparable {
 /// Integer query parameters, rejected with z-schema's texts when they are not integers or are
 /// outside the schema's bounds.
 extension HTTPRequest {
-    func integer(_ name: String, minimum: Int64? = nil, maximum: Int64? = nil, errorPrefix: String = "") throws(Rejection) -> Int64? {
+    func integer(_ name: String, minimum: Int64? = nil, maximum: Int64? = nil, errorPrefix: String = "")
+        throws(Rejection) -> Int64?
+    {
         guard let text = parameter(name) else { return nil }
         return try Self.integer(text, minimum: minimum, maximum: maximum, errorPrefix: errorPrefix)
     }
 
     /// A value beyond Int64 is text to the devnet, as any other string that is not a number.
-    static func integer(_ text: String, minimum: Int64? = nil, maximum: Int64? = nil, errorPrefix: String = "") throws(Rejection) -> Int64 {
-        guard let number = Int64(text) else { throw Rejection(errorPrefix + "Expected type integer but found type string") }
-        if let minimum, number < minimum { throw Rejection(errorPrefix + "Value \(number) is less than minimum \(minimum)") }
-        if let maximum, number > maximum { throw Rejection(errorPrefix + "Value \(number) is greater than maximum \(maximum)") }
+    static func integer(_ text: String, minimum: Int64? = nil, maximum: Int64? = nil, errorPrefix: String = "")
+        throws(Rejection) -> Int64
+    {
+        guard let number = Int64(text) else {
+            throw Rejection(errorPrefix + "Expected type integer but found type string")
+        }
+        if let minimum, number < minimum {
+            throw Rejection(errorPrefix + "Value \(number) is less than minimum \(minimum)")
+        }
+        if let maximum, number > maximum {
+            throw Rejection(errorPrefix + "Value \(number) is greater than maximum \(maximum)")
+        }
         return number
     }
 

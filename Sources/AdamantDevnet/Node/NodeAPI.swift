@@ -8,7 +8,10 @@ struct NodeAPI {
     let nowUnixMillis: Int64
 
     struct Answer {
-        enum Reply { case respond(HTTPResponse), never }
+        enum Reply {
+            case respond(HTTPResponse)
+            case never
+        }
         var reply: Reply
         /// Something worth a line in the devnet's log: a submission and its outcome.
         var event: String?
@@ -34,15 +37,22 @@ struct NodeAPI {
         case ("POST", "/api/states/get"):
             // The router maps POST /get to the same handler, with the filters in the JSON body.
             let endpoints = NodeEndpoints(profile: profile, nowUnixMillis: nowUnixMillis, ledger: ledger)
-            return Answer(reply: .respond(envelope { () throws(Rejection) in
-                try endpoints.states(HTTPRequest(method: "GET", path: request.path, query: try StateQuery.parameters(inBody: request.body)))
-            }))
+            return Answer(
+                reply: .respond(
+                    envelope { () throws(Rejection) in
+                        try endpoints.states(
+                            HTTPRequest(
+                                method: "GET", path: request.path,
+                                query: try StateQuery.parameters(inBody: request.body)))
+                    }))
         case ("GET", "/api/loader/status/ping"):
             let fresh = nowUnixMillis - ledger.lastBlock.forgedAtUnixMillis < 20_000
             return Answer(reply: .respond(.json(["success": .bool(fresh)], status: fresh ? 200 : 503)))
         case ("GET", _):
             let endpoints = NodeEndpoints(profile: profile, nowUnixMillis: nowUnixMillis, ledger: ledger)
-            guard let handler = endpoints.handler(for: request.path) else { return Answer(reply: .respond(notFound(request))) }
+            guard let handler = endpoints.handler(for: request.path) else {
+                return Answer(reply: .respond(notFound(request)))
+            }
             return Answer(reply: .respond(envelope { () throws(Rejection) in try handler(request) }))
         default:
             return Answer(reply: .respond(notFound(request)))
@@ -61,7 +71,8 @@ struct NodeAPI {
                 body, version: profile.version, nowUnixMillis: nowUnixMillis,
                 disposition: profile.dropsSubmissions ? .discard : .enqueue, needsRecipient: needsRecipient)
             let id = transaction.id!.description
-            let event = "accepted \(id) (type \(transaction.type), from \(transaction.senderPublicKey.address))"
+            let event =
+                "accepted \(id) (type \(transaction.type), from \(transaction.senderPublicKey.address))"
                 + (profile.dropsSubmissions ? ", dropped by fault" : "")
             let response = success(["transactionId": .string(id)])
             return Answer(reply: profile.hangsAfterAccepting ? .never : .respond(response), event: event)

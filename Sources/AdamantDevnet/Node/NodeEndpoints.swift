@@ -26,8 +26,10 @@ struct NodeEndpoints {
         case "/api/accounts": account
         case "/api/accounts/getBalance": balance
         case "/api/transactions/get": confirmedTransaction
-        case "/api/transactions/unconfirmed/get": { request throws(Rejection) in try pooledTransaction(request, in: ledger.unconfirmed) }
-        case "/api/transactions/queued/get": { request throws(Rejection) in try pooledTransaction(request, in: ledger.queued) }
+        case "/api/transactions/unconfirmed/get":
+            { request throws(Rejection) in try pooledTransaction(request, in: ledger.unconfirmed) }
+        case "/api/transactions/queued/get":
+            { request throws(Rejection) in try pooledTransaction(request, in: ledger.queued) }
         case "/api/transactions/unconfirmed": { pooledList($0, ledger.unconfirmed) }
         case "/api/transactions/queued": { pooledList($0, ledger.queued) }
         case "/api/transactions/count": { _ in counts }
@@ -59,10 +61,14 @@ struct NodeEndpoints {
         ]
         var members: Members = []
         if version >= NodeVersion(0, 9, 0) {
-            members.append(("loader", [
-                "loaded": true, "now": .integer(visibleHeight), "syncing": false, "consensus": 100, "blocks": 0,
-                "blocksCount": 0,
-            ]))
+            members.append(
+                (
+                    "loader",
+                    [
+                        "loaded": true, "now": .integer(visibleHeight), "syncing": false, "consensus": 100, "blocks": 0,
+                        "blocksCount": 0,
+                    ]
+                ))
         }
         members.append(("network", .object(network)))
         if version >= NodeVersion(0, 10, 2) {
@@ -74,12 +80,19 @@ struct NodeEndpoints {
             members.append(("nodeTimestampMs", .integer(AdamantTime.epochMillis(unixMillis: nowUnixMillis))))
             members.append(("unixTimestampMs", .integer(nowUnixMillis)))
         }
-        members.append(("wsClient", profile.socketPort.map { ["enabled": true, "port": .integer(Int64($0))] } ?? ["enabled": false]))
+        members.append(
+            (
+                "wsClient",
+                profile.socketPort.map { ["enabled": true, "port": .integer(Int64($0))] } ?? ["enabled": false]
+            ))
         return .object(members)
     }
 
     private var versionObject: JSONValue {
-        ["build": "", "commit": "de7e1e7000000000000000000000000000000000", "version": .string(profile.version.description)]
+        [
+            "build": "", "commit": "de7e1e7000000000000000000000000000000000",
+            "version": .string(profile.version.description),
+        ]
     }
 
     // MARK: Accounts
@@ -103,14 +116,16 @@ struct NodeEndpoints {
         }
         if let key, key.address != address { throw Rejection("Account publicKey does not match address") }
         guard let account = ledger.account(address) else { throw Rejection("Account not found") }
-        return ["account": [
-            "address": .string(address.description),
-            "unconfirmedBalance": .string(String(account.unconfirmedBalance)),
-            "balance": .string(String(account.balance)),
-            "publicKey": account.publicKey.map { .string($0.hex) } ?? .null,
-            "unconfirmedSignature": 0, "secondSignature": 0, "secondPublicKey": nil,
-            "multisignatures": [], "u_multisignatures": [],
-        ]]
+        return [
+            "account": [
+                "address": .string(address.description),
+                "unconfirmedBalance": .string(String(account.unconfirmedBalance)),
+                "balance": .string(String(account.balance)),
+                "publicKey": account.publicKey.map { .string($0.hex) } ?? .null,
+                "unconfirmedSignature": 0, "secondSignature": 0, "secondPublicKey": nil,
+                "multisignatures": [], "u_multisignatures": [],
+            ]
+        ]
     }
 
     /// An unknown address has a zero balance: success, not an error.
@@ -142,16 +157,22 @@ struct NodeEndpoints {
 
     private func pooledTransaction(_ request: HTTPRequest, in pool: [Ledger.Pooled]) throws(Rejection) -> JSONValue {
         let id = try requiredID(request)
-        guard let entry = pool.first(where: { $0.transaction.id == id }) else { throw Rejection("Transaction not found") }
+        guard let entry = pool.first(where: { $0.transaction.id == id }) else {
+            throw Rejection("Transaction not found")
+        }
         return ["transaction": render.pooled(entry)]
     }
 
     /// Filtered by sender key OR recipient address; `count` is the whole list's size.
     private func pooledList(_ request: HTTPRequest, _ pool: [Ledger.Pooled]) -> JSONValue {
-        let key = request.parameter("senderPublicKey"), address = request.parameter("address")
-        let listed = key == nil && address == nil ? pool : pool.filter {
-            $0.transaction.senderPublicKey.hex == key || $0.transaction.recipientId?.description == address
-        }
+        let key = request.parameter("senderPublicKey")
+        let address = request.parameter("address")
+        let listed =
+            key == nil && address == nil
+            ? pool
+            : pool.filter {
+                $0.transaction.senderPublicKey.hex == key || $0.transaction.recipientId?.description == address
+            }
         return ["transactions": .array(listed.map(render.pooled)), "count": .integer(Int64(pool.count))]
     }
 
@@ -183,7 +204,9 @@ struct NodeEndpoints {
 
     private func requiredID(_ request: HTTPRequest) throws(Rejection) -> TransactionID {
         guard let text = request.parameter("id") else { throw Rejection("Missing required property: id") }
-        guard let id = TransactionID(text) else { throw Rejection("Object didn't pass validation for format id: \(text)") }
+        guard let id = TransactionID(text) else {
+            throw Rejection("Object didn't pass validation for format id: \(text)")
+        }
         return id
     }
 }

@@ -40,7 +40,9 @@ package struct OfflineNode: Sendable {
     package mutating func respond(
         method: String, path: String, query: [(name: String, value: String)] = [], body: [UInt8] = []
     ) -> Response? {
-        guard body.count <= HTTPServer.maxBodyBytes else { return Response(NodeAPI.apiError("request entity too large")) }
+        guard body.count <= HTTPServer.maxBodyBytes else {
+            return Response(NodeAPI.apiError("request entity too large"))
+        }
         let request = HTTPRequest(method: method, path: path, query: query, body: body)
         switch NodeAPI(profile: profile, nowUnixMillis: nowUnixMillis).answer(request, ledger: &ledger).reply {
         case .respond(let response): return Response(response)

@@ -20,23 +20,30 @@ struct StateQuery {
         for (name, value) in request.query { try Self.checkSchema(Self.bare(name), value) }
         stateType = try request.integer("type")
         key = request.parameter("key").flatMap { $0.isEmpty ? nil : $0 }
-        keys = request.parameter("keyIds").map { Set($0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)) }
+        keys = request.parameter("keyIds").map {
+            Set($0.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
+        }
         sender = try request.parameter("senderId").map { text throws(Rejection) in try Self.address(text) }
         senders = try request.parameter("senderIds").map { text throws(Rejection) in
             var addresses = Set<Address>()
-            for part in text.split(separator: ",", omittingEmptySubsequences: false) { addresses.insert(try Self.address(String(part))) }
+            for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+                addresses.insert(try Self.address(String(part)))
+            }
             return addresses
         }
         fromHeight = try request.integer("fromHeight")
         page = try ListPage(request, maxLimit: 100, errorPrefix: Self.errorPrefix)
-        order = try ListOrder(request.parameter("orderBy"), fields: ["type", "timestamp"], errorPrefix: Self.errorPrefix)
+        order = try ListOrder(
+            request.parameter("orderBy"), fields: ["type", "timestamp"], errorPrefix: Self.errorPrefix)
     }
 
     func run(on ledger: Ledger, profile: NodeProfile) -> (transactions: [JSONValue], count: Int) {
         TransactionListing(order: order, page: page, includeUnconfirmed: false).run(
             on: ledger, profile: profile, confirmed: admits, pooled: { _ in false },
             render: { $0.chatListed($1) },
-            sortKey: { field, transaction in .number(field == "type" ? Int64(transaction.type.rawValue) : Int64(transaction.timestamp)) })
+            sortKey: { field, transaction in
+                .number(field == "type" ? Int64(transaction.type.rawValue) : Int64(transaction.timestamp))
+            })
     }
 
     private func admits(_ transaction: Transaction) -> Bool {
@@ -53,7 +60,9 @@ struct StateQuery {
     // MARK: The endpoint schema
 
     private static func bare(_ name: String) -> String {
-        for prefix in ["and:", "or:"] where name.lowercased().hasPrefix(prefix) { return String(name.dropFirst(prefix.count)) }
+        for prefix in ["and:", "or:"] where name.lowercased().hasPrefix(prefix) {
+            return String(name.dropFirst(prefix.count))
+        }
         return name
     }
 
@@ -77,18 +86,24 @@ struct StateQuery {
         case "senderPublicKey", "ownerPublicKey": try publicKey(value)
         case "senderPublicKeys": for item in items { try publicKey(item) }
         case "blockId":
-            guard TransactionID(value) != nil else { throw Rejection("Object didn't pass validation for format id: \(value)") }
+            guard TransactionID(value) != nil else {
+                throw Rejection("Object didn't pass validation for format id: \(value)")
+            }
         default: break
         }
     }
 
     private static func address(_ text: String) throws(Rejection) -> Address {
-        guard let address = try? Address(text) else { throw Rejection("Object didn't pass validation for format address: \(text)") }
+        guard let address = try? Address(text) else {
+            throw Rejection("Object didn't pass validation for format address: \(text)")
+        }
         return address
     }
 
     private static func publicKey(_ text: String) throws(Rejection) {
-        guard (try? PublicKey(hex: text)) != nil else { throw Rejection("Object didn't pass validation for format publicKey: \(text)") }
+        guard (try? PublicKey(hex: text)) != nil else {
+            throw Rejection("Object didn't pass validation for format publicKey: \(text)")
+        }
     }
 
     /// A POST body's filters as query parameters: arrays joined by commas, as the node's
@@ -96,7 +111,8 @@ struct StateQuery {
     static func parameters(inBody body: [UInt8]) throws(Rejection) -> [(name: String, value: String)] {
         guard !body.isEmpty else { return [] }
         guard let parsed = try? JSONValue.parse(body), case .object(let members) = parsed else {
-            throw Rejection("Expected type object but found type \((try? JSONValue.parse(body))?.schemaType ?? "string")")
+            throw Rejection(
+                "Expected type object but found type \((try? JSONValue.parse(body))?.schemaType ?? "string")")
         }
         var parameters: [(name: String, value: String)] = []
         for (name, value) in members {
@@ -105,7 +121,8 @@ struct StateQuery {
             case .string(let text): parameters.append((name, text))
             case .number: parameters.append((name, value.javaScriptNumber))
             case .bool, .object: parameters.append((name, value.text))
-            case .array(let elements): parameters.append((name, elements.map { $0.string ?? $0.text }.joined(separator: ",")))
+            case .array(let elements):
+                parameters.append((name, elements.map { $0.string ?? $0.text }.joined(separator: ",")))
             }
         }
         return parameters

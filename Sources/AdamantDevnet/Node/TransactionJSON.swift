@@ -86,7 +86,9 @@ struct TransactionJSON {
             ("fee", .integer(transaction.fee ?? 0)),
             ("block_timestamp", nil),
         ]
-        if case .string = recipientPublicKey(of: transaction) { members.append(("recipientPublicKey", recipientPublicKey(of: transaction))) }
+        if case .string = recipientPublicKey(of: transaction) {
+            members.append(("recipientPublicKey", recipientPublicKey(of: transaction)))
+        }
         return .object(members)
     }
 
@@ -121,20 +123,26 @@ struct TransactionJSON {
         guard included else { return [:] }
         if let state = transaction.state {
             // `State.dbRead`'s order.
-            return ["state": .object([
-                ("value", .string(state.value)), ("key", .string(state.key)), ("type", .integer(Int64(state.type))),
-            ])]
+            return [
+                "state": .object([
+                    ("value", .string(state.value)), ("key", .string(state.key)), ("type", .integer(Int64(state.type))),
+                ])
+            ]
         }
         guard let chat = transaction.chat else { return [:] }
-        return ["chat": [
-            "message": .string(Hex.encode(chat.message)),
-            "own_message": .string(Hex.encode(chat.nonce)),
-            "type": .integer(Int64(chat.type.rawValue)),
-        ]]
+        return [
+            "chat": [
+                "message": .string(Hex.encode(chat.message)),
+                "own_message": .string(Hex.encode(chat.nonce)),
+                "type": .integer(Int64(chat.type.rawValue)),
+            ]
+        ]
     }
 
     private func recipientPublicKey(of transaction: Transaction) -> JSONValue {
-        guard let recipient = transaction.recipientId, let key = ledger.account(recipient)?.publicKey else { return nil }
+        guard let recipient = transaction.recipientId, let key = ledger.account(recipient)?.publicKey else {
+            return nil
+        }
         return .string(key.hex)
     }
 

@@ -66,7 +66,9 @@ struct TransactionQuery {
         "minAmount": 0, "maxAmount": 1, "minFee": 1, "maxFee": 1, "minConfirmations": 0,
     ]
 
-    private static func filter(_ name: String, _ value: String, schemaChecked: Bool, ledger: Ledger) throws(Rejection) -> Predicate {
+    private static func filter(_ name: String, _ value: String, schemaChecked: Bool, ledger: Ledger) throws(Rejection)
+        -> Predicate
+    {
         let prefix = errorPrefix
         func integer() throws(Rejection) -> Int64 {
             guard schemaChecked else { return try HTTPRequest.integer(value, errorPrefix: prefix) }
@@ -74,34 +76,68 @@ struct TransactionQuery {
                 value, minimum: schemaMinimums[name], maximum: name == "type" ? 10 : nil, errorPrefix: prefix)
         }
         /// Unix seconds as a timestamp, clamped first so the subtraction cannot overflow.
-        func timestamp(fromUnix seconds: Int64) -> Int64 { OutsideTime.clamped(seconds) - AdamantTime.epochUnixMillis / 1000 }
+        func timestamp(fromUnix seconds: Int64) -> Int64 {
+            OutsideTime.clamped(seconds) - AdamantTime.epochUnixMillis / 1000
+        }
         func list() -> Set<String> { Set(value.split(separator: ",").map(String.init)) }
         let recipientKey = { (transaction: Transaction) in
             transaction.recipientId.flatMap { ledger.account($0)?.publicKey?.hex }
         }
         switch name {
         case "blockId": return { $0.blockId == value }
-        case "type": let type = try integer(); return { Int64($0.type.rawValue) == type }
-        case "types": let types = list(); return { types.contains(String($0.type.rawValue)) }
+        case "type":
+            let type = try integer()
+            return { Int64($0.type.rawValue) == type }
+        case "types":
+            let types = list()
+            return { types.contains(String($0.type.rawValue)) }
         case "senderId": return { $0.senderId?.description == value }
-        case "senderIds": let ids = list(); return { ids.contains($0.senderId?.description ?? "") }
+        case "senderIds":
+            let ids = list()
+            return { ids.contains($0.senderId?.description ?? "") }
         case "recipientId": return { $0.recipientId?.description == value }
-        case "recipientIds": let ids = list(); return { ids.contains($0.recipientId?.description ?? "") }
+        case "recipientIds":
+            let ids = list()
+            return { ids.contains($0.recipientId?.description ?? "") }
         case "senderPublicKey": return { $0.senderPublicKey.hex == value }
-        case "senderPublicKeys": let keys = list(); return { keys.contains($0.senderPublicKey.hex) }
+        case "senderPublicKeys":
+            let keys = list()
+            return { keys.contains($0.senderPublicKey.hex) }
         case "recipientPublicKey": return { recipientKey($0) == value }
-        case "recipientPublicKeys": let keys = list(); return { keys.contains(recipientKey($0) ?? "") }
+        case "recipientPublicKeys":
+            let keys = list()
+            return { keys.contains(recipientKey($0) ?? "") }
         case "inId", "isIn": return { $0.senderId?.description == value || $0.recipientId?.description == value }
-        case "fromHeight": let height = try integer(); return { ($0.height ?? .max) >= height }
-        case "toHeight": let height = try integer(); return { ($0.height ?? .max) <= height }
-        case "fromTimestamp": let time = try integer(); return { Int64($0.timestamp) >= time }
-        case "toTimestamp": let time = try integer(); return { Int64($0.timestamp) <= time }
-        case "fromUnixTime": let time = timestamp(fromUnix: try integer()); return { Int64($0.timestamp) >= time }
-        case "toUnixTime": let time = timestamp(fromUnix: try integer()); return { Int64($0.timestamp) <= time }
-        case "minAmount": let amount = try integer(); return { $0.amount >= amount }
-        case "maxAmount": let amount = try integer(); return { $0.amount <= amount }
-        case "minFee": let fee = try integer(); return { ($0.fee ?? 0) >= fee }
-        case "maxFee": let fee = try integer(); return { ($0.fee ?? 0) <= fee }
+        case "fromHeight":
+            let height = try integer()
+            return { ($0.height ?? .max) >= height }
+        case "toHeight":
+            let height = try integer()
+            return { ($0.height ?? .max) <= height }
+        case "fromTimestamp":
+            let time = try integer()
+            return { Int64($0.timestamp) >= time }
+        case "toTimestamp":
+            let time = try integer()
+            return { Int64($0.timestamp) <= time }
+        case "fromUnixTime":
+            let time = timestamp(fromUnix: try integer())
+            return { Int64($0.timestamp) >= time }
+        case "toUnixTime":
+            let time = timestamp(fromUnix: try integer())
+            return { Int64($0.timestamp) <= time }
+        case "minAmount":
+            let amount = try integer()
+            return { $0.amount >= amount }
+        case "maxAmount":
+            let amount = try integer()
+            return { $0.amount <= amount }
+        case "minFee":
+            let fee = try integer()
+            return { ($0.fee ?? 0) >= fee }
+        case "maxFee":
+            let fee = try integer()
+            return { ($0.fee ?? 0) <= fee }
         case "minConfirmations":
             let confirmations = try integer()
             return { ledger.height - ($0.height ?? ledger.height + 1) + 1 >= confirmations }

@@ -1,5 +1,4 @@
 import AdamantCore
-
 import Foundation
 import Synchronization
 
@@ -63,7 +62,9 @@ final class SocketHub: Sendable {
     var requestsHandled: Int { handled.load(ordering: .relaxed) }
 
     /// The addresses each session that joined the namespace subscribed to, one set a session.
-    var subscriptions: [Set<Address>] { state.withLock { $0.clients.values.filter(\.hasJoined).map(\.subscription.addresses) } }
+    var subscriptions: [Set<Address>] {
+        state.withLock { $0.clients.values.filter(\.hasJoined).map(\.subscription.addresses) }
+    }
 
     /// Set by the node before it starts.
     var node: Node {
@@ -74,7 +75,8 @@ final class SocketHub: Sendable {
     init(heartbeat: Heartbeat, limits: HTTPServer.Limits) throws(HTTPServer.StartError) {
         self.heartbeat = heartbeat
         let box = HandlerBox()
-        server = try HTTPServer(limits: limits) { request, connection in box.hub?.handle(request, connection) ?? .hangUp }
+        server = try HTTPServer(limits: limits) { request, connection in box.hub?.handle(request, connection) ?? .hangUp
+        }
         box.hub = self
     }
 
@@ -89,21 +91,33 @@ final class SocketHub: Sendable {
 
     /// Called with the ledger locked, right after the pool admitted `transactions`.
     func admitted(_ transactions: [Transaction], ledger: Ledger) {
-        let now = ContinuousClock.now, node = self.node, effects = node.effects()
+        let now = ContinuousClock.now
+        let node = self.node
+        let effects = node.effects()
         if effects.contains(.socketSilent) { return }
-        let forged = effects.contains(.socketForge), copies = effects.contains(.socketDuplicate) ? 2 : 1
-        let delay = effects.lazy.compactMap { if case .socketSlow(let milliseconds) = $0 { Duration.milliseconds(milliseconds) } else { nil } }.first
+        let forged = effects.contains(.socketForge)
+        let copies = effects.contains(.socketDuplicate) ? 2 : 1
+        let delay = effects.lazy.compactMap {
+            if case .socketSlow(let milliseconds) = $0 { Duration.milliseconds(milliseconds) } else { nil }
+        }.first
         state.withLock { state in
             sweep(&state, now: now, effects: effects)
             state.announced.forget(at: now)
             for transaction in transactions {
                 guard let id = transaction.id, state.announced.insert(id, at: now) else { continue }
-                let listeners = state.clients.filter { $0.value.hasJoined && $0.value.subscription.implies(transaction) }.map(\.key)
+                let listeners = state.clients.filter {
+                    $0.value.hasJoined && $0.value.subscription.implies(transaction)
+                }.map(\.key)
                 guard !listeners.isEmpty else { continue }
-                let event = EnginePacket.message(SocketIOPacket.event(SocketIOEvent("newTrans", node.render(transaction, ledger, forged))).message)
+                let event = EnginePacket.message(
+                    SocketIOPacket.event(SocketIOEvent("newTrans", node.render(transaction, ledger, forged))).message)
                 for sid in listeners {
                     for _ in 0..<copies {
-                        if let delay { state.clients[sid]?.held.append((now + delay, event)) } else { state.clients[sid]?.outgoing.append(event) }
+                        if let delay {
+                            state.clients[sid]?.held.append((now + delay, event))
+                        } else {
+                            state.clients[sid]?.outgoing.append(event)
+                        }
                     }
                 }
             }
@@ -132,7 +146,8 @@ final class SocketHub: Sendable {
         let now = ContinuousClock.now
         let sid = Self.newSessionID()
         state.withLock { $0.clients[sid] = Client(now: now, pingInterval: heartbeat.pingInterval) }
-        let handshake = EngineHandshake(sessionID: sid, pingInterval: heartbeat.pingInterval, pingTimeout: heartbeat.pingTimeout)
+        let handshake = EngineHandshake(
+            sessionID: sid, pingInterval: heartbeat.pingInterval, pingTimeout: heartbeat.pingTimeout)
         return packets([.open(handshake)])
     }
 
@@ -152,7 +167,10 @@ final class SocketHub: Sendable {
                 let event = EnginePacket.message(SocketIOPacket.event(SocketIOEvent("flood", .integer(1))).message)
                 return packets([EnginePacket](repeating: event, count: 200))
             }
-            return .respond(HTTPResponse(status: 200, contentType: "text/plain; charset=UTF-8", body: [0x34] + [UInt8](repeating: 0x78, count: 10_000_000)))
+            return .respond(
+                HTTPResponse(
+                    status: 200, contentType: "text/plain; charset=UTF-8",
+                    body: [0x34] + [UInt8](repeating: 0x78, count: 10_000_000)))
         }
         let start = state.withLock { state -> Start in
             sweep(&state, now: .now, effects: effects())
@@ -238,7 +256,9 @@ final class SocketHub: Sendable {
     /// `socket-drop` fault, those whose session has lasted its time.
     private func sweep(_ state: inout State, now: ContinuousClock.Instant, effects: [Fault.Effect]) {
         let heartbeat = self.heartbeat
-        let lifetime = effects.lazy.compactMap { if case .socketDrop(let seconds) = $0 { Duration.seconds(seconds) } else { nil } }.first
+        let lifetime = effects.lazy.compactMap {
+            if case .socketDrop(let seconds) = $0 { Duration.seconds(seconds) } else { nil }
+        }.first
         state.clients = state.clients.filter { _, client in
             if let lifetime, now - client.opened >= lifetime { return false }
             if let sent = client.pingSent, now - sent > heartbeat.pingTimeout { return false }
@@ -247,7 +267,9 @@ final class SocketHub: Sendable {
     }
 
     private func packets(_ packets: [EnginePacket]) -> HTTPReply {
-        .respond(HTTPResponse(status: 200, contentType: "text/plain; charset=UTF-8", body: EnginePacket.pollingBody(packets)))
+        .respond(
+            HTTPResponse(status: 200, contentType: "text/plain; charset=UTF-8", body: EnginePacket.pollingBody(packets))
+        )
     }
 
     /// Engine.IO's refusals, as its server words them.

@@ -9,7 +9,9 @@ struct SocketSubscription: Sendable, Equatable {
 
     func implies(_ transaction: Transaction) -> Bool {
         if !addresses.isEmpty {
-            let involved = [transaction.recipientId, transaction.senderId].contains { $0.map(addresses.contains) ?? false }
+            let involved = [transaction.recipientId, transaction.senderId].contains {
+                $0.map(addresses.contains) ?? false
+            }
             guard involved else { return false }
             if types.isEmpty && chatTypes.isEmpty { return true }
         }
@@ -23,7 +25,7 @@ struct SocketSubscription: Sendable, Equatable {
     /// node ignores it, without an answer.
     mutating func take(_ event: SocketIOEvent) {
         guard let arguments = try? JSONValue(document: event.json, keyNamedTwice: .lastCounts),
-              case .array(let elements) = arguments, elements.count >= 2
+            case .array(let elements) = arguments, elements.count >= 2
         else { return }
         let values: [JSONValue] = if case .array(let list) = elements[1] { list } else { [elements[1]] }
         switch event.name {

@@ -44,7 +44,9 @@ extension JSONValue {
     /// Past Int64 it is clamped to Int64's ends, beyond every bound the devnet compares it with.
     var schemaInteger: Int64? {
         if let value = int64 { return value }
-        guard case .number(let literal) = self, let value = Double(literal), value.isFinite, value.rounded(.towardZero) == value else {
+        guard case .number(let literal) = self, let value = Double(literal), value.isFinite,
+            value.rounded(.towardZero) == value
+        else {
             return nil
         }
         return value < 0 ? .min : .max

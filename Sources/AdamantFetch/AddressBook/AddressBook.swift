@@ -19,7 +19,9 @@ public struct AddressBook: Sendable, Hashable {
     ///   with, is not encrypted, or does not decrypt to an object. Entries of the wrong shape
     ///   and keys that are not addresses are skipped, not fatal.
     public init(decrypting transaction: Transaction, keyPair: KeyPair) throws(AddressBookError) {
-        guard transaction.type == .state, let state = transaction.state, state.key == Self.key else { throw .notAContactList }
+        guard transaction.type == .state, let state = transaction.state, state.key == Self.key else {
+            throw .notAContactList
+        }
         guard transaction.senderPublicKey == keyPair.publicKey else { throw .notTheOwner }
         do { try transaction.verify() } catch { throw .invalidTransaction(error) }
         let entries: [String: ContactEntry]

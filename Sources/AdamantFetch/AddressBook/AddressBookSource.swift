@@ -31,7 +31,9 @@ public final class AddressBookSource: Sendable {
     }
 
     /// The same for keys already derived.
-    public convenience init(keyPair: KeyPair, client: NodeClient, home: String?, wallClock: any WallClock = SystemWallClock()) {
+    public convenience init(
+        keyPair: KeyPair, client: NodeClient, home: String?, wallClock: any WallClock = SystemWallClock()
+    ) {
         self.init(keys: AccountKeys(keyPair), client: client, home: home, wallClock: wallClock)
     }
 
@@ -58,7 +60,9 @@ public final class AddressBookSource: Sendable {
         let keyPair = await keys.keyPair
         let file = home.map { $0 + "/contacts-" + keyPair.address.description + ".json" }
         let cached = readCache(file)
-        if let cached, Self.isFresh(cached.fetchedAt, now: wallClock.unixMillis()) { return book(from: cached.transaction, keyPair) }
+        if let cached, Self.isFresh(cached.fetchedAt, now: wallClock.unixMillis()) {
+            return book(from: cached.transaction, keyPair)
+        }
         var nodes = client
         nodes.deadline = min(Self.lookupBudget, max(.zero, client.pool.clock.now.duration(to: deadline)))
         guard let newest = try? await nodes.states(of: keyPair.address, key: AddressBook.key, limit: 1) else {
@@ -98,7 +102,8 @@ public final class AddressBookSource: Sendable {
 extension AddressBookSource.Cached {
     /// What `writeCache` wrote: no `transaction`, or null, when the account has no list.
     init(json reader: inout JSONReader) throws(JSONReadError) {
-        var fetchedAt: Int64?, transaction: Transaction?
+        var fetchedAt: Int64?
+        var transaction: Transaction?
         try reader.readObject { reader, key throws(JSONReadError) in
             switch key {
             case "fetchedAt": fetchedAt = try reader.readInteger()

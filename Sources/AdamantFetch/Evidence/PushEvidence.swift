@@ -53,7 +53,9 @@ public struct PushEvidenceCheck: Sendable {
     public let wallClock: any WallClock
 
     /// A check of `account`'s pushes in `log` against the chain as `client` reads it.
-    public init(account: Address, log: NotificationLog, client: NodeClient, wallClock: any WallClock = SystemWallClock()) {
+    public init(
+        account: Address, log: NotificationLog, client: NodeClient, wallClock: any WallClock = SystemWallClock()
+    ) {
         self.account = account
         self.log = log
         self.client = client
@@ -76,7 +78,11 @@ public struct PushEvidenceCheck: Sendable {
             return .pushesMissing(count: missing, sinceUnixMillis: lastPush.shownAt, tokens: Set(registered.keys))
         }
         let removed = tokens.filter { $0.value.standing == .unregistered }
-        guard let lastRemove = removed.values.compactMap({ $0.last.map { AdamantTime.unixMillis(timestamp: Int64($0.timestamp)) } }).max() else {
+        guard
+            let lastRemove = removed.values.compactMap({
+                $0.last.map { AdamantTime.unixMillis(timestamp: Int64($0.timestamp)) }
+            }).max()
+        else {
             return nil
         }
         let after = pushes.filter { $0.shownAt > lastRemove + Int64(graceMillis) }.count
@@ -87,13 +93,14 @@ public struct PushEvidenceCheck: Sendable {
     /// before `before` (Unix ms), that no push brought. One page: enough to say so.
     private func unpushedIncoming(afterHeight: Int64, before: Int64, pushed: Set<TransactionID>) async throws -> Int {
         let query = ChatQuery(
-            party: .recipient(account), afterHeight: afterHeight >= 1 ? afterHeight : nil, limit: 100, order: .oldestFirst,
+            party: .recipient(account), afterHeight: afterHeight >= 1 ? afterHeight : nil, limit: 100,
+            order: .oldestFirst,
             includeDirectTransfers: true)
         var count = 0
         for transaction in try await client.chats(query).transactions {
             guard transaction.recipientId == account, transaction.senderPublicKey.address != account,
-                  transaction.chat?.type != .signal, let id = transaction.id,
-                  AdamantTime.unixMillis(timestamp: Int64(transaction.timestamp)) < before
+                transaction.chat?.type != .signal, let id = transaction.id,
+                AdamantTime.unixMillis(timestamp: Int64(transaction.timestamp)) < before
             else { continue }
             if !pushed.contains(id) { count += 1 }
         }

@@ -24,10 +24,13 @@ public struct FetchResult: Sendable {
     /// A result as given: a notification this library did not fetch (one to show through the
     /// same outputs, a test's).
     public init(
-        id: TransactionID, transaction: Transaction? = nil, notification: RenderedNotification, text: String? = nil, thread: Address? = nil,
+        id: TransactionID, transaction: Transaction? = nil, notification: RenderedNotification, text: String? = nil,
+        thread: Address? = nil,
         duplicate: Bool = false, failure: FetchFailure? = nil
     ) {
-        (self.id, self.transaction, self.notification, self.text, self.thread) = (id, transaction, notification, text, thread)
+        (self.id, self.transaction, self.notification, self.text, self.thread) = (
+            id, transaction, notification, text, thread
+        )
         (self.duplicate, self.failure) = (duplicate, failure)
     }
 }

@@ -52,7 +52,9 @@ public struct Fetcher: Sendable {
         publicKeys: any PublicKeyCache = MemoryPublicKeyCache(),
         name: @escaping @Sendable (Address, Duration) async -> String? = { _, _ in nil }
     ) {
-        self.init(keys: AccountKeys(keyPair), client: client, configuration: configuration, publicKeys: publicKeys, name: name)
+        self.init(
+            keys: AccountKeys(keyPair), client: client, configuration: configuration, publicKeys: publicKeys, name: name
+        )
     }
 
     /// The push's transaction as a notification. Ends by `configuration.deadline`.
@@ -67,7 +69,9 @@ public struct Fetcher: Sendable {
         }
         switch await located {
         case .success(let transaction):
-            return await show(transaction, id: push.id, sender: transaction.senderPublicKey.address, account: account, until: deadline)
+            return await show(
+                transaction, id: push.id, sender: transaction.senderPublicKey.address, account: account, until: deadline
+            )
         case .failure(let fallback): return fallback.result
         }
     }
@@ -76,7 +80,9 @@ public struct Fetcher: Sendable {
     private func locate(_ push: PushPayload, until deadline: AnyClock.Instant) async -> Result<Transaction, Fallback> {
         if let carried = push.transaction {
             do { try Self.check(carried, is: push.id) } catch {
-                return .failure(Fallback(result: fallback(push.id, error as? FetchFailure ?? .unverifiable("\(error)"), type: carried)))
+                return .failure(
+                    Fallback(
+                        result: fallback(push.id, error as? FetchFailure ?? .unverifiable("\(error)"), type: carried)))
             }
             return .success(carried)
         }
@@ -93,17 +99,24 @@ public struct Fetcher: Sendable {
     public func show(_ transaction: Transaction, within budget: Duration) async throws(FetchFailure) -> FetchResult {
         let deadline = clock.now + budget
         let id: TransactionID
-        if let given = transaction.id { id = given } else {
-            do { id = try transaction.computedID() } catch { throw .unverifiable("it has no id, and none can be computed (\(error))") }
+        if let given = transaction.id {
+            id = given
+        } else {
+            do { id = try transaction.computedID() } catch {
+                throw .unverifiable("it has no id, and none can be computed (\(error))")
+            }
         }
-        return await show(transaction, id: id, sender: transaction.senderPublicKey.address, account: await keys.keyPair.address, until: deadline)
+        return await show(
+            transaction, id: id, sender: transaction.senderPublicKey.address, account: await keys.keyPair.address,
+            until: deadline)
     }
 
     /// The same for the transaction `id` (a push or a watch's listing found it by it, and checked
     /// it), with the addresses of its sender key and of this account already derived (a
     /// SHA-256 each), as a watch has them.
     func show(
-        _ transaction: Transaction, id: TransactionID, sender: Address, account me: Address, until deadline: AnyClock.Instant
+        _ transaction: Transaction, id: TransactionID, sender: Address, account me: Address,
+        until deadline: AnyClock.Instant
     ) async -> FetchResult {
         let incoming = sender != me
         guard !incoming || transaction.recipientId == me else {
@@ -116,7 +129,8 @@ public struct Fetcher: Sendable {
         var plaintext: String?
         if let chat {
             do {
-                let key = try await partners.chatKey(for: transaction, incoming: incoming, client: client(until: deadline))
+                let key = try await partners.chatKey(
+                    for: transaction, incoming: incoming, client: client(until: deadline))
                 plaintext = try key.open(chat)
             } catch {
                 let failure = error as? FetchFailure ?? .unreadable("\(error)")
@@ -127,7 +141,8 @@ public struct Fetcher: Sendable {
             }
         }
         let content = MessageContent(
-            type: transaction.type, chatType: chat?.type, amount: transaction.amount, plaintext: plaintext, incoming: incoming)
+            type: transaction.type, chatType: chat?.type, amount: transaction.amount, plaintext: plaintext,
+            incoming: incoming)
         return FetchResult(
             id: id, transaction: transaction, notification: NotificationRenderer.render(content, title: title),
             text: plaintext, thread: partner)
@@ -180,7 +195,9 @@ public struct Fetcher: Sendable {
         guard computed == id else { throw FetchFailure.unverifiable("its id is \(computed), the push names \(id)") }
     }
 
-    func fallback(_ id: TransactionID, _ failure: FetchFailure, type transaction: Transaction? = nil, title: String? = nil) -> FetchResult {
+    func fallback(
+        _ id: TransactionID, _ failure: FetchFailure, type transaction: Transaction? = nil, title: String? = nil
+    ) -> FetchResult {
         let notification = NotificationRenderer.fallback(
             type: transaction?.type, amount: transaction?.amount ?? 0, title: title ?? "ADAMANT")
         return FetchResult(id: id, transaction: nil, notification: notification, failure: failure)

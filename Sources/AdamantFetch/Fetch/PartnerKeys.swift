@@ -38,7 +38,9 @@ final class PartnerKeys: Sendable {
 
     func chatKey(for transaction: Transaction, incoming: Bool, client: NodeClient) async throws -> ChatKey {
         let keyPair = await keys.keyPair
-        let partnerKey = incoming ? transaction.senderPublicKey : try await recipientKey(of: transaction, as: keyPair, client: client)
+        let partnerKey =
+            incoming
+            ? transaction.senderPublicKey : try await recipientKey(of: transaction, as: keyPair, client: client)
         if let known = chatKeys.withLock({ $0[partnerKey] }) { return known }
         let key = try ChatKey(secretKey: keyPair.secretKey, partner: partnerKey)
         chatKeys.withLock { $0[partnerKey] = key }
@@ -46,8 +48,12 @@ final class PartnerKeys: Sendable {
     }
 
     /// The recipient's key, checked to hash to the recipient (a node could send any key).
-    private func recipientKey(of transaction: Transaction, as keyPair: KeyPair, client: NodeClient) async throws -> PublicKey {
-        guard let recipient = transaction.recipientId else { throw FetchFailure.unreadable("the transaction has no recipient") }
+    private func recipientKey(of transaction: Transaction, as keyPair: KeyPair, client: NodeClient) async throws
+        -> PublicKey
+    {
+        guard let recipient = transaction.recipientId else {
+            throw FetchFailure.unreadable("the transaction has no recipient")
+        }
         if recipient == keyPair.address { return keyPair.publicKey }
         if let given = transaction.recipientPublicKey, given.address == recipient { return given }
         if let cached = await cache.knownKey(of: recipient) { return cached }

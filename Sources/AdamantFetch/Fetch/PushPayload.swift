@@ -36,7 +36,8 @@ public struct PushPayload: Sendable, Hashable {
         // The whole payload is checked as JSON before any field is judged, so a broken one is
         // "not JSON" wherever it breaks.
         let rules = JSONReader.Rules(maximumDepth: JSONValue.maximumDepth)
-        do { try JSONReader.read(bytes, rules: rules) { reader throws(JSONReadError) in try reader.skipValue() } } catch {
+        do { try JSONReader.read(bytes, rules: rules) { reader throws(JSONReadError) in try reader.skipValue() } } catch
+        {
             throw error.nestsTooDeep ? .tooDeep : .notJSON
         }
         guard String(validating: bytes, as: UTF8.self) != nil else { throw .notJSON }
@@ -44,7 +45,10 @@ public struct PushPayload: Sendable, Hashable {
         let carrier: Level?
         do {
             carrier = try JSONReader.read(bytes, rules: rules) { reader throws(JSONReadError) in
-                guard reader.kind == .object else { refusal = .notAnObject; throw reader.failure("") }
+                guard reader.kind == .object else {
+                    refusal = .notAnObject
+                    throw reader.failure("")
+                }
                 return try Level.firstNaming(&reader, depth: 0, refusal: &refusal)
             }
         } catch {
@@ -82,9 +86,11 @@ public enum PushPayloadError: Error, Sendable, Hashable, CustomStringConvertible
         case .notJSON: "the payload is not JSON"
         case .notAnObject: "the payload is JSON but not an object"
         case .tooDeep: "the payload nests deeper than \(JSONValue.maximumDepth) levels, which no push does"
-        case .noTransaction: "the payload names no transaction: expected \"txn-id\" or \"txn\" (at the top level, under \"data\" or under \"message.data\")"
+        case .noTransaction:
+            "the payload names no transaction: expected \"txn-id\" or \"txn\" (at the top level, under \"data\" or under \"message.data\")"
         case .invalid(let field, let reason): "the payload's \"\(field)\" \(reason)"
-        case .idsDisagree(let id, let carried): "the payload's \"txn-id\" \(id) is not the id of the transaction it carries (\(carried))"
+        case .idsDisagree(let id, let carried):
+            "the payload's \"txn-id\" \(id) is not the id of the transaction it carries (\(carried))"
         }
     }
 }
@@ -101,9 +107,16 @@ private struct Level {
     /// The level at the reader if it names a transaction, else the first under its `data`, else
     /// under its `message`. One that is not an object carries nothing; a bad field, wherever it
     /// stands, is `refusal` (the read then stops), since it is what the push is about.
-    static func firstNaming(_ reader: inout JSONReader, depth: Int, refusal: inout PushPayloadError?) throws(JSONReadError) -> Level? {
-        guard reader.kind == .object, depth <= deepest else { try reader.skipValue(); return nil }
-        var level = Level(), data: Level?, message: Level?
+    static func firstNaming(_ reader: inout JSONReader, depth: Int, refusal: inout PushPayloadError?)
+        throws(JSONReadError) -> Level?
+    {
+        guard reader.kind == .object, depth <= deepest else {
+            try reader.skipValue()
+            return nil
+        }
+        var level = Level()
+        var data: Level?
+        var message: Level?
         // Of a key named twice the first counts, as `JSONDecoder` takes it.
         var seen = Set<String>()
         try reader.readObject { reader, key throws(JSONReadError) in
@@ -111,7 +124,10 @@ private struct Level {
                 refusal = .invalid(field: field, reason: reason)
                 return reader.failure(reason)
             }
-            guard seen.insert(key.text).inserted else { try reader.skipValue(); return }
+            guard seen.insert(key.text).inserted else {
+                try reader.skipValue()
+                return
+            }
             guard try !reader.readNull() else { return }
             switch key {
             case "txn-id":
@@ -135,7 +151,9 @@ private struct Level {
             case "push-recipient":
                 guard reader.kind == .string else { throw refuse("push-recipient", "is not a string") }
                 let text = try reader.readString()
-                do { level.recipient = try Address(text) } catch { throw refuse("push-recipient", "is not an ADAMANT address: \(error)") }
+                do { level.recipient = try Address(text) } catch {
+                    throw refuse("push-recipient", "is not an ADAMANT address: \(error)")
+                }
             case "data": data = try firstNaming(&reader, depth: depth + 1, refusal: &refusal)
             case "message": message = try firstNaming(&reader, depth: depth + 1, refusal: &refusal)
             default: try reader.skipValue()

@@ -19,8 +19,10 @@ enum Markdown {
 
     private static func opensBlock(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: ">"), UInt8(ascii: "#"), UInt8(ascii: "-"), UInt8(ascii: "+"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: ">"), UInt8(ascii: "#"), UInt8(ascii: "-"),
+            UInt8(ascii: "+"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
         default: false
         }
     }
@@ -29,8 +31,10 @@ enum Markdown {
     /// also start block rules). `!` and `(` need a `[` to be more than text.
     private static func marksInlineOrBreaksLine(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "["), UInt8(ascii: "*"),
-             UInt8(ascii: "_"), UInt8(ascii: "~"): true
+        case UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "["),
+            UInt8(ascii: "*"),
+            UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
         default: false
         }
     }
@@ -38,7 +42,8 @@ enum Markdown {
     /// Every rule, line by line.
     static func strippingMarkup(_ text: Substring) -> String {
         var output = String.UnicodeScalarView()
-        var inFence = false, isFirstLine = true
+        var inFence = false
+        var isFirstLine = true
         for line in lines(of: text) {
             if isFence(line, closing: inFence) {
                 inFence.toggle()
@@ -99,7 +104,8 @@ enum Markdown {
         let digits = rest.prefix(while: { ("0"..."9").contains($0) }).count
         let afterDigits = rest.dropFirst(digits)
         if (1...9).contains(digits), let mark = afterDigits.first, mark == "." || mark == ")",
-           afterDigits.dropFirst().first.map(isBlank) == true {
+            afterDigits.dropFirst().first.map(isBlank) == true
+        {
             return trimmingIndent(afterDigits.dropFirst())
         }
         return rest

@@ -115,16 +115,18 @@ enum MarkdownInline {
         private func delimiter(at index: Int, length: Int) -> Delimiter {
             let before = index > 0 ? line[index - 1] : nil
             let after = index + length < line.count ? line[index + length] : nil
-            let spaceBefore = before.map(isSpace) ?? true, spaceAfter = after.map(isSpace) ?? true
+            let spaceBefore = before.map(isSpace) ?? true
+            let spaceAfter = after.map(isSpace) ?? true
             let punctuationBefore = before.map(isPunctuation) ?? false
             let punctuationAfter = after.map(isPunctuation) ?? false
             let leftFlanking = !spaceAfter && (!punctuationAfter || spaceBefore || punctuationBefore)
             let rightFlanking = !spaceBefore && (!punctuationBefore || spaceAfter || punctuationAfter)
             let mark = line[index]
             if mark == "_" {
-                return Delimiter(mark: mark, length: length,
-                                 canOpen: leftFlanking && (!rightFlanking || punctuationBefore),
-                                 canClose: rightFlanking && (!leftFlanking || punctuationAfter))
+                return Delimiter(
+                    mark: mark, length: length,
+                    canOpen: leftFlanking && (!rightFlanking || punctuationBefore),
+                    canClose: rightFlanking && (!leftFlanking || punctuationAfter))
             }
             return Delimiter(mark: mark, length: length, canOpen: leftFlanking, canClose: rightFlanking)
         }
@@ -176,12 +178,16 @@ enum MarkdownInline {
             var runs: [(start: Int, length: Int)] = []
             var index = 0
             while index < line.count {
-                guard line[index] == "`" else { index += 1; continue }
+                guard line[index] == "`" else {
+                    index += 1
+                    continue
+                }
                 let start = index
                 while index < line.count, line[index] == "`" { index += 1 }
                 runs.append((start, index - start))
             }
-            var closers: [Int: Int] = [:], laterRun: [Int: Int] = [:]
+            var closers: [Int: Int] = [:]
+            var laterRun: [Int: Int] = [:]
             for run in runs.reversed() {
                 closers[run.start] = laterRun[run.length]
                 laterRun[run.length] = run.start
@@ -199,8 +205,9 @@ enum MarkdownInline {
     private static func isPunctuation(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
-             .initialPunctuation, .finalPunctuation, .otherPunctuation,
-             .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol: true
+            .initialPunctuation, .finalPunctuation, .otherPunctuation,
+            .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
+            true
         default: false
         }
     }

@@ -79,7 +79,8 @@ public enum NotificationRenderer {
     public static func fallback(type: TransactionType?, amount: Int64, title: String) -> RenderedNotification {
         let isTransfer = type == .transfer || amount > 0
         let kind: NotificationKind = isTransfer ? .transfer : type == .chat ? .message : .unknown
-        return RenderedNotification(kind: kind, title: cleanTitle(title), body: isTransfer ? "New transfer" : "New message")
+        return RenderedNotification(
+            kind: kind, title: cleanTitle(title), body: isTransfer ? "New transfer" : "New message")
     }
 
     private static func describe(_ message: RichMessage, _ voice: Voice) -> (NotificationKind, String) {
@@ -132,6 +133,8 @@ private struct Voice {
     }
 
     var removedReaction: String { incoming ? "Removed a reaction" : "You removed a reaction" }
-    var unreadable: String { incoming ? "Sent a message this app cannot show" : "You sent a message this app cannot show" }
+    var unreadable: String {
+        incoming ? "Sent a message this app cannot show" : "You sent a message this app cannot show"
+    }
     var signal: String { incoming ? "Sent a service signal" : "You sent a service signal" }
 }

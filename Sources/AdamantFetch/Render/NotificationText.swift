@@ -34,8 +34,10 @@ enum NotificationText {
         guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         var line: [UInt8] = []
         line.reserveCapacity(min(utf8.count, limit) + 2)
-        var count = 0, truncated = false
-        var pendingBreak = false, pendingSpace = false
+        var count = 0
+        var truncated = false
+        var pendingBreak = false
+        var pendingSpace = false
         for byte in utf8 {
             switch byte {
             case 0x0A...0x0D: pendingBreak = true  // the ASCII newlines ("\r\n" included)
@@ -78,14 +80,26 @@ enum NotificationText {
 
     /// `oneLine` for any text, character by character.
     static func unicodeLine(_ text: String, limit: Int) -> String {
-        var line = "", count = 0, truncated = false
-        var pendingBreak = false, pendingSpace = false
+        var line = ""
+        var count = 0
+        var truncated = false
+        var pendingBreak = false
+        var pendingSpace = false
         for character in bounded(text) {
-            if character.isNewline { pendingBreak = true; continue }
-            if character.isWhitespace { pendingSpace = true; continue }
+            if character.isNewline {
+                pendingBreak = true
+                continue
+            }
+            if character.isWhitespace {
+                pendingSpace = true
+                continue
+            }
             let visible = visibleScalars(of: character)
             if visible.isEmpty { continue }
-            guard count < limit else { truncated = true; break }
+            guard count < limit else {
+                truncated = true
+                break
+            }
             if count > 0, pendingBreak {
                 line += lineBreak
                 count += 2
@@ -144,7 +158,8 @@ enum NotificationText {
 
     private static func visibleScalars(of character: Character) -> String.UnicodeScalarView {
         var visible = String.UnicodeScalarView()
-        var kept = 0, previous: Unicode.Scalar?
+        var kept = 0
+        var previous: Unicode.Scalar?
         for scalar in character.unicodeScalars where kept < scalarsPerCharacter {
             if isJoiner(scalar) {
                 guard let previous, !isJoiner(previous) else { continue }

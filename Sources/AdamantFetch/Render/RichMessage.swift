@@ -59,10 +59,12 @@ enum RichMessage: Sendable, Hashable {
     private static func content(of message: JSONValue) -> RichMessage? {
         guard case .object = message else { return nil }
         if let files = message["files"] {
-            return fileCounts(files).map { .files(photos: $0.photos, documents: $0.documents, comment: message["comment"]?.string ?? "") }
+            return fileCounts(files).map {
+                .files(photos: $0.photos, documents: $0.documents, comment: message["comment"]?.string ?? "")
+            }
         }
         guard let type = message["type"]?.string, let ticker = cryptoTicker(type),
-              let amount = plainDecimal(message["amount"])
+            let amount = plainDecimal(message["amount"])
         else { return nil }
         return .cryptoTransfer(ticker: ticker, amount: amount, comment: message["comments"]?.string ?? "")
     }
@@ -76,7 +78,9 @@ enum RichMessage: Sendable, Hashable {
     /// except ADM: an ADM transfer is the transaction's own amount, never a claim in the text.
     static func cryptoTicker(_ type: String) -> String? {
         let suffix = "_transaction"
-        guard type.utf8.allSatisfy({ $0 < 0x80 }), type.utf8.count <= maximumTickerLength + suffix.utf8.count else { return nil }
+        guard type.utf8.allSatisfy({ $0 < 0x80 }), type.utf8.count <= maximumTickerLength + suffix.utf8.count else {
+            return nil
+        }
         let lowered = type.lowercased()
         guard lowered.hasSuffix(suffix) else { return nil }
         let ticker = lowered.dropLast(suffix.count)
@@ -101,7 +105,8 @@ enum RichMessage: Sendable, Hashable {
     /// Object entries of a `files` array, by icon; nil when it is not an array or holds none.
     private static func fileCounts(_ files: JSONValue) -> (photos: Int, documents: Int)? {
         guard case .array(let entries) = files else { return nil }
-        var photos = 0, documents = 0
+        var photos = 0
+        var documents = 0
         for entry in entries {
             guard case .object = entry else { continue }
             if FileKind.isPhotoOrVideo(entry) { photos += 1 } else { documents += 1 }
@@ -125,12 +130,16 @@ enum FileKind {
     ]
 
     static func isPhotoOrVideo(_ file: JSONValue) -> Bool {
-        if let mimeType = file["mimeType"]?.string?.lowercased(), mimeType.hasPrefix("image/") || mimeType.hasPrefix("video/") {
+        if let mimeType = file["mimeType"]?.string?.lowercased(),
+            mimeType.hasPrefix("image/") || mimeType.hasPrefix("video/")
+        {
             return true
         }
-        let written = file["extension"]?.string ?? file["name"]?.string.flatMap { name in
-            name.lastIndex(of: ".").map { String(name[$0...]) }
-        }
+        let written =
+            file["extension"]?.string
+            ?? file["name"]?.string.flatMap { name in
+                name.lastIndex(of: ".").map { String(name[$0...]) }
+            }
         guard let written else { return false }
         let bare = written.hasPrefix(".") ? written.dropFirst() : Substring(written)
         return photoAndVideoExtensions.contains(bare.lowercased())

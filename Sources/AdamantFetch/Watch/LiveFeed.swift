@@ -33,7 +33,10 @@ final class LiveFeed: Sendable {
     private let setAside = Mutex<[NodeURL: AnyClock.Instant]>([:])
     private let followers = Mutex<[NodeURL: Task<Void, Never>]>([:])
 
-    init(pool: NodePool, addresses: [Address], width: Int = 2, setAsideFor: Duration = .seconds(600), lookAgainEvery: Duration = .seconds(30)) {
+    init(
+        pool: NodePool, addresses: [Address], width: Int = 2, setAsideFor: Duration = .seconds(600),
+        lookAgainEvery: Duration = .seconds(30)
+    ) {
         self.pool = pool
         self.addresses = addresses
         self.width = width
@@ -62,9 +65,13 @@ final class LiveFeed: Sendable {
             var looking = false
             while !Task.isCancelled {
                 let now = pool.clock.now
-                for node in pool.socketNodes where open.count < width && !open.contains(node.url) && !isSetAside(node.url, at: now) {
+                for node in pool.socketNodes
+                where open.count < width && !open.contains(node.url) && !isSetAside(node.url, at: now) {
                     open.insert(node.url)
-                    group.addTask { await self.follow(node, output); return node.url }
+                    group.addTask {
+                        await self.follow(node, output)
+                        return node.url
+                    }
                 }
                 if open.count < width, !looking {
                     looking = true
@@ -105,7 +112,9 @@ final class LiveFeed: Sendable {
                         setAside(node.url)
                     } else if failuresInARow >= failuresToSetAside {
                         // Silent or unreachable time after time: another node's socket may serve.
-                        output.yield(.setAside(node.url, because: "\(failuresInARow) sessions in a row failed, the last: \(end)"))
+                        output.yield(
+                            .setAside(node.url, because: "\(failuresInARow) sessions in a row failed, the last: \(end)")
+                        )
                         setAside(node.url)
                     }
                 }
@@ -113,7 +122,11 @@ final class LiveFeed: Sendable {
         }
         followers.withLock { $0[node.url] = follower }
         if isSetAside(node.url, at: pool.clock.now) { follower.cancel() }
-        await withTaskCancellationHandler { await follower.value } onCancel: { follower.cancel() }
+        await withTaskCancellationHandler {
+            await follower.value
+        } onCancel: {
+            follower.cancel()
+        }
         followers.withLock { $0[node.url] = nil }
         // Set aside: whoever counts the live sockets hears this one is gone.
         if !Task.isCancelled { output.yield(.down(node.url, .failed("closed: the node is set aside"))) }

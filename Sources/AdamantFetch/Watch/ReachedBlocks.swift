@@ -10,7 +10,9 @@ struct ReachedBlocks {
     mutating func add(_ floor: Int64, at unixMillis: Int64) {
         samples.append((unixMillis, floor))
         // The newest older than the span stays: it answers for everything before the span.
-        if let cut = samples.lastIndex(where: { $0.unixMillis < unixMillis - Self.kept }), cut > 0 { samples.removeFirst(cut) }
+        if let cut = samples.lastIndex(where: { $0.unixMillis < unixMillis - Self.kept }), cut > 0 {
+            samples.removeFirst(cut)
+        }
     }
 
     /// The floor the listings read from at `unixMillis`: the last sample taken by then, or the

@@ -22,18 +22,25 @@ enum WatchFilter {
             guard let (sender, height) = notifyingSender(transaction, account) else { continue }
             // The client verified the reported id; a row without one gets it computed.
             guard let id = transaction.id ?? (try? transaction.computedID()), seen.insert(id).inserted else { continue }
-            candidates.append(Candidate(watched: WatchedTransaction(id: id, height: height), index: index, sender: sender))
+            candidates.append(
+                Candidate(watched: WatchedTransaction(id: id, height: height), index: index, sender: sender))
         }
         // Nodes list them in block order, as a rule: then there is nothing to sort (and copy).
-        if zip(candidates, candidates.dropFirst()).allSatisfy({ $0.watched.height <= $1.watched.height }) { return candidates }
+        if zip(candidates, candidates.dropFirst()).allSatisfy({ $0.watched.height <= $1.watched.height }) {
+            return candidates
+        }
         // Stable: the node's order within a block.
-        return candidates.enumerated().sorted { ($0.element.watched.height, $0.offset) < ($1.element.watched.height, $1.offset) }
-            .map(\.element)
+        return candidates.enumerated().sorted {
+            ($0.element.watched.height, $0.offset) < ($1.element.watched.height, $1.offset)
+        }
+        .map(\.element)
     }
 
     /// The sender and block of a confirmed transaction that notifies, nil for one that does not.
     private static func notifyingSender(_ transaction: Transaction, _ account: Address) -> (Address, height: Int64)? {
-        guard let height = transaction.height, let sender = sender(ifNotifying: transaction, for: account) else { return nil }
+        guard let height = transaction.height, let sender = sender(ifNotifying: transaction, for: account) else {
+            return nil
+        }
         return (sender, height)
     }
 

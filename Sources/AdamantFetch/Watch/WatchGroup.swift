@@ -37,14 +37,18 @@ public struct WatchGroup: Sendable {
         var leases: [WatchLease] = []
         defer { withExtendedLifetime(leases) {} }
         for (watcher, account) in zip(watchers, accounts) {
-            do { leases.append(try watcher.log.leaseWatch(account: account)) } catch { throw Failure(account: account, error: .leaseRefused(error)) }
+            do { leases.append(try watcher.log.leaseWatch(account: account)) } catch {
+                throw Failure(account: account, error: .leaseRefused(error))
+            }
         }
         // One whose log fails as it begins (its disk full) begins later, when others go on.
         var begun = [Bool](repeating: true, count: watchers.count)
         for (index, watcher) in watchers.enumerated() {
             let (account, lease) = (accounts[index], leases[index])
             do throws(WatchError) { onStart(account, try await watcher.begin(start, lease: lease)) } catch {
-                guard case .store(let failure) = error, watchers.count > 1 else { throw Failure(account: account, error: error) }
+                guard case .store(let failure) = error, watchers.count > 1 else {
+                    throw Failure(account: account, error: error)
+                }
                 watcher.events.log(.error, Watcher.setAside(account, failure))
                 begun[index] = false
             }
@@ -54,16 +58,22 @@ public struct WatchGroup: Sendable {
         // The watchers of each pool, in the order their pools first appear.
         var circles: [(pool: NodePool, members: [Int])] = []
         for (index, watcher) in watchers.enumerated() {
-            if let circle = circles.firstIndex(where: { $0.pool === watcher.pool }) { circles[circle].members.append(index) } else {
+            if let circle = circles.firstIndex(where: { $0.pool === watcher.pool }) {
+                circles[circle].members.append(index)
+            } else {
                 circles.append((watcher.pool, [index]))
             }
         }
 
-        enum Ended: Sendable { case watch(Failure?), chore }
+        enum Ended: Sendable {
+            case watch(Failure?)
+            case chore
+        }
         let failure = await withTaskGroup(of: Ended.self) { group -> Failure? in
             for (pool, members) in circles {
                 if configuration.live {
-                    let feed = LiveFeed(pool: pool, addresses: members.map { accounts[$0] }, width: configuration.socketWidth)
+                    let feed = LiveFeed(
+                        pool: pool, addresses: members.map { accounts[$0] }, width: configuration.socketWidth)
                     let routes = members.map { (accounts[$0], inboxes[$0].continuation) }
                     group.addTask {
                         await Self.dispatch(feed, to: routes, events: first.events, polling: configuration.interval)
@@ -72,21 +82,27 @@ public struct WatchGroup: Sendable {
                 }
                 group.addTask {
                     try? await pool.clock.sleep(for: configuration.healthInterval)
-                    await pool.monitor(every: configuration.healthInterval, retryInterval: configuration.healthRetryInterval)
+                    await pool.monitor(
+                        every: configuration.healthInterval, retryInterval: configuration.healthRetryInterval)
                     return .chore
                 }
             }
             for (index, watcher) in watchers.enumerated() {
-                let news = configuration.live ? inboxes[index].stream : nil, account = accounts[index], lease = leases[index]
+                let news = configuration.live ? inboxes[index].stream : nil
+                let account = accounts[index]
+                let lease = leases[index]
                 let hasBegun = begun[index]
                 group.addTask {
                     do throws(WatchError) {
                         if !hasBegun {
-                            guard let height = await Self.begin(watcher, from: start, lease: lease) else { return .watch(nil) }
+                            guard let height = await Self.begin(watcher, from: start, lease: lease) else {
+                                return .watch(nil)
+                            }
                             watcher.events.log(.info, Watcher.back(account))
                             onStart(account, height)
                         }
-                        try await watcher.watch(onNotification, news: news, lease: lease, setsAsideStoreFailures: watchers.count > 1)
+                        try await watcher.watch(
+                            onNotification, news: news, lease: lease, setsAsideStoreFailures: watchers.count > 1)
                     } catch {
                         return .watch(Failure(account: account, error: error))
                     }
@@ -94,7 +110,9 @@ public struct WatchGroup: Sendable {
                 }
                 if let registrations = watcher.registrations {
                     group.addTask {
-                        await RegistrationChore(outbox: registrations, configuration: watcher.configuration, events: watcher.events).run()
+                        await RegistrationChore(
+                            outbox: registrations, configuration: watcher.configuration, events: watcher.events
+                        ).run()
                         return .chore
                     }
                 }
@@ -126,7 +144,8 @@ public struct WatchGroup: Sendable {
     /// the transactions to its account (verified by the socket, which sets a node aside for
     /// one that does not verify); the accounts' own outgoing ones are dropped quietly.
     private static func dispatch(
-        _ feed: LiveFeed, to inboxes: [(account: Address, inbox: AsyncStream<SocketNews>.Continuation)], events: any LogSink, polling: Duration
+        _ feed: LiveFeed, to inboxes: [(account: Address, inbox: AsyncStream<SocketNews>.Continuation)],
+        events: any LogSink, polling: Duration
     ) async {
         var live = Set<NodeURL>()
         for await event in feed.events() {
@@ -137,7 +156,9 @@ public struct WatchGroup: Sendable {
                 for (_, inbox) in inboxes { inbox.yield(.live(node)) }
             case .down(let node, let end):
                 guard live.remove(node) != nil else { continue }
-                events.log(.info, "watch: \(node)'s socket is down (\(end))" + (live.isEmpty ? "; polling every \(polling)" : ""))
+                events.log(
+                    .info,
+                    "watch: \(node)'s socket is down (\(end))" + (live.isEmpty ? "; polling every \(polling)" : ""))
                 for (_, inbox) in inboxes { inbox.yield(.down(node, end)) }
             case .setAside(let node, let reason):
                 events.log(.warning, "watch: \(node)'s socket is set aside for \(feed.setAsideFor): \(reason)")

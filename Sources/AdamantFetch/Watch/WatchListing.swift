@@ -32,7 +32,8 @@ enum WatchListing: String, Sendable, CaseIterable {
             return try await client.chats(query).transactions
         case .transfers:
             let query = TransactionQuery(
-                types: [.transfer], recipient: account, fromHeight: max(cursor.height, 1), limit: limit, offset: cursor.skip,
+                types: [.transfer], recipient: account, fromHeight: max(cursor.height, 1), limit: limit,
+                offset: cursor.skip,
                 order: .oldestFirst)
             return try await client.transactions(query).transactions
         }

@@ -70,7 +70,8 @@ public struct Watcher: Sendable {
     /// A watch of the account `fetcher` reads for, recorded in `log`; `registrations`, when given,
     /// is flushed now and then, and `events` hears what happens (nodes failing, outbox turns).
     public init(
-        fetcher: Fetcher, log: NotificationLog, configuration: Configuration = Configuration(), registrations: Outbox? = nil,
+        fetcher: Fetcher, log: NotificationLog, configuration: Configuration = Configuration(),
+        registrations: Outbox? = nil,
         events: any LogSink = SilentLog(), progress: (@Sendable (WatchProgress) -> Void)? = nil
     ) {
         self.fetcher = fetcher
@@ -99,7 +100,9 @@ public struct Watcher: Sendable {
             try await logged { () throws(StoreError) in try await log.settleWatched(account: account, stream: stream) }
         }
         let reports = await pool.checkHealth()
-        guard let tip = reports.filter(\.health.isUsable).compactMap(\.status?.height).max() else { throw .noUsableNode(NodeError.noUsableNode(reports).description) }
+        guard let tip = reports.filter(\.health.isUsable).compactMap(\.status?.height).max() else {
+            throw .noUsableNode(NodeError.noUsableNode(reports).description)
+        }
         switch start {
         case .height(let height):
             // A cursor past the tip would skip every block up to it, silently, for good.
@@ -113,7 +116,10 @@ public struct Watcher: Sendable {
                 // version's start past the tip), and waiting for the chain to reach it would
                 // show nothing until then.
                 guard kept.height <= tip + configuration.rereadBlocks else {
-                    events.log(.warning, "watch: the kept cursor (block \(kept.height)) is ahead of every node (the tip is block \(tip)); watching from the tip")
+                    events.log(
+                        .warning,
+                        "watch: the kept cursor (block \(kept.height)) is ahead of every node (the tip is block \(tip)); watching from the tip"
+                    )
                     for listing in WatchListing.allCases { try await keep(WatchCursor(height: tip), listing) }
                     return tip
                 }
@@ -137,13 +143,17 @@ public struct Watcher: Sendable {
         let (height, source): (Int64, String)
         if let kept = lease.keptHeight, kept <= tip + configuration.rereadBlocks {
             (height, source) = (min(kept, tip), "the block the last watch had reached, kept in its lease")
-        } else if let own = try? await fetcher.client.transactions(TransactionQuery(sender: account, limit: 1, order: .newestFirst)),
-                  let last = own.transactions.first?.height, last <= tip {
+        } else if let own = try? await fetcher.client.transactions(
+            TransactionQuery(sender: account, limit: 1, order: .newestFirst)),
+            let last = own.transactions.first?.height, last <= tip
+        {
             (height, source) = (last, "the block of the account's last own transaction")
         } else {
             (height, source) = (tip, "the chain's tip, as nothing kept says more")
         }
-        events.log(.warning, """
+        events.log(
+            .warning,
+            """
             watch: the notification log in this home has no cursor for \(account), though a watch of it ran here \
             (the log was replaced, or lost its write-ahead log): resuming from block \(height), \(source); \
             what came since may show again, and --from-height HEIGHT starts elsewhere
@@ -177,7 +187,9 @@ public struct Watcher: Sendable {
         from start: WatchStart = .resume, onStart: @escaping @Sendable (Int64) -> Void = { _ in },
         onNotification: @escaping Deliver
     ) async throws(WatchError) {
-        do { try await WatchGroup([self]).run(from: start, onStart: { onStart($1) }, onNotification: onNotification) } catch { throw error.error }
+        do {
+            try await WatchGroup([self]).run(from: start, onStart: { onStart($1) }, onNotification: onNotification)
+        } catch { throw error.error }
     }
 
     /// The journal's stream for what the sockets bring.
@@ -193,7 +205,8 @@ public struct Watcher: Sendable {
     /// Reads the listings now and then, and takes what the sockets bring meanwhile (`news`;
     /// nil polls only), until cancelled.
     func watch(
-        _ deliver: @escaping Deliver, news: AsyncStream<SocketNews>?, lease: WatchLease? = nil, setsAsideStoreFailures: Bool = false
+        _ deliver: @escaping Deliver, news: AsyncStream<SocketNews>?, lease: WatchLease? = nil,
+        setsAsideStoreFailures: Bool = false
     ) async throws(WatchError) {
         let (wakes, wake) = AsyncStream.makeStream(of: Wake.self)
         let forwarding = news.map { news in Task { for await item in news { wake.yield(.socket(item)) } } }
@@ -270,13 +283,17 @@ public struct Watcher: Sendable {
                 if !setAside { events.log(.error, Self.setAside(account, failure)) }
                 setAside = true
                 scans = [:]  // read again from the log's cursors, where what failed was left
-                poll(after: live.isEmpty ? configuration.interval : configuration.liveInterval, withPool: configuration.live)
+                poll(
+                    after: live.isEmpty ? configuration.interval : configuration.liveInterval,
+                    withPool: configuration.live)
             }
         }
     }
 
     /// Reads every listing to its end; false when stopped on the way.
-    private func readListings(_ scans: inout [WatchListing: WatchScan], _ deliver: @escaping Deliver) async throws(WatchError) -> Bool {
+    private func readListings(_ scans: inout [WatchListing: WatchScan], _ deliver: @escaping Deliver)
+        async throws(WatchError) -> Bool
+    {
         let (listings, withTransfers) = WatchListing.current(in: pool)
         for listing in listings {
             var scan: WatchScan
@@ -291,14 +308,19 @@ public struct Watcher: Sendable {
                 let finished = try await catchUp(listing, &scan, chatsWithTransfers: withTransfers, deliver)
                 scans[listing] = scan
                 if !finished { return false }
-                events.log(.debug, "watch: \(listing.rawValue) read; the cursor is at block \(scan.cursor.height), position \(scan.cursor.skip)")
+                events.log(
+                    .debug,
+                    "watch: \(listing.rawValue) read; the cursor is at block \(scan.cursor.height), position \(scan.cursor.skip)"
+                )
             } catch {
                 scans[listing] = scan
                 switch error {
                 case .ending(let failure): throw failure
                 case .node where Task.isCancelled: return false
                 case .node(let failure):
-                    events.log(.warning, "watch: reading \(listing.rawValue) failed, trying again at the next poll: \(failure)")
+                    events.log(
+                        .warning, "watch: reading \(listing.rawValue) failed, trying again at the next poll: \(failure)"
+                    )
                 }
             }
         }
@@ -312,7 +334,11 @@ public struct Watcher: Sendable {
         let account = await self.account
         let pooled: [Transaction]
         do { pooled = try await fetcher.client.pooled(for: account) } catch {
-            if !Task.isCancelled { events.log(.warning, "watch: the nodes' pools cannot be read (\(error)); what waits there is shown from its block") }
+            if !Task.isCancelled {
+                events.log(
+                    .warning,
+                    "watch: the nodes' pools cannot be read (\(error)); what waits there is shown from its block")
+            }
             return !Task.isCancelled
         }
         let floor = Self.floor(scans, configuration)
@@ -335,7 +361,9 @@ public struct Watcher: Sendable {
     }
 
     /// The line that says it is watched again.
-    static func back(_ account: Address) -> String { "watch: \(account)'s notification log works again: it is watched again" }
+    static func back(_ account: Address) -> String {
+        "watch: \(account)'s notification log works again: it is watched again"
+    }
 
     /// How far a transaction's time may be from this machine's: a node takes one signed up to
     /// half a second ahead of its clock, and the pool's nodes keep within 5 s of each other.
@@ -349,12 +377,18 @@ public struct Watcher: Sendable {
 
     /// A transaction a node's socket announced, verified: shown unless it is not a
     /// notification for this account (dropped quietly) or was shown before.
-    private func handPooled(_ transaction: Transaction, id: TransactionID, shownFrom floor: Int64, _ deliver: Deliver) async throws(WatchError) {
+    private func handPooled(_ transaction: Transaction, id: TransactionID, shownFrom floor: Int64, _ deliver: Deliver)
+        async throws(WatchError)
+    {
         let account = await self.account
         guard let sender = WatchFilter.sender(ifNotifying: transaction, for: account) else { return }
-        let known = try await logged { () throws(StoreError) in try await log.shown(pooled: [id], account: account, fromHeight: floor) }
+        let known = try await logged { () throws(StoreError) in
+            try await log.shown(pooled: [id], account: account, fromHeight: floor)
+        }
         guard known.isEmpty else { return }
-        let result = await fetcher.show(transaction, id: id, sender: sender, account: account, until: pool.clock.now + fetcher.configuration.deadline)
+        let result = await fetcher.show(
+            transaction, id: id, sender: sender, account: account,
+            until: pool.clock.now + fetcher.configuration.deadline)
         guard !Task.isCancelled else { return }
         let page = try await logged { () throws(StoreError) in
             try await log.recordPooled([id], account: account, at: pool.localUnixMillis, stream: Self.socketStream)
@@ -381,7 +415,9 @@ public struct Watcher: Sendable {
             // cancelled and takes out what it did not hand over.
             defer { group.cancelAll() }
             var ahead = scan  // past every page read so far
-            var reading = false, readToEnd = false, readFailure: NodeError?
+            var reading = false
+            var readToEnd = false
+            var readFailure: NodeError?
             var waiting: [ReadPage] = []
             var handing: ReadPage?
             var read = 0
@@ -390,8 +426,11 @@ public struct Watcher: Sendable {
                 reading = true
                 group.addTask { [configuration, client = fetcher.client, cursor = ahead.cursor] in
                     do throws(NodeError) {
-                        return .read(.success(try await listing.page(
-                            at: cursor, for: account, limit: configuration.pageSize, chatsWithTransfers: chatsWithTransfers, client: client)))
+                        return .read(
+                            .success(
+                                try await listing.page(
+                                    at: cursor, for: account, limit: configuration.pageSize,
+                                    chatsWithTransfers: chatsWithTransfers, client: client)))
                     } catch {
                         return .read(.failure(error))
                     }
@@ -403,7 +442,10 @@ public struct Watcher: Sendable {
                 handing = page
                 group.addTask {
                     do throws(WatchError) {
-                        return .handed(.success(try await hand(page.transactions, listing, from: page.from, to: page.past.cursor, deliver)))
+                        return .handed(
+                            .success(
+                                try await hand(
+                                    page.transactions, listing, from: page.from, to: page.past.cursor, deliver)))
                     } catch {
                         return .handed(.failure(error))
                     }
@@ -416,8 +458,10 @@ public struct Watcher: Sendable {
                     reading = false
                     switch answer {
                     case .success(let transactions):
-                        let (past, caughtUp) = ahead.advanced(past: transactions, limit: configuration.pageSize, rereadBlocks: configuration.rereadBlocks)
-                        waiting.append(ReadPage(transactions: transactions, from: ahead.cursor, past: past, caughtUp: caughtUp))
+                        let (past, caughtUp) = ahead.advanced(
+                            past: transactions, limit: configuration.pageSize, rereadBlocks: configuration.rereadBlocks)
+                        waiting.append(
+                            ReadPage(transactions: transactions, from: ahead.cursor, past: past, caughtUp: caughtUp))
                         ahead = past
                         readToEnd = caughtUp
                     case .failure(let error):
@@ -431,9 +475,11 @@ public struct Watcher: Sendable {
                     handing = nil
                     scan = page.past
                     read += page.transactions.count
-                    progress?(WatchProgress(
-                        read: read, height: scan.highestSeen ?? scan.cursor.height, chainHeight: pool.reports.compactMap(\.status?.height).max(),
-                        caughtUp: page.caughtUp))
+                    progress?(
+                        WatchProgress(
+                            read: read, height: scan.highestSeen ?? scan.cursor.height,
+                            chainHeight: pool.reports.compactMap(\.status?.height).max(),
+                            caughtUp: page.caughtUp))
                     if page.caughtUp { return .success(true) }
                 }
                 handNext()
@@ -473,14 +519,16 @@ public struct Watcher: Sendable {
         let candidates = WatchFilter.notifiable(transactions, for: account)
         guard !candidates.isEmpty || next != cursor else { return true }
         let page = try await logged { () throws(StoreError) in
-            try await log.recordWatched(candidates.map(\.watched), account: account, from: cursor, to: next, stream: listing.rawValue)
+            try await log.recordWatched(
+                candidates.map(\.watched), account: account, from: cursor, to: next, stream: listing.rawValue)
         }
         let fresh = page.shownBefore.isEmpty ? candidates : candidates.filter { !page.shownBefore.contains($0.id) }
         var notifications: [WatchNotification] = []
         notifications.reserveCapacity(fresh.count)
         for candidate in fresh {
             let result = await fetcher.show(
-                transactions[candidate.index], id: candidate.id, sender: candidate.sender, account: account, until: pool.clock.now + fetcher.configuration.deadline)
+                transactions[candidate.index], id: candidate.id, sender: candidate.sender, account: account,
+                until: pool.clock.now + fetcher.configuration.deadline)
             notifications.append(WatchNotification(result: result, via: .poll, account: account))
         }
         // By index: each handed over from where it lies, not copied out first.
@@ -501,11 +549,15 @@ public struct Watcher: Sendable {
     }
 
     private func cursor(_ listing: WatchListing) async throws(WatchError) -> WatchCursor? {
-        try await logged { () throws(StoreError) in try await log.watchCursor(account: account, stream: listing.rawValue) }
+        try await logged { () throws(StoreError) in
+            try await log.watchCursor(account: account, stream: listing.rawValue)
+        }
     }
 
     private func keep(_ cursor: WatchCursor, _ listing: WatchListing) async throws(WatchError) {
-        try await logged { () throws(StoreError) in try await log.setWatchCursor(cursor, account: account, stream: listing.rawValue) }
+        try await logged { () throws(StoreError) in
+            try await log.setWatchCursor(cursor, account: account, stream: listing.rawValue)
+        }
     }
 
     /// What the log answers, its failure the watch's.

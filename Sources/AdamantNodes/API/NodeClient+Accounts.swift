@@ -43,7 +43,8 @@ extension NodeClient {
             ifAbsent: (["Account not found"], nil)
         ) { (body: Body) in
             guard body.publicKey.address == address else {
-                throw AnswerRejection(description: "public key \(body.publicKey) belongs to \(body.publicKey.address), not \(address)")
+                throw AnswerRejection(
+                    description: "public key \(body.publicKey) belongs to \(body.publicKey.address), not \(address)")
             }
             return body.publicKey
         }
@@ -53,7 +54,8 @@ extension NodeClient {
     public func account(_ address: Address) async throws(NodeError) -> Account? {
         struct Body: Decodable { var account: Account }
         return try await get(
-            "/api/accounts", [("address", address.description)], until: callDeadline, ifAbsent: (["Account not found"], nil)
+            "/api/accounts", [("address", address.description)], until: callDeadline,
+            ifAbsent: (["Account not found"], nil)
         ) { (body: Body) in
             guard body.account.address == address, body.account.publicKey.map({ $0.address == address }) ?? true else {
                 throw AnswerRejection(description: "the node answered with another account than \(address)")
@@ -64,7 +66,8 @@ extension NodeClient {
 
     /// Zero for an address the chain has never seen.
     public func balance(of address: Address) async throws(NodeError) -> Balance {
-        try await get("/api/accounts/getBalance", [("address", address.description)], until: callDeadline) { (balance: Balance) in
+        try await get("/api/accounts/getBalance", [("address", address.description)], until: callDeadline) {
+            (balance: Balance) in
             balance
         }
     }

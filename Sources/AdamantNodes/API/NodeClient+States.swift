@@ -9,13 +9,16 @@ extension NodeClient {
             ("senderId", owner.description), ("key", key), ("orderBy", "timestamp:desc"),
             ("limit", String(min(max(limit, 1), 100))),
         ]
-        return try await get("/api/states/get", query, until: callDeadline, reading: Self.readPage) { [verify] (page: TransactionPage) in
+        return try await get("/api/states/get", query, until: callDeadline, reading: Self.readPage) {
+            [verify] (page: TransactionPage) in
             for transaction in page.transactions {
                 try verify(transaction)
                 guard transaction.type == .state, let state = transaction.state, state.key == key,
-                      transaction.senderPublicKey.address == owner
+                    transaction.senderPublicKey.address == owner
                 else {
-                    throw AnswerRejection(description: "asked for the values of \(owner) under \(AnswerText.quoted(key)), got another transaction")
+                    throw AnswerRejection(
+                        description:
+                            "asked for the values of \(owner) under \(AnswerText.quoted(key)), got another transaction")
                 }
             }
             // "Newest first" is the node's word; the client relies on it, so sorts again.
@@ -34,7 +37,8 @@ extension NodeClient {
         let target = try await submissionTarget()
         let stamp = target.stamp(localUnixMillis: pool.localUnixMillis)
         let transaction = try Transaction.state(
-            key: key, value: value, type: type, timestamp: stamp.timestamp, timestampMs: stamp.timestampMs, signedBy: keyPair)
+            key: key, value: value, type: type, timestamp: stamp.timestamp, timestampMs: stamp.timestampMs,
+            signedBy: keyPair)
         try await willSend(transaction)
         return try await submit(transaction, target: target.node, isResend: isResend)
     }

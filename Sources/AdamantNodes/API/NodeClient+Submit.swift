@@ -45,7 +45,9 @@ extension NodeClient {
         willSend: @Sendable (Transaction) async throws -> Void = { _ in }
     ) async throws -> SubmitResult {
         try await signAndSubmit(isResend: isResend, willSend: willSend) { stamp in
-            try Transaction.chat(asset, amount: amount, to: recipient, timestamp: stamp.timestamp, timestampMs: stamp.timestampMs, signedBy: keyPair)
+            try Transaction.chat(
+                asset, amount: amount, to: recipient, timestamp: stamp.timestamp, timestampMs: stamp.timestampMs,
+                signedBy: keyPair)
         }
     }
 
@@ -55,7 +57,9 @@ extension NodeClient {
         willSend: @Sendable (Transaction) async throws -> Void = { _ in }
     ) async throws -> SubmitResult {
         try await signAndSubmit(isResend: isResend, willSend: willSend) { stamp in
-            try Transaction.transfer(amount: amount, to: recipient, timestamp: stamp.timestamp, timestampMs: stamp.timestampMs, signedBy: keyPair)
+            try Transaction.transfer(
+                amount: amount, to: recipient, timestamp: stamp.timestamp, timestampMs: stamp.timestampMs,
+                signedBy: keyPair)
         }
     }
 
@@ -74,11 +78,13 @@ extension NodeClient {
     private func submissionTarget(until deadline: AnyClock.Instant) async throws(NodeError) -> SubmissionTarget {
         let nodes = try await pool.usableNodes(forStamping: true, until: deadline)
         guard let best = nodes.first, let clock = best.clock else { throw .noUsableNode(pool.reports) }
-        return SubmissionTarget(node: best.url, clock: clock, acceptsTimestampMs: best.status.map { $0.version >= .v0_10 } ?? false)
+        return SubmissionTarget(
+            node: best.url, clock: clock, acceptsTimestampMs: best.status.map { $0.version >= .v0_10 } ?? false)
     }
 
     private func submit(
-        _ transaction: Transaction, target: NodeURL?, avoiding: Set<NodeURL>, isResend: Bool, until deadline: AnyClock.Instant
+        _ transaction: Transaction, target: NodeURL?, avoiding: Set<NodeURL>, isResend: Bool,
+        until deadline: AnyClock.Instant
     ) async throws -> SubmitResult {
         let id = try transaction.computedID()
         let body = try transaction.submissionBody()

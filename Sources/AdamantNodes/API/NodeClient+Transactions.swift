@@ -43,9 +43,15 @@ extension NodeClient {
         // In the order a transaction moves (queue, then pool, then block): one that moves on
         // while it is looked for is met again further on, never missed between two stages.
         let deadline = pool.clock.now + self.deadline
-        if let found = try await lookUp(id, at: "/api/transactions/queued/get", until: deadline) { return .queued(found) }
-        if let found = try await lookUp(id, at: "/api/transactions/unconfirmed/get", until: deadline) { return .unconfirmed(found) }
-        if let found = try await lookUp(id, at: "/api/transactions/get", returnAsset: true, until: deadline) { return .confirmed(found) }
+        if let found = try await lookUp(id, at: "/api/transactions/queued/get", until: deadline) {
+            return .queued(found)
+        }
+        if let found = try await lookUp(id, at: "/api/transactions/unconfirmed/get", until: deadline) {
+            return .unconfirmed(found)
+        }
+        if let found = try await lookUp(id, at: "/api/transactions/get", returnAsset: true, until: deadline) {
+            return .confirmed(found)
+        }
         return .notFound
     }
 
@@ -84,12 +90,16 @@ extension NodeClient {
         ) { [verify] (transaction: Transaction) in
             try verify(transaction)
             let computed = try transaction.computedID()
-            guard computed == id else { throw AnswerRejection(description: "asked for transaction \(id), got \(computed)") }
+            guard computed == id else {
+                throw AnswerRejection(description: "asked for transaction \(id), got \(computed)")
+            }
             return transaction
         }
     }
 
-    private func list(_ path: String, _ query: [(name: String, value: String)]) async throws(NodeError) -> TransactionPage {
+    private func list(_ path: String, _ query: [(name: String, value: String)]) async throws(NodeError)
+        -> TransactionPage
+    {
         try await get(path, query, until: callDeadline, reading: Self.readPage) { [verify] (page: TransactionPage) in
             // On every core: checking the signatures is most of what reading a page costs.
             let failures = await page.transactions.concurrentMap { transaction -> (any Error)? in
@@ -120,7 +130,9 @@ extension NodeClient {
 
     /// `{"transactions": […], "count": N}`, the count a number or a string (node versions differ).
     @Sendable package static func readPage(_ reader: inout JSONReader) throws(JSONReadError) -> TransactionPage {
-        var transactions: [Transaction]?, count: Int?, seen = SeenKeys<PageKey>()
+        var transactions: [Transaction]?
+        var count: Int?
+        var seen = SeenKeys<PageKey>()
         try reader.readObject { reader, key throws(JSONReadError) in
             switch key {
             case "transactions":

@@ -64,40 +64,53 @@ public struct NodeClient: Sendable {
         _ path: String, _ query: [(name: String, value: String)] = [], until deadline: AnyClock.Instant,
         ifAbsent: (messages: [String], value: Value)? = nil, _ accept: @escaping @Sendable (Body) throws -> Value
     ) async throws(NodeError) -> Value {
-        try await get(path, query, until: deadline, ifAbsent: ifAbsent, decode: { bytes throws(UndecodedAnswer) in
-            do { return try JSONCoding.decode(Body.self, from: bytes) } catch { throw UndecodedAnswer(reason: AnswerText.decoding(error)) }
-        }, accept)
+        try await get(
+            path, query, until: deadline, ifAbsent: ifAbsent,
+            decode: { bytes throws(UndecodedAnswer) in
+                do { return try JSONCoding.decode(Body.self, from: bytes) } catch {
+                    throw UndecodedAnswer(reason: AnswerText.decoding(error))
+                }
+            }, accept)
     }
 
     /// The same, its body read by `read` (`JSONReader`): for the answers read on every push,
     /// transactions and their lists.
     func get<Body: Sendable, Value: Sendable>(
         _ path: String, _ query: [(name: String, value: String)] = [], until deadline: AnyClock.Instant,
-        ifAbsent: (messages: [String], value: Value)? = nil, reading read: @escaping @Sendable (inout JSONReader) throws(JSONReadError) -> Body,
+        ifAbsent: (messages: [String], value: Value)? = nil,
+        reading read: @escaping @Sendable (inout JSONReader) throws(JSONReadError) -> Body,
         _ accept: @escaping @Sendable (Body) async throws -> Value
     ) async throws(NodeError) -> Value {
-        try await get(path, query, until: deadline, ifAbsent: ifAbsent, decode: { bytes throws(UndecodedAnswer) in
-            do throws(JSONReadError) { return try JSONReader.read(bytes, read) } catch { throw UndecodedAnswer(reason: AnswerText.quoted(error.description)) }
-        }, accept)
+        try await get(
+            path, query, until: deadline, ifAbsent: ifAbsent,
+            decode: { bytes throws(UndecodedAnswer) in
+                do throws(JSONReadError) { return try JSONReader.read(bytes, read) } catch {
+                    throw UndecodedAnswer(reason: AnswerText.quoted(error.description))
+                }
+            }, accept)
     }
 
     private func get<Body: Sendable, Value: Sendable>(
         _ path: String, _ query: [(name: String, value: String)], until deadline: AnyClock.Instant,
-        ifAbsent: (messages: [String], value: Value)?, decode: @escaping @Sendable ([UInt8]) throws(UndecodedAnswer) -> Body,
+        ifAbsent: (messages: [String], value: Value)?,
+        decode: @escaping @Sendable ([UInt8]) throws(UndecodedAnswer) -> Body,
         _ accept: @escaping @Sendable (Body) async throws -> Value
     ) async throws(NodeError) -> Value {
         try await pool.read(path, query: query, deadline: deadline) { reply in
             switch reply {
             case .success(let bytes):
                 let body: Body
-                do throws(UndecodedAnswer) { body = try decode(bytes) } catch { return .reject(.badAnswer(error.reason)) }
+                do throws(UndecodedAnswer) { body = try decode(bytes) } catch {
+                    return .reject(.badAnswer(error.reason))
+                }
                 do { return .accept(try await accept(body)) } catch {
                     return .reject(.unverifiable(AnswerText.quoted("\(error)")))
                 }
             case .failure(let message, let status):
                 if let ifAbsent, ifAbsent.messages.contains(where: message.contains) { return .accept(ifAbsent.value) }
                 let meaning = NodeErrorClass(message: message, status: status, isResend: false)
-                return meaning.meansAnotherNodeMayAnswer ? .reject(.nodeError(message: message, status: status)) : .refuse(message)
+                return meaning.meansAnotherNodeMayAnswer
+                    ? .reject(.nodeError(message: message, status: status)) : .refuse(message)
             case .notFromNode(let reason):
                 return .reject(.notANode(reason))
             case .malformed(let reason):
@@ -117,7 +130,8 @@ private struct HeightBody: Decodable {
         let container = try decoder.container(keyedBy: Keys.self)
         height = try container.decode(Int64.self, forKey: .height)
         guard Plausible.heights.contains(height) else {
-            throw DecodingError.dataCorruptedError(forKey: .height, in: container, debugDescription: "\(height) is not a block height")
+            throw DecodingError.dataCorruptedError(
+                forKey: .height, in: container, debugDescription: "\(height) is not a block height")
         }
     }
 }

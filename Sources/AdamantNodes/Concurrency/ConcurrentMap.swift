@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Musl)
+    @preconcurrency import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 extension Array where Element: Sendable {
     /// `transform` of every element, in the array's order whatever order they finish in, by
@@ -26,7 +27,9 @@ extension Array where Element: Sendable {
             for _ in 0..<workers {
                 group.addTask {
                     var mapped: [(index: Int, mapped: Mapped)] = []
-                    while case let index = next.take(), index < count { mapped.append((index, await transform(self[index]))) }
+                    while case let index = next.take(), index < count {
+                        mapped.append((index, await transform(self[index])))
+                    }
                     return mapped
                 }
             }

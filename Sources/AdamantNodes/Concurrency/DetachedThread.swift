@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #elseif canImport(Musl)
-@preconcurrency import Musl
+    @preconcurrency import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A thread of its own for work that blocks (`curl_easy_perform`, `dlopen`, a signal pipe,
@@ -20,10 +20,12 @@ package enum DetachedThread {
     package static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
         let box = Unmanaged.passRetained(Body(body))
         var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { opaque in
-            Unmanaged<Body>.fromOpaque(opaque!).takeRetainedValue().run()
-            return nil
-        }, box.toOpaque())
+        let created = pthread_create(
+            &thread, nil,
+            { opaque in
+                Unmanaged<Body>.fromOpaque(opaque!).takeRetainedValue().run()
+                return nil
+            }, box.toOpaque())
         guard created == 0 else {
             box.release()
             return false

@@ -54,8 +54,12 @@ public struct NodeList: Sendable, Hashable {
         }
         let file = try configFile()
         let filePinned = if let pinned { pinned } else { try Self.nethash(file?.nethash) }
-        if let file, let nodes = file.nodes { return try userList(nodes, source: .configFile(path: file.path), pinned: filePinned) }
-        return NodeList(endpoints: mainnet.endpoints, nethash: filePinned.map(NethashRule.pinned) ?? mainnet.nethash, source: .builtIn)
+        if let file, let nodes = file.nodes {
+            return try userList(nodes, source: .configFile(path: file.path), pinned: filePinned)
+        }
+        return NodeList(
+            endpoints: mainnet.endpoints, nethash: filePinned.map(NethashRule.pinned) ?? mainnet.nethash,
+            source: .builtIn)
     }
 
     private static func nethash(_ text: String?) throws(NodeListError) -> Nethash? {
@@ -64,7 +68,8 @@ public struct NodeList: Sendable, Hashable {
         return value
     }
 
-    private static func userList(_ texts: [String], source: Source, pinned: Nethash?) throws(NodeListError) -> NodeList {
+    private static func userList(_ texts: [String], source: Source, pinned: Nethash?) throws(NodeListError) -> NodeList
+    {
         var endpoints: [NodeEndpoint] = []
         for text in texts.map(\.trimmingSpaces) where !text.isEmpty {
             let url: NodeURL

@@ -1,10 +1,11 @@
 import CCurl
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One libcurl easy handle, with a multi handle of its own to run it on. Reusing it keeps
@@ -70,7 +71,9 @@ final class CurlEasy: @unchecked Sendable {
     }
 
     /// Runs the exchange on the calling thread; blocks until it ends.
-    func perform(_ request: HTTPRequest, sizeLimit: Int, cancellation: CancellationFlag) -> Result<HTTPAnswer, TransportError> {
+    func perform(_ request: HTTPRequest, sizeLimit: Int, cancellation: CancellationFlag) -> Result<
+        HTTPAnswer, TransportError
+    > {
         ccurl_easy_reset(handle)  // clears options, keeps live connections
         errorBuffer[0] = 0
         let sink = TransferSink(limit: sizeLimit, cancellation: cancellation)
@@ -124,7 +127,10 @@ final class CurlEasy: @unchecked Sendable {
             try set(CURLOPT_POST, 1)
             try set(CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(postHeaders))
             try set(CURLOPT_POSTFIELDSIZE_LARGE, offset: curl_off_t(body.count))
-            try check(body.withUnsafeBytes { ccurl_setopt_ptr(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress)) }, CURLOPT_COPYPOSTFIELDS)
+            try check(
+                body.withUnsafeBytes {
+                    ccurl_setopt_ptr(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress))
+                }, CURLOPT_COPYPOSTFIELDS)
         }
     }
 
@@ -133,7 +139,9 @@ final class CurlEasy: @unchecked Sendable {
     private func route(_ request: HTTPRequest) throws(TransportError) {
         try set(CURLOPT_NOPROXY, "")
         guard let proxy = request.hop.proxy else {
-            if case .environmentProxy(let variable, nil) = request.hop { throw .invalidRequest("\(variable) names no proxy adm-push can use") }
+            if case .environmentProxy(let variable, nil) = request.hop {
+                throw .invalidRequest("\(variable) names no proxy adm-push can use")
+            }
             return try set(CURLOPT_PROXY, "")  // an empty proxy turns the environment's off
         }
         try set(CURLOPT_PROXY, proxy.description)
@@ -151,7 +159,9 @@ final class CurlEasy: @unchecked Sendable {
     /// spent queued for a worker is not the node's latency.
     private var wireTime: Duration? {
         var microseconds: curl_off_t = 0
-        guard ccurl_getinfo_off(handle, CURLINFO_TOTAL_TIME_T, &microseconds) == CURLE_OK, microseconds >= 0 else { return nil }
+        guard ccurl_getinfo_off(handle, CURLINFO_TOTAL_TIME_T, &microseconds) == CURLE_OK, microseconds >= 0 else {
+            return nil
+        }
         return .microseconds(microseconds)
     }
 
@@ -167,7 +177,10 @@ final class CurlEasy: @unchecked Sendable {
     private var refusedTheNode: Bool {
         var code = 0
         guard ccurl_getinfo_long(handle, CURLINFO_PROXY_ERROR, &code) == CURLE_OK else { return false }
-        let reasons = [CURLPX_REPLY_CONNECTION_REFUSED, CURLPX_REPLY_HOST_UNREACHABLE, CURLPX_REPLY_NETWORK_UNREACHABLE, CURLPX_REPLY_TTL_EXPIRED]
+        let reasons = [
+            CURLPX_REPLY_CONNECTION_REFUSED, CURLPX_REPLY_HOST_UNREACHABLE, CURLPX_REPLY_NETWORK_UNREACHABLE,
+            CURLPX_REPLY_TTL_EXPIRED,
+        ]
         return reasons.contains { Int($0.rawValue) == code }
     }
 
@@ -198,12 +211,17 @@ final class CurlEasy: @unchecked Sendable {
         // same on every node, and is said once.
         let detail = text.replacing(/\s+after \d+ ms/, with: "")
         // What sits there does not speak HTTP's CONNECT: most often a SOCKS proxy.
-        if [CURLE_RECV_ERROR, CURLE_WEIRD_SERVER_REPLY, CURLE_GOT_NOTHING].contains(code), request.hop.proxy?.scheme == .http, !tunnelAnswered {
-            return .proxyFailed(proxy: proxy, reason: "it does not answer HTTP's CONNECT (\(detail)); if it is a SOCKS proxy, give socks5h://")
+        if [CURLE_RECV_ERROR, CURLE_WEIRD_SERVER_REPLY, CURLE_GOT_NOTHING].contains(code),
+            request.hop.proxy?.scheme == .http, !tunnelAnswered
+        {
+            return .proxyFailed(
+                proxy: proxy,
+                reason: "it does not answer HTTP's CONNECT (\(detail)); if it is a SOCKS proxy, give socks5h://")
         }
         switch code {
         case CURLE_ABORTED_BY_CALLBACK: return .cancelled
-        case CURLE_WRITE_ERROR where sink.exceededLimit, CURLE_FILESIZE_EXCEEDED: return .responseTooLarge(limit: sink.limit)
+        case CURLE_WRITE_ERROR where sink.exceededLimit, CURLE_FILESIZE_EXCEEDED:
+            return .responseTooLarge(limit: sink.limit)
         case CURLE_OPERATION_TIMEDOUT: return .timedOut
         case CURLE_UNSUPPORTED_PROTOCOL where connected:
             return .brokenAnswer(detail)  // e.g. "Received HTTP/0.9 when not allowed": not HTTP at all
@@ -253,6 +271,7 @@ final class CurlEasy: @unchecked Sendable {
         guard seconds < 86_400 else { return 86_400_000 }
         guard seconds >= 0, attoseconds >= 0 else { return 1 }
         let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
-        return max(1, Int(seconds) * 1000 + Int((attoseconds + attosecondsPerMillisecond - 1) / attosecondsPerMillisecond))
+        return max(
+            1, Int(seconds) * 1000 + Int((attoseconds + attosecondsPerMillisecond - 1) / attosecondsPerMillisecond))
     }
 }

@@ -52,7 +52,9 @@ final class TransferSink {
 
     /// CURLOPT_WRITEFUNCTION. Returning anything but the length aborts the transfer, which is
     /// how the size cap cuts off a node that keeps streaming.
-    static func write(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ opaque: UnsafeMutableRawPointer?) -> Int {
+    static func write(
+        _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ opaque: UnsafeMutableRawPointer?
+    ) -> Int {
         let sink = from(opaque)
         let (length, overflow) = size.multipliedReportingOverflow(by: count)
         guard !overflow, length <= sink.limit - sink.body.count else {

@@ -43,13 +43,16 @@ public final class CurlTransport: HTTPTransport {
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPAnswer {
         let reply = OneShot<Result<HTTPAnswer, TransportError>>()
         let cancellation = CancellationFlag()
-        let result = await reply.value(orOnCancel: .failure(.cancelled), onCancel: { cancellation.raise() }, start: {
-            workers.submit(for: request.url) { [maxResponseBytes] easy in
-                guard !reply.isDelivered else { return }  // cancelled while queued
-                let limit = min(maxResponseBytes, request.maxResponseBytes ?? .max)
-                reply.deliver(easy.map { $0.perform(request, sizeLimit: limit, cancellation: cancellation) }.flatMap { $0 })
-            }
-        })
+        let result = await reply.value(
+            orOnCancel: .failure(.cancelled), onCancel: { cancellation.raise() },
+            start: {
+                workers.submit(for: request.url) { [maxResponseBytes] easy in
+                    guard !reply.isDelivered else { return }  // cancelled while queued
+                    let limit = min(maxResponseBytes, request.maxResponseBytes ?? .max)
+                    reply.deliver(
+                        easy.map { $0.perform(request, sizeLimit: limit, cancellation: cancellation) }.flatMap { $0 })
+                }
+            })
         return try result.get()
     }
 }

@@ -59,7 +59,10 @@ final class JobQueue: Sendable {
         var workers = 0
         var isClosed = false
 
-        enum Wake { case job(CurlWorkerPool.Work), closed, spurious }
+        enum Wake {
+            case job(CurlWorkerPool.Work)
+            case closed, spurious
+        }
 
         /// For a worker that was just woken.
         mutating func takeJob() -> Wake {

@@ -68,7 +68,8 @@ public enum NodeHealth: Sendable, Hashable, CustomStringConvertible {
         case .usable: "usable"
         case .clockOff(let offset, let reference):
             "clock \(Self.seconds(offset)) s \(offset > 0 ? "ahead of" : "behind") "
-                + (reference == .otherNodes ? "the other nodes" : "this device, and no other node to tell which is right")
+                + (reference == .otherNodes
+                    ? "the other nodes" : "this device, and no other node to tell which is right")
                 + ": not used to stamp transactions"
         case .offline(let reason): "offline: \(reason)"
         case .notANode(let reason): "not a node: \(reason)"
@@ -119,7 +120,9 @@ struct HealthRules: Sendable {
             guard status.version >= minimumVersion else { return .outdated(status.version) }
             // `agreed` exists: this node itself is eligible.
             if let agreed, !agreed.contains(status.height) { return .outOfSync(height: status.height, agreed: agreed) }
-            guard probe.clock != nil else { return .badAnswer(reason: "its clock cannot be compared with this device's") }
+            guard probe.clock != nil else {
+                return .badAnswer(reason: "its clock cannot be compared with this device's")
+            }
             return .usable
         }
 
@@ -133,7 +136,8 @@ struct HealthRules: Sendable {
         guard let trusted = Self.trustedClocks(deltas, tolerance: clockToleranceMillis) else { return verdicts }
         for (index, delta) in zip(voters, deltas) where !trusted.range.contains(delta) {
             // delta = local − node: a node ahead has the smaller delta.
-            verdicts[index] = .clockOff(offsetMillis: Self.difference(trusted.referenceDelta, delta), reference: trusted.reference)
+            verdicts[index] = .clockOff(
+                offsetMillis: Self.difference(trusted.referenceDelta, delta), reference: trusted.reference)
         }
         return verdicts
     }
@@ -168,7 +172,9 @@ struct HealthRules: Sendable {
                 continue
             }
             let nearer = Self.distanceFromDevice(range) < Self.distanceFromDevice(current.range)
-            if members.count > current.members.count || (members.count == current.members.count && nearer) { best = (range, members) }
+            if members.count > current.members.count || (members.count == current.members.count && nearer) {
+                best = (range, members)
+            }
         }
         guard let best else { return nil }
         return (best.range, best.members[best.members.count / 2], .otherNodes)

@@ -41,31 +41,36 @@ public struct NodeStatus: Sendable, Hashable, Decodable {
         let network = try body.nestedContainer(keyedBy: NetworkKeys.self, forKey: .network)
         height = try network.decode(Int64.self, forKey: .height)
         guard Plausible.heights.contains(height) else {
-            throw DecodingError.dataCorruptedError(forKey: .height, in: network, debugDescription: "\(height) is not a block height")
+            throw DecodingError.dataCorruptedError(
+                forKey: .height, in: network, debugDescription: "\(height) is not a block height")
         }
         nethash = try network.decode(Nethash.self, forKey: .nethash)
-        version = try body.nestedContainer(keyedBy: VersionKeys.self, forKey: .version).decode(NodeVersion.self, forKey: .version)
+        version = try body.nestedContainer(keyedBy: VersionKeys.self, forKey: .version).decode(
+            NodeVersion.self, forKey: .version)
         nodeTimestamp = try body.decode(Int64.self, forKey: .nodeTimestamp)
         guard AdamantTime.timestampRange.contains(nodeTimestamp) else {
             throw DecodingError.dataCorruptedError(
-                forKey: .nodeTimestamp, in: body, debugDescription: "\(nodeTimestamp) is not an ADAMANT timestamp (seconds since 2017, 32 bits)")
+                forKey: .nodeTimestamp, in: body,
+                debugDescription: "\(nodeTimestamp) is not an ADAMANT timestamp (seconds since 2017, 32 bits)")
         }
         nodeTimestampMs = try body.decodeIfPresent(Int64.self, forKey: .nodeTimestampMs)
         if let millis = nodeTimestampMs {
             guard AdamantTime.millisRange.contains(millis) else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .nodeTimestampMs, in: body, debugDescription: "\(millis) is not an ADAMANT time in milliseconds")
+                    forKey: .nodeTimestampMs, in: body,
+                    debugDescription: "\(millis) is not an ADAMANT time in milliseconds")
             }
             // Both are read from one clock at one moment; apart, neither can be trusted.
             guard abs(millis / 1000 - nodeTimestamp) <= 1 else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .nodeTimestampMs, in: body, debugDescription: "\(millis) ms disagrees with nodeTimestamp \(nodeTimestamp) s")
+                    forKey: .nodeTimestampMs, in: body,
+                    debugDescription: "\(millis) ms disagrees with nodeTimestamp \(nodeTimestamp) s")
             }
         }
         // A socket said wrongly only costs the socket: the node is polled as before.
         if let socket = try? body.nestedContainer(keyedBy: SocketKeys.self, forKey: .wsClient),
-           (try? socket.decode(Bool.self, forKey: .enabled)) == true,
-           let port = try? socket.decode(Int.self, forKey: .port), (1...65_535).contains(port)
+            (try? socket.decode(Bool.self, forKey: .enabled)) == true,
+            let port = try? socket.decode(Int.self, forKey: .port), (1...65_535).contains(port)
         {
             socketPort = UInt16(port)
         }

@@ -12,7 +12,9 @@ public struct NodeURL: Sendable, Hashable, Comparable, StringCodable {
     /// Parses and normalises a node's URL; anything but a bare base URL is refused with the reason.
     public init(_ text: String) throws(NodeURLError) {
         let trimmed = text.trimmingSpaces
-        guard let separator = trimmed.firstRange(of: "://"), Self.isScheme(trimmed[..<separator.lowerBound]) else { throw .malformed(text) }
+        guard let separator = trimmed.firstRange(of: "://"), Self.isScheme(trimmed[..<separator.lowerBound]) else {
+            throw .malformed(text)
+        }
         let scheme = trimmed[..<separator.lowerBound].lowercased()
         guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(text) }
         let rest = trimmed[separator.upperBound...]
@@ -52,14 +54,18 @@ public struct NodeURL: Sendable, Hashable, Comparable, StringCodable {
     /// for `http`, the node's host on that port; for `https`, the node's own origin, where a
     /// proxy serves the socket.
     package func socketOrigin(port: UInt16) -> String {
-        guard scheme == "http" else { return "\(scheme)://\(description.dropFirst(scheme.count + 3).prefix { $0 != "/" })" }
+        guard scheme == "http" else {
+            return "\(scheme)://\(description.dropFirst(scheme.count + 3).prefix { $0 != "/" })"
+        }
         return "http://\(host):\(port)"
     }
 
     /// RFC 3986: a letter, then letters, digits, `+`, `-` or `.`.
     private static func isScheme(_ text: Substring) -> Bool {
         guard let first = text.utf8.first, isLetter(first) else { return false }
-        return text.utf8.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
+        return text.utf8.allSatisfy {
+            isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+        }
     }
 
     /// `host[:port]` or `[IPv6][:port]`; nil when either part is not one.
@@ -70,8 +76,12 @@ public struct NodeURL: Sendable, Hashable, Comparable, StringCodable {
             guard let close = authority.firstIndex(of: "]") else { return nil }
             host = authority[...close]
             afterHost = authority[authority.index(after: close)...]
-            guard host.dropFirst().dropLast().utf8.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }),
-                  host.count > 2 else { return nil }
+            guard
+                host.dropFirst().dropLast().utf8.allSatisfy({
+                    isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".")
+                }),
+                host.count > 2
+            else { return nil }
         } else {
             host = authority.prefix { $0 != ":" }
             afterHost = authority[host.endIndex...]
@@ -81,7 +91,8 @@ public struct NodeURL: Sendable, Hashable, Comparable, StringCodable {
         guard !afterHost.isEmpty else { return (host, nil) }
         let digits = afterHost.dropFirst()
         guard afterHost.first == ":", !digits.isEmpty, digits.utf8.allSatisfy(isDigit), digits.count <= 5,
-              let port = Int(digits), (1...65_535).contains(port) else { return nil }
+            let port = Int(digits), (1...65_535).contains(port)
+        else { return nil }
         return (host, port)
     }
 
@@ -93,7 +104,9 @@ public struct NodeURL: Sendable, Hashable, Comparable, StringCodable {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%") {
-                guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else { return false }
+                guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else {
+                    return false
+                }
                 index += 3
             } else {
                 guard allowed.contains(bytes[index]) else { return false }
@@ -107,7 +120,8 @@ public struct NodeURL: Sendable, Hashable, Comparable, StringCodable {
     private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
     private static func isHexDigit(_ byte: UInt8) -> Bool { isDigit(byte) || (0x61...0x66).contains(byte | 0x20) }
 
-    private static let unreservedAndSubDelimiters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=".utf8)
+    private static let unreservedAndSubDelimiters = Array(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=".utf8)
     private static let hostAllowed = Set(unreservedAndSubDelimiters)
     private static let pathAllowed = Set(unreservedAndSubDelimiters + Array(":@/".utf8))
 
@@ -126,13 +140,15 @@ public struct NodeURL: Sendable, Hashable, Comparable, StringCodable {
             if queryAllowed.contains(byte) {
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
-                encoded += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xf, radix: 16, uppercase: true)
+                encoded +=
+                    "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xf, radix: 16, uppercase: true)
             }
         }
         return encoded
     }
 
-    private static let queryAllowed = Set(Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$'()*,;:@/".utf8))
+    private static let queryAllowed = Set(
+        Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$'()*,;:@/".utf8))
 
     /// Orders by the normalised text.
     public static func < (lhs: NodeURL, rhs: NodeURL) -> Bool { lhs.description < rhs.description }
@@ -154,7 +170,8 @@ public enum NodeURLError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The reason, quoting the text.
     public var description: String {
         switch self {
-        case .malformed(let text): "\(text.quoted) is not a node URL such as https://clown.adamant.im or http://127.0.0.1:36666"
+        case .malformed(let text):
+            "\(text.quoted) is not a node URL such as https://clown.adamant.im or http://127.0.0.1:36666"
         case .unsupportedScheme(let text): "\(text.quoted): a node URL starts with http:// or https://"
         case .missingHost(let text): "\(text.quoted): a node URL needs a host"
         // Not repeated: it holds a password.

@@ -51,7 +51,11 @@ enum AnswerText {
     private static func path(_ keys: [any CodingKey]) -> String {
         var path = ""
         for key in keys {
-            if let index = key.intValue { path += "[\(index)]" } else { path += (path.isEmpty ? "" : ".") + key.stringValue }
+            if let index = key.intValue {
+                path += "[\(index)]"
+            } else {
+                path += (path.isEmpty ? "" : ".") + key.stringValue
+            }
         }
         return path.isEmpty ? "the answer" : quoted(path)
     }

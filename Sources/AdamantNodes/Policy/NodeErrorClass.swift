@@ -13,12 +13,15 @@ public enum NodeErrorClass: Sendable, Hashable {
     case rejected
 
     static let appliedMessages = ["Transaction is already processed", "Transaction is already confirmed"]
-    static let clockMessages = ["Transaction timestamp is in the future", "Invalid transaction timestamp. Timestamp is in the future"]
+    static let clockMessages = [
+        "Transaction timestamp is in the future", "Invalid transaction timestamp. Timestamp is in the future",
+    ]
     static let pastWindowMessage = "Transaction timestamp is more than 5 seconds in the past"
     package static let insufficientBalanceMessage = "Account does not have enough ADM"
     static let crashMessagePrefix = "API error:"
     static let elsewhereMessages = [
-        "Transaction pool is full", "Blockchain is loading", "Transactions#getById error", "Transaction#countById error",
+        "Transaction pool is full", "Blockchain is loading", "Transactions#getById error",
+        "Transaction#countById error",
         "API endpoint not found", "API access denied", "API access disabled",
     ]
 
@@ -32,12 +35,13 @@ public enum NodeErrorClass: Sendable, Hashable {
     public init(message: String, status: Int, isResend: Bool) {
         let has = { (texts: [String]) in texts.contains { message.contains($0) } }
         self =
-            if has(Self.appliedMessages) { .applied }
-            else if has(Self.clockMessages) { .clock }
-            else if message.contains(Self.pastWindowMessage) || message.hasPrefix(Self.crashMessagePrefix) { .ambiguous }
-            else if message.contains(Self.insufficientBalanceMessage) { isResend ? .ambiguous : .rejected }
-            else if has(Self.elsewhereMessages) { .tryElsewhere }
-            else { Self(unknownMessageWithStatus: status) }
+            if has(Self.appliedMessages) { .applied } else if has(Self.clockMessages) {
+                .clock
+            } else if message.contains(Self.pastWindowMessage) || message.hasPrefix(Self.crashMessagePrefix) {
+                .ambiguous
+            } else if message.contains(Self.insufficientBalanceMessage) {
+                isResend ? .ambiguous : .rejected
+            } else if has(Self.elsewhereMessages) { .tryElsewhere } else { Self(unknownMessageWithStatus: status) }
     }
 
     /// An HTTP answer with no node JSON at all: an HTML page, plain text or undecodable body.
@@ -49,11 +53,12 @@ public enum NodeErrorClass: Sendable, Hashable {
     /// Handlers answer 200 with their validation messages; other statuses come from middleware,
     /// a proxy or a crash, where the transaction may or may not have been handled.
     private init(unknownMessageWithStatus status: Int) {
-        self = switch status {
-        case 200: .rejected
-        case 500...: .ambiguous
-        default: .tryElsewhere
-        }
+        self =
+            switch status {
+            case 200: .rejected
+            case 500...: .ambiguous
+            default: .tryElsewhere
+            }
     }
 
     /// Whether a read should ask another node instead of taking this answer.

@@ -63,12 +63,18 @@ enum NodeReply: Sendable, Hashable {
         private enum Key: Int { case success, error }
 
         init(json reader: inout JSONReader) throws(JSONReadError) {
-            var success: Bool?, error: String?, seen = SeenKeys<Key>()
+            var success: Bool?
+            var error: String?
+            var seen = SeenKeys<Key>()
             try reader.readObject { reader, key throws(JSONReadError) in
                 switch key {
-                case "success": try seen.first(.success, reader); success = try reader.readBool()
+                case "success":
+                    try seen.first(.success, reader)
+                    success = try reader.readBool()
                 // "Normally a string"; anything else is no message.
-                case "error" where reader.kind == .string: try seen.first(.error, reader); error = try reader.readString()
+                case "error" where reader.kind == .string:
+                    try seen.first(.error, reader)
+                    error = try reader.readString()
                 default: try reader.skipValue()
                 }
             }

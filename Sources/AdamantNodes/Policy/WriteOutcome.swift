@@ -31,7 +31,8 @@ public enum WriteOutcome: Sendable, Hashable, CustomStringConvertible {
 
     /// An HTTP answer that is not node JSON (a proxy page, a rate limiter's text).
     init(answerWithoutNodeJSON reason: String, status: Int) {
-        self = NodeErrorClass(answerWithoutNodeJSON: status) == .tryElsewhere ? .tryElsewhere(reason) : .ambiguous(reason)
+        self =
+            NodeErrorClass(answerWithoutNodeJSON: status) == .tryElsewhere ? .tryElsewhere(reason) : .ambiguous(reason)
     }
 
     /// Whether the transaction is, or is on its way to being, on chain.

@@ -35,11 +35,14 @@ extension NodePool {
     public func healthSnapshot() -> HealthSnapshot? {
         state.withLock { state -> HealthSnapshot? in
             guard state.hasMeasured else { return nil }
-            return HealthSnapshot(measuredAt: state.measuredAt, nodes: state.reports.map { report in
-                HealthSnapshot.Node(
-                    endpoint: report.endpoint.url.description, url: report.url.description, usable: report.health.isUsable,
-                    latencyMicros: report.latency.map { $0 / .microseconds(1) }.map { Int64($0) })
-            })
+            return HealthSnapshot(
+                measuredAt: state.measuredAt,
+                nodes: state.reports.map { report in
+                    HealthSnapshot.Node(
+                        endpoint: report.endpoint.url.description, url: report.url.description,
+                        usable: report.health.isUsable,
+                        latencyMicros: report.latency.map { $0 / .microseconds(1) }.map { Int64($0) })
+                })
         }
     }
 

@@ -40,7 +40,8 @@ public enum NodeError: Error, Sendable, Hashable, CustomStringConvertible {
         case .allNodesFailed(let failures):
             return "every node failed: " + failures.map(\.description).joined(separator: "; ")
         case .deadlineExceeded(let failures):
-            return "deadline exceeded" + (failures.isEmpty ? "" : " (\(failures.map(\.description).joined(separator: "; ")))")
+            return "deadline exceeded"
+                + (failures.isEmpty ? "" : " (\(failures.map(\.description).joined(separator: "; ")))")
         case .refused(let message, let node):
             return "\(node) refused: \(message)"
         case .cancelled:

@@ -88,8 +88,10 @@ extension NodePool {
     ) async -> ReplyVerdict<Value> {
         let started = clock.now
         let request = HTTPRequest(
-            url: url.endpoint(path, query: query), timeout: min(allowing(configuration.requestTimeout), started.duration(to: deadline)),
-            connectTimeout: allowing(configuration.connectTimeout), hop: configuration.route.hop(to: url), circuit: configuration.circuit)
+            url: url.endpoint(path, query: query),
+            timeout: min(allowing(configuration.requestTimeout), started.duration(to: deadline)),
+            connectTimeout: allowing(configuration.connectTimeout), hop: configuration.route.hop(to: url),
+            circuit: configuration.circuit)
         let answer: HTTPAnswer
         do throws(TransportError) {
             answer = try await send(request)

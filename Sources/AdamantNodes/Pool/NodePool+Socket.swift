@@ -21,7 +21,8 @@ extension NodePool {
         var session = SocketSession.Configuration()
         session.requestTimeout = allowing(session.requestTimeout)
         return SocketConnection(
-            origin: node.origin, addresses: addresses, types: types, transport: transport, clock: clock, configuration: session,
+            origin: node.origin, addresses: addresses, types: types, transport: transport, clock: clock,
+            configuration: session,
             hop: configuration.route.hop(to: node.url), circuit: configuration.circuit)
     }
 

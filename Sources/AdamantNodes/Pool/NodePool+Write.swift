@@ -41,7 +41,8 @@ extension NodePool {
                 break
             }
             if !attempts.isEmpty {
-                guard let nodeClock = node.clock, ResendWindow.isOpen(for: transaction, nodeClock: nodeClock, localUnixMillis: localUnixMillis)
+                guard let nodeClock = node.clock,
+                    ResendWindow.isOpen(for: transaction, nodeClock: nodeClock, localUnixMillis: localUnixMillis)
                 else {
                     failures.append(NodeFailure(node: node.url, kind: .notSent("the timestamp window has closed")))
                     break
@@ -51,7 +52,8 @@ extension NodePool {
             let started = clock.now
             let request = HTTPRequest(
                 method: .post, url: node.url.endpoint(transaction.submissionPath), body: body,
-                timeout: min(allowing(configuration.requestTimeout), remaining), connectTimeout: allowing(configuration.connectTimeout),
+                timeout: min(allowing(configuration.requestTimeout), remaining),
+                connectTimeout: allowing(configuration.connectTimeout),
                 hop: configuration.route.hop(to: node.url), circuit: configuration.circuit)
             do throws(TransportError) {
                 let answer = try await send(request)
@@ -71,14 +73,17 @@ extension NodePool {
         if attempts.count == candidates.count { noteEveryNodeFailed() }
         let reasons = failures.map(\.description).joined(separator: "; ")
         return SubmitResult(
-            transactionID: id, outcome: .ambiguous("no node answered; look the id up (\(reasons))"), node: nil, attempts: attempts)
+            transactionID: id, outcome: .ambiguous("no node answered; look the id up (\(reasons))"), node: nil,
+            attempts: attempts)
     }
 
     static func classify(_ answer: HTTPAnswer, id: TransactionID, isResend: Bool) -> WriteOutcome {
         switch NodeReply(answer) {
         case .success(let body):
             struct Accepted: Decodable { var transactionId: String }
-            let reported = (try? JSONCoding.decode(Accepted.self, from: body)).flatMap { TransactionID($0.transactionId) }
+            let reported = (try? JSONCoding.decode(Accepted.self, from: body)).flatMap {
+                TransactionID($0.transactionId)
+            }
             guard let reported else { return .ambiguous("success without a transaction id") }
             return reported == id ? .accepted(id) : .ambiguous("the node reports id \(reported) for our \(id)")
         case .failure(let message, let status):

@@ -82,7 +82,8 @@ public final class NodePool: Sendable {
     ///   - log: hears about failed nodes and health checks.
     public init(
         nodes: NodeList, transport: any HTTPTransport = CurlTransport(), configuration: Configuration = .init(),
-        clock: some Clock<Duration> = AnyClock.continuous, wallClock: any WallClock = SystemWallClock(), log: any LogSink = SilentLog()
+        clock: some Clock<Duration> = AnyClock.continuous, wallClock: any WallClock = SystemWallClock(),
+        log: any LogSink = SilentLog()
     ) {
         self.nodes = nodes
         self.transport = transport
@@ -149,7 +150,9 @@ public final class NodePool: Sendable {
     }
 
     /// The same, for an operation that must end by `deadline`, health check included.
-    func usableNodes(forStamping: Bool = false, until deadline: AnyClock.Instant) async throws(NodeError) -> [NodeReport] {
+    func usableNodes(forStamping: Bool = false, until deadline: AnyClock.Instant) async throws(NodeError)
+        -> [NodeReport]
+    {
         switch await untilDeadline(deadline, on: clock, { await self.usableNodes(forStamping: forStamping) }) {
         case .success(let nodes)?: return nodes
         case .failure(let error)?: throw blamingTheProxy(error)
@@ -217,14 +220,18 @@ public final class NodePool: Sendable {
     private func runHealthCheck() async {
         let endpoints = nodes.endpoints
         let deadline = clock.now + allowing(configuration.healthCheckDeadline)
-        let (statusTimeout, connectTimeout) = (allowing(configuration.statusTimeout), allowing(configuration.connectTimeout))
+        let (statusTimeout, connectTimeout) = (
+            allowing(configuration.statusTimeout), allowing(configuration.connectTimeout)
+        )
         let probes = await withTaskGroup(of: (index: Int, probe: StatusProbe)?.self) { group in
             group.addTask { [clock] in
                 try? await clock.sleep(until: deadline)
                 return nil
             }
             for (index, endpoint) in endpoints.enumerated() {
-                group.addTask { (index, await self.probe(endpoint, until: deadline, timeouts: (statusTimeout, connectTimeout))) }
+                group.addTask {
+                    (index, await self.probe(endpoint, until: deadline, timeouts: (statusTimeout, connectTimeout)))
+                }
             }
             var byIndex: [Int: StatusProbe] = [:]
             while byIndex.count < endpoints.count, let finished = await group.next() {
@@ -233,11 +240,13 @@ public final class NodePool: Sendable {
             }
             group.cancelAll()
             return endpoints.enumerated().map { index, endpoint in
-                byIndex[index] ?? StatusProbe(url: endpoint.url, result: .failure(ProbeFailure(kind: .noAnswer(.timedOut))))
+                byIndex[index]
+                    ?? StatusProbe(url: endpoint.url, result: .failure(ProbeFailure(kind: .noAnswer(.timedOut))))
             }
         }
         let rules = HealthRules(
-            nethash: nodes.nethash, minimumVersion: configuration.minimumVersion, heightTolerance: configuration.heightTolerance,
+            nethash: nodes.nethash, minimumVersion: configuration.minimumVersion,
+            heightTolerance: configuration.heightTolerance,
             clockToleranceMillis: configuration.clockTolerance.wholeMilliseconds)
         let reports = state.withLock { state in
             state.apply(probes, rules: rules)
@@ -245,18 +254,21 @@ public final class NodePool: Sendable {
             return state.reports
         }
         for report in reports {
-            let level: LogLevel = switch report.health {
-            case .usable: .debug
-            case .clockOff, .badAnswer, .notANode, .noMajorityNetwork: .warning
-            default: .info
-            }
+            let level: LogLevel =
+                switch report.health {
+                case .usable: .debug
+                case .clockOff, .badAnswer, .notANode, .noMajorityNetwork: .warning
+                default: .info
+                }
             log.log(level, "\(report.url): \(report.health)")
         }
         log.log(.info, "health check: \(reports.count { $0.health.isUsable }) of \(reports.count) nodes usable")
     }
 
     /// The main URL, then the alternate if the main one gives no status.
-    private func probe(_ endpoint: NodeEndpoint, until deadline: AnyClock.Instant, timeouts: (status: Duration, connect: Duration)) async -> StatusProbe {
+    private func probe(
+        _ endpoint: NodeEndpoint, until deadline: AnyClock.Instant, timeouts: (status: Duration, connect: Duration)
+    ) async -> StatusProbe {
         let main = await probe(endpoint.url, until: deadline, timeouts: timeouts)
         guard case .failure = main.result else { return main }
         for alternate in endpoint.urls.dropFirst() {
@@ -266,10 +278,14 @@ public final class NodePool: Sendable {
         return main
     }
 
-    private func probe(_ url: NodeURL, until deadline: AnyClock.Instant, timeouts: (status: Duration, connect: Duration)) async -> StatusProbe {
+    private func probe(
+        _ url: NodeURL, until deadline: AnyClock.Instant, timeouts: (status: Duration, connect: Duration)
+    ) async -> StatusProbe {
         let started = clock.now
         let timeout = min(timeouts.status, started.duration(to: deadline))
-        guard timeout > .zero else { return StatusProbe(url: url, result: .failure(ProbeFailure(kind: .noAnswer(.timedOut)))) }
+        guard timeout > .zero else {
+            return StatusProbe(url: url, result: .failure(ProbeFailure(kind: .noAnswer(.timedOut))))
+        }
         let request = HTTPRequest(
             url: url.endpoint("/api/node/status"), timeout: timeout, connectTimeout: timeouts.connect,
             hop: configuration.route.hop(to: url), circuit: configuration.circuit)

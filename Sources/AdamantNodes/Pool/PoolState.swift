@@ -23,10 +23,13 @@ struct PoolState: Sendable {
         var any = false
         for node in snapshot.nodes where node.usable {
             guard let index = reports.firstIndex(where: { $0.endpoint.url.description == node.endpoint }),
-                  let url = reports[index].endpoint.urls.first(where: { $0.description == node.url }) else { continue }
+                let url = reports[index].endpoint.urls.first(where: { $0.description == node.url })
+            else { continue }
             reports[index].url = url
             reports[index].health = .usable
-            if let micros = node.latencyMicros, (0...60_000_000).contains(micros) { reports[index].averageLatency.add(.microseconds(micros)) }
+            if let micros = node.latencyMicros, (0...60_000_000).contains(micros) {
+                reports[index].averageLatency.add(.microseconds(micros))
+            }
             any = true
         }
         if any { (hasChecked, adopted) = (true, true) }
@@ -49,7 +52,7 @@ struct PoolState: Sendable {
             .filter { forStamping ? $0.element.health.canStamp : $0.element.health.isUsable }
             .sorted { a, b in
                 switch (a.element.latency, b.element.latency) {
-                case let (x?, y?) where x != y: x < y
+                case (let x?, let y?) where x != y: x < y
                 case (_?, nil): true
                 case (nil, _?): false
                 default: a.offset < b.offset
@@ -65,7 +68,9 @@ struct PoolState: Sendable {
             let probe = probes[index]
             // A probe the proxy failed says nothing of the node: what an earlier check found
             // stands (a request may still fail on the proxy).
-            if case .failure(let failure) = probe.result, failure.isTheProxys, reports[index].health != .unchecked { continue }
+            if case .failure(let failure) = probe.result, failure.isTheProxys, reports[index].health != .unchecked {
+                continue
+            }
             reports[index].url = probe.url
             reports[index].health = verdicts[index]
             if case .success(let status) = probe.result {

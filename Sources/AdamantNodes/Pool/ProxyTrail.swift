@@ -16,8 +16,13 @@ struct ProxyTrail: Sendable {
     private var wentDirect = false
 
     mutating func sent(_ request: HTTPRequest, at now: AnyClock.Instant) {
-        guard let proxy = request.hop.proxy?.description else { return wentDirect = true }
-        if records[proxy, default: Record()].waitingSince == nil { records[proxy, default: Record()].waitingSince = now }
+        guard let proxy = request.hop.proxy?.description else {
+            wentDirect = true
+            return
+        }
+        if records[proxy, default: Record()].waitingSince == nil {
+            records[proxy, default: Record()].waitingSince = now
+        }
     }
 
     mutating func ended(_ request: HTTPRequest, _ outcome: Result<HTTPAnswer, TransportError>) {
@@ -34,7 +39,8 @@ struct ProxyTrail: Sendable {
     /// The proxy's fault when every request went through one and nothing came through it
     /// since `waitingSince`; nil when the nodes may be to blame.
     func fault(at now: AnyClock.Instant) -> ProxyFault? {
-        guard !wentDirect, records.count == 1, let (proxy, record) = records.first, let since = record.waitingSince else { return nil }
+        guard !wentDirect, records.count == 1, let (proxy, record) = records.first, let since = record.waitingSince
+        else { return nil }
         switch record.failure {
         case TransportError.proxyRefusal?: return ProxyFault(proxy: proxy, kind: .refused)
         case let reason?: return ProxyFault(proxy: proxy, kind: .failed(reason))

@@ -63,13 +63,16 @@ package struct SocketConnection: Sendable {
         let (completions, sink) = AsyncStream.makeStream(of: Completion.self)
         // A node answering every poll at once, with anything, would otherwise keep this busy
         // without end; one bringing a burst for the addresses is only slowed down.
-        var traffic = SocketTraffic(addresses: addresses, window: configuration.floodWindow, limit: configuration.maximumArrivalsPerWindow)
+        var traffic = SocketTraffic(
+            addresses: addresses, window: configuration.floodWindow, limit: configuration.maximumArrivalsPerWindow)
         await withTaskCancellationHandler {
             await withDiscardingTaskGroup { group in
                 func perform(_ actions: [SocketSession.Action], answered: Bool = false) {
                     var pause = Duration.zero
                     if answered {
-                        let arrived = actions.compactMap { if case .received(let transaction) = $0 { transaction } else { nil } }
+                        let arrived = actions.compactMap {
+                            if case .received(let transaction) = $0 { transaction } else { nil }
+                        }
                         let (taken, verdict) = traffic.answered(with: arrived, at: clock.now)
                         if case .abandon(let why) = verdict { return perform(session.abandon(why)) }
                         for (transaction, id) in taken { output.yield(.received(transaction, id)) }
@@ -92,7 +95,9 @@ package struct SocketConnection: Sendable {
                             let request = HTTPRequest(
                                 method: .post, url: url(sid), body: body, timeout: configuration.requestTimeout,
                                 connectTimeout: configuration.requestTimeout, hop: hop, circuit: circuit)
-                            group.addTask { [transport] in sink.yield(.sent(epoch: epoch, await Self.exchange(request, transport))) }
+                            group.addTask { [transport] in
+                                sink.yield(.sent(epoch: epoch, await Self.exchange(request, transport)))
+                            }
                         case .live: output.yield(.live)
                         case .received: continue  // taken above, sorted
                         case .down(let end, let delay, let generation):
@@ -108,12 +113,18 @@ package struct SocketConnection: Sendable {
                 for await completion in completions {
                     switch completion {
                     case .polled(let epoch, .success(let answer)):
-                        perform(session.pollAnswered(epoch: epoch, status: answer.status, body: answer.body), answered: true)
+                        perform(
+                            session.pollAnswered(epoch: epoch, status: answer.status, body: answer.body), answered: true
+                        )
                     case .polled(let epoch, .failure(.responseTooLarge(let limit))):
                         // Cut off as it came, so a huge answer costs no more memory than the cap.
-                        perform(session.abandon(SocketProtocolError("the socket sent more than \(limit) bytes in one answer"), epoch: epoch))
+                        perform(
+                            session.abandon(
+                                SocketProtocolError("the socket sent more than \(limit) bytes in one answer"),
+                                epoch: epoch))
                     case .polled(let epoch, .failure(let error)): perform(session.pollFailed(epoch: epoch, error))
-                    case .sent(let epoch, .success(let answer)): perform(session.sendAnswered(epoch: epoch, status: answer.status, body: answer.body))
+                    case .sent(let epoch, .success(let answer)):
+                        perform(session.sendAnswered(epoch: epoch, status: answer.status, body: answer.body))
                     case .sent(let epoch, .failure(let error)): perform(session.sendFailed(epoch: epoch, error))
                     case .retry(let generation): perform(session.retryTimerFired(generation: generation))
                     }
@@ -130,7 +141,11 @@ package struct SocketConnection: Sendable {
         origin + "/socket.io/?EIO=4&transport=polling" + (sid.map { "&sid=" + $0 } ?? "")
     }
 
-    private static func exchange(_ request: HTTPRequest, _ transport: any HTTPTransport) async -> Result<HTTPAnswer, TransportError> {
-        do throws(TransportError) { return .success(try await transport.send(request)) } catch { return .failure(error) }
+    private static func exchange(_ request: HTTPRequest, _ transport: any HTTPTransport) async -> Result<
+        HTTPAnswer, TransportError
+    > {
+        do throws(TransportError) { return .success(try await transport.send(request)) } catch {
+            return .failure(error)
+        }
     }
 }

@@ -111,7 +111,11 @@ package struct SocketSession: Sendable {
         // The executor asks the transport to cut an answer off at this size; one that read it
         // whole anyway is held to it here.
         guard body.count <= configuration.maximumAnswerBytes else {
-            return end(.broken(SocketProtocolError("the socket sent \(body.count) bytes in one answer, more than \(configuration.maximumAnswerBytes)")))
+            return end(
+                .broken(
+                    SocketProtocolError(
+                        "the socket sent \(body.count) bytes in one answer, more than \(configuration.maximumAnswerBytes)"
+                    )))
         }
         let packets: [EnginePacket]
         do { packets = try EnginePacket.packets(inPollingBody: body) } catch { return end(.broken(error)) }
@@ -120,7 +124,9 @@ package struct SocketSession: Sendable {
             do { actions += try take(packet) } catch { return end(.broken(error)) }
             guard isRunning else { return actions }
         }
-        guard let session, let heartbeat else { return actions + end(.broken(SocketProtocolError("the socket's first answer is not an open packet"))) }
+        guard let session, let heartbeat else {
+            return actions + end(.broken(SocketProtocolError("the socket's first answer is not an open packet")))
+        }
         return actions + flush() + [.poll(epoch: epoch, session: session, timeout: heartbeat)]
     }
 
@@ -179,7 +185,8 @@ package struct SocketSession: Sendable {
             unsent += subscription.map { .message(SocketIOPacket.event($0).message) }
             subscribing = true
             return []
-        case (.connectError(let reason), _): throw SocketProtocolError("the socket refused to join: \(reason.escapingControlCharacters)")
+        case (.connectError(let reason), _):
+            throw SocketProtocolError("the socket refused to join: \(reason.escapingControlCharacters)")
         case (.disconnect, _): return end(.closedByServer)
         case (.event(let event), .live) where event.name == "newTrans": return [.received(try event.transaction())]
         case (.connect, _), (.event, _), (.elsewhere, _): return []
@@ -275,7 +282,11 @@ package enum SessionEnd: Sendable, Equatable, CustomStringConvertible {
 extension SessionEnd {
     /// A request of the session that got no HTTP answer: the proxy's failure, or the node's.
     init(_ error: TransportError) {
-        if case .proxyFailed(let proxy, let reason) = error { self = .proxyFailed(proxy: proxy, reason: reason) } else { self = .failed(error.description) }
+        if case .proxyFailed(let proxy, let reason) = error {
+            self = .proxyFailed(proxy: proxy, reason: reason)
+        } else {
+            self = .failed(error.description)
+        }
     }
 
     /// Whether the node itself may be to blame: a session the proxy ended says nothing of it.

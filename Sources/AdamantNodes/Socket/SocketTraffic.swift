@@ -72,7 +72,9 @@ package struct SocketTraffic: Sendable {
             }
             let id: TransactionID
             do { id = try transaction.verify() } catch {
-                return ([], .abandon(SocketProtocolError("the socket sent a transaction that does not verify: \(error)")))
+                return (
+                    [], .abandon(SocketProtocolError("the socket sent a transaction that does not verify: \(error)"))
+                )
             }
             verified += 1
             if seen.updateValue(now, forKey: id) == nil { taken.append((transaction, id)) }
@@ -92,7 +94,9 @@ package struct SocketTraffic: Sendable {
                 (answers.filter(\.empty).count, "answers with nothing for the watched accounts"),
                 (answers.reduce(0) { $0 + $1.foreign }, "transactions of other accounts"),
             ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
-            return .abandon(SocketProtocolError("the socket sent \(parts.joined(separator: ", ")) in \(window), more than \(limit)"))
+            return .abandon(
+                SocketProtocolError("the socket sent \(parts.joined(separator: ", ")) in \(window), more than \(limit)")
+            )
         }
         let inWindow = answers.reduce(0) { $0 + $1.taken }
         var excess = inWindow - limit
@@ -107,7 +111,10 @@ package struct SocketTraffic: Sendable {
             excess -= answer.taken
             until = answer.at + window
         }
-        let news = pacing ? nil : "it brought more than \(limit) transactions for the watched accounts in \(window): its polls are paced, and the node holds the rest"
+        let news =
+            pacing
+            ? nil
+            : "it brought more than \(limit) transactions for the watched accounts in \(window): its polls are paced, and the node holds the rest"
         pacing = true
         return .pace(now.duration(to: until), news: news)
     }

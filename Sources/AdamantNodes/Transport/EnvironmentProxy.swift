@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// libcurl's proxy variables, read once, and what they make of a URL by libcurl 7.88's rules
@@ -17,7 +17,9 @@ package struct EnvironmentProxy: Sendable, Hashable {
     /// The variables that are set.
     let variables: [String: String]
 
-    init(_ environment: [String: String]) { variables = environment.filter { Self.names.contains($0.key) && !$0.value.isEmpty } }
+    init(_ environment: [String: String]) {
+        variables = environment.filter { Self.names.contains($0.key) && !$0.value.isEmpty }
+    }
 
     func hop(to url: NodeURL) -> ProxyHop {
         if let list = variable("no_proxy", "NO_PROXY"), Self.excludes(list.value, host: url.host) { return .direct }
@@ -71,7 +73,8 @@ private struct IPAddress {
     init?(_ text: some StringProtocol, family: Int32) {
         var buffer = [UInt8](repeating: 0, count: 16)
         guard text.utf8.count < 128, !text.contains("\0"),
-              String(text).withCString({ inet_pton(family, $0, &buffer) }) == 1 else { return nil }
+            String(text).withCString({ inet_pton(family, $0, &buffer) }) == 1
+        else { return nil }
         self.family = family
         bytes = Array(buffer.prefix(family == AF_INET ? 4 : 16))
     }
@@ -84,7 +87,8 @@ private struct IPAddress {
         // No bits, or all of them: the address alone.
         let width = bytes.count * 8
         guard bits > 0, bits < width else { return bits == 0 || bits == width ? network.bytes == bytes : false }
-        let whole = bits / 8, rest = bits % 8
+        let whole = bits / 8
+        let rest = bits % 8
         guard bytes.prefix(whole).elementsEqual(network.bytes.prefix(whole)) else { return false }
         let mask = UInt8(truncatingIfNeeded: 0xff << (8 - rest))
         return rest == 0 || bytes[whole] & mask == network.bytes[whole] & mask

@@ -38,7 +38,8 @@ public struct HTTPRequest: Sendable, Hashable {
 
     /// A request; `connectTimeout` is cut to `timeout` if longer.
     public init(
-        method: Method = .get, url: String, body: [UInt8]? = nil, timeout: Duration, connectTimeout: Duration, maxResponseBytes: Int? = nil,
+        method: Method = .get, url: String, body: [UInt8]? = nil, timeout: Duration, connectTimeout: Duration,
+        maxResponseBytes: Int? = nil,
         hop: ProxyHop = .direct, circuit: String? = nil
     ) {
         self.method = method

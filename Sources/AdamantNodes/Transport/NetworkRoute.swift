@@ -67,11 +67,13 @@ public struct ResolvedRoute: Sendable, Hashable {
         for url in Self.urls(of: list) {
             // The value is not repeated: it may hold a password.
             if case .environmentProxy(let variable, nil) = hop(to: url) {
-                return "\(variable) names no proxy adm-push can use: give socks5h://, socks5:// or http://, a host and a port, "
+                return
+                    "\(variable) names no proxy adm-push can use: give socks5h://, socks5:// or http://, a host and a port, "
                     + "without credentials, or set --proxy (none for no proxy)"
             }
             if !reaches(url) {
-                return "\(url) is an onion service: it needs a socks5h:// proxy such as Tor's (--proxy socks5h://127.0.0.1:9050)"
+                return
+                    "\(url) is an onion service: it needs a socks5h:// proxy such as Tor's (--proxy socks5h://127.0.0.1:9050)"
             }
         }
         return nil
@@ -160,16 +162,20 @@ public struct Proxy: Sendable, Hashable, CustomStringConvertible {
         if authority.hasPrefix("[") {
             guard let close = authority.firstIndex(of: "]") else { return nil }
             host = authority[...close]
-            guard host.count > 2, host.dropFirst().dropLast().allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return nil }
+            guard host.count > 2, host.dropFirst().dropLast().allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." })
+            else { return nil }
         } else {
             host = authority.prefix { $0 != ":" }
-            guard !host.isEmpty, host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }) else { return nil }
+            guard !host.isEmpty,
+                host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") })
+            else { return nil }
         }
         let rest = authority[host.endIndex...]
         guard !rest.isEmpty else { return (host, nil) }
         let digits = rest.dropFirst()
         guard rest.first == ":", (1...5).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-              let port = Int(digits), (1...65_535).contains(port) else { return nil }
+            let port = Int(digits), (1...65_535).contains(port)
+        else { return nil }
         return (host, port)
     }
 }

@@ -34,7 +34,6 @@ public struct TokenState: Sendable, Hashable {
     /// A token with no signal on chain.
     public static let never = TokenState(standing: .never, last: nil, lastAddHeight: nil, lastRemoveHeight: nil)
 
-
     /// Registered with this provider, for certain.
     public func isRegistered(with provider: PushProvider) -> Bool {
         standing == .registered && last?.signal.provider == provider
@@ -58,7 +57,10 @@ public struct AccountActivity: Sendable, Hashable {
     public var liveRemoves: [TransactionID] = []
 
     /// Activity from the chain's heights, with the live attempts to come (`with(live:)`).
-    public init(lastAddHeight: Int64? = nil, lastRemoveHeight: Int64? = nil, liveAdds: [TransactionID] = [], liveRemoves: [TransactionID] = []) {
+    public init(
+        lastAddHeight: Int64? = nil, lastRemoveHeight: Int64? = nil, liveAdds: [TransactionID] = [],
+        liveRemoves: [TransactionID] = []
+    ) {
         self.lastAddHeight = lastAddHeight
         self.lastRemoveHeight = lastRemoveHeight
         self.liveAdds = liveAdds
@@ -126,7 +128,9 @@ public struct ChainFold: Sendable {
         for (token, state) in tokens where state.standing == .unregistered {
             guard let removed = state.last?.height else { continue }
             if addHeights.contains(where: { abs($0 - removed) <= gap }) {
-                tokens[token] = TokenState(standing: .atRisk, last: state.last, lastAddHeight: state.lastAddHeight, lastRemoveHeight: state.lastRemoveHeight)
+                tokens[token] = TokenState(
+                    standing: .atRisk, last: state.last, lastAddHeight: state.lastAddHeight,
+                    lastRemoveHeight: state.lastRemoveHeight)
             }
         }
         return AccountChainState(tokens: tokens, activity: activity)
@@ -160,8 +164,10 @@ public struct ChainFold: Sendable {
 
         var state: TokenState {
             guard let last else { return .never }
-            let standing: TokenState.Standing = contested ? .atRisk : (last.signal.action == .add ? .registered : .unregistered)
-            return TokenState(standing: standing, last: last, lastAddHeight: lastAddHeight, lastRemoveHeight: lastRemoveHeight)
+            let standing: TokenState.Standing =
+                contested ? .atRisk : (last.signal.action == .add ? .registered : .unregistered)
+            return TokenState(
+                standing: standing, last: last, lastAddHeight: lastAddHeight, lastRemoveHeight: lastRemoveHeight)
         }
     }
 }

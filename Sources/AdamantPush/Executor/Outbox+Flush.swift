@@ -61,7 +61,9 @@ extension Outbox {
     public func waitUntilSettled(_ intent: Intent, within budget: Duration) async throws(OutboxError) -> FlushReport {
         let tag = scope.tag(intent.signal.token)
         return try await settle(within: budget) { report in
-            report.keys.first { self.scope.tag($0.token) == tag }.map { $0.isSettled || $0.newest.sequence > intent.sequence } ?? true
+            report.keys.first { self.scope.tag($0.token) == tag }.map {
+                $0.isSettled || $0.newest.sequence > intent.sequence
+            } ?? true
         }
     }
 
@@ -71,7 +73,10 @@ extension Outbox {
         while true {
             // Every call of a pass ends by the deadline, a health check's wait included; a
             // budget of zero gives the one pass the calls' own deadlines.
-            let report = budget > .zero ? try await NodeClient.endingBy(deadline) { () throws(OutboxError) in try await pass() } : try await pass()
+            let report =
+                budget > .zero
+                ? try await NodeClient.endingBy(deadline) { () throws(OutboxError) in try await pass() }
+                : try await pass()
             if done(report) || clock.now >= deadline { return report }
             try? await clock.sleep(until: min(deadline, clock.now + configuration.pollInterval))
             if Task.isCancelled { return report }
@@ -102,11 +107,14 @@ extension Outbox {
         }
         var groups = try await store.intents(scope: scope, includeSettled: false)
         if let current = view {
-            do { view = try await refreshAttempts(of: groups, view: current) } catch .network(let error) { networkProblem = error }
+            do { view = try await refreshAttempts(of: groups, view: current) } catch .network(let error) {
+                networkProblem = error
+            }
             groups = try await store.intents(scope: scope, includeSettled: false)
         }
         guard let view else {
-            return FlushReport(keys: groups.compactMap { status(of: $0, chain: nil, waiting: nil) }, networkProblem: networkProblem)
+            return FlushReport(
+                keys: groups.compactMap { status(of: $0, chain: nil, waiting: nil) }, networkProblem: networkProblem)
         }
         let account = fold.account(of: view.signals)
         var activity = account.activity.with(live: groups.joined())
@@ -119,7 +127,9 @@ extension Outbox {
         for group in groups {
             guard let newest = group.max(by: { $0.sequence < $1.sequence }) else { continue }
             let chainState = account[newest.signal.token]
-            for step in planner.plan(intents: group, chain: chainState, account: activity, height: view.height, now: wallClock.unixMillis()) {
+            for step in planner.plan(
+                intents: group, chain: chainState, account: activity, height: view.height, now: wallClock.unixMillis())
+            {
                 guard case .send(let id, let action) = step else {
                     recorded += update(recording: step).map { [$0] } ?? []
                     continue
@@ -128,7 +138,9 @@ extension Outbox {
                 try await store.update(recorded, now: wallClock.unixMillis())
                 recorded = []
                 do {
-                    if let shortOf = try await send(intent, action: action, chain: chainState, account: activity, height: view.height) {
+                    if let shortOf = try await send(
+                        intent, action: action, chain: chainState, account: activity, height: view.height)
+                    {
                         balance = shortOf
                     }
                 } catch let error as OutboxError { throw error } catch let error as NodeError {
@@ -139,7 +151,8 @@ extension Outbox {
                     log.log(.error, "intent \(intent.id) could not be sent: \(error)")
                 }
                 // What was just sent is in flight for the keys planned after this one.
-                activity = account.activity.with(live: try await store.intents(scope: scope, includeSettled: false).joined())
+                activity = account.activity.with(
+                    live: try await store.intents(scope: scope, includeSettled: false).joined())
             }
         }
         try await store.update(recorded, now: wallClock.unixMillis())
@@ -148,7 +161,10 @@ extension Outbox {
         let keys = after.compactMap { group -> KeyStatus? in
             guard let newest = group.max(by: { $0.sequence < $1.sequence }) else { return nil }
             let chainState = account[newest.signal.token]
-            let waiting = planner.plan(intents: group, chain: chainState, account: finalActivity, height: view.height, now: wallClock.unixMillis()).compactMap { step -> Planner.Wait? in
+            let waiting = planner.plan(
+                intents: group, chain: chainState, account: finalActivity, height: view.height,
+                now: wallClock.unixMillis()
+            ).compactMap { step -> Planner.Wait? in
                 if case .wait(_, let wait) = step { return wait }
                 return nil
             }.first
@@ -176,10 +192,14 @@ extension Outbox {
             log.log(.info, "intent \(id) is applied\(height.map { " (block \($0))" } ?? " (nothing to send)")")
             return .state(intent: id, .applied(height: height))
         case .reopen(let id):
-            log.log(.warning, "intent \(id) no longer matches the chain (a late signal of this home landed): sending again")
+            log.log(
+                .warning, "intent \(id) no longer matches the chain (a late signal of this home landed): sending again")
             return .reopen(intent: id)
         case .cede(let id, let signal):
-            log.log(.warning, "intent \(id) was overridden by another client's \(signal.signal.action.rawValue) at block \(signal.height): sending nothing")
+            log.log(
+                .warning,
+                "intent \(id) was overridden by another client's \(signal.signal.action.rawValue) at block \(signal.height): sending nothing"
+            )
             return .state(intent: id, .overridden(by: signal))
         case .fail(let id, let reason):
             return .state(intent: id, .failed(reason))

@@ -11,7 +11,8 @@ extension Outbox {
     /// each gets a must-send intent equal to that signal, sent although the chain holds it.
     public func repair(resend: Set<String> = []) async throws(OutboxError) -> [Intent] {
         let view = try await syncChain()
-        let known = Set(try await store.intents(scope: scope, includeSettled: true).map { scope.tag($0[0].signal.token) })
+        let known = Set(
+            try await store.intents(scope: scope, includeSettled: true).map { scope.tag($0[0].signal.token) })
         var made: [Intent] = []
         for (token, state) in fold.states(of: view.signals).sorted(by: { $0.key < $1.key }) {
             guard let last = state.last?.signal else { continue }

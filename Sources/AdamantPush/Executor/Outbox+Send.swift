@@ -5,15 +5,21 @@ import Synchronization
 extension Outbox {
     /// Signs and sends `action` for `intent` while holding its key's lease, recording the
     /// attempt before the bytes leave. Returns the balance if it was too low to send.
-    func send(_ intent: Intent, action: PushAction, chain chainState: TokenState, account: AccountActivity, height: Int64) async throws -> ADMAmount? {
+    func send(
+        _ intent: Intent, action: PushAction, chain chainState: TokenState, account: AccountActivity, height: Int64
+    ) async throws -> ADMAmount? {
         let tag = scope.tag(intent.signal.token)
         let now = wallClock.unixMillis()
-        guard try await store.acquireLease(tag: tag, scope: scope, holder: holder, now: now, expiresAt: now &+ configuration.leaseMillis) else {
+        guard
+            try await store.acquireLease(
+                tag: tag, scope: scope, holder: holder, now: now, expiresAt: now &+ configuration.leaseMillis)
+        else {
             log.log(.info, "another process is sending for intent \(intent.id); leaving it to that one")
             return nil
         }
         do {
-            let shortOf = try await sendHoldingLease(intent, action: action, chain: chainState, account: account, height: height, tag: tag)
+            let shortOf = try await sendHoldingLease(
+                intent, action: action, chain: chainState, account: account, height: height, tag: tag)
             try await store.releaseLease(tag: tag, scope: scope, holder: holder)
             return shortOf
         } catch {
@@ -23,25 +29,35 @@ extension Outbox {
     }
 
     private func sendHoldingLease(
-        _ intent: Intent, action: PushAction, chain chainState: TokenState, account: AccountActivity, height: Int64, tag: [UInt8]
+        _ intent: Intent, action: PushAction, chain chainState: TokenState, account: AccountActivity, height: Int64,
+        tag: [UInt8]
     ) async throws -> ADMAmount? {
         // Decide again under the lease: another process may have sent or superseded meanwhile.
-        let fresh = try await store.intents(scope: scope, includeSettled: false).first { scope.tag($0[0].signal.token) == tag } ?? []
-        let again = planner.plan(intents: fresh, chain: chainState, account: account, height: height, now: wallClock.unixMillis())
+        let fresh =
+            try await store.intents(scope: scope, includeSettled: false).first { scope.tag($0[0].signal.token) == tag }
+            ?? []
+        let again = planner.plan(
+            intents: fresh, chain: chainState, account: account, height: height, now: wallClock.unixMillis())
         guard again.contains(.send(intent: intent.id, action: action)) else {
             return nil
         }
         // A remove names the provider the token was registered with (an add over another
         // provider removes that one first).
-        let provider = action == intent.action ? intent.signal.provider : (chainState.last?.signal.provider ?? intent.signal.provider)
+        let provider =
+            action == intent.action
+            ? intent.signal.provider : (chainState.last?.signal.provider ?? intent.signal.provider)
         let signal = try PushSignal(
-            token: intent.signal.token, provider: provider, action: action, deviceId: action == .add ? intent.signal.deviceId : nil)
+            token: intent.signal.token, provider: provider, action: action,
+            deviceId: action == .add ? intent.signal.deviceId : nil)
         let asset = chatKey.seal(signal.plaintext, type: .signal)
 
         let fee = Fee.message(ciphertextLength: asset.message.count)
         let balance = try await chain.spendableBalance(of: scope.account)
         guard balance.units >= fee else {
-            log.log(.warning, "intent \(intent.id) waits for funds: a signal costs \(ADMAmount(units: fee)) ADM, the balance is \(balance) ADM")
+            log.log(
+                .warning,
+                "intent \(intent.id) waits for funds: a signal costs \(ADMAmount(units: fee)) ADM, the balance is \(balance) ADM"
+            )
             try await store.update(.state(intent: intent.id, .waitingForFunds), now: wallClock.unixMillis())
             return balance
         }
@@ -49,10 +65,13 @@ extension Outbox {
         let recorded = Mutex<TransactionID?>(nil)
         let sent: SentSignal
         do {
-            sent = try await chain.send(asset, to: service.address, signedBy: keyPair, isResend: !intent.attempts.isEmpty) { transaction in
+            sent = try await chain.send(
+                asset, to: service.address, signedBy: keyPair, isResend: !intent.attempts.isEmpty
+            ) { transaction in
                 let id = try transaction.computedID()
                 let attempt = Attempt(
-                    id: id, action: action, node: "", timestamp: transaction.timestamp, sentAt: self.wallClock.unixMillis(), sentHeight: height,
+                    id: id, action: action, node: "", timestamp: transaction.timestamp,
+                    sentAt: self.wallClock.unixMillis(), sentHeight: height,
                     outcome: .recorded)
                 self.configuration.checkpoint?(.beforeRecord)
                 try await self.store.recordAttempt(attempt, intent: intent.id)
@@ -80,7 +99,10 @@ extension Outbox {
             log.log(.info, "signal \(sent.id) for intent \(intent.id) is in a pool of \(sent.node ?? "a node")")
             try await store.setOutcome(.accepted, attempt: sent.id)
         case .ambiguous(let message):
-            log.log(.info, "signal \(sent.id) for intent \(intent.id) may or may not have landed (\(message)): it will be looked up")
+            log.log(
+                .info,
+                "signal \(sent.id) for intent \(intent.id) may or may not have landed (\(message)): it will be looked up"
+            )
             try await store.setOutcome(.ambiguous, attempt: sent.id)
         case .tryElsewhere(let message), .clock(let message):
             log.log(.info, "signal \(sent.id) for intent \(intent.id) was not taken (\(message)): trying again later")
@@ -100,6 +122,8 @@ extension Outbox {
     private func backOff(_ intent: Intent) async throws(OutboxError) {
         let delay = configuration.policy.backoff(retries: intent.retries)
         let jitter = self.jitter.withLock { Int64.random(in: 0...(delay / 4), using: &$0) }
-        try await store.update(.backOff(intent: intent.id, notBefore: wallClock.unixMillis() &+ delay &+ jitter), now: wallClock.unixMillis())
+        try await store.update(
+            .backOff(intent: intent.id, notBefore: wallClock.unixMillis() &+ delay &+ jitter),
+            now: wallClock.unixMillis())
     }
 }

@@ -18,7 +18,9 @@ extension Outbox {
         var found: [OwnSignal] = []
         var offset = 0
         for _ in 0..<configuration.maxSyncPages {
-            let page = try await reading { () throws(NodeError) in try await chain.signals(sentBy: scope.account, afterHeight: after, offset: offset) }
+            let page = try await reading { () throws(NodeError) in
+                try await chain.signals(sentBy: scope.account, afterHeight: after, offset: offset)
+            }
             found += page.compactMap(ownSignal)
             guard page.count >= 100 else { break }
             offset += page.count
@@ -32,10 +34,11 @@ extension Outbox {
     /// recipient's, not in a block, not a chat (the service reads no other; a transfer's asset
     /// is not signed, so a node can hang any on it), or not a signal this account can read.
     func ownSignal(_ transaction: Transaction) -> OwnSignal? {
-        guard transaction.type == .chat, transaction.senderPublicKey == keyPair.publicKey, transaction.recipientId == service.address,
-              let height = transaction.height, height > 0, let chat = transaction.chat, chat.type == .signal,
-              let id = transaction.id ?? (try? transaction.computedID()),
-              let plaintext = try? chatKey.open(chat), let signal = try? PushSignal(plaintext: plaintext)
+        guard transaction.type == .chat, transaction.senderPublicKey == keyPair.publicKey,
+            transaction.recipientId == service.address,
+            let height = transaction.height, height > 0, let chat = transaction.chat, chat.type == .signal,
+            let id = transaction.id ?? (try? transaction.computedID()),
+            let plaintext = try? chatKey.open(chat), let signal = try? PushSignal(plaintext: plaintext)
         else { return nil }
         return OwnSignal(id: id, height: height, timestamp: transaction.timestamp, signal: signal)
     }
@@ -60,7 +63,10 @@ extension Outbox {
             case .notFound:
                 let (dueAt, overflow) = attempt.sentHeight.addingReportingOverflow(configuration.absentAfterBlocks)
                 if !overflow, view.height >= dueAt {
-                    log.log(.info, "attempt \(attempt.id) was not found on the nodes \(configuration.absentAfterBlocks) blocks after it was sent: it cannot land")
+                    log.log(
+                        .info,
+                        "attempt \(attempt.id) was not found on the nodes \(configuration.absentAfterBlocks) blocks after it was sent: it cannot land"
+                    )
                     try await store.setOutcome(.absent, attempt: attempt.id)
                 }
             }

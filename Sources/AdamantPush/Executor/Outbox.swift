@@ -88,7 +88,9 @@ public final class Outbox: Sendable {
         configuration: Configuration, wallClock: any WallClock, log: any LogSink
     ) throws(OutboxError) {
         self.store = store
-        scope = StoreScope(account: keyPair.address, service: service.address, key: LocalSealingKey(keyPair: keyPair, purpose: "outbox v1"))
+        scope = StoreScope(
+            account: keyPair.address, service: service.address,
+            key: LocalSealingKey(keyPair: keyPair, purpose: "outbox v1"))
         do { chatKey = try ChatKey(secretKey: keyPair.secretKey, partner: service.publicKey) } catch {
             throw .unusableServiceKey
         }
@@ -103,11 +105,12 @@ public final class Outbox: Sendable {
         self.log = log
     }
 
-
     // MARK: Intents
 
     /// Durably records the wish that `token` be registered with `provider`. Nothing is sent yet.
-    public func register(token: String, provider: PushProvider, deviceId: String? = nil) async throws(OutboxError) -> Intent {
+    public func register(token: String, provider: PushProvider, deviceId: String? = nil) async throws(OutboxError)
+        -> Intent
+    {
         let signal = try Self.signal(token: token, provider: provider, action: .add, deviceId: deviceId)
         return try await store.addIntent(signal, scope: scope, now: wallClock.unixMillis())
     }
@@ -143,13 +146,18 @@ public final class Outbox: Sendable {
         return intents
     }
 
-    private static func signal(token: String, provider: PushProvider, action: PushAction, deviceId: String? = nil) throws(OutboxError) -> PushSignal {
-        do { return try PushSignal(token: token, provider: provider, action: action, deviceId: deviceId) } catch { throw .invalidSignal(error) }
+    private static func signal(token: String, provider: PushProvider, action: PushAction, deviceId: String? = nil)
+        throws(OutboxError) -> PushSignal
+    {
+        do { return try PushSignal(token: token, provider: provider, action: action, deviceId: deviceId) } catch {
+            throw .invalidSignal(error)
+        }
     }
 
     private func knownProvider(of token: String) async throws(OutboxError) -> PushProvider? {
         let tag = scope.tag(token)
-        for group in try await store.intents(scope: scope, includeSettled: true) where scope.tag(group[0].signal.token) == tag {
+        for group in try await store.intents(scope: scope, includeSettled: true)
+        where scope.tag(group[0].signal.token) == tag {
             return group.last?.signal.provider
         }
         let kept = try await store.ownSignals(scope: scope).filter { $0.signal.token == token }

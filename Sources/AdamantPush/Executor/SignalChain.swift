@@ -55,9 +55,13 @@ extension NodeClient: SignalChain {
     public var clock: AnyClock { pool.clock }
 
     /// The account's signals from `/api/chats/get` (chat type 3), oldest first, 100 a page.
-    public func signals(sentBy sender: Address, afterHeight: Int64, offset: Int) async throws(NodeError) -> [Transaction] {
+    public func signals(sentBy sender: Address, afterHeight: Int64, offset: Int) async throws(NodeError)
+        -> [Transaction]
+    {
         // The node's schema takes fromHeight ≥ 1; from the start means leaving it out.
-        let query = ChatQuery(party: .sender(sender), chatType: .signal, afterHeight: afterHeight >= 1 ? afterHeight : nil, limit: 100, offset: offset, order: .oldestFirst)
+        let query = ChatQuery(
+            party: .sender(sender), chatType: .signal, afterHeight: afterHeight >= 1 ? afterHeight : nil, limit: 100,
+            offset: offset, order: .oldestFirst)
         return try await chats(query).transactions
     }
 
@@ -73,7 +77,10 @@ extension NodeClient: SignalChain {
         _ asset: ChatAsset, to recipient: Address, signedBy keyPair: KeyPair, isResend: Bool,
         willSend: @Sendable (Transaction) async throws -> Void
     ) async throws -> SentSignal {
-        let result = try await submitChat(asset, to: recipient, signedBy: keyPair, isResend: isResend, willSend: willSend)
-        return SentSignal(id: result.transactionID, outcome: result.outcome, node: result.node?.description, nodesReached: result.attempts.count)
+        let result = try await submitChat(
+            asset, to: recipient, signedBy: keyPair, isResend: isResend, willSend: willSend)
+        return SentSignal(
+            id: result.transactionID, outcome: result.outcome, node: result.node?.description,
+            nodesReached: result.attempts.count)
     }
 }

@@ -32,7 +32,8 @@ public struct Intent: Sendable, Hashable, Identifiable {
     /// An intent as the store keeps it (the store makes them; tests and planners take them apart).
     public init(
         id: Int64, sequence: Int64, signal: PushSignal, createdAt: Int64, activeSince: Int64? = nil,
-        state: IntentState = .pending, attempts: [Attempt] = [], retries: Int = 0, notBefore: Int64 = 0, mustSend: Bool = false
+        state: IntentState = .pending, attempts: [Attempt] = [], retries: Int = 0, notBefore: Int64 = 0,
+        mustSend: Bool = false
     ) {
         self.id = id
         self.sequence = sequence
@@ -99,7 +100,10 @@ public struct Attempt: Sendable, Hashable {
     public var outcome: AttemptOutcome
 
     /// An attempt as the store keeps it.
-    public init(id: TransactionID, action: PushAction, node: String, timestamp: Int32, sentAt: Int64, sentHeight: Int64, outcome: AttemptOutcome) {
+    public init(
+        id: TransactionID, action: PushAction, node: String, timestamp: Int32, sentAt: Int64, sentHeight: Int64,
+        outcome: AttemptOutcome
+    ) {
         self.id = id
         self.action = action
         self.node = node

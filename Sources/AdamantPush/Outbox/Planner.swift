@@ -68,7 +68,9 @@ public struct Planner: Sendable {
     /// order): their attempts tell this home's signals from another client's. `chain` is the
     /// state of its token and `account` the account's activity on chain; `height` the chain
     /// height now; `now` Unix ms.
-    public func plan(intents: [Intent], chain: TokenState, account: AccountActivity = AccountActivity(), height: Int64, now: Int64) -> [Step] {
+    public func plan(
+        intents: [Intent], chain: TokenState, account: AccountActivity = AccountActivity(), height: Int64, now: Int64
+    ) -> [Step] {
         guard var newest = intents.max(by: { $0.sequence < $1.sequence }) else { return [] }
         var steps: [Step] = []
 
@@ -97,7 +99,11 @@ public struct Planner: Sendable {
         let inFlight = newest.liveAttempts.map(\.id)
         if !inFlight.isEmpty { return steps + [.wait(intent: newest.id, .attemptsInFlight(inFlight))] }
         if now.saturatingDistance(from: newest.activeSince) > policy.maxAgeMillis {
-            return steps + [.fail(intent: newest.id, reason: "not applied within \(policy.maxAgeMillis / 86_400_000) days: every try failed")]
+            return steps + [
+                .fail(
+                    intent: newest.id,
+                    reason: "not applied within \(policy.maxAgeMillis / 86_400_000) days: every try failed")
+            ]
         }
         if now < newest.notBefore { return steps + [.wait(intent: newest.id, .time(newest.notBefore))] }
 
@@ -145,7 +151,7 @@ public struct Planner: Sendable {
     /// removes first: the service keeps a row per provider, so two would mean double pushes.
     func nextAction(for intent: Intent, chain: TokenState) -> PushAction {
         guard intent.action == .add, chain.standing == .registered, let last = chain.last,
-              last.signal.provider != intent.signal.provider
+            last.signal.provider != intent.signal.provider
         else { return intent.action }
         return .remove
     }

@@ -1,11 +1,11 @@
 import AdamantStore
 
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #elseif canImport(Musl)
-@preconcurrency import Musl
+    @preconcurrency import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Who holds a lease: `host pid nonce`, one per outbox (several may share a process). A holder
@@ -22,7 +22,9 @@ enum LeaseHolder {
 
     static func isGone(_ holder: String) -> Bool {
         let parts = holder.split(separator: " ")
-        guard parts.count == 3, parts[0] == HostName.current, let pid = pid_t(parts[1]), pid > 0, pid != getpid() else { return false }
+        guard parts.count == 3, parts[0] == HostName.current, let pid = pid_t(parts[1]), pid > 0, pid != getpid() else {
+            return false
+        }
         return kill(pid, 0) == -1 && errno == ESRCH
     }
 }

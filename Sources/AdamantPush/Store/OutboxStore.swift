@@ -42,27 +42,38 @@ final class OutboxStore: Sendable {
     /// The tables that decide what is sent are checked whole first (they stay small: a row per
     /// wish and per send); the cache of own signals, which can hold 10,000, is not.
     init(directory: String) throws(OutboxError) {
-        do { database = try SerialDatabase.openPrivately(Self.fileName, of: .outbox, in: directory, migrations: Schema.migrations, checked: ["intents", "attempts"]) } catch { throw .store(error) }
+        do {
+            database = try SerialDatabase.openPrivately(
+                Self.fileName, of: .outbox, in: directory, migrations: Schema.migrations,
+                checked: ["intents", "attempts"])
+        } catch { throw .store(error) }
     }
 
     // MARK: Intents
 
     /// A new intent for the signal's key, numbered after every earlier one.
-    func addIntent(_ signal: PushSignal, scope: StoreScope, now: Int64, mustSend: Bool = false) async throws(OutboxError) -> Intent {
+    func addIntent(_ signal: PushSignal, scope: StoreScope, now: Int64, mustSend: Bool = false)
+        async throws(OutboxError) -> Intent
+    {
         let tag = scope.tag(signal.token)
         let sealed = SealedSignal.seal(signal, key: scope.key, context: scope.intentContext(tag: tag))
         let (account, service) = (scope.account.description, scope.service.description)
         return try await write { db in
-            let last = try db.query(
-                "SELECT coalesce(max(sequence), 0) FROM intents WHERE account = ?1 AND service = ?2 AND token_tag = ?3",
-                [.text(account), .text(service), .blob(tag)]).first?.integer(0) ?? 0
+            let last =
+                try db.query(
+                    "SELECT coalesce(max(sequence), 0) FROM intents WHERE account = ?1 AND service = ?2 AND token_tag = ?3",
+                    [.text(account), .text(service), .blob(tag)]
+                ).first?.integer(0) ?? 0
             try db.query(
                 """
                 INSERT INTO intents (account, service, token_tag, sequence, action, sealed, created_at, active_since, state, must_send)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, 'pending', ?8)
                 """,
-                [.text(account), .text(service), .blob(tag), .integer(last + 1), .text(signal.action.rawValue), .blob(sealed), .integer(now),
-                 .integer(mustSend ? 1 : 0)])
+                [
+                    .text(account), .text(service), .blob(tag), .integer(last + 1), .text(signal.action.rawValue),
+                    .blob(sealed), .integer(now),
+                    .integer(mustSend ? 1 : 0),
+                ])
             let id = try db.query("SELECT last_insert_rowid()").first?.integer(0) ?? 0
             // The planner's first rule, applied at once so the store says it even while no node
             // can be reached: an older intent none of whose signals can still land is never sent.
@@ -82,7 +93,10 @@ final class OutboxStore: Sendable {
         let (account, service) = (scope.account.description, scope.service.description)
         // Leaves out keys with nothing but superseded intents: a failed or overridden newest
         // intent is still the token's state to show.
-        let filter = includeSettled ? "" : """
+        let filter =
+            includeSettled
+            ? ""
+            : """
             AND i.token_tag IN (SELECT token_tag FROM intents WHERE account = ?1 AND service = ?2
                                 AND (state != 'superseded' OR overridden_by IS NOT NULL))
             """
@@ -103,7 +117,9 @@ final class OutboxStore: Sendable {
         }
         var attemptsByIntent: [Int64: [Attempt]] = [:]
         for row in attemptRows {
-            guard let intent = row.integer(0), let attempt = Self.attempt(row) else { throw .store(.damaged(.outbox, path: path, detail: "an attempt row cannot be read")) }
+            guard let intent = row.integer(0), let attempt = Self.attempt(row) else {
+                throw .store(.damaged(.outbox, path: path, detail: "an attempt row cannot be read"))
+            }
             attemptsByIntent[intent, default: []].append(attempt)
         }
         var groups: [[Intent]] = []
@@ -139,8 +155,11 @@ final class OutboxStore: Sendable {
                 INSERT INTO attempts (id, intent, action, node, timestamp, sent_at, sent_height, outcome)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'recorded')
                 """,
-                [.text(attempt.id.description), .integer(intent), .text(attempt.action.rawValue), .text(attempt.node),
-                 .integer(Int64(attempt.timestamp)), .integer(attempt.sentAt), .integer(attempt.sentHeight)])
+                [
+                    .text(attempt.id.description), .integer(intent), .text(attempt.action.rawValue),
+                    .text(attempt.node),
+                    .integer(Int64(attempt.timestamp)), .integer(attempt.sentAt), .integer(attempt.sentHeight),
+                ])
             try db.query("UPDATE intents SET state = 'inflight' WHERE id = ?1", [.integer(intent)])
         }
     }
@@ -148,14 +167,20 @@ final class OutboxStore: Sendable {
     func setOutcome(_ outcome: AttemptOutcome, attempt id: TransactionID) async throws(OutboxError) {
         let (name, height, message) = Self.columns(of: outcome)
         try await write { db in
-            try db.query("UPDATE attempts SET outcome = ?1, height = ?2, message = ?3 WHERE id = ?4",
-                         [.text(name), height.map(SQLiteValue.integer) ?? .null, message.map(SQLiteValue.text) ?? .null, .text(id.description)])
+            try db.query(
+                "UPDATE attempts SET outcome = ?1, height = ?2, message = ?3 WHERE id = ?4",
+                [
+                    .text(name), height.map(SQLiteValue.integer) ?? .null, message.map(SQLiteValue.text) ?? .null,
+                    .text(id.description),
+                ])
         }
     }
 
     /// The node that answered for an attempt, known only once it answered.
     func setNode(_ node: String, attempt id: TransactionID) async throws(OutboxError) {
-        try await write { db in try db.query("UPDATE attempts SET node = ?1 WHERE id = ?2", [.text(node), .text(id.description)]) }
+        try await write { db in
+            try db.query("UPDATE attempts SET node = ?1 WHERE id = ?2", [.text(node), .text(id.description)])
+        }
     }
 
     // MARK: Leases
@@ -163,13 +188,19 @@ final class OutboxStore: Sendable {
     /// Takes the key's lease for `holder` until `expiresAt` if it is free, expired, held by a
     /// process of this machine that no longer exists (killed while sending), or already this
     /// holder's.
-    func acquireLease(tag: [UInt8], scope: StoreScope, holder: String, now: Int64, expiresAt: Int64) async throws(OutboxError) -> Bool {
+    func acquireLease(tag: [UInt8], scope: StoreScope, holder: String, now: Int64, expiresAt: Int64)
+        async throws(OutboxError) -> Bool
+    {
         let (account, service) = (scope.account.description, scope.service.description)
         return try await write { db in
-            let current = try db.query("SELECT holder FROM leases WHERE account = ?1 AND service = ?2 AND token_tag = ?3",
-                                       [.text(account), .text(service), .blob(tag)]).first?.text(0)
+            let current = try db.query(
+                "SELECT holder FROM leases WHERE account = ?1 AND service = ?2 AND token_tag = ?3",
+                [.text(account), .text(service), .blob(tag)]
+            ).first?.text(0)
             if let current, LeaseHolder.isGone(current) {
-                try db.query("DELETE FROM leases WHERE account = ?1 AND service = ?2 AND token_tag = ?3", [.text(account), .text(service), .blob(tag)])
+                try db.query(
+                    "DELETE FROM leases WHERE account = ?1 AND service = ?2 AND token_tag = ?3",
+                    [.text(account), .text(service), .blob(tag)])
             }
             try db.query(
                 """
@@ -184,8 +215,9 @@ final class OutboxStore: Sendable {
 
     func releaseLease(tag: [UInt8], scope: StoreScope, holder: String) async throws(OutboxError) {
         try await write { db in
-            try db.query("DELETE FROM leases WHERE account = ?1 AND service = ?2 AND token_tag = ?3 AND holder = ?4",
-                         [.text(scope.account.description), .text(scope.service.description), .blob(tag), .text(holder)])
+            try db.query(
+                "DELETE FROM leases WHERE account = ?1 AND service = ?2 AND token_tag = ?3 AND holder = ?4",
+                [.text(scope.account.description), .text(scope.service.description), .blob(tag), .text(holder)])
         }
     }
 
@@ -194,8 +226,10 @@ final class OutboxStore: Sendable {
     /// The height up to which the chain has been read for the scope (0: never).
     func cursor(scope: StoreScope) async throws(OutboxError) -> Int64 {
         try await read { db in
-            try db.query("SELECT height FROM sync_cursors WHERE account = ?1 AND service = ?2",
-                         [.text(scope.account.description), .text(scope.service.description)]).first?.integer(0) ?? 0
+            try db.query(
+                "SELECT height FROM sync_cursors WHERE account = ?1 AND service = ?2",
+                [.text(scope.account.description), .text(scope.service.description)]
+            ).first?.integer(0) ?? 0
         }
     }
 
@@ -203,9 +237,12 @@ final class OutboxStore: Sendable {
     func saveOwnSignals(_ signals: [OwnSignal], cursor: Int64, scope: StoreScope) async throws(OutboxError) {
         let (account, service) = (scope.account.description, scope.service.description)
         let rows: [[SQLiteValue]] = signals.map { signal in
-            [.integer(Int64(bitPattern: signal.id.number)), .text(account), .text(service), .blob(scope.tag(signal.signal.token)),
-             .integer(signal.height), .integer(Int64(signal.timestamp)),
-             .blob(SealedSignal.seal(signal.signal, key: scope.key, context: scope.signalContext(id: signal.id)))]
+            [
+                .integer(Int64(bitPattern: signal.id.number)), .text(account), .text(service),
+                .blob(scope.tag(signal.signal.token)),
+                .integer(signal.height), .integer(Int64(signal.timestamp)),
+                .blob(SealedSignal.seal(signal.signal, key: scope.key, context: scope.signalContext(id: signal.id))),
+            ]
         }
         try await write { db in
             for row in rows {
@@ -230,14 +267,18 @@ final class OutboxStore: Sendable {
         let path = path
         return try await read { db in
             var signals: [OwnSignal] = []
-            try db.forEachRow("SELECT id, height, timestamp, sealed FROM own_signals WHERE account = ?1 AND service = ?2 ORDER BY height",
-                              [.text(scope.account.description), .text(scope.service.description)]) { row in
+            try db.forEachRow(
+                "SELECT id, height, timestamp, sealed FROM own_signals WHERE account = ?1 AND service = ?2 ORDER BY height",
+                [.text(scope.account.description), .text(scope.service.description)]
+            ) { row in
                 guard let number = row.integer(0), let height = row.integer(1), height > 0,
-                      let timestamp = row.integer(2).flatMap({ Int32(exactly: $0) }), let sealed = row.blob(3)
+                    let timestamp = row.integer(2).flatMap({ Int32(exactly: $0) }), let sealed = row.blob(3)
                 else { throw StoreError.damaged(.outbox, path: path, detail: "a kept signal cannot be read") }
                 let id = TransactionID(number: UInt64(bitPattern: number))
-                guard let signal = SealedSignal.open(sealed, key: scope.key, context: scope.signalContext(id: id)) else {
-                    throw StoreError.damaged(.outbox, path: path, detail: "a kept signal cannot be read with this account's key")
+                guard let signal = SealedSignal.open(sealed, key: scope.key, context: scope.signalContext(id: id))
+                else {
+                    throw StoreError.damaged(
+                        .outbox, path: path, detail: "a kept signal cannot be read with this account's key")
                 }
                 signals.append(OwnSignal(id: id, height: height, timestamp: timestamp, signal: signal))
             }
@@ -248,11 +289,19 @@ final class OutboxStore: Sendable {
     // MARK: Plumbing
 
     @discardableResult
-    private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(OutboxError) -> T {
-        do { return try await database.write(body) } catch { throw .store(StoreError(error, store: .outbox, path: path)) }
+    private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T)
+        async throws(OutboxError) -> T
+    {
+        do { return try await database.write(body) } catch {
+            throw .store(StoreError(error, store: .outbox, path: path))
+        }
     }
 
-    private func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(OutboxError) -> T {
-        do { return try await database.read(body) } catch { throw .store(StoreError(error, store: .outbox, path: path)) }
+    private func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(OutboxError)
+        -> T
+    {
+        do { return try await database.read(body) } catch {
+            throw .store(StoreError(error, store: .outbox, path: path))
+        }
     }
 }

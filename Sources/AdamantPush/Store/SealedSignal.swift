@@ -19,9 +19,13 @@ enum SealedSignal {
     static func open(_ sealed: [UInt8], key: LocalSealingKey, context: [UInt8]) -> PushSignal? {
         guard var bytes = try? key.open(sealed, context: context) else { return nil }
         defer { SecureMemory.zero(&bytes) }
-        let fields = bytes.split(separator: separator, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-        guard fields.count == 4, let action = PushAction(rawValue: fields[0]), let provider = PushProvider(rawValue: fields[1]), !fields[2].isEmpty
+        let fields = bytes.split(separator: separator, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        guard fields.count == 4, let action = PushAction(rawValue: fields[0]),
+            let provider = PushProvider(rawValue: fields[1]), !fields[2].isEmpty
         else { return nil }
-        return PushSignal(validated: fields[2], provider: provider, action: action, deviceId: fields[3].isEmpty ? nil : fields[3])
+        return PushSignal(
+            validated: fields[2], provider: provider, action: action, deviceId: fields[3].isEmpty ? nil : fields[3])
     }
 }

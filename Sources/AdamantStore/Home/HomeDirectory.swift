@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #elseif canImport(Musl)
-@preconcurrency import Musl
+    @preconcurrency import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The home directory's rules: only its owner may enter it (0700) or read its files (0600).
@@ -24,7 +24,9 @@ enum HomeDirectory {
         // it leads to is held to the same rules.
         if info.st_mode & S_IFMT == S_IFLNK, info.st_uid == geteuid() {
             guard stat(path, &info) == 0, let resolved = realpath(path, nil) else {
-                throw .home(path: path, problem: "it is a symbolic link that leads nowhere (\(String(cString: strerror(errno))))")
+                throw .home(
+                    path: path,
+                    problem: "it is a symbolic link that leads nowhere (\(String(cString: strerror(errno))))")
             }
             directory = String(cString: resolved)
             free(resolved)
@@ -33,12 +35,20 @@ enum HomeDirectory {
         // Another user's home is theirs even to root: its outbox and log are their state, and a
         // chmod it could not run would be no advice.
         guard info.st_uid == geteuid() else {
-            throw .home(path: path, problem: "it belongs to uid \(info.st_uid), not to you (uid \(geteuid())); give a home of your own with --home")
+            throw .home(
+                path: path,
+                problem:
+                    "it belongs to uid \(info.st_uid), not to you (uid \(geteuid())); give a home of your own with --home"
+            )
         }
         guard info.st_mode & 0o077 == 0 else {
-            throw .home(path: path, problem: "others can enter it (mode \(String(info.st_mode & 0o777, radix: 8))); run: chmod 700 \(path)")
+            throw .home(
+                path: path,
+                problem: "others can enter it (mode \(String(info.st_mode & 0o777, radix: 8))); run: chmod 700 \(path)")
         }
-        guard access(path, W_OK) == 0 else { throw .homeUnwritable(path: path, problem: String(cString: strerror(errno))) }
+        guard access(path, W_OK) == 0 else {
+            throw .homeUnwritable(path: path, problem: String(cString: strerror(errno)))
+        }
         return directory
     }
 
@@ -70,7 +80,9 @@ enum HomeDirectory {
     /// the file made 0600 if it was missing. SQLite gives a new database 0644 less the umask,
     /// and its WAL and shm files the database's own mode, so a file made here first keeps all
     /// three private without touching the process-wide umask.
-    static func privateFile(_ fileName: String, of store: StoreError.Store, in home: String) throws(StoreError) -> String {
+    static func privateFile(_ fileName: String, of store: StoreError.Store, in home: String) throws(StoreError)
+        -> String
+    {
         let path = try prepare(home) + "/" + fileName
         let descriptor = open(path, O_RDONLY | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .failed(store, path: path, StoreFailure(errno: errno)) }
@@ -78,9 +90,13 @@ enum HomeDirectory {
         // SQLite would take a FIFO or a device for a database and fail on it in its own words.
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw .failed(store, path: path, StoreFailure(errno: errno)) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .failed(store, path: path, .notARegularFile(kind(of: info.st_mode))) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw .failed(store, path: path, .notARegularFile(kind(of: info.st_mode)))
+        }
         for companion in [path + "-wal", path + "-shm"] where lstat(companion, &info) == 0 {
-            guard info.st_mode & S_IFMT == S_IFREG else { throw .failed(store, path: companion, .notARegularFile(kind(of: info.st_mode))) }
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                throw .failed(store, path: companion, .notARegularFile(kind(of: info.st_mode)))
+            }
         }
         return path
     }
@@ -91,12 +107,16 @@ extension SerialDatabase {
     /// migrated if needed, `checked` tables checked whole, with its failures said as a user
     /// can act on them: a newer schema, a damaged file, or any other storage failure.
     package static func openPrivately(
-        _ fileName: String, of store: StoreError.Store, in home: String, migrations: [Migration], checked: [String] = [], durable: Bool = true
+        _ fileName: String, of store: StoreError.Store, in home: String, migrations: [Migration],
+        checked: [String] = [], durable: Bool = true
     ) throws(StoreError) -> SerialDatabase {
         let path = try HomeDirectory.privateFile(fileName, of: store, in: home)
-        if let problem = WriteAheadLog.unreadableCommits(of: path) { throw .damaged(store, path: path + "-wal", detail: problem) }
+        if let problem = WriteAheadLog.unreadableCommits(of: path) {
+            throw .damaged(store, path: path + "-wal", detail: problem)
+        }
         do {
-            return try SerialDatabase(path: path, create: true, migrations: migrations, checked: checked, durable: durable)
+            return try SerialDatabase(
+                path: path, create: true, migrations: migrations, checked: checked, durable: durable)
         } catch {
             throw StoreError(error, store: store, path: path)
         }

@@ -15,7 +15,8 @@ public final class NotificationLog: Sendable {
     /// notification: a power loss can forget the last one shown (it may be shown again), never
     /// damage the file.
     public init(home: String) throws(StoreError) {
-        database = try SerialDatabase.openPrivately(Self.fileName, of: .notificationLog, in: home, migrations: Self.migrations, durable: false)
+        database = try SerialDatabase.openPrivately(
+            Self.fileName, of: .notificationLog, in: home, migrations: Self.migrations, durable: false)
         self.home = home
     }
 
@@ -35,7 +36,10 @@ public final class NotificationLog: Sendable {
                 INSERT INTO shown (account, id, shown_at, pushed, height) VALUES (?1, ?2, ?3, ?4, ?5)
                 ON CONFLICT (account, id) DO UPDATE SET pushed = max(pushed, excluded.pushed), height = coalesce(height, excluded.height)
                 """,
-                [.text(account), .integer(number), .integer(unixMillis), .integer(pushed ? 1 : 0), height.map(SQLiteValue.integer) ?? .null])
+                [
+                    .text(account), .integer(number), .integer(unixMillis), .integer(pushed ? 1 : 0),
+                    height.map(SQLiteValue.integer) ?? .null,
+                ])
             return before
         }
     }
@@ -53,8 +57,9 @@ public final class NotificationLog: Sendable {
     /// Every transaction a push brought to `account`, oldest first.
     public func pushes(to account: Address) async throws(StoreError) -> [Push] {
         let rows = try await read { db in
-            try db.query("SELECT id, shown_at, height FROM shown WHERE account = ?1 AND pushed = 1 ORDER BY shown_at",
-                         [.text(account.description)])
+            try db.query(
+                "SELECT id, shown_at, height FROM shown WHERE account = ?1 AND pushed = 1 ORDER BY shown_at",
+                [.text(account.description)])
         }
         return rows.compactMap { row in
             guard let id = row.integer(0), let shownAt = row.integer(1) else { return nil }
@@ -64,8 +69,11 @@ public final class NotificationLog: Sendable {
 
     /// The key kept for `address`, if it was kept and still hashes to it.
     public func publicKey(of address: Address) async throws(StoreError) -> PublicKey? {
-        let rows = try await read { db in try db.query("SELECT public_key FROM public_keys WHERE address = ?1", [.text(address.description)]) }
-        guard case .blob(let bytes)? = rows.first?.first, let key = try? PublicKey(bytes: bytes), key.address == address else { return nil }
+        let rows = try await read { db in
+            try db.query("SELECT public_key FROM public_keys WHERE address = ?1", [.text(address.description)])
+        }
+        guard case .blob(let bytes)? = rows.first?.first, let key = try? PublicKey(bytes: bytes), key.address == address
+        else { return nil }
         return key
     }
 
@@ -73,7 +81,9 @@ public final class NotificationLog: Sendable {
     public func remember(_ key: PublicKey, of address: Address) async throws(StoreError) {
         guard key.address == address else { return }
         try await write { db in
-            try db.query("INSERT OR REPLACE INTO public_keys (address, public_key) VALUES (?1, ?2)", [.text(address.description), .blob(key.bytes)])
+            try db.query(
+                "INSERT OR REPLACE INTO public_keys (address, public_key) VALUES (?1, ?2)",
+                [.text(address.description), .blob(key.bytes)])
         }
     }
 
@@ -92,11 +102,14 @@ public final class NotificationLog: Sendable {
     public func mutedChats(account: Address, now: Int64) async throws(StoreError) -> [Address: Int64] {
         let rows = try await write { db in
             try db.query("DELETE FROM muted_chats WHERE until <= ?1", [.integer(now)])
-            return try db.query("SELECT partner, until FROM muted_chats WHERE account = ?1", [.text(account.description)])
+            return try db.query(
+                "SELECT partner, until FROM muted_chats WHERE account = ?1", [.text(account.description)])
         }
         var muted: [Address: Int64] = [:]
         for row in rows {
-            guard row.count == 2, case .text(let text) = row[0], case .integer(let until) = row[1], let partner = try? Address(text) else { continue }
+            guard row.count == 2, case .text(let text) = row[0], case .integer(let until) = row[1],
+                let partner = try? Address(text)
+            else { continue }
             muted[partner] = until
         }
         return muted
@@ -116,13 +129,17 @@ public final class NotificationLog: Sendable {
     /// `id` reached the desktop after all, or is given up.
     public func forgetUndelivered(_ id: TransactionID, account: Address) async throws(StoreError) {
         try await write { db in
-            try db.query("DELETE FROM undelivered WHERE account = ?1 AND id = ?2", [.text(account.description), .integer(Int64(bitPattern: id.number))])
+            try db.query(
+                "DELETE FROM undelivered WHERE account = ?1 AND id = ?2",
+                [.text(account.description), .integer(Int64(bitPattern: id.number))])
         }
     }
 
     /// What the desktop did not take for `account`, in the order it was missed.
     public func undelivered(account: Address) async throws(StoreError) -> [TransactionID] {
-        let rows = try await read { db in try db.query("SELECT id FROM undelivered WHERE account = ?1 ORDER BY at, id", [.text(account.description)]) }
+        let rows = try await read { db in
+            try db.query("SELECT id FROM undelivered WHERE account = ?1 ORDER BY at, id", [.text(account.description)])
+        }
         return rows.compactMap { row in
             guard case .integer(let value)? = row.first else { return nil }
             return TransactionID(number: UInt64(bitPattern: value))
@@ -132,14 +149,19 @@ public final class NotificationLog: Sendable {
     // MARK: The watch cursor
 
     /// The lease of `account`'s watch on this log's home, held until it is released.
-    public func leaseWatch(account: Address) throws(WatchLease.Refusal) -> WatchLease { try WatchLease(home: home, account: account) }
+    public func leaseWatch(account: Address) throws(WatchLease.Refusal) -> WatchLease {
+        try WatchLease(home: home, account: account)
+    }
 
     /// Where `watch` resumes for `account` on one of its listings (`stream`), if it ran before.
     public func watchCursor(account: Address, stream: String) async throws(StoreError) -> WatchCursor? {
         let rows = try await read { db in
-            try db.query("SELECT height, skip FROM watch_cursors WHERE account = ?1 AND stream = ?2", [.text(account.description), .text(stream)])
+            try db.query(
+                "SELECT height, skip FROM watch_cursors WHERE account = ?1 AND stream = ?2",
+                [.text(account.description), .text(stream)])
         }
-        guard let row = rows.first, let height = row.integer(0), let skip = row.integer(1), height >= 0, skip >= 0 else { return nil }
+        guard let row = rows.first, let height = row.integer(0), let skip = row.integer(1), height >= 0, skip >= 0
+        else { return nil }
         return WatchCursor(height: height, skip: Int(clamping: skip))
     }
 
@@ -156,14 +178,20 @@ public final class NotificationLog: Sendable {
 
     /// Which of `transactions` were shown to `account` before (by `watch` or for a push), as
     /// `wasShown` tells, a page in one statement.
-    public func shown(among transactions: [WatchedTransaction], account: Address) async throws(StoreError) -> Set<TransactionID> {
+    public func shown(among transactions: [WatchedTransaction], account: Address) async throws(StoreError) -> Set<
+        TransactionID
+    > {
         guard !transactions.isEmpty else { return [] }
         let account = account.description
         return try await read { db in try Self.shown(among: transactions, account: account, db) }
     }
 
-    private static func shown(among transactions: [WatchedTransaction], account: String, _ db: SQLiteConnection) throws -> Set<TransactionID> {
-        guard let low = transactions.lazy.map(\.height).min(), let high = transactions.lazy.map(\.height).max() else { return [] }
+    private static func shown(among transactions: [WatchedTransaction], account: String, _ db: SQLiteConnection) throws
+        -> Set<TransactionID>
+    {
+        guard let low = transactions.lazy.map(\.height).min(), let high = transactions.lazy.map(\.height).max() else {
+            return []
+        }
         var found = Set<TransactionID>()
         for values in ShownAmong.bindings(account: account, transactions.map(\.id)) {
             for row in try db.query(ShownAmong.sql, values) {
@@ -177,10 +205,12 @@ public final class NotificationLog: Sendable {
 
     /// Shown for a push or by a fetch (`shown`, by id; an older `watch` kept its own there
     /// too), or handed over by `watch` from block `height` (`WatchedPages`).
-    private static func wasShown(_ id: Int64, at height: Int64?, account: String, _ db: SQLiteConnection) throws -> Bool {
+    private static func wasShown(_ id: Int64, at height: Int64?, account: String, _ db: SQLiteConnection) throws -> Bool
+    {
         if try isInShown(id, account: account, db) { return true }
         guard let height else { return false }
-        return try WatchedPages.ids(account: account, reaching: height, through: height, db).contains(TransactionID(number: UInt64(bitPattern: id)))
+        return try WatchedPages.ids(account: account, reaching: height, through: height, db).contains(
+            TransactionID(number: UInt64(bitPattern: id)))
     }
 
     /// Shown for a push, by a fetch or from a socket: kept by id in `shown`.
@@ -196,11 +226,13 @@ public final class NotificationLog: Sendable {
     /// order, so that a process killed in the middle loses none of them (`settleWatched` at
     /// the next start).
     public func recordWatched(
-        _ transactions: [WatchedTransaction], account: Address, from: WatchCursor, to cursor: WatchCursor, stream: String
+        _ transactions: [WatchedTransaction], account: Address, from: WatchCursor, to cursor: WatchCursor,
+        stream: String
     ) async throws(StoreError) -> WatchedPage {
         let journal = WatchJournal(home: home, account: account, stream: stream)
         let text = account.description
-        let (shownBefore, fresh, delivery) = try await write { db -> (Set<TransactionID>, [TransactionID], WatchJournal.Delivery?) in
+        let (shownBefore, fresh, delivery) = try await write {
+            db -> (Set<TransactionID>, [TransactionID], WatchJournal.Delivery?) in
             let shownBefore = try Self.shown(among: transactions, account: text, db)  // no statement for none
             let fresh = shownBefore.isEmpty ? transactions : transactions.filter { !shownBefore.contains($0.id) }
             // A listing read again to no avail (each poll's last blocks) writes nothing.
@@ -215,21 +247,26 @@ public final class NotificationLog: Sendable {
             return (shownBefore, ids, delivery)
         }
         return WatchedPage(
-            log: self, journal: journal, delivery: delivery, ids: fresh, shownBefore: shownBefore, from: from, account: account, stream: stream)
+            log: self, journal: journal, delivery: delivery, ids: fresh, shownBefore: shownBefore, from: from,
+            account: account, stream: stream)
     }
 
     /// Which of `ids`, transactions a node's socket announced before a block held them, were
     /// shown to `account` before: for a push, by a fetch, from a socket, or handed over in a
     /// page that reaches block `height` (where the watch's listings read now: a transaction
     /// still in the pool lands in no block below that).
-    public func shown(pooled ids: [TransactionID], account: Address, fromHeight height: Int64) async throws(StoreError) -> Set<TransactionID> {
+    public func shown(pooled ids: [TransactionID], account: Address, fromHeight height: Int64) async throws(StoreError)
+        -> Set<TransactionID>
+    {
         guard !ids.isEmpty else { return [] }
         let account = account.description
         return try await read { db in
             let watched = try WatchedPages.ids(account: account, reaching: max(0, height), db)
             var found = Set<TransactionID>()
             for id in ids {
-                if try watched.contains(id) || Self.isInShown(Int64(bitPattern: id.number), account: account, db) { found.insert(id) }
+                if try watched.contains(id) || Self.isInShown(Int64(bitPattern: id.number), account: account, db) {
+                    found.insert(id)
+                }
             }
             return found
         }
@@ -239,7 +276,9 @@ public final class NotificationLog: Sendable {
     /// id and with no block, so the listing that later finds them in a block skips them; with a
     /// journal as `recordWatched` keeps one, so a process killed in the middle loses none of
     /// them (`settleWatched` of `stream` at the next start).
-    public func recordPooled(_ ids: [TransactionID], account: Address, at unixMillis: Int64, stream: String) async throws(StoreError) -> WatchedPage {
+    public func recordPooled(_ ids: [TransactionID], account: Address, at unixMillis: Int64, stream: String)
+        async throws(StoreError) -> WatchedPage
+    {
         let start = WatchCursor(height: 0)
         let journal = WatchJournal(home: home, account: account, stream: stream)
         let delivery = try journal.start(from: start, ids: ids)
@@ -251,7 +290,8 @@ public final class NotificationLog: Sendable {
                     [.text(text), .integer(Int64(bitPattern: id.number)), .integer(unixMillis)])
             }
         }
-        return WatchedPage(log: self, journal: journal, delivery: delivery, ids: ids, from: start, account: account, stream: stream)
+        return WatchedPage(
+            log: self, journal: journal, delivery: delivery, ids: ids, from: start, account: account, stream: stream)
     }
 
     /// Settles what a watch of `account`'s `stream` left at its end: the notifications of a
@@ -266,97 +306,122 @@ public final class NotificationLog: Sendable {
             return 0
         }
         let undelivered = page.undelivered
-        if !undelivered.isEmpty { try await forgetWatched(undelivered, account: account, cursor: page.from, stream: stream) }
+        if !undelivered.isEmpty {
+            try await forgetWatched(undelivered, account: account, cursor: page.from, stream: stream)
+        }
         journal.clear()
         return undelivered.count
     }
 
     /// Undoes `recordWatched` for the ids of a page that were not delivered, putting the cursor
     /// back where the page started.
-    func forgetWatched(_ ids: [TransactionID], account: Address, cursor: WatchCursor, stream: String) async throws(StoreError) {
+    func forgetWatched(_ ids: [TransactionID], account: Address, cursor: WatchCursor, stream: String)
+        async throws(StoreError)
+    {
         let text = account.description
         try await write { db in
             try WatchedPages.remove(Set(ids), account: text, reaching: cursor.height, db)
             for id in ids {
                 // A page an older `watch` recorded there, settled after an upgrade.
-                try db.query("DELETE FROM shown WHERE account = ?1 AND id = ?2 AND pushed = 0", [.text(text), .integer(Int64(bitPattern: id.number))])
+                try db.query(
+                    "DELETE FROM shown WHERE account = ?1 AND id = ?2 AND pushed = 0",
+                    [.text(text), .integer(Int64(bitPattern: id.number))])
             }
             try Self.storeCursor(cursor, account: account, stream: stream, db)
         }
     }
 
-    private static func storeCursor(_ cursor: WatchCursor, account: Address, stream: String, _ db: SQLiteConnection) throws {
+    private static func storeCursor(_ cursor: WatchCursor, account: Address, stream: String, _ db: SQLiteConnection)
+        throws
+    {
         try db.query(
             "INSERT OR REPLACE INTO watch_cursors (account, stream, height, skip) VALUES (?1, ?2, ?3, ?4)",
-            [.text(account.description), .text(stream), .integer(max(0, cursor.height)), .integer(Int64(max(0, cursor.skip)))])
+            [
+                .text(account.description), .text(stream), .integer(max(0, cursor.height)),
+                .integer(Int64(max(0, cursor.skip))),
+            ])
     }
 
     @discardableResult
-    private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(StoreError) -> T {
-        do { return try await database.write(body) } catch { throw StoreError(error, store: .notificationLog, path: database.path) }
+    private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(StoreError)
+        -> T
+    {
+        do { return try await database.write(body) } catch {
+            throw StoreError(error, store: .notificationLog, path: database.path)
+        }
     }
 
-    private func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(StoreError) -> T {
-        do { return try await database.read(body) } catch { throw StoreError(error, store: .notificationLog, path: database.path) }
+    private func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(StoreError)
+        -> T
+    {
+        do { return try await database.read(body) } catch {
+            throw StoreError(error, store: .notificationLog, path: database.path)
+        }
     }
 
     static let migrations = [
-        Migration(version: 1, sql: """
-            -- Transaction ids as their 64 bits; times Unix milliseconds.
-            CREATE TABLE shown (
-                account TEXT NOT NULL,
-                id INTEGER NOT NULL,
-                shown_at INTEGER NOT NULL,
-                pushed INTEGER NOT NULL CHECK (pushed IN (0, 1)),
-                height INTEGER,
-                PRIMARY KEY (account, id)
-            ) STRICT, WITHOUT ROWID;
-            CREATE INDEX shown_by_time ON shown (account, pushed, shown_at);
+        Migration(
+            version: 1,
+            sql: """
+                -- Transaction ids as their 64 bits; times Unix milliseconds.
+                CREATE TABLE shown (
+                    account TEXT NOT NULL,
+                    id INTEGER NOT NULL,
+                    shown_at INTEGER NOT NULL,
+                    pushed INTEGER NOT NULL CHECK (pushed IN (0, 1)),
+                    height INTEGER,
+                    PRIMARY KEY (account, id)
+                ) STRICT, WITHOUT ROWID;
+                CREATE INDEX shown_by_time ON shown (account, pushed, shown_at);
 
-            CREATE TABLE public_keys (
-                address TEXT PRIMARY KEY,
-                public_key BLOB NOT NULL
-            ) STRICT, WITHOUT ROWID;
+                CREATE TABLE public_keys (
+                    address TEXT PRIMARY KEY,
+                    public_key BLOB NOT NULL
+                ) STRICT, WITHOUT ROWID;
 
-            -- Where `watch` resumes: blocks at or above `height`, after the first `skip`
-            -- transactions a node lists there (oldest first).
-            CREATE TABLE watch_cursors (
-                account TEXT NOT NULL,
-                stream TEXT NOT NULL,
-                height INTEGER NOT NULL CHECK (height >= 0),
-                skip INTEGER NOT NULL CHECK (skip >= 0),
-                PRIMARY KEY (account, stream)
-            ) STRICT, WITHOUT ROWID;
-            """),
-        Migration(version: 2, sql: """
-            -- What `watch` handed over, by block. Its pages come in chain order, so each is
-            -- added at the end of this table; in `shown`, by id, a page's hundred went to a
-            -- hundred random places, and each commit wrote a hundred database pages.
-            CREATE TABLE watched (
-                account TEXT NOT NULL,
-                height INTEGER NOT NULL,
-                id INTEGER NOT NULL,
-                PRIMARY KEY (account, height, id)
-            ) STRICT, WITHOUT ROWID;
-            """),
-        Migration(version: 3, sql: """
-            -- Chats a desktop notification's "Mute 1 hour" muted, until a Unix millisecond.
-            CREATE TABLE muted_chats (
-                account TEXT NOT NULL,
-                partner TEXT NOT NULL,
-                until INTEGER NOT NULL,
-                PRIMARY KEY (account, partner)
-            ) STRICT, WITHOUT ROWID;
+                -- Where `watch` resumes: blocks at or above `height`, after the first `skip`
+                -- transactions a node lists there (oldest first).
+                CREATE TABLE watch_cursors (
+                    account TEXT NOT NULL,
+                    stream TEXT NOT NULL,
+                    height INTEGER NOT NULL CHECK (height >= 0),
+                    skip INTEGER NOT NULL CHECK (skip >= 0),
+                    PRIMARY KEY (account, stream)
+                ) STRICT, WITHOUT ROWID;
+                """),
+        Migration(
+            version: 2,
+            sql: """
+                -- What `watch` handed over, by block. Its pages come in chain order, so each is
+                -- added at the end of this table; in `shown`, by id, a page's hundred went to a
+                -- hundred random places, and each commit wrote a hundred database pages.
+                CREATE TABLE watched (
+                    account TEXT NOT NULL,
+                    height INTEGER NOT NULL,
+                    id INTEGER NOT NULL,
+                    PRIMARY KEY (account, height, id)
+                ) STRICT, WITHOUT ROWID;
+                """),
+        Migration(
+            version: 3,
+            sql: """
+                -- Chats a desktop notification's "Mute 1 hour" muted, until a Unix millisecond.
+                CREATE TABLE muted_chats (
+                    account TEXT NOT NULL,
+                    partner TEXT NOT NULL,
+                    until INTEGER NOT NULL,
+                    PRIMARY KEY (account, partner)
+                ) STRICT, WITHOUT ROWID;
 
-            -- Notifications shown everywhere but on the desktop, whose notification service
-            -- was away: the next watch shows them there.
-            CREATE TABLE undelivered (
-                account TEXT NOT NULL,
-                id INTEGER NOT NULL,
-                at INTEGER NOT NULL,
-                PRIMARY KEY (account, id)
-            ) STRICT, WITHOUT ROWID;
-            """),
+                -- Notifications shown everywhere but on the desktop, whose notification service
+                -- was away: the next watch shows them there.
+                CREATE TABLE undelivered (
+                    account TEXT NOT NULL,
+                    id INTEGER NOT NULL,
+                    at INTEGER NOT NULL,
+                    PRIMARY KEY (account, id)
+                ) STRICT, WITHOUT ROWID;
+                """),
         Migration(version: 4, sql: WatchedPages.schema, then: WatchedPages.migrateRows),
     ]
 }
@@ -375,10 +440,13 @@ public final class WatchedPage {
     private var handedOver = 0
 
     fileprivate init(
-        log: NotificationLog, journal: WatchJournal, delivery: WatchJournal.Delivery?, ids: [TransactionID], shownBefore: Set<TransactionID> = [],
+        log: NotificationLog, journal: WatchJournal, delivery: WatchJournal.Delivery?, ids: [TransactionID],
+        shownBefore: Set<TransactionID> = [],
         from: WatchCursor, account: Address, stream: String
     ) {
-        (self.log, self.journal, self.delivery, self.ids, self.from, self.account, self.stream) = (log, journal, delivery, ids, from, account, stream)
+        (self.log, self.journal, self.delivery, self.ids, self.from, self.account, self.stream) = (
+            log, journal, delivery, ids, from, account, stream
+        )
         self.shownBefore = shownBefore
     }
 
@@ -392,7 +460,9 @@ public final class WatchedPage {
     /// The watch stops before the page's end: the notifications not handed over are taken out
     /// of the log again and the cursor put back before the page.
     public func forgetTheRest() async throws(StoreError) {
-        if handedOver < ids.count { try await log.forgetWatched(Array(ids[handedOver...]), account: account, cursor: from, stream: stream) }
+        if handedOver < ids.count {
+            try await log.forgetWatched(Array(ids[handedOver...]), account: account, cursor: from, stream: stream)
+        }
         journal.clear()
     }
 }
@@ -404,7 +474,8 @@ private enum ShownAmong {
     /// Ids a statement takes; a node's page is at most 100.
     static let count = 100
 
-    static let sql = "SELECT id FROM shown WHERE account = ?1 AND id IN (\((0..<count).map { "?\($0 + 2)" }.joined(separator: ", ")))"
+    static let sql =
+        "SELECT id FROM shown WHERE account = ?1 AND id IN (\((0..<count).map { "?\($0 + 2)" }.joined(separator: ", ")))"
 
     /// What each statement for `ids` binds, `count` at a time: the account, the ids, then
     /// padding.
@@ -412,7 +483,9 @@ private enum ShownAmong {
         stride(from: 0, to: ids.count, by: count).map { start in
             var values: [SQLiteValue] = [.text(account)]
             values.reserveCapacity(1 + count)
-            for id in ids[start..<min(start + count, ids.count)] { values.append(.integer(Int64(bitPattern: id.number))) }
+            for id in ids[start..<min(start + count, ids.count)] {
+                values.append(.integer(Int64(bitPattern: id.number)))
+            }
             values += repeatElement(.null, count: 1 + count - values.count)
             return values
         }

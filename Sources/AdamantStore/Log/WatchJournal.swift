@@ -1,13 +1,13 @@
 package import AdamantCore
+import Synchronization
 
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #elseif canImport(Musl)
-@preconcurrency import Musl
+    @preconcurrency import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
-import Synchronization
 
 /// The page of one listing that `watch` is handing over, in a small file of the home: the
 /// page's notifications and the cursor before it, written before the page is recorded in the
@@ -72,7 +72,9 @@ package struct WatchJournal {
         let bytes = Self.encode(Page(from: from, ids: ids))
         // The ids first: killed before the header, the file still shows the last page, which
         // was handed over whole (a page left in the middle clears the file).
-        guard delivery.write(bytes[Self.headerSize...], at: off_t(Self.headerSize)), delivery.write(bytes[..<Self.headerSize], at: 0) else {
+        guard delivery.write(bytes[Self.headerSize...], at: off_t(Self.headerSize)),
+            delivery.write(bytes[..<Self.headerSize], at: 0)
+        else {
             throw .failed(.watchJournal, path: path, StoreFailure(errno: errno))
         }
         return delivery
@@ -128,8 +130,11 @@ package struct WatchJournal {
     /// the header counts, more handed over than there are, a negative cursor.
     package static func decode(_ bytes: [UInt8]) -> Page? {
         if bytes.starts(with: appendingMagic) { return decodeAppending(bytes) }
-        guard bytes.count >= headerSize, bytes.starts(with: magic), let from = cursor(in: bytes, at: 12) else { return nil }
-        let handedOver = Int(number(in: bytes, at: 4, size: 4)), count = Int(number(in: bytes, at: 8, size: 4))
+        guard bytes.count >= headerSize, bytes.starts(with: magic), let from = cursor(in: bytes, at: 12) else {
+            return nil
+        }
+        let handedOver = Int(number(in: bytes, at: 4, size: 4))
+        let count = Int(number(in: bytes, at: 8, size: 4))
         guard handedOver <= count, count <= (bytes.count - headerSize) / 8 else { return nil }
         let ids = ids(in: bytes, at: headerSize, count: count)
         return Page(from: from, ids: ids, delivered: Array(ids[..<handedOver]))
@@ -140,7 +145,8 @@ package struct WatchJournal {
     private static func decodeAppending(_ bytes: [UInt8]) -> Page? {
         let header = 24
         guard bytes.count >= header, let from = cursor(in: bytes, at: 8) else { return nil }
-        let count = Int(number(in: bytes, at: 4, size: 4)), records = (bytes.count - header) / 8
+        let count = Int(number(in: bytes, at: 4, size: 4))
+        let records = (bytes.count - header) / 8
         guard count <= records else { return nil }
         let all = ids(in: bytes, at: header, count: records)
         let page = Page(from: from, ids: Array(all[..<count]), delivered: Array(all[count...]))

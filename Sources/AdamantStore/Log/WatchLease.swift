@@ -1,11 +1,11 @@
 public import AdamantCore
 
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #elseif canImport(Musl)
-@preconcurrency import Musl
+    @preconcurrency import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One watch per account and home: two would show every notification twice. An exclusive
@@ -41,7 +41,9 @@ public final class WatchLease: Sendable {
             if errno == EINTR { continue }
             let reason = errno
             defer { close(descriptor) }
-            guard reason == EWOULDBLOCK else { throw .unavailable(path: path, reason: String(cString: strerror(reason))) }
+            guard reason == EWOULDBLOCK else {
+                throw .unavailable(path: path, reason: String(cString: strerror(reason)))
+            }
             let holder = Self.lines(path).first ?? ""
             throw .held(by: holder.isEmpty ? "another watch" : holder.escapingControlCharacters)
         }
@@ -69,13 +71,14 @@ public final class WatchLease: Sendable {
     }
 
     private static func lines(_ path: String) -> [String] {
-        String(decoding: (try? SmallFile.read(atPath: path, limit: 256)) ?? [], as: UTF8.self).split(separator: "\n").map(String.init)
+        String(decoding: (try? SmallFile.read(atPath: path, limit: 256)) ?? [], as: UTF8.self).split(separator: "\n")
+            .map(String.init)
     }
 
     /// The height in a line "block N", N decimal digits only.
     private static func height(_ line: String) -> Int64? {
         guard line.hasPrefix("block "), case let digits = line.dropFirst(6), !digits.isEmpty, digits.count <= 18,
-              digits.allSatisfy({ ("0"..."9").contains($0) })
+            digits.allSatisfy({ ("0"..."9").contains($0) })
         else { return nil }
         return Int64(digits)
     }

@@ -21,16 +21,23 @@ enum WatchedPages {
 
     /// Keeps `transactions` of `account` as one page; none keeps nothing.
     static func insert(_ transactions: [WatchedTransaction], account: String, _ db: SQLiteConnection) throws {
-        guard let first = transactions.lazy.map(\.height).min(), let last = transactions.lazy.map(\.height).max() else { return }
+        guard let first = transactions.lazy.map(\.height).min(), let last = transactions.lazy.map(\.height).max() else {
+            return
+        }
         try db.query(
             "INSERT INTO watched_pages (account, first, last, ids) VALUES (?1, ?2, ?3, ?4)",
             [.text(account), .integer(first), .integer(last), .blob(bytes(of: transactions.map(\.id)))])
     }
 
     /// The ids of `account`'s pages that reach into blocks `low` through `high`.
-    static func ids(account: String, reaching low: Int64, through high: Int64 = .max, _ db: SQLiteConnection) throws -> Set<TransactionID> {
+    static func ids(account: String, reaching low: Int64, through high: Int64 = .max, _ db: SQLiteConnection) throws
+        -> Set<TransactionID>
+    {
         var found = Set<TransactionID>()
-        try db.forEachRow("SELECT ids FROM watched_pages WHERE account = ?1 AND last >= ?2 AND first <= ?3", [.text(account), .integer(low), .integer(high)]) { row in
+        try db.forEachRow(
+            "SELECT ids FROM watched_pages WHERE account = ?1 AND last >= ?2 AND first <= ?3",
+            [.text(account), .integer(low), .integer(high)]
+        ) { row in
             guard let bytes = row.blob(0) else { return }
             found.formUnion(ids(in: bytes))
         }
@@ -39,9 +46,12 @@ enum WatchedPages {
 
     /// Takes `removed` out of `account`'s pages that reach block `low` or above; a page left
     /// empty goes.
-    static func remove(_ removed: Set<TransactionID>, account: String, reaching low: Int64, _ db: SQLiteConnection) throws {
+    static func remove(_ removed: Set<TransactionID>, account: String, reaching low: Int64, _ db: SQLiteConnection)
+        throws
+    {
         guard !removed.isEmpty else { return }
-        let rows = try db.query("SELECT rowid, ids FROM watched_pages WHERE account = ?1 AND last >= ?2", [.text(account), .integer(low)])
+        let rows = try db.query(
+            "SELECT rowid, ids FROM watched_pages WHERE account = ?1 AND last >= ?2", [.text(account), .integer(low)])
         for row in rows {
             guard let rowid = row.integer(0), let bytes = row.blob(1) else { continue }
             let ids = ids(in: bytes)
@@ -50,7 +60,9 @@ enum WatchedPages {
             if kept.isEmpty {
                 try db.query("DELETE FROM watched_pages WHERE rowid = ?1", [.integer(rowid)])
             } else {
-                try db.query("UPDATE watched_pages SET ids = ?2 WHERE rowid = ?1", [.integer(rowid), .blob(self.bytes(of: kept))])
+                try db.query(
+                    "UPDATE watched_pages SET ids = ?2 WHERE rowid = ?1",
+                    [.integer(rowid), .blob(self.bytes(of: kept))])
             }
         }
     }
@@ -62,7 +74,9 @@ enum WatchedPages {
         var account = ""
         try db.forEachRow("SELECT account, height, id FROM watched ORDER BY account, height, id") { row in
             let values = row.values
-            guard let rowAccount = values.text(0), let height = values.integer(1), let id = values.integer(2) else { return }
+            guard let rowAccount = values.text(0), let height = values.integer(1), let id = values.integer(2) else {
+                return
+            }
             if rowAccount != account || page.count == 100 {
                 try insert(page, account: account, db)
                 (account, page) = (rowAccount, [])

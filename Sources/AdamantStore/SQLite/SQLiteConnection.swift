@@ -18,7 +18,8 @@ package final class SQLiteConnection {
     /// process and of the machine. Nothing is written to the file before `enableWAL()`.
     init(path: String, create: Bool, busyTimeoutMillis: Int32 = 5_000, configure: Bool = true) throws(SQLiteError) {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
+        let flags =
+            SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         let status = sqlite3_open_v2(path, &db, flags, nil)
         guard status == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
@@ -39,15 +40,22 @@ package final class SQLiteConnection {
     /// named by the schema.
     func enableWAL(durable: Bool = true) throws(SQLiteError) {
         // journal_mode answers the mode it ended in; anything but WAL is a file we cannot use.
-        guard try retryingWhileBusy({ () throws(SQLiteError) in try query("PRAGMA journal_mode=WAL") }).first == [.text("wal")] else {
+        guard
+            try retryingWhileBusy({ () throws(SQLiteError) in try query("PRAGMA journal_mode=WAL") }).first == [
+                .text("wal")
+            ]
+        else {
             throw SQLiteError(extendedCode: SQLITE_CANTOPEN, message: "the database cannot be put in WAL mode")
         }
-        try execute("PRAGMA synchronous=\(durable ? "FULL" : "NORMAL"); PRAGMA foreign_keys=ON; PRAGMA trusted_schema=OFF")
+        try execute(
+            "PRAGMA synchronous=\(durable ? "FULL" : "NORMAL"); PRAGMA foreign_keys=ON; PRAGMA trusted_schema=OFF")
         // Every command is a short process: its last connection closing would checkpoint the
         // WAL (two more fsyncs) and delete the WAL and shm files, which the next process then
         // makes again (with a sync of the directory). Both stay, and a commit is as durable.
         var persist: Int32 = 1
-        try check(sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist), "the WAL cannot be kept between connections")
+        try check(
+            sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist),
+            "the WAL cannot be kept between connections")
         try check(csqlite_no_checkpoint_on_close(handle), "the checkpoint on close cannot be turned off")
         truncateLongWAL()
     }
@@ -59,7 +67,8 @@ package final class SQLiteConnection {
     /// An open that finds it long checkpoints it and truncates it to nothing, waiting for no
     /// other connection: one that is busy (a watch reading) leaves it for a later open.
     private func truncateLongWAL() {
-        guard let size = SmallFile.size(atPath: path + "-wal"), size >= Self.walBytes(frames: Self.truncateWALAtFrames) else { return }
+        guard let size = SmallFile.size(atPath: path + "-wal"), size >= Self.walBytes(frames: Self.truncateWALAtFrames)
+        else { return }
         checkpointTruncating()
     }
 
@@ -94,7 +103,7 @@ package final class SQLiteConnection {
         while true {
             do {
                 return try body()
-            } catch where error.isBusy && clock.now + .milliseconds(pauseMillis) < deadline {
+            } catch  where error.isBusy && clock.now + .milliseconds(pauseMillis) < deadline {
                 sqlite3_sleep(pauseMillis)
                 pauseMillis = min(pauseMillis * 2, 50)
             }
@@ -178,7 +187,9 @@ package final class SQLiteConnection {
     /// (a bind out of range, a misuse) leaves the last one as it was.
     func error(_ status: Int32, sql: String?) -> SQLiteError {
         let last = sqlite3_extended_errcode(handle)
-        guard last & 0xff == status & 0xff else { return SQLiteError(extendedCode: status, message: String(cString: sqlite3_errstr(status)), sql: sql) }
+        guard last & 0xff == status & 0xff else {
+            return SQLiteError(extendedCode: status, message: String(cString: sqlite3_errstr(status)), sql: sql)
+        }
         return SQLiteError(extendedCode: last, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }
 

@@ -30,25 +30,38 @@ final class SQLiteStatement {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         guard values.count == Int(sqlite3_bind_parameter_count(handle)) else {
-            throw SQLiteError(extendedCode: SQLITE_RANGE, message: "\(values.count) values for \(sqlite3_bind_parameter_count(handle)) parameters", sql: sql)
+            throw SQLiteError(
+                extendedCode: SQLITE_RANGE,
+                message: "\(values.count) values for \(sqlite3_bind_parameter_count(handle)) parameters", sql: sql)
         }
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
-            if case .blob(let bytes) = value, bytes.count >= Int32.max { throw SQLiteError(extendedCode: SQLITE_TOOBIG, message: "a value too large to store", sql: sql) }
-            if case .text(let text) = value, text.utf8.count >= Int32.max { throw SQLiteError(extendedCode: SQLITE_TOOBIG, message: "a value too large to store", sql: sql) }
-            let status: Int32 = switch value {
-            case .null: sqlite3_bind_null(handle, index)
-            case .integer(let number): sqlite3_bind_int64(handle, index, number)
-            case .text(let text):
-                // With its byte length, not -1: a NUL inside the text must not cut it short. The
-                // terminator keeps the pointer non-nil for "" (nil would bind NULL).
-                (Array(text.utf8) + [0]).withUnsafeBufferPointer { utf8 in
-                    utf8.withMemoryRebound(to: CChar.self) { sqlite3_bind_text(handle, index, $0.baseAddress, Int32(utf8.count - 1), transient) }
-                }
-            case .blob(let bytes):
-                // A nil pointer would bind NULL; an empty blob stays a blob.
-                bytes.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), transient) }
+            if case .blob(let bytes) = value, bytes.count >= Int32.max {
+                throw SQLiteError(extendedCode: SQLITE_TOOBIG, message: "a value too large to store", sql: sql)
             }
+            if case .text(let text) = value, text.utf8.count >= Int32.max {
+                throw SQLiteError(extendedCode: SQLITE_TOOBIG, message: "a value too large to store", sql: sql)
+            }
+            let status: Int32 =
+                switch value {
+                case .null: sqlite3_bind_null(handle, index)
+                case .integer(let number): sqlite3_bind_int64(handle, index, number)
+                case .text(let text):
+                    // With its byte length, not -1: a NUL inside the text must not cut it short. The
+                    // terminator keeps the pointer non-nil for "" (nil would bind NULL).
+                    (Array(text.utf8) + [0]).withUnsafeBufferPointer { utf8 in
+                        utf8.withMemoryRebound(to: CChar.self) {
+                            sqlite3_bind_text(handle, index, $0.baseAddress, Int32(utf8.count - 1), transient)
+                        }
+                    }
+                case .blob(let bytes):
+                    // A nil pointer would bind NULL; an empty blob stays a blob.
+                    bytes.withUnsafeBytes {
+                        sqlite3_bind_blob(
+                            handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count),
+                            transient)
+                    }
+                }
             guard status == SQLITE_OK else { throw connection.error(status, sql: sql) }
         }
     }

@@ -88,7 +88,9 @@ extension SQLiteConnection {
         for table in tables {
             let verdict = try query("PRAGMA integrity_check(\(table))")  // a pragma takes no bound parameter
             guard verdict != [[.text("ok")]] else { continue }
-            guard case .text(let complaint)? = verdict.first?.first else { throw SQLiteError(extendedCode: SQLITE_CORRUPT, message: "\(table) is damaged") }
+            guard case .text(let complaint)? = verdict.first?.first else {
+                throw SQLiteError(extendedCode: SQLITE_CORRUPT, message: "\(table) is damaged")
+            }
             throw SQLiteError(extendedCode: SQLITE_CORRUPT, message: complaint)
         }
     }

@@ -1,10 +1,11 @@
 import AdamantCore
+
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #elseif canImport(Musl)
-@preconcurrency import Musl
+    @preconcurrency import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Whether a database's WAL holds commits SQLite cannot read, looked at before SQLite opens it.
@@ -23,22 +24,29 @@ enum WriteAheadLog {
     /// left or they can be.
     static func unreadableCommits(of database: String) -> String? {
         guard let index = prefix(of: database + "-shm", count: 100), index.count == 100,
-              index[0..<48].elementsEqual(index[48..<96]),  // both copies agree: no writer mid-update
-              nativeWord(index, at: 0) == version, index[12] == 1
+            index[0..<48].elementsEqual(index[48..<96]),  // both copies agree: no writer mid-update
+            nativeWord(index, at: 0) == version, index[12] == 1
         else { return nil }
         // Frames up to the checkpoint's mark are in the main file already.
-        let frames = Int(nativeWord(index, at: 16)), copied = Int(nativeWord(index, at: 96))
+        let frames = Int(nativeWord(index, at: 16))
+        let copied = Int(nativeWord(index, at: 96))
         guard frames > copied else { return nil }
         let storedPageSize = Int(index[14]) | Int(index[15]) << 8
         let pageSize = storedPageSize == 1 ? 65_536 : storedPageSize
         let wal = prefix(of: database + "-wal", count: 32) ?? []
         let (expected, overflow) = frames.multipliedReportingOverflow(by: 24 + pageSize)
-        guard wal.count == 32, !overflow, let size = SmallFile.size(atPath: database + "-wal"), size >= 32 + expected else {
-            return "its write-ahead log is missing or shorter than the \(frames) pages the last commit left in it, \(frames - copied) not in the main file"
+        guard wal.count == 32, !overflow, let size = SmallFile.size(atPath: database + "-wal"), size >= 32 + expected
+        else {
+            return
+                "its write-ahead log is missing or shorter than the \(frames) pages the last commit left in it, \(frames - copied) not in the main file"
         }
         guard magic.contains(word(wal, at: 0, bigEndian: true)), word(wal, at: 4, bigEndian: true) == version,
-              checksum(of: Array(wal[0..<24]), bigEndian: wal[3] & 1 == 1) == (word(wal, at: 24, bigEndian: true), word(wal, at: 28, bigEndian: true))
-        else { return "its write-ahead log holds \(frames - copied) pages of commits but is not a write-ahead log any more" }
+            checksum(of: Array(wal[0..<24]), bigEndian: wal[3] & 1 == 1) == (
+                word(wal, at: 24, bigEndian: true), word(wal, at: 28, bigEndian: true)
+            )
+        else {
+            return "its write-ahead log holds \(frames - copied) pages of commits but is not a write-ahead log any more"
+        }
         return nil
     }
 
@@ -58,7 +66,9 @@ enum WriteAheadLog {
     }
 
     /// The shared-memory file is in this machine's byte order.
-    private static func nativeWord(_ bytes: [UInt8], at offset: Int) -> UInt32 { word(bytes, at: offset, bigEndian: 1.bigEndian == 1) }
+    private static func nativeWord(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+        word(bytes, at: offset, bigEndian: 1.bigEndian == 1)
+    }
 
     /// Up to `count` bytes from the start of the file at `path`; nil when it cannot be read.
     private static func prefix(of path: String, count: Int) -> [UInt8]? {

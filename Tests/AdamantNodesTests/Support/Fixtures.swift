@@ -1,18 +1,24 @@
 import AdamantCore
-@testable import AdamantNodes
 import Foundation
 import Testing
+
+@testable import AdamantNodes
 
 enum Fixtures {
     /// A fixed "true" time for the scripted nodes: 2026-01-01T00:00:00Z.
     static let unixMillis: Int64 = 1_767_225_600_000
     static let nodeEpochMillis = AdamantTime.epochMillis(unixMillis: unixMillis)
 
-    static let sender = KeyPair(passphrase: try! Passphrase(validating: "wrap track hamster grocery casual talk theory half artist toast art essence"))
-    static let recipient = KeyPair(passphrase: try! Passphrase(validating: "process gospel angry height between flat always clock suit refuse shove verb"))
+    static let sender = KeyPair(
+        passphrase: try! Passphrase(
+            validating: "wrap track hamster grocery casual talk theory half artist toast art essence"))
+    static let recipient = KeyPair(
+        passphrase: try! Passphrase(
+            validating: "process gospel angry height between flat always clock suit refuse shove verb"))
 
     static func chat(timestamp: Int32 = Int32(nodeEpochMillis / 1000), text: UInt8 = 7) -> Transaction {
-        let asset = ChatAsset(message: [UInt8](repeating: text, count: 20), nonce: [UInt8](repeating: 1, count: 24), type: .message)
+        let asset = ChatAsset(
+            message: [UInt8](repeating: text, count: 20), nonce: [UInt8](repeating: 1, count: 24), type: .message)
         return try! Transaction.chat(asset, to: recipient.address, timestamp: timestamp, signedBy: sender)
     }
 
@@ -62,10 +68,13 @@ enum Fixtures {
     ) -> NodePool {
         var configuration = NodePool.Configuration()
         configuration.statusTimeout = .seconds(1)
-        configuration.healthCheckDeadline = .seconds(30)  // scripted nodes answer at once; this only has to outlast a stalled test process
+        // scripted nodes answer at once; this only has to outlast a stalled test process
+        configuration.healthCheckDeadline = .seconds(30)
         configuration.requestTimeout = .seconds(2)
         configure(&configuration)
-        let list = NodeList(endpoints: nodes.map { NodeEndpoint(url: try! NodeURL($0)) }, nethash: nethash, source: .arguments)
-        return NodePool(nodes: list, transport: transport, configuration: configuration, clock: clock, wallClock: wallClock)
+        let list = NodeList(
+            endpoints: nodes.map { NodeEndpoint(url: try! NodeURL($0)) }, nethash: nethash, source: .arguments)
+        return NodePool(
+            nodes: list, transport: transport, configuration: configuration, clock: clock, wallClock: wallClock)
     }
 }

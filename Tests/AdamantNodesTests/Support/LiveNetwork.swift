@@ -1,8 +1,9 @@
 import AdamantCore
 import AdamantDevnet
-@testable import AdamantNodes
 import Synchronization
 import Testing
+
+@testable import AdamantNodes
 
 /// The in-process devnet (three simulated nodes on loopback ports), reached through the real
 /// libcurl transport: the end-to-end fixture. Blocks come on a short timer too, but a test that
@@ -43,8 +44,10 @@ final class LiveNetwork: Sendable {
         configuration.requestTimeout = .seconds(3)
         configuration.hedgeDelayBounds = .milliseconds(50) ... .milliseconds(300)
         configure(&configuration)
-        let list = NodeList(endpoints: (nodes ?? self.nodes).map { NodeEndpoint(url: $0) }, nethash: .majority, source: .arguments)
-        let pool = NodePool(nodes: list, transport: transport ?? self.transport, configuration: configuration, wallClock: wallClock)
+        let list = NodeList(
+            endpoints: (nodes ?? self.nodes).map { NodeEndpoint(url: $0) }, nethash: .majority, source: .arguments)
+        let pool = NodePool(
+            nodes: list, transport: transport ?? self.transport, configuration: configuration, wallClock: wallClock)
         await pool.checkHealth()
         return NodeClient(pool: pool, deadline: deadline)
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-@preconcurrency import Glibc
+    @preconcurrency import Glibc
 #endif
 
 /// A tiny HTTP peer on 127.0.0.1 for testing the curl transport without a node: it can stay
@@ -75,7 +76,7 @@ final class LoopbackServer: Sendable {
             case .endlessBody:
                 _ = write(client, Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n".utf8))
                 let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 16_384)
-                while write(client, chunk) { }
+                while write(client, chunk) {}
             }
         }
     }

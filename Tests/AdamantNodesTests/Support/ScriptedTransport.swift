@@ -1,7 +1,8 @@
 import AdamantCore
-@testable import AdamantNodes
 import Foundation
 import Synchronization
+
+@testable import AdamantNodes
 
 /// What a scripted node does with one request.
 enum Behavior: Sendable {
@@ -14,7 +15,8 @@ enum Behavior: Sendable {
     static func nodeError(_ message: String, status: Int = 200) -> Behavior {
         .answer(status: status, body: #"{"success":false,"nodeTimestamp":1,"error":"\#(message)"}"#)
     }
-    static let htmlPage = Behavior.answer(status: 502, body: "<html><body>Bad gateway</body></html>", contentType: "text/html")
+    static let htmlPage = Behavior.answer(
+        status: 502, body: "<html><body>Bad gateway</body></html>", contentType: "text/html")
 }
 
 /// An in-memory network: each node base URL maps requests to behaviours. Delays are sleeps on
@@ -96,8 +98,8 @@ struct FakeStatus: Sendable {
     var json: String {
         let millis = reportsMillis ? #","nodeTimestampMs":\#(epochMillis)"# : ""
         return #"""
-        {"success":true,"nodeTimestamp":\#(epochMillis / 1000),"network":{"height":\#(height),"nethash":"\#(nethash)"},"version":{"build":"","commit":"c32e74","version":"\#(version)"}\#(millis)}
-        """#
+            {"success":true,"nodeTimestamp":\#(epochMillis / 1000),"network":{"height":\#(height),"nethash":"\#(nethash)"},"version":{"build":"","commit":"c32e74","version":"\#(version)"}\#(millis)}
+            """#
     }
 }
 

@@ -48,24 +48,33 @@ struct ModelOutbox {
     /// the chain alone (this home may know none of them).
     mutating func unregisterAll(seenOn network: SimulatedNetwork, now: Int64) {
         read(network)
-        for (token, state) in fold.states(of: own).sorted(by: { $0.key < $1.key }) where !state.isUnregistered { want(.remove, token, now) }
+        for (token, state) in fold.states(of: own).sorted(by: { $0.key < $1.key }) where !state.isUnregistered {
+            want(.remove, token, now)
+        }
         current = nil
     }
 
     private mutating func read(_ network: SimulatedNetwork) {
         for landed in network.signals(from: me).dropFirst(own.count) {
-            own.append(OwnSignal(id: TransactionID(number: landed.signal.id), height: landed.height, timestamp: 0,
-                                 signal: try! PushSignal(token: landed.signal.token, provider: landed.signal.provider, action: landed.signal.action)))
+            own.append(
+                OwnSignal(
+                    id: TransactionID(number: landed.signal.id), height: landed.height, timestamp: 0,
+                    signal: try! PushSignal(
+                        token: landed.signal.token, provider: landed.signal.provider, action: landed.signal.action)))
         }
     }
 
     private mutating func want(_ action: PushAction, _ token: String, _ now: Int64) {
         let sequence = (intents.filter { $0.signal.token == token }.map(\.sequence).max() ?? 0) + 1
-        intents.append(Intent(id: nextID, sequence: sequence, signal: try! PushSignal(token: token, provider: .apns, action: action), createdAt: now))
+        intents.append(
+            Intent(
+                id: nextID, sequence: sequence, signal: try! PushSignal(token: token, provider: .apns, action: action),
+                createdAt: now))
         nextID += 1
     }
 
-    mutating func run(on network: inout SimulatedNetwork, _ conditions: SendConditions, crash: CrashPoint?, now: Int64) {
+    mutating func run(on network: inout SimulatedNetwork, _ conditions: SendConditions, crash: CrashPoint?, now: Int64)
+    {
         read(network)
         // Resolve attempts that may still land.
         for index in intents.indices {
@@ -85,11 +94,13 @@ struct ModelOutbox {
             let chain = account[token]
             let group = intents.filter { $0.signal.token == token }
             let activity = account.activity.with(live: intents)  // includes what this pass sent
-            for step in planner.plan(intents: group, chain: chain, account: activity, height: network.height, now: now) {
+            for step in planner.plan(intents: group, chain: chain, account: activity, height: network.height, now: now)
+            {
                 switch step {
                 case .supersede(let id): update(id) { $0.state = .superseded }
                 case .apply(let id, let height): update(id) { $0.state = .applied(height: height) }
-                case .reopen(let id): update(id) { ($0.state, $0.activeSince, $0.retries, $0.notBefore) = (.pending, now, 0, 0) }
+                case .reopen(let id):
+                    update(id) { ($0.state, $0.activeSince, $0.retries, $0.notBefore) = (.pending, now, 0, 0) }
                 case .cede(let id, let signal): update(id) { $0.state = .overridden(by: signal) }
                 case .fail(let id, let reason): update(id) { $0.state = .failed(reason) }
                 case .wait: break
@@ -97,19 +108,30 @@ struct ModelOutbox {
                     guard let intent = intents.first(where: { $0.id == id }) else { continue }
                     if conditions.offline {
                         let policy = planner.policy
-                        update(id) { $0.notBefore = now + policy.backoff(retries: $0.retries); $0.retries += 1 }
+                        update(id) {
+                            $0.notBefore = now + policy.backoff(retries: $0.retries)
+                            $0.retries += 1
+                        }
                         continue
                     }
                     if crash == .beforeRecord { return }
-                    let provider = action == intent.action ? intent.signal.provider : (chain.last?.signal.provider ?? .apns)
-                    let signal = SimSignal(id: network.newID(), sender: me, token: token, provider: provider, action: action)
-                    let attempt = Attempt(id: TransactionID(number: signal.id), action: action, node: "n", timestamp: 0, sentAt: now,
-                                          sentHeight: network.height, outcome: .recorded)
-                    update(id) { $0.attempts.append(attempt); $0.state = .inflight }
+                    let provider =
+                        action == intent.action ? intent.signal.provider : (chain.last?.signal.provider ?? .apns)
+                    let signal = SimSignal(
+                        id: network.newID(), sender: me, token: token, provider: provider, action: action)
+                    let attempt = Attempt(
+                        id: TransactionID(number: signal.id), action: action, node: "n", timestamp: 0, sentAt: now,
+                        sentHeight: network.height, outcome: .recorded)
+                    update(id) {
+                        $0.attempts.append(attempt)
+                        $0.state = .inflight
+                    }
                     if crash == .afterRecord { return }
                     network.accept(signal, delay: conditions.dropped ? nil : conditions.delay)
                     if crash == .afterBroadcast { return }
-                    update(id) { $0.attempts[$0.attempts.count - 1].outcome = conditions.answerLost ? .ambiguous : .accepted }
+                    update(id) {
+                        $0.attempts[$0.attempts.count - 1].outcome = conditions.answerLost ? .ambiguous : .accepted
+                    }
                 }
             }
         }
@@ -124,7 +146,7 @@ struct ModelOutbox {
     /// would do nothing until the chain changes, and only our own signals change it for us.
     func isIdle(on network: SimulatedNetwork) -> Bool {
         guard network.signals(from: me).count == own.count, !network.hasPooled(from: me),
-              intents.allSatisfy({ $0.liveAttempts.isEmpty })
+            intents.allSatisfy({ $0.liveAttempts.isEmpty })
         else { return false }
         return Dictionary(grouping: intents, by: \.signal.token).values.allSatisfy { group in
             switch group.max(by: { $0.sequence < $1.sequence })?.state {
@@ -153,7 +175,10 @@ struct ModelIOSApp {
         self.version010 = version010
     }
 
-    mutating func user(_ action: UserAction, on network: inout SimulatedNetwork, _ conditions: SendConditions, crash: CrashPoint?, now: Int64) {
+    mutating func user(
+        _ action: UserAction, on network: inout SimulatedNetwork, _ conditions: SendConditions, crash: CrashPoint?,
+        now: Int64
+    ) {
         switch action {
         case .login(let token):
             guard token != storedToken else { return }  // "the token equals the stored one": nothing
@@ -168,7 +193,10 @@ struct ModelIOSApp {
 
     /// Clears the stored token first, then sends; a failed send is kept (unless the app dies
     /// before it is written: B7).
-    private mutating func remove(_ token: String, on network: inout SimulatedNetwork, _ conditions: SendConditions, crash: CrashPoint?, now: Int64) {
+    private mutating func remove(
+        _ token: String, on network: inout SimulatedNetwork, _ conditions: SendConditions, crash: CrashPoint?,
+        now: Int64
+    ) {
         storedToken = nil
         let remove = SimSignal(id: network.newID(), sender: me, token: token, provider: .apns, action: .remove)
         if crash == .beforeRecord { return }
@@ -178,7 +206,8 @@ struct ModelIOSApp {
     /// Cold launch: every kept remove is sent again; success drops it, any error keeps it.
     mutating func coldLaunch(on network: inout SimulatedNetwork, _ conditions: SendConditions, now: Int64) {
         pendingRemoves = pendingRemoves.filter { pending in
-            if version010 && now - pending.signedAt > 10_000 { return true }  // "more than 5 seconds in the past", kept (B8)
+            // "more than 5 seconds in the past", kept (B8)
+            if version010 && now - pending.signedAt > 10_000 { return true }
             return !send(pending.signal, on: &network, conditions)
         }
     }

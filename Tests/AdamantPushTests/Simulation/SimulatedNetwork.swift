@@ -74,8 +74,11 @@ struct SimulatedNetwork {
                 if signal.action == .add { registry.append((signal.sender, signal.token, signal.provider)) }
             }
         case .csharp:
-            let adds = batch.filter { $0.action == .add }, removes = batch.filter { $0.action == .remove }
-            let fresh = adds.filter { add in !registry.contains { $0.sender == add.sender && $0.token == add.token && $0.provider == add.provider } }
+            let adds = batch.filter { $0.action == .add }
+            let removes = batch.filter { $0.action == .remove }
+            let fresh = adds.filter { add in
+                !registry.contains { $0.sender == add.sender && $0.token == add.token && $0.provider == add.provider }
+            }
             if fresh.isEmpty && !adds.isEmpty { return }  // duplicates only: the removes are lost
             registry += fresh.map { ($0.sender, $0.token, $0.provider) }
             for remove in removes { registry.removeAll { $0.sender == remove.sender && $0.token == remove.token } }

@@ -27,7 +27,8 @@ struct Schedule {
         func conditions() -> SendConditions {
             SendConditions(
                 offline: random.chance(0.15), answerLost: random.chance(0.15), dropped: random.chance(0.08),
-                delay: random.chance(0.1) ? Int64.random(in: 5...20, using: &random) : Int64.random(in: 1...3, using: &random),
+                delay: random.chance(0.1)
+                    ? Int64.random(in: 5...20, using: &random) : Int64.random(in: 1...3, using: &random),
                 staleLookups: random.chance(0.2))
         }
         func crash() -> CrashPoint? { random.chance(0.06) ? CrashPoint.allCases.randomElement(using: &random) : nil }
@@ -36,7 +37,8 @@ struct Schedule {
             switch Double.random(in: 0..<1, using: &random) {
             case ..<0.18:
                 let roll = Double.random(in: 0..<1, using: &random)
-                let action: UserAction = roll < 0.5 ? .login(Self.token("t1")) : roll < 0.65 ? .login(Self.token("t2")) : .logout
+                let action: UserAction =
+                    roll < 0.5 ? .login(Self.token("t1")) : roll < 0.65 ? .login(Self.token("t2")) : .logout
                 events.append(.user(action, conditions(), crash: crash()))
             case ..<0.5: events.append(.run(conditions(), crash: crash(), coldLaunch: random.chance(0.3)))
             case ..<0.92: events.append(.forge)
@@ -79,7 +81,8 @@ struct ScheduleRun {
 
         func stranger(_ network: inout SimulatedNetwork, _ id: Int) {
             let token = String(repeating: String(format: "%02x", id % 256), count: 32)
-            network.accept(SimSignal(id: network.newID(), sender: id, token: token, provider: .apns, action: .add), delay: 1)
+            network.accept(
+                SimSignal(id: network.newID(), sender: id, token: token, provider: .apns, action: .add), delay: 1)
         }
 
         for event in schedule.events {
@@ -103,17 +106,22 @@ struct ScheduleRun {
         }
         // Quiet: every node answers, time passes, both clients keep running.
         for round in 0..<80 {
-            if !outbox.isIdle(on: ourNetwork) { outbox.run(on: &ourNetwork, SendConditions(), crash: nil, now: now(ourNetwork)) }
+            if !outbox.isIdle(on: ourNetwork) {
+                outbox.run(on: &ourNetwork, SendConditions(), crash: nil, now: now(ourNetwork))
+            }
             if round % 5 == 0 { app.coldLaunch(on: &theirNetwork, SendConditions(), now: now(theirNetwork)) }
             ourNetwork.forge()
             theirNetwork.forge()
         }
         ours = ourNetwork.registrations(of: me)
-        ourSignals = ourNetwork.signals(from: me).sorted { $0.height < $1.height }.map { ($0.height, String($0.signal.token.prefix(2)), $0.signal.action) }
+        ourSignals = ourNetwork.signals(from: me).sorted { $0.height < $1.height }.map {
+            ($0.height, String($0.signal.token.prefix(2)), $0.signal.action)
+        }
         iOS = theirNetwork.registrations(of: me)
-        doubleLandings = outbox.intents.filter { intent in
-            intent.attempts.filter { ourNetwork.blockHeight(of: $0.id.number) != nil }.count > 1
-        }.count
+        doubleLandings =
+            outbox.intents.filter { intent in
+                intent.attempts.filter { ourNetwork.blockHeight(of: $0.id.number) != nil }.count > 1
+            }.count
     }
 }
 
@@ -127,7 +135,9 @@ struct SimulationTests {
         // Seconds of CPU: on a thread of its own, so the cooperative pool (two threads here)
         // keeps serving the suites that run alongside.
         let (ourFailures, iOSFailures, doubleLandings) = await onOwnThread { () -> ([UInt64], Int, Int) in
-            var ourFailures: [UInt64] = [], iOSFailures = 0, doubleLandings = 0
+            var ourFailures: [UInt64] = []
+            var iOSFailures = 0
+            var doubleLandings = 0
             for seed in 1...UInt64(Self.schedules) {
                 let schedule = Schedule(seed: seed)
                 let run = ScheduleRun(schedule)
@@ -137,7 +147,9 @@ struct SimulationTests {
             }
             return (ourFailures, iOSFailures, doubleLandings)
         }
-        print("simulation: \(Self.schedules) schedules; adm-push wrong \(ourFailures.count), iOS algorithm wrong \(iOSFailures) (\(String(format: "%.1f", Double(iOSFailures) * 100 / Double(Self.schedules)))%); intents landed twice: \(doubleLandings)")
+        print(
+            "simulation: \(Self.schedules) schedules; adm-push wrong \(ourFailures.count), iOS algorithm wrong \(iOSFailures) (\(String(format: "%.1f", Double(iOSFailures) * 100 / Double(Self.schedules)))%); intents landed twice: \(doubleLandings)"
+        )
         #expect(ourFailures.isEmpty, "first failing seeds: \(ourFailures.prefix(10))")
         #expect(iOSFailures > 0, "the baseline model must meet the races it is known to lose")
     }
@@ -166,7 +178,10 @@ struct SimulationTests {
         app.user(.login(token), on: &network, SendConditions(), crash: nil, now: 0)
         outbox.user(.login(token), now: 0)
         outbox.run(on: &ours, SendConditions(), crash: nil, now: 0)
-        for _ in 0..<4 { network.forge(); ours.forge() }
+        for _ in 0..<4 {
+            network.forge()
+            ours.forge()
+        }
         let late = SendConditions(answerLost: true, delay: 8)
         app.user(.logout, on: &network, late, crash: nil, now: 20_000)
         outbox.user(.logout, now: 20_000)
@@ -208,8 +223,9 @@ struct TwoHomesRun {
         var clock: Int64 = 0
         func now() -> Int64 { network.height * 5_000 + clock }
         func faults() -> SendConditions {
-            SendConditions(offline: random.chance(0.2), answerLost: random.chance(0.2), dropped: random.chance(0.1),
-                           delay: Int64.random(in: 1...6, using: &random), staleLookups: random.chance(0.2))
+            SendConditions(
+                offline: random.chance(0.2), answerLost: random.chance(0.2), dropped: random.chance(0.1),
+                delay: Int64.random(in: 1...6, using: &random), staleLookups: random.chance(0.2))
         }
         func quiet(_ rounds: Int) {
             for _ in 0..<rounds {
