@@ -66,7 +66,7 @@ let package = Package(
         // release builds, which ship, have none.
         .target(
             name: "AdamantCLI",
-            dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "AdamantDesktop", "CSpawn"],
+            dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "AdamantFetch", "CSpawn"],
             swiftSettings: [.define("ADM_TEST_HOOKS", .when(configuration: .debug))]),
 
         .executableTarget(

@@ -1,3 +1,5 @@
+public import AdamantCore
+
 /// What a command says about itself: its usage line, help and parsing all come from this.
 public struct CommandInfo: Sendable {
     /// Every command has it; `help <command>` prints the same text.
@@ -32,11 +34,19 @@ public struct Context: Sendable {
     public let terminal: Terminal
     /// The config file, read when a setting first needs it.
     public let configFile: ConfigFileSource
+    /// The time of day, for what the user sees (quiet hours, mutes) and what is kept.
+    public let wallClock: any WallClock
+    /// Monotonic time, for what waits and retries.
+    public let clock: AnyClock
 
-    public init(environment: [String: String], output: Output, terminal: Terminal) {
+    public init(
+        environment: [String: String], output: Output, terminal: Terminal,
+        wallClock: any WallClock = SystemWallClock(), clock: AnyClock = .continuous
+    ) {
         self.environment = environment
         self.output = output
         self.terminal = terminal
         configFile = ConfigFileSource(environment: environment)
+        (self.wallClock, self.clock) = (wallClock, clock)
     }
 }

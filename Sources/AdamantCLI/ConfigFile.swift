@@ -1,5 +1,5 @@
 public import AdamantCore
-public import AdamantDesktop
+public import AdamantFetch
 public import AdamantNodes
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 public import AdamantCore
-public import AdamantDesktop
+public import AdamantFetch
 
 /// The desktop notification settings `adm-fetch` shares between its one-shot fetch and
 /// `watch`, and `adm-push config` shows.

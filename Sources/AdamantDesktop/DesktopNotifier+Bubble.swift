@@ -1,3 +1,5 @@
+import AdamantFetch
+
 /// How a notification becomes a bubble: the hints, the actions, the body's markup.
 extension DesktopNotifier {
     /// The bubble for `presentation`, within what `server` can show. Only the body is markup
@@ -15,10 +17,10 @@ extension DesktopNotifier {
         hints.urgency = presentation.urgency
         hints.suppressSound = presentation.silent
         let actions: [DesktopBubble.Action] =
-            chatActions && appearance.actions && server.capabilities.contains("actions")
+            chatActions && server.capabilities.contains("actions")
             ? [
-                .init(key: "default", label: "Open"), .init(key: openKey, label: "Open"),
-                .init(key: muteKey, label: "Mute 1 hour"),
+                .init(key: "default", label: "Open"), .init(key: NotificationDelivery.openKey, label: "Open"),
+                .init(key: NotificationDelivery.muteKey, label: "Mute 1 hour"),
             ]
             : []
         return DesktopBubble(

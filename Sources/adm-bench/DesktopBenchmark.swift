@@ -23,23 +23,19 @@ func desktopBenchmark() async throws -> [Figure] {
             .skipped(memory, .mebibytes, goal: .ratio(.atMost, 1.2), because: reason),
         ]
     }
-    let notifier = try await DesktopNotifier.connect(environment: environment, requests: { _ in }, log: SilentLog())
-    let me = KeyPair(passphrase: Passphrase(unvalidated: "desktop benchmark"))
+    let notifier = try await DesktopNotifier.connect(environment: environment)
     var sent: UInt64 = 0
     // Each from a partner of its own, so none replaces another: one Notify each, as notify-send makes.
     let ours = try await timings(Budget(iterations: 300, seconds: 3, minimum: 20)) {
         sent += 1
         let partner = Address(number: sent)
-        let result = FetchResult(
-            id: TransactionID(number: sent), transaction: nil,
-            notification: RenderedNotification(
-                kind: .message, title: partner.description, body: "benchmark message \(sent)"), text: nil,
-            thread: partner)
-        try await notifier.show(
-            WatchNotification(result: result, via: .poll, account: me.address),
-            as: .init(
-                title: partner.description, body: "benchmark message \(sent)", showsText: true, urgency: .normal,
-                silent: false))
+        _ = try await notifier.notify(
+            NotificationDelivery.Bubble(
+                serial: Int(sent),
+                presentation: .init(
+                    title: partner.description, body: "benchmark message \(sent)", showsText: true, urgency: .normal,
+                    silent: false),
+                count: nil, replacing: 0, actions: true))
     }
     let peer = try await timings(Budget(iterations: 100, seconds: 3, minimum: 10)) {
         sent += 1

@@ -3,7 +3,6 @@ import AdamantCore
 import AdamantDesktop
 import AdamantFetch
 import AdamantNodes
-import Synchronization
 
 /// `--notify`: the desktop's notification service, connected at the start so that a
 /// desktop that is not there is said at once (exit 69), never at the first message.
@@ -11,39 +10,26 @@ enum DesktopOutput {
     /// The PWA's route to a chat.
     static func chatURL(_ partner: Address) -> String { "https://msg.adamant.im/chats/\(partner)/" }
 
-    /// A notifier when notifications go to the desktop (`--notify` or the file's
-    /// `notify`), nil when they do not. `staying` is false for a process that exits right
-    /// after showing: its bubbles offer no action, as nobody would hear the click.
-    static func notifier(
-        _ arguments: ParsedArguments, _ context: Context, staying: Bool, record: (any UndeliveredRecord)? = nil,
-        log: any LogSink,
-        mute: @escaping @Sendable (ChatBubbles.Chat) async -> Void = { _ in }
-    ) async throws(CLIError) -> DesktopNotifier? {
+    /// The desktop's notification service when notifications go there (`--notify` or the
+    /// file's `notify`), nil when they do not.
+    static func notifier(_ arguments: ParsedArguments, _ context: Context) async throws(CLIError) -> DesktopNotifier? {
         guard try DesktopOptions.notifySetting(arguments, context).value else { return nil }
-        // Only a process that stays has --open: nobody hears a click on the others' bubbles.
-        let open = staying ? try DesktopOptions.openSetting(arguments, context).value : DesktopOptions.defaultOpen
         var appearance = DesktopNotifier.Appearance()
-        appearance.actions = staying
         appearance.icon = DesktopIcon.path(environment: context.environment) { SmallFile.exists(atPath: $0) } ?? ""
-        var inherited = context.environment
-        inherited["ADM_PASSPHRASE"] = nil
-        let environment = inherited
-        do {
-            return try await DesktopNotifier.connect(
-                environment: context.environment, appearance, record: record,
-                requests: { request in
-                    switch request {
-                    case .open(let chat): Self.open(chat, command: open, environment: environment, log: log)
-                    case .mute(let chat): await mute(chat)
-                    }
-                }, log: log)
-        } catch {
+        do { return try await DesktopNotifier.connect(environment: context.environment, appearance) } catch {
             throw CLIError("--notify: \(error)", exitCode: .unavailable)
         }
     }
 
-    /// How long "Mute 1 hour" mutes.
-    static let muteSpan: Int64 = 3_600_000
+    /// What a click on a bubble does: `--open` (or the file's `open`) for the chat.
+    static func opener(_ arguments: ParsedArguments, _ context: Context, log: any LogSink) throws(CLIError)
+        -> @Sendable (ChatBubbles.Chat) -> Void
+    {
+        let command = try DesktopOptions.openSetting(arguments, context).value
+        var environment = context.environment
+        environment["ADM_PASSPHRASE"] = nil
+        return { [environment] chat in open(chat, command: command, environment: environment, log: log) }
+    }
 
     /// Starts the open command for `chat` as `--exec` starts its hook, but neither waits for
     /// it nor stops it (the browser it opens is the user's now), and with its output on
@@ -68,24 +54,5 @@ struct Warnings: LogSink {
 
     func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         if level >= .warning { output.error("warning: " + message()) }
-    }
-}
-
-/// The policy a running command decides by: "Mute 1 hour" changes it while it runs.
-final class PolicyState: Sendable {
-    private let policy: Mutex<NotificationPolicy>
-
-    init(_ policy: NotificationPolicy) { self.policy = Mutex(policy) }
-
-    /// The decision for `notification` now.
-    func decide(_ notification: WatchNotification, unixMillis: Int64) -> NotificationPolicy.Decision {
-        policy.withLock { $0.decide(notification, unixMillis: unixMillis) }
-    }
-
-    func mute(_ chat: ChatBubbles.Chat, until: Int64) { policy.withLock { $0.mutedChats[chat] = until } }
-
-    /// Whether `unixMillis` is in the quiet hours.
-    func isQuiet(unixMillis: Int64) -> Bool {
-        policy.withLock { $0.quiet?.contains(minute: LocalTime.minuteOfDay(unixMillis: unixMillis)) ?? false }
     }
 }

@@ -79,7 +79,7 @@ struct FetchCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
-        var policy = try DesktopOptions.policy(arguments, context).policy
+        let policy = try DesktopOptions.policy(arguments, context).policy
         var push: PushPayload
         do { push = try readPush(context) } catch {
             // An extension shows something even for a push it cannot read.
@@ -99,8 +99,7 @@ struct FetchCommand: Command {
         if push.transaction == nil || !arguments.flag(Self.noNames) { CurlTransport.startLoading() }
         let keys = AccountKeys(KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context)))
         // Bad input is said first (64), then a missing desktop (69), before any node is asked.
-        let desktop = try await DesktopOutput.notifier(
-            arguments, context, staying: false, log: Warnings(output: context.output))
+        let desktop = try await DesktopOutput.notifier(arguments, context)
         let (home, log) = openLog(context)
         let pool = try await NodeOptions.pool(arguments, context, home: home, account: keys) {
             context.output.error("warning: " + $0)
@@ -122,7 +121,7 @@ struct FetchCommand: Command {
             publicKeys: log.map { $0 as any PublicKeyCache } ?? MemoryPublicKeyCache(), name: names)
         var result = await fetcher.fetch(push)
         if result.failure == nil, let log {
-            let now = SystemWallClock().unixMillis()
+            let now = context.wallClock.unixMillis()
             do {
                 result.duplicate = try await log.recordShown(
                     result.id, account: await keys.keyPair.address, pushed: true, at: now,
@@ -132,32 +131,29 @@ struct FetchCommand: Command {
             }
         }
         FetchReport.print(result, json: arguments.flag(Self.json), context)
-        let pushed = WatchNotification(result: result, via: .poll, account: await keys.keyPair.address)
-        // "Mute 1 hour" on a watch's bubble is kept in the home, for this bubble too.
-        if desktop != nil, let log {
-            do {
-                for (partner, until) in try await log.mutedChats(
-                    account: pushed.account, now: SystemWallClock().unixMillis())
-                {
-                    policy.mutedChats[ChatBubbles.Chat(account: pushed.account, partner: partner)] = until
+        // The bubble follows the policy; the output above is the extension's, whole. A push
+        // seen before has had its bubble.
+        if let desktop, !result.duplicate {
+            let pushed = WatchNotification(result: result, via: .poll, account: await keys.keyPair.address)
+            var configuration = NotificationDelivery.Configuration(policy: policy, desktop: true, stays: false)
+            // "Mute 1 hour" on a watch's bubble is kept in the home, for this bubble too.
+            if let log {
+                do {
+                    let muted = try await log.mutedChats(account: pushed.account, now: context.wallClock.unixMillis())
+                    for (partner, until) in muted {
+                        configuration.policy.mutedChats[ChatBubbles.Chat(account: pushed.account, partner: partner)] =
+                            until
+                    }
+                } catch {
+                    context.output.error("warning: the muted chats cannot be read, none is muted: \(error)")
                 }
-            } catch {
-                context.output.error("warning: the muted chats cannot be read, none is muted: \(error)")
             }
-        }
-        // The bubble follows the policy; the output above is the extension's, whole.
-        var presentation: NotificationPolicy.Presentation?
-        switch policy.decide(pushed, unixMillis: SystemWallClock().unixMillis()) {
-        case .drop: break
-        case .show(let shown): presentation = shown
-        case .hold(var shown):
-            // Nothing stays to show a summary later: quiet now instead.
-            (shown.urgency, shown.silent) = (.low, true)
-            presentation = shown
-        }
-        if let desktop, !result.duplicate, let presentation {
-            do throws(DesktopUnavailable) { try await desktop.show(pushed, as: presentation) } catch {
-                throw CLIError("--notify: \(error)", exitCode: .unavailable)
+            var delivery = NotificationDelivery(configuration)
+            let now = NotificationDelivery.Moment(unixMillis: context.wallClock.unixMillis())
+            for case .notify(let bubble) in delivery.handle(.found(pushed), at: now) {
+                do throws(ServiceFailure) { _ = try await desktop.notify(bubble) } catch {
+                    throw CLIError("--notify: \(error)", exitCode: .unavailable)
+                }
             }
         }
         return Self.exitCode(for: result.failure)

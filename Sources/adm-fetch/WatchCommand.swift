@@ -5,7 +5,6 @@ import AdamantFetch
 import AdamantNodes
 import AdamantPush
 import AdamantStore
-import Synchronization
 
 /// `adm-fetch watch`: notifications with no push service, from the nodes' sockets and listings.
 struct WatchCommand: Command {
@@ -111,38 +110,21 @@ struct WatchCommand: Command {
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
         let logger = try LogOptions.logger(arguments, context)
-        try OutboxOptions.checkSettings(arguments, context)  // a broken config file before the passphrase is asked for
-        let policy = PolicyState(try DesktopOptions.policy(arguments, context).policy)
+        // A broken config file before the passphrase is asked for.
+        try OutboxOptions.checkSettings(arguments, context)
+        let policy = try DesktopOptions.policy(arguments, context).policy
         let accounts = try WatchedAccount.all(arguments, context)
         // Through a SOCKS proxy each account reads on its own circuit, sockets and all; else
         // the accounts share one pool and one socket per node.
         let ownCircuits = try NodeOptions.separatesAccounts(arguments, context)
         // Bad input is said first (64), then a missing desktop (69).
-        let logsByAccount = AccountLogs(logger)
-        let desktop = try await DesktopOutput.notifier(
-            arguments, context, staying: true, record: logsByAccount, log: logger
-        ) { chat in
-            let until = SystemWallClock().unixMillis() + DesktopOutput.muteSpan
-            policy.mute(chat, until: until)
-            await logsByAccount.keep(chat, until: until)
-        }
-        if let server = await desktop?.server { logger.log(.info, "desktop: notifications through \(server)") }
-        // What the service missed while it was away goes out when it is back, message or not,
-        // and what quiet hours held goes out as one summary when they end.
-        let chores = desktop.map { notifier in
-            Task {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: DesktopNotifier.retryInterval)
-                    // A failure is logged by the notifier.
-                    if !policy.isQuiet(unixMillis: SystemWallClock().unixMillis()) { try? await notifier.releaseHeld() }
-                    try? await notifier.deliverWaiting()
-                }
-            }
-        }
-        defer { chores?.cancel() }
+        let open = try DesktopOutput.opener(arguments, context, log: logger)
+        let desktop = try await DesktopOutput.notifier(arguments, context)
+        if let server = desktop?.server { logger.log(.info, "desktop: notifications through \(server)") }
         var pools: [NodePool] = []
         for account in ownCircuits ? accounts : [accounts[0]] {
-            let warned = !pools.isEmpty  // once, not once an account
+            // Once, not once an account.
+            let warned = !pools.isEmpty
             pools.append(
                 try await NodeOptions.pool(
                     arguments, context, home: account.home, account: AccountKeys(account.keyPair)
@@ -152,8 +134,9 @@ struct WatchCommand: Command {
         }
         defer { for (pool, account) in zip(pools, accounts) { HealthCache.save(pool, home: account.home) } }
         var logs: [String: NotificationLog] = [:]
+        var logsByAccount: [Address: NotificationLog] = [:]
         var watchers: [Watcher] = []
-        var fetchers: [(Address, Fetcher)] = []
+        var fetchers: [Address: Fetcher] = [:]
         var configuration = Watcher.Configuration()
         configuration.live = !arguments.flag(Self.noLive)
         if let pollInterval { (configuration.interval, configuration.liveInterval) = (pollInterval, pollInterval) }
@@ -166,11 +149,11 @@ struct WatchCommand: Command {
                 do { log = try NotificationLog(home: account.home) } catch { throw CLIError(storeError: error) }
                 logs[account.home] = log
             }
-            await logsByAccount.add(log, for: account.keyPair.address, into: policy)
+            logsByAccount[account.keyPair.address] = log
             let fetcher = Fetcher(
                 keyPair: account.keyPair, client: NodeClient(pool: pool, deadline: pool.allowing(.seconds(15))),
                 publicKeys: log)
-            fetchers.append((account.keyPair.address, fetcher))
+            fetchers[account.keyPair.address] = fetcher
             let registrations = await openOutbox(account.home, account.keyPair, fetcher.client, logger, context)
             watchers.append(
                 Watcher(
@@ -179,82 +162,52 @@ struct WatchCommand: Command {
                     progress: logger.progress.map(Self.showing)))
         }
 
-        // What the desktop missed while the last watch ran, on the desktop now.
-        let missed = desktop.map { notifier in
-            Task { [fetchers] in await Self.showMissed(fetchers, logsByAccount, on: notifier, policy, logger) }
-        }
-        defer { missed?.cancel() }
-        let group = WatchGroup(watchers)
-        let output = context.output
-        let json = arguments.flag(Self.json)
-        let named = accounts.count > 1
-        let hook = command.map { Hook(command: $0, environment: context.environment, logger: logger) }
         let stop = StopOnSignals()
         defer { stop.release() }
-        let failure: WatchGroup.Failure?
-        do throws(WatchGroup.Failure) {
-            try await stop.run { () throws(WatchGroup.Failure) in
-                try await group.run(from: start) { account, height in
-                    logger.log(.info, "Watching \(account) from block \(height); stop with Ctrl-C.")
-                } onNotification: { found throws(HandOverFailure) in
-                    Self.log(found.result, logger)
-                    let presentation: NotificationPolicy.Presentation
-                    var held = false
-                    switch policy.decide(found, unixMillis: SystemWallClock().unixMillis()) {
-                    case .drop:
-                        logger.log(.info, "watch: not shown: muted, or a kind not asked for")
-                        return
-                    case .show(let shown): presentation = shown
-                    case .hold(let shown): (presentation, held) = (shown, true)
-                    }
-                    let notification = presentation.applied(to: found)
-                    let result = notification.result
-                    var written = false
-                    let print = {
-                        let line =
-                            result.notification.title + ": "
-                            + result.notification.body.split(separator: "\n", omittingEmptySubsequences: false).joined(
-                                separator: " ")
-                        written =
-                            json
-                            ? output.printJSON(FetchReport.Watched(notification))
-                            : output.print((named ? "[\(notification.account)] " : "") + line)
-                    }
-                    if let progress = logger.progress { progress.interrupt(print) } else { print() }
-                    guard written else {
-                        throw HandOverFailure(
-                            stop.requested
-                                ? "standard output took nothing more before the stop"
-                                : "standard output cannot be written")
-                    }
-                    try await hook?.run(for: notification)
-                    // Not delivered is not lost: the notifier keeps it, records it and says so; it
-                    // delivers on its own, so a hung service holds up no line.
-                    if let desktop {
-                        if held {
-                            await desktop.hold(notification)
-                            logger.log(.info, "desktop: held for the summary when the quiet hours end")
-                        } else {
-                            await desktop.post(notification, as: presentation)
-                        }
+        let output = Lines(
+            output: context.output, progress: logger.progress, json: arguments.flag(Self.json),
+            named: accounts.count > 1)
+        let hook = command.map { Hook(command: $0, environment: context.environment, logger: logger) }
+        let notifier = await Notifier(
+            logs: logsByAccount, configuration: .init(policy: policy, desktop: desktop != nil, stays: true),
+            service: desktop,
+            show: { notification throws(HandOverFailure) in
+                guard output.print(notification) else {
+                    throw HandOverFailure(
+                        stop.requested
+                            ? "standard output took nothing more before the stop" : "standard output cannot be written")
+                }
+                try await hook?.run(for: notification)
+            }, open: open, log: logger, wallClock: context.wallClock, clock: context.clock)
+        let group = WatchGroup(watchers)
+        let failure = await withTaskGroup(of: Void.self) { tasks -> WatchGroup.Failure? in
+            tasks.addTask { [fetchers] in
+                await notifier.run { id, account in await fetchers[account]?.fetch(PushPayload(id: id)) }
+            }
+            defer { tasks.cancelAll() }
+            do throws(WatchGroup.Failure) {
+                try await stop.run { () throws(WatchGroup.Failure) in
+                    try await group.run(from: start) { account, height in
+                        logger.log(.info, "Watching \(account) from block \(height); stop with Ctrl-C.")
+                    } onNotification: { found throws(HandOverFailure) in
+                        Self.log(found.result, logger)
+                        try await notifier.found(found)
                     }
                 }
+                return nil
+            } catch  where stop.requested {
+                // Its reader stopped reading: the stop is not held up, and nothing is lost.
+                if case .notHandedOver(let id, let why) = error.error {
+                    logger.log(
+                        .warning,
+                        "watch: stopped while \(why): transaction \(id) and those after it are shown at the next start")
+                }
+                return nil
+            } catch {
+                return error
             }
-            failure = nil
-        } catch  where stop.requested {
-            // Its reader stopped reading: the stop is not held up, and nothing is lost.
-            if case .notHandedOver(let id, let why) = error.error {
-                logger.log(
-                    .warning,
-                    "watch: stopped while \(why): transaction \(id) and those after it are shown at the next start")
-            }
-            failure = nil
-        } catch {
-            failure = error
         }
         if let signal = stop.signalName { logger.log(.info, "watch: stopped by \(signal)") }
-        // Bubbles still on their way (a service away, or hanging) are left to the next watch.
-        await desktop?.recordWaiting()
         guard let error = failure else { return .success }
         switch error.error {
         case .noUsableNode(let detail):
@@ -292,43 +245,6 @@ struct WatchCommand: Command {
                 "watch: notification with the generic text: \(result.notification.kind.rawValue)\(detail): \(failure)")
         } else {
             logger.log(.info, "watch: notification: \(result.notification.kind.rawValue)\(detail)")
-        }
-    }
-
-    /// The notifications an earlier watch could not put on the desktop, fetched again by id and
-    /// shown as the policy says; one that is gone from the nodes, or no longer shown, is let go.
-    static func showMissed(
-        _ accounts: [(Address, Fetcher)], _ logs: AccountLogs, on desktop: DesktopNotifier, _ policy: PolicyState,
-        _ logger: Logger
-    ) async {
-        for (account, fetcher) in accounts {
-            let ids = await logs.undelivered(account: account)
-            guard !ids.isEmpty else { continue }
-            logger.log(
-                .info,
-                "desktop: \(ids.count) notification\(ids.count == 1 ? "" : "s") the desktop missed before, shown now")
-            for id in ids {
-                let result = await fetcher.fetch(PushPayload(id: id))
-                guard !Task.isCancelled else { return }
-                let notification = WatchNotification(result: result, via: .poll, account: account)
-                switch policy.decide(notification, unixMillis: SystemWallClock().unixMillis()) {
-                case .show(let presentation) where result.failure == nil:
-                    // Not taken, it stays recorded for the next watch (or this one's retries); a
-                    // refusal is the notifier's to give up, and the next one is tried.
-                    do throws(DesktopUnavailable) {
-                        try await desktop.show(presentation.applied(to: notification), as: presentation)
-                    } catch {
-                        if error.isRefusal { continue }
-                        return
-                    }
-                    await logs.delivered(id, account: account)
-                case .hold where result.failure == nil:
-                    // Still quiet: held again, and recorded until the summary is shown.
-                    await desktop.hold(notification)
-                default:
-                    await logs.delivered(id, account: account)
-                }
-            }
         }
     }
 
@@ -390,54 +306,27 @@ struct Hook: Sendable {
     }
 }
 
-/// The watched accounts' logs: where "Mute 1 hour" is kept so a restart still mutes, and
-/// what the desktop did not take, so the next watch shows it.
-final class AccountLogs: UndeliveredRecord {
-    private let logs = Mutex<[Address: NotificationLog]>([:])
-    private let logger: Logger
+/// The watch's standard output: one line per notification, "title: body" or `--json`'s
+/// object, each line out of the progress line's way.
+struct Lines: Sendable {
+    let output: Output
+    let progress: ProgressLine?
+    let json: Bool
+    /// With several accounts, each line starts with "[U…] ".
+    let named: Bool
 
-    init(_ logger: Logger) { self.logger = logger }
-
-    /// Adds `account`'s log, and its chats still muted to `policy`.
-    func add(_ log: NotificationLog, for account: Address, into policy: PolicyState) async {
-        logs.withLock { $0[account] = log }
-        do {
-            for (partner, until) in try await log.mutedChats(account: account, now: SystemWallClock().unixMillis()) {
-                policy.mute(ChatBubbles.Chat(account: account, partner: partner), until: until)
-            }
-        } catch {
-            logger.log(.warning, "watch: the muted chats cannot be read: \(error)")
+    /// Whether the whole line was written.
+    func print(_ notification: WatchNotification) -> Bool {
+        var written = false
+        let write = {
+            let shown = notification.result.notification
+            let body = shown.body.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " ")
+            written =
+                json
+                ? output.printJSON(FetchReport.Watched(notification))
+                : output.print((named ? "[\(notification.account)] " : "") + shown.title + ": " + body)
         }
-    }
-
-    func keep(_ chat: ChatBubbles.Chat, until: Int64) async {
-        guard let log = logs.withLock({ $0[chat.account] }) else { return }
-        do { try await log.mute(chat.partner, account: chat.account, until: until) } catch {
-            logger.log(.warning, "watch: the mute of \(chat.partner) lasts only while this watch runs: \(error)")
-        }
-        logger.log(.info, "watch: \(chat.partner) muted until \(UTCTime.text(unixMillis: until))")
-    }
-
-    func missed(_ id: TransactionID, account: Address) async {
-        guard let log = logs.withLock({ $0[account] }) else { return }
-        do { try await log.recordUndelivered(id, account: account, at: SystemWallClock().unixMillis()) } catch {
-            logger.log(.warning, "watch: transaction \(id) is not recorded as missing from the desktop: \(error)")
-        }
-    }
-
-    /// What the desktop missed of `account`'s, in order; none when the log cannot say.
-    func undelivered(account: Address) async -> [TransactionID] {
-        guard let log = logs.withLock({ $0[account] }) else { return [] }
-        do { return try await log.undelivered(account: account) } catch {
-            logger.log(.warning, "watch: what the desktop missed before cannot be read: \(error)")
-            return []
-        }
-    }
-
-    func delivered(_ id: TransactionID, account: Address) async {
-        guard let log = logs.withLock({ $0[account] }) else { return }
-        do { try await log.forgetUndelivered(id, account: account) } catch {
-            logger.log(.warning, "watch: transaction \(id) stays recorded as missing from the desktop: \(error)")
-        }
+        if let progress { progress.interrupt(write) } else { write() }
+        return written
     }
 }

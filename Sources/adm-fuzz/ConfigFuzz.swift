@@ -1,6 +1,6 @@
 import AdamantCLI
 import AdamantCore
-import AdamantDesktop
+import AdamantFetch
 import AdamantNodes
 
 /// The config file's bytes (`$XDG_CONFIG_HOME/adm-push/config.json`): parsed and checked, then

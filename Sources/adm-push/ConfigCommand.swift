@@ -1,6 +1,6 @@
 import AdamantCLI
 import AdamantCore
-import AdamantDesktop
+import AdamantFetch
 import AdamantNodes
 
 /// `adm-push config`: each setting's effective value and where it came from, as the other

@@ -63,10 +63,9 @@ import Testing
     }
 
     @Test func aProcessThatWillNotHearTheClickOffersNoAction() {
-        var appearance = DesktopNotifier.Appearance()
-        appearance.actions = false
         let bubble = DesktopNotifier.bubble(
-            for: Self.presentation(Self.notification("hi")), count: nil, server: Self.dunst, appearance: appearance)
+            for: Self.presentation(Self.notification("hi")), count: nil, server: Self.dunst,
+            appearance: DesktopNotifier.Appearance(), actions: false)
         #expect(bubble.actions.isEmpty)
     }
 

@@ -1,5 +1,5 @@
 import AdamantCore
-import AdamantDesktop
+import AdamantFetch
 import AdamantNodes
 import Foundation
 import Testing

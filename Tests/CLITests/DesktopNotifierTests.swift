@@ -1,5 +1,6 @@
 import AdamantCore
 import AdamantNodes
+import AdamantStore
 import Foundation
 import Synchronization
 import Testing
@@ -8,7 +9,8 @@ import Testing
 @testable import AdamantFetch
 
 /// The notifier against a real desktop: dbus-daemon, Xvfb and dunst (`TestDesktop`), read
-/// back through `dunstctl` as the user would see it.
+/// back through `dunstctl` as the user would see it. What the delivery decides is tested
+/// without a bus (NotificationDeliveryTests); this is what only a real service can show.
 @Suite("desktop notifier", .timeLimit(.minutes(2)))
 struct DesktopNotifierTests {
     static let account = try! Address("U5517006347330072401")
@@ -26,137 +28,223 @@ struct DesktopNotifierTests {
         return WatchNotification(result: result, via: .socket, account: account)
     }
 
-    /// Shows `notification` in full, as the default policy does.
-    static func show(_ notification: WatchNotification, on notifier: DesktopNotifier) async throws {
-        let rendered = notification.result.notification
-        try await notifier.show(
-            notification,
-            as: .init(title: rendered.title, body: rendered.body, showsText: true, urgency: .normal, silent: false))
+    static func bubble(_ body: String, serial: Int = 1, actions: Bool = true) -> NotificationDelivery.Bubble {
+        NotificationDelivery.Bubble(
+            serial: serial,
+            presentation: .init(title: "Alice", body: body, showsText: true, urgency: .normal, silent: false),
+            count: nil, replacing: 0, actions: actions)
     }
 
-    static func notifier(
-        _ desktop: TestDesktop, record: (any UndeliveredRecord)? = nil, log: any LogSink = SilentLog(),
-        requests: @escaping @Sendable (DesktopNotifier.Request) async -> Void = { _ in }
-    ) async throws -> DesktopNotifier {
-        try await DesktopNotifier.connect(
-            environment: desktop.environment, record: record, requests: requests, log: log)
+    /// Runs `body` with a notifier for `account` whose log is in a fresh home, delivering to
+    /// `desktop` on `clock` until `body` returns.
+    static func withNotifier(
+        _ desktop: TestDesktop, clock: ManualClock = ManualClock(), log: any LogSink = SilentLog(),
+        open: @escaping @Sendable (ChatBubbles.Chat) -> Void = { _ in },
+        _ body: (Notifier, NotificationLog, DesktopNotifier) async throws -> Void
+    ) async throws {
+        let home = NSTemporaryDirectory() + "notifier-" + UUID().uuidString
+        try FileManager.default.createDirectory(
+            atPath: home, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let notificationLog = try NotificationLog(home: home)
+        let service = try await DesktopNotifier.connect(environment: desktop.environment)
+        let notifier = await Notifier(
+            logs: [account: notificationLog], configuration: .init(desktop: true, stays: true), service: service,
+            show: { _ in }, open: open, log: log, clock: AnyClock(clock))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await notifier.run { _, _ in nil } }
+            defer { group.cancelAll() }
+            try await body(notifier, notificationLog, service)
+        }
+    }
+
+    /// Polls `condition` until it holds, for up to 20 s.
+    static func eventually(
+        _ what: String, _ condition: () async throws -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while try await !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("\(what) never came", sourceLocation: sourceLocation)
+                return
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     @Test func itNamesTheServerAndWhatItCanDo() async throws {
         try await TestDesktop.with { desktop in
-            let server = try #require(await Self.notifier(desktop).server)
+            let server = try #require(try await DesktopNotifier.connect(environment: desktop.environment).server)
             #expect(server.name == "dunst" && server.specificationVersion == "1.2")
             #expect(server.capabilities.isSuperset(of: ["actions", "body", "body-markup"]), "\(server)")
         }
     }
 
+    /// The delivery's replacing and counting, as dunst shows it: one bubble per chat.
     @Test func threeMessagesFromOnePartnerAreOneBubbleThatCountsThem() async throws {
         try await TestDesktop.with { desktop in
-            let notifier = try await Self.notifier(desktop)
-            for (index, text) in ["first", "second", "third"].enumerated() {
-                try await Self.show(Self.notification(text, id: UInt64(index + 1)), on: notifier)
+            try await Self.withNotifier(desktop) { notifier, _, _ in
+                for (index, text) in ["first", "second", "third"].enumerated() {
+                    try await notifier.found(Self.notification(text, id: UInt64(index + 1)))
+                }
+                try await notifier.found(
+                    Self.notification("Sent you 2 ADM", from: Self.bob, title: "Bob", kind: .transfer, id: 9))
+                // In the queue's order: Bob's bubble is the last.
+                try await Self.eventually("two bubbles") { try await desktop.displayedCount() == 2 }
+                let shown = try await desktop.shown()
+                #expect(
+                    Set(shown.compactMap { $0["body"] }) == ["3 new messages\nthird", "Sent you 2 ADM"], "\(shown)")
+                let alice = try #require(shown.first { $0["summary"] == "Alice" })
+                #expect(alice["appname"] == "ADAMANT" && alice["category"] == "im.received")
+                #expect(alice["message"] == TestDesktop.normalMessage(alice), "normal urgency")
             }
-            try await Self.show(
-                Self.notification("Sent you 2 ADM", from: Self.bob, title: "Bob", kind: .transfer, id: 9), on: notifier)
-            #expect(try await desktop.displayedCount() == 2)
-            let shown = try await desktop.shown()
-            #expect(shown.count == 2, "\(shown)")
-            let alice = try #require(shown.first { $0["summary"] == "Alice" })
-            #expect(alice["appname"] == "ADAMANT" && alice["category"] == "im.received")
-            #expect(alice["body"] == "3 new messages\nthird")
-            #expect(alice["message"] == TestDesktop.normalMessage(alice), "normal urgency")
-            let bob = try #require(shown.first { $0["summary"] == "Bob" })
-            #expect(bob["body"] == "Sent you 2 ADM")
         }
     }
 
-    /// A bubble the user closes (`dunstctl close`: NotificationClosed, reason 2) ends its
-    /// count: the chat's next message is a bubble of its own, with no count line.
-    @Test func aClosedBubbleStartsTheChatAfresh() async throws {
+    /// The user closing a bubble (`dunstctl close`) comes back as NotificationClosed, reason 2.
+    @Test func aClosedBubbleIsSaidWithItsReason() async throws {
         try await TestDesktop.with { desktop in
-            let notifier = try await Self.notifier(desktop)
-            try await Self.show(Self.notification("first", id: 1), on: notifier)
-            try await Self.show(Self.notification("second", id: 2), on: notifier)
-            #expect(try await desktop.displayedCount() == 1)
+            let service = try await DesktopNotifier.connect(environment: desktop.environment)
+            let id = try await service.notify(Self.bubble("first"))
             #expect(try await desktop.dunstctl(["close"]).status == 0)
-            let deadline = ContinuousClock.now + .seconds(20)
-            while await notifier.bubbles != ChatBubbles() {
-                guard ContinuousClock.now < deadline else {
-                    Issue.record("the close never reached the notifier")
-                    return
-                }
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            try await Self.show(Self.notification("third", id: 3), on: notifier)
-            #expect(try await desktop.displayedCount() == 1)
-            let shown = try await desktop.shown()
-            #expect(shown.map { $0["body"] } == ["third", "2 new messages\nsecond"], "\(shown)")
+            var events = service.events.makeAsyncIterator()
+            #expect(await events.next() == .closed(id: id, reason: 2))
         }
     }
 
     @Test func markupInAMessageReachesTheServerEscaped() async throws {
         try await TestDesktop.with { desktop in
-            let notifier = try await Self.notifier(desktop)
-            try await Self.show(Self.notification(#"<b>bold</b> <img src="file:///etc/passwd">"#), on: notifier)
+            let service = try await DesktopNotifier.connect(environment: desktop.environment)
+            _ = try await service.notify(Self.bubble(#"<b>bold</b> <img src="file:///etc/passwd">"#))
             let shown = try #require(try await desktop.shown().first)
             #expect(shown["body"] == #"&lt;b&gt;bold&lt;/b&gt; &lt;img src="file:///etc/passwd"&gt;"#)
         }
     }
 
-    @Test func aClickOnTheBubbleAsksToOpenItsChat() async throws {
+    /// A click on the bubble reaches the delivery, which opens the chat.
+    @Test func aClickOnTheBubbleOpensItsChat() async throws {
         try await TestDesktop.with { desktop in
-            let asked = Mutex<[DesktopNotifier.Request]>([])
-            let notifier = try await Self.notifier(desktop) { request in asked.withLock { $0.append(request) } }
-            try await Self.show(Self.notification("hello"), on: notifier)
-            // `dunstctl action` on a bubble with more than the default action opens its menu,
-            // which runs dmenu: /bin/false here, so the test picks by closing with the default.
-            _ = try await desktop.dunstctl(["action", "0"])
-            let deadline = ContinuousClock.now + .seconds(20)
-            while asked.withLock({ $0.isEmpty }) {
-                guard ContinuousClock.now < deadline else {
-                    Issue.record("no request came")
-                    return
-                }
-                try await Task.sleep(for: .milliseconds(20))
+            let opened = Mutex<[ChatBubbles.Chat]>([])
+            try await Self.withNotifier(desktop, open: { chat in opened.withLock { $0.append(chat) } }) {
+                notifier, _, _ in
+                try await notifier.found(Self.notification("hello"))
+                try await Self.eventually("the bubble") { try await desktop.displayedCount() == 1 }
+                // `dunstctl action` on a bubble with more than the default action opens its menu,
+                // which runs dmenu: /bin/false here, so the test picks by closing with the default.
+                _ = try await desktop.dunstctl(["action", "0"])
+                try await Self.eventually("the open request") { !opened.withLock { $0.isEmpty } }
+                #expect(opened.withLock { $0 } == [ChatBubbles.Chat(account: Self.account, partner: Self.alice)])
             }
-            #expect(asked.withLock { $0 } == [.open(ChatBubbles.Chat(account: Self.account, partner: Self.alice))])
         }
     }
 
-    /// Held through quiet hours: nothing on screen, then one summary that names no chat and
-    /// quotes nothing; a second release shows nothing more.
-    @Test func heldNotificationsBecomeOneSummary() async throws {
+    /// A notifier that connects again after its service went away closes the connection it
+    /// had: a watch whose service comes and goes does not pile up connections.
+    @Test func reconnectingClosesTheOldConnection() async throws {
         try await TestDesktop.with { desktop in
-            let notifier = try await Self.notifier(desktop)
-            await notifier.hold(Self.notification("one", id: 1))
-            await notifier.hold(Self.notification("two", id: 2))
-            await notifier.hold(Self.notification("three", from: Self.bob, title: "Bob", id: 3))
-            #expect(try await desktop.displayedCount() == 0)
-            try await notifier.releaseHeld()
-            try await notifier.releaseHeld()
-            let shown = try await desktop.shown()
-            #expect(
-                shown.map { [$0["summary"], $0["body"]] } == [["ADAMANT", "3 notifications in 2 chats while quiet"]],
-                "\(shown)")
+            let service = try await DesktopNotifier.connect(environment: desktop.environment)
+            #expect(try await Self.connections(on: desktop) == 1)
+            try await desktop.stopNotificationServer()
+            await #expect(throws: ServiceFailure.self) { try await service.notify(Self.bubble("away")) }
+            try await desktop.startNotificationServer()
+            _ = try await service.reconnect()
+            try await Self.eventually("one connection") { try await Self.connections(on: desktop) == 1 }
         }
     }
 
-    /// Each quiet stretch's summary is a bubble of its own: a second one neither replaces the
-    /// first nor counts it as a chat's messages.
-    @Test func eachSummaryIsABubbleOfItsOwn() async throws {
+    @Test func noServiceOnTheBusIsSaidAtConnect() async throws {
+        try await TestDesktop.with(notificationServer: false) { desktop in
+            await #expect {
+                _ = try await DesktopNotifier.connect(environment: desktop.environment)
+            } throws: { error in
+                guard let error = error as? DesktopUnavailable, case .noService = error else { return false }
+                return true
+            }
+        }
+    }
+
+    /// An address that is no D-Bus address is said to be one, not a refused connection.
+    @Test func aGarbageBusAddressIsSaidToBeNoAddress() async throws {
+        for garbage in [
+            "garbage", "unix", ":path=/tmp/x", "unix:path", "tcp:host=127.0.0.1,port", "nonsense:path=/tmp/x",
+        ] {
+            await #expect {
+                _ = try await DesktopNotifier.connect(environment: ["DBUS_SESSION_BUS_ADDRESS": garbage])
+            } throws: { error in
+                "\(error)".contains("DBUS_SESSION_BUS_ADDRESS '\(garbage)' is not a D-Bus address")
+                    && !"\(error)".contains("refused")
+            }
+        }
+    }
+
+    @Test func noBusAtAllIsSaidAtConnect() async throws {
+        await #expect {
+            _ = try await DesktopNotifier.connect(environment: ["PATH": "/usr/bin"])
+        } throws: { error in
+            "\(error)".contains("neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set")
+        }
+    }
+
+    /// What a vanished service missed is recorded in the home's log and shown when it is
+    /// back, at the retry tick of the notifier's clock, which is said once, at info.
+    @Test func aServiceThatGoesAwayKeepsWhatItMissedAndShowsItWhenBack() async throws {
         try await TestDesktop.with { desktop in
-            let notifier = try await Self.notifier(desktop)
-            await notifier.hold(Self.notification("one", id: 1))
-            await notifier.hold(Self.notification("two", id: 2))
-            try await notifier.releaseHeld()
-            await notifier.hold(Self.notification("three", from: Self.bob, title: "Bob", id: 3))
-            try await notifier.releaseHeld()
-            #expect(try await desktop.displayedCount() == 2)
-            let shown = try await desktop.shown()
-            #expect(
-                shown.map { $0["body"] } == [
-                    "1 notification in 1 chat while quiet", "2 notifications in 1 chat while quiet",
-                ], "\(shown)")
+            let clock = ManualClock()
+            let log = CollectedLog()
+            try await Self.withNotifier(desktop, clock: clock, log: log) { notifier, home, _ in
+                try await notifier.found(Self.notification("before", id: 1))
+                try await Self.eventually("the first bubble") { try await desktop.displayedCount() == 1 }
+                try await desktop.stopNotificationServer()
+                try await notifier.found(Self.notification("while away", from: Self.bob, title: "Bob", id: 2))
+                try await Self.eventually("the record of the missed one") {
+                    try await home.undelivered(account: Self.account) == [TransactionID(number: 2)]
+                }
+                try await desktop.startNotificationServer()
+                await clock.waitForSleepers(1)
+                clock.advance(by: Notifier.retryInterval)
+                try await Self.eventually("the missed one on the new dunst") { try await desktop.displayedCount() == 1 }
+                #expect(try await desktop.shown().map { $0["body"] } == ["while away"])
+                try await Self.eventually("the record cleared") {
+                    try await home.undelivered(account: Self.account).isEmpty
+                }
+                let back = log.lines.filter { $0.message.contains("notification service is back") }
+                #expect(
+                    back.count == 1 && back.first?.level == .info && back.first?.message.contains("dunst") == true,
+                    "\(log.lines)")
+            }
+        }
+    }
+
+    /// A message holding a noncharacter (U+FFFE: the renderer keeps it, as no control or
+    /// format character) is shown with U+FFFD in its place: sd-bus refuses the character
+    /// itself, so no Notify holding it could be made.
+    @Test func aMessageHoldingANoncharacterIsShown() async throws {
+        try await TestDesktop.with { desktop in
+            let service = try await DesktopNotifier.connect(environment: desktop.environment)
+            let content = MessageContent(
+                type: .chat, chatType: .message, amount: 0, plaintext: "odd \u{FFFE} one", incoming: true)
+            let rendered = NotificationRenderer.render(content, title: "Alice")
+            #expect(rendered.body.unicodeScalars.contains("\u{FFFE}"), "\(rendered.body.unicodeScalars.map(\.value))")
+            _ = try await service.notify(Self.bubble(rendered.body))
+            #expect(try await desktop.shown().compactMap { $0["body"] } == ["odd \u{FFFD} one"])
+        }
+    }
+
+    /// A service that answers Notify with an error (here the bus's policy denies it, as a
+    /// server's InvalidArgs would) is a refusal, which the delivery gives up after three; not
+    /// a service away.
+    @Test func anErrorAnswerIsARefusal() async throws {
+        try await TestDesktop.with(refusingNotifications: true) { desktop in
+            let service = try await DesktopNotifier.connect(environment: desktop.environment)
+            await #expect {
+                _ = try await service.notify(Self.bubble("refused"))
+            } throws: { error in
+                guard case .refused(let reason) = error as? ServiceFailure else { return false }
+                return reason.contains("AccessDenied")
+            }
+            try await desktop.allowNotifications()
+            _ = try await service.notify(Self.bubble("next"))
+            #expect(try await desktop.shown().map { $0["body"] } == ["next"])
         }
     }
 
@@ -180,135 +268,6 @@ struct DesktopNotifierTests {
         }
         return ours
     }
-
-    /// A notifier that connects again after its service went away closes the connection it
-    /// had: a watch whose service comes and goes does not pile up connections.
-    @Test func reconnectingClosesTheOldConnection() async throws {
-        try await TestDesktop.with { desktop in
-            let notifier = try await Self.notifier(desktop)
-            #expect(try await Self.connections(on: desktop) == 1)
-            try await desktop.stopNotificationServer()
-            await #expect(throws: DesktopUnavailable.self) {
-                try await Self.show(Self.notification("away"), on: notifier)
-            }
-            try await desktop.startNotificationServer()
-            try await notifier.deliverWaiting()
-            let deadline = ContinuousClock.now + .seconds(10)
-            while try await Self.connections(on: desktop) != 1 {
-                guard ContinuousClock.now < deadline else {
-                    Issue.record("\(try await Self.connections(on: desktop)) connections of this process")
-                    return
-                }
-                try await Task.sleep(for: .milliseconds(50))
-            }
-        }
-    }
-
-    @Test func noServiceOnTheBusIsSaidAtConnect() async throws {
-        try await TestDesktop.with(notificationServer: false) { desktop in
-            await #expect {
-                _ = try await Self.notifier(desktop)
-            } throws: { error in
-                guard let error = error as? DesktopUnavailable, case .noService = error else { return false }
-                return true
-            }
-        }
-    }
-
-    /// An address that is no D-Bus address is said to be one, not a refused connection.
-    @Test func aGarbageBusAddressIsSaidToBeNoAddress() async throws {
-        for garbage in [
-            "garbage", "unix", ":path=/tmp/x", "unix:path", "tcp:host=127.0.0.1,port", "nonsense:path=/tmp/x",
-        ] {
-            await #expect {
-                _ = try await DesktopNotifier.connect(
-                    environment: ["DBUS_SESSION_BUS_ADDRESS": garbage], requests: { _ in }, log: SilentLog())
-            } throws: { error in
-                "\(error)".contains("DBUS_SESSION_BUS_ADDRESS '\(garbage)' is not a D-Bus address")
-                    && !"\(error)".contains("refused")
-            }
-        }
-    }
-
-    @Test func noBusAtAllIsSaidAtConnect() async throws {
-        await #expect {
-            _ = try await DesktopNotifier.connect(
-                environment: ["PATH": "/usr/bin"], requests: { _ in }, log: SilentLog())
-        } throws: { error in
-            "\(error)".contains("neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set")
-        }
-    }
-
-    /// What a vanished service missed is recorded and shown when it is back, which is said
-    /// once, at info.
-    @Test func aServiceThatGoesAwayKeepsWhatItMissedAndShowsItWhenBack() async throws {
-        try await TestDesktop.with { desktop in
-            let record = RecordedDeliveries()
-            let log = CollectedLog()
-            let notifier = try await Self.notifier(desktop, record: record, log: log)
-            try await Self.show(Self.notification("before", id: 1), on: notifier)
-            try await desktop.stopNotificationServer()
-            await #expect(throws: DesktopUnavailable.self) {
-                try await Self.show(Self.notification("while away", from: Self.bob, title: "Bob", id: 2), on: notifier)
-            }
-            #expect(record.missed == [2] && record.delivered.isEmpty)
-            try await desktop.startNotificationServer()
-            try await notifier.deliverWaiting()
-            let shown = try await desktop.shown()
-            #expect(shown.map { $0["body"] } == ["while away"], "the new dunst shows the one it missed: \(shown)")
-            #expect(record.delivered == [2])
-            let back = log.lines.filter { $0.message.contains("notification service is back") }
-            #expect(
-                back.count == 1 && back.first?.level == .info && back.first?.message.contains("dunst") == true,
-                "\(log.lines)")
-        }
-    }
-
-    /// A message holding a noncharacter (U+FFFE: the renderer keeps it, as no control or
-    /// format character) is shown with U+FFFD in its place, and holds up none after it: sd-bus
-    /// refuses the character itself, so no Notify holding it can be made.
-    @Test func aMessageHoldingANoncharacterIsShownAndHoldsUpNothing() async throws {
-        try await TestDesktop.with { desktop in
-            let record = RecordedDeliveries()
-            let notifier = try await Self.notifier(desktop, record: record)
-            let content = MessageContent(
-                type: .chat, chatType: .message, amount: 0, plaintext: "odd \u{FFFE} one", incoming: true)
-            let rendered = NotificationRenderer.render(content, title: "Alice")
-            #expect(rendered.body.unicodeScalars.contains("\u{FFFE}"), "\(rendered.body.unicodeScalars.map(\.value))")
-            do { try await Self.show(Self.notification(rendered.body, id: 1), on: notifier) } catch {
-                Issue.record("not shown: \(error)")
-            }
-            try await Self.show(Self.notification("next", from: Self.bob, title: "Bob", id: 2), on: notifier)
-            #expect(Set(try await desktop.shown().compactMap { $0["body"] }) == ["odd \u{FFFD} one", "next"])
-            #expect(record.missed.isEmpty)
-        }
-    }
-
-    /// A notification the service refuses (here the bus's policy denies `Notify`: an error
-    /// answer, as a server's InvalidArgs would be) is asked again at most three times, then
-    /// given up, logged and recorded as not delivered; the ones after it are not held up.
-    @Test func aRefusedNotificationIsGivenUpAfterThreeRefusals() async throws {
-        try await TestDesktop.with(refusingNotifications: true) { desktop in
-            let record = RecordedDeliveries()
-            let log = CollectedLog()
-            let notifier = try await Self.notifier(desktop, record: record, log: log)
-            await #expect(throws: DesktopUnavailable.self) {
-                try await Self.show(Self.notification("refused", id: 1), on: notifier)
-            }
-            await #expect(throws: DesktopUnavailable.self) { try await notifier.deliverWaiting() }
-            try await notifier.deliverWaiting()  // the third refusal: given up
-            #expect(record.missed == [1])
-            #expect(
-                log.lines.contains {
-                    $0.level == .warning && $0.message.contains("refused a notification 3 times")
-                        && $0.message.contains("AccessDenied")
-                }, "\(log.lines)")
-            try await desktop.allowNotifications()
-            try await Self.show(Self.notification("next", from: Self.bob, title: "Bob", id: 2), on: notifier)
-            #expect(try await desktop.shown().map { $0["body"] } == ["next"])
-            #expect(record.delivered.isEmpty, "the refused one stays recorded")
-        }
-    }
 }
 
 /// A log's lines, for tests to read.
@@ -319,13 +278,4 @@ final class CollectedLog: LogSink {
         let line = (level, message())
         collected.withLock { $0.append(line) }
     }
-}
-
-/// What a notifier recorded as missed and as delivered, by transaction number.
-final class RecordedDeliveries: UndeliveredRecord {
-    private let ids = Mutex<(missed: [UInt64], delivered: [UInt64])>(([], []))
-    var missed: [UInt64] { ids.withLock { $0.missed } }
-    var delivered: [UInt64] { ids.withLock { $0.delivered } }
-    func missed(_ id: TransactionID, account: Address) async { ids.withLock { $0.missed.append(id.number) } }
-    func delivered(_ id: TransactionID, account: Address) async { ids.withLock { $0.delivered.append(id.number) } }
 }

@@ -1,3 +1,5 @@
+public import AdamantFetch
+
 /// One notification as `Notify` sends it.
 public struct DesktopBubble: Sendable, Hashable {
     /// A button on the bubble; the key `default` is a click on the bubble itself.
@@ -14,12 +16,8 @@ public struct DesktopBubble: Sendable, Hashable {
         }
     }
 
-    /// How much a bubble should interrupt: the specification's 0, 1 and 2.
-    public enum Urgency: UInt8, Sendable, Hashable {
-        case low = 0
-        case normal = 1
-        case critical = 2
-    }
+    /// How much a bubble should interrupt.
+    public typealias Urgency = NotificationPolicy.Urgency
 
     /// The hints this notifier sends.
     public struct Hints: Sendable, Hashable {

@@ -18,6 +18,12 @@ public struct ChatBubbles: Sendable, Hashable {
             self.account = account
             self.partner = partner
         }
+
+        /// The chat `notification` belongs to: its thread, or the account's own for one with
+        /// none (a fallback).
+        public init(of notification: WatchNotification) {
+            self.init(account: notification.account, partner: notification.result.thread ?? notification.account)
+        }
     }
 
     /// What one chat's bubble says so far.

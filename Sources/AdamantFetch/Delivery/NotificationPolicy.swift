@@ -1,5 +1,4 @@
 public import AdamantCore
-public import AdamantFetch
 
 /// What the user allows a notification to say and when, pure: the same for desktop bubbles,
 /// `--json` lines and `--exec` hooks. Muted chats and kinds not asked for are dropped;
@@ -82,6 +81,13 @@ public struct NotificationPolicy: Sendable, Hashable {
         }
     }
 
+    /// How much a bubble should interrupt: the Desktop Notifications Specification's 0, 1 and 2.
+    public enum Urgency: UInt8, Sendable, Hashable {
+        case low = 0
+        case normal = 1
+        case critical = 2
+    }
+
     /// What to do with one notification.
     public enum Decision: Sendable, Hashable {
         /// Not shown anywhere: a muted chat, a kind not asked for.
@@ -98,11 +104,11 @@ public struct NotificationPolicy: Sendable, Hashable {
         public var body: String
         /// Whether the message's own text may be passed on (`--json`'s `text`).
         public var showsText: Bool
-        public var urgency: DesktopBubble.Urgency
+        public var urgency: Urgency
         public var silent: Bool
 
         /// A presentation as given.
-        public init(title: String, body: String, showsText: Bool, urgency: DesktopBubble.Urgency, silent: Bool) {
+        public init(title: String, body: String, showsText: Bool, urgency: Urgency, silent: Bool) {
             (self.title, self.body, self.showsText, self.urgency, self.silent) = (
                 title, body, showsText, urgency, silent
             )
@@ -161,7 +167,7 @@ extension NotificationPolicy {
     /// The decision for `notification` at `unixMillis`, in its chat and the local time of day.
     public func decide(_ notification: WatchNotification, unixMillis: Int64) -> Decision {
         decide(
-            notification.result.notification, in: DesktopNotifier.chat(of: notification), unixMillis: unixMillis,
+            notification.result.notification, in: ChatBubbles.Chat(of: notification), unixMillis: unixMillis,
             minute: LocalTime.minuteOfDay(unixMillis: unixMillis))
     }
 }

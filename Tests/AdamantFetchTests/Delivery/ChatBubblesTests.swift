@@ -1,7 +1,7 @@
 import AdamantCore
 import Testing
 
-@testable import AdamantDesktop
+@testable import AdamantFetch
 
 @Suite struct ChatBubblesTests {
     static let account = try! Address("U5517006347330072401")

@@ -1,8 +1,7 @@
 import AdamantCore
-import AdamantFetch
 import Testing
 
-@testable import AdamantDesktop
+@testable import AdamantFetch
 
 @Suite struct NotificationPolicyTests {
     static let account = try! Address("U5517006347330072401")
