@@ -1,5 +1,5 @@
 /// One row of the report: this project's value next to its floor or peer measured in the same
-/// run, the ratio of the two, and the goal DESIGN.md sets.
+/// run, the ratio of the two, and the goal docs/performance.md sets for it.
 struct Figure: Sendable {
     enum Unit: String, Sendable, Encodable {
         case milliseconds = "ms"

@@ -1,5 +1,5 @@
-// adm-bench: the performance targets of DESIGN.md, measured on this machine, each next to its
-// floor or peer from the same run. `swift build -c release && .build/release/adm-bench`.
+// adm-bench: the performance targets of docs/performance.md, measured on this machine, each next
+// to its floor or peer from the same run. `swift build -c release && .build/release/adm-bench`.
 import AdamantCLI
 import AdamantCore
 import Foundation
@@ -50,8 +50,8 @@ var exitCode = ExitCode.success
 let usage = "Usage: adm-bench [--json] [<benchmark> ...]"
 
 let help = """
-    OVERVIEW: Measure the performance targets of DESIGN.md on this machine, each next to its
-    floor or peer measured in the same run, and print one table (use a release build:
+    OVERVIEW: Measure adm-push's performance targets (docs/performance.md) on this machine, each
+    next to its floor or peer measured in the same run, and print one table (use a release build:
     swift build -c release && .build/release/adm-bench).
 
     USAGE: adm-bench [--json] [<benchmark> ...]

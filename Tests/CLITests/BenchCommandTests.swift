@@ -76,7 +76,7 @@ struct BenchCommandTests {
             }
         }
 
-        // The figures DESIGN.md sets for these two, with their goals.
+        // The figures docs/performance.md sets for these two, with their goals.
         let shapes = figures.map { figure -> String in
             let goal = figure["goal"] as? [String: Any]
             let limit = (goal?["limit"] as? Double).map { "\($0)" } ?? "-"
