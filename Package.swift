@@ -4,7 +4,7 @@ import PackageDescription
 let package = Package(
     name: "adm-push",
     // Linux is where this is built and tested. On Apple platforms the floor is Synchronization's
-    // Mutex and Atomic (macOS 15, iOS 18); README ("Portability") says what has been built where.
+    // Mutex and Atomic (macOS 15, iOS 18); docs/portability.md says what has been built where.
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "AdamantCore", targets: ["AdamantCore"]),
@@ -78,7 +78,7 @@ let package = Package(
                 "AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantDesktop",
                 "AdamantCLI",
             ]),
-        // The performance targets of DESIGN.md: `swift run -c release adm-bench`.
+        // The performance targets of docs/performance.md: `swift run -c release adm-bench`.
         .executableTarget(
             name: "adm-bench",
             dependencies: [

@@ -95,7 +95,8 @@ private struct Demo {
             "6. alice's device fetches \(push.transactionID), checks its signature and id, and decrypts it: \"\(plaintext)\""
         )
 
-        // The race adm-push's outbox exists for (spec/clients.md B1, seed 003), as the iOS app runs it.
+        // The race adm-push's outbox exists for, as the iOS app runs it: a remove queued offline
+        // that lands after the next add and undoes it.
         try refuseEveryNode(devnet)
         let remove = try PushSignal(token: token, provider: .apns, action: .remove)
         let stale = try signSignal(remove, from: alice, to: service, client)

@@ -458,7 +458,7 @@ struct ProxyTraceTests {
         #expect(lookups.isEmpty, "\(what) looked a name up here: \(lookups)")
     }
 
-    /// Every command of the issue (register, status, unregister, flush, repair, fetch, watch
+    /// Every command that reaches a node (register, status, unregister, flush, repair, fetch, watch
     /// and its socket, nodes) through Debian's microsocks, each under strace.
     @Test(.enabled(if: TraceTools.runs(needing: TraceTools.strace, LoopbackProxy.microsocks)))
     func throughARealSOCKSServerEveryCommandsOnlyConnectionsAreToIt() async throws {

@@ -244,7 +244,7 @@ struct WatchCommandTests {
         #expect(restarted.ids == Array(sent[2...]), "the one being handed over at the kill, then the rest")
     }
 
-    /// The proof of the issue: a burst of 200 messages, the watcher stopped by SIGTERM and
+    /// Exactly once through stops and kills: a burst of 200 messages, the watcher stopped by SIGTERM and
     /// later killed with SIGKILL in the middle of it, restarted each time. Together the runs
     /// print every message exactly once, but for the one line a kill can catch between its
     /// printing and its mark in the journal.
