@@ -56,9 +56,9 @@ let package = Package(
         .target(name: "AdamantStore", dependencies: ["AdamantCore", "CSQLite"]),
         // The registration outbox: its store, chain state, scheduler.
         .target(name: "AdamantPush", dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore"]),
-        // A push's transaction found, verified, decrypted and rendered; `watch` (which runs the
-        // outbox's flushes between pages, hence AdamantPush).
-        .target(name: "AdamantFetch", dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush"]),
+        // A push's transaction found, verified, decrypted and rendered; `watch`; and the delivery
+        // of notifications: the policy, the machine per account and the notifier that runs it.
+        .target(name: "AdamantFetch", dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore"]),
         // Desktop notifications over the session bus: the only code that calls D-Bus.
         .target(name: "AdamantDesktop", dependencies: ["AdamantCore", "AdamantFetch", "CSDBus"]),
         // What every command shares: argument parsing, passphrase input, output and exit codes.

@@ -154,10 +154,12 @@ struct WatchCommand: Command {
                 keyPair: account.keyPair, client: NodeClient(pool: pool, deadline: pool.allowing(.seconds(15))),
                 publicKeys: log)
             fetchers[account.keyPair.address] = fetcher
-            let registrations = await openOutbox(account.home, account.keyPair, fetcher.client, logger, context)
+            let chore = await openOutbox(account.home, account.keyPair, fetcher.client, logger, context).map {
+                outbox in { @Sendable in await RegistrationChore(outbox: outbox, events: logger).run() }
+            }
             watchers.append(
                 Watcher(
-                    fetcher: fetcher, log: log, configuration: configuration, registrations: registrations,
+                    fetcher: fetcher, log: log, configuration: configuration, chore: chore,
                     events: logger,
                     progress: logger.progress.map(Self.showing)))
         }

@@ -1,12 +1,11 @@
 import AdamantCore
 import AdamantDevnet
 import AdamantNodes
-import AdamantPush
 import AdamantStore
 import Foundation
 import Testing
 
-@testable import AdamantFetch
+@testable import AdamantPush
 
 /// "Pushes stopped" and "pushes after a remove", told from the home's records and the chain.
 @Suite("Push evidence", .timeLimit(.minutes(1)))

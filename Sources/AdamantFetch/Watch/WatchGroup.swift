@@ -108,11 +108,9 @@ public struct WatchGroup: Sendable {
                     }
                     return .watch(nil)
                 }
-                if let registrations = watcher.registrations {
+                if let chore = watcher.chore {
                     group.addTask {
-                        await RegistrationChore(
-                            outbox: registrations, configuration: watcher.configuration, events: watcher.events
-                        ).run()
+                        await chore()
                         return .chore
                     }
                 }

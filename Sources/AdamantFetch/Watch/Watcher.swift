@@ -1,6 +1,5 @@
 import AdamantCore
 public import AdamantNodes
-public import AdamantPush
 public import AdamantStore
 
 /// Notifications with no push service: follows the account's incoming transactions, verifies,
@@ -42,16 +41,12 @@ public struct Watcher: Sendable {
         public var healthInterval: Duration = .seconds(300)
         /// Between health checks while no node is usable.
         public var healthRetryInterval: Duration = .seconds(30)
-        /// How often the registration outbox is given a chance, and how long each time.
-        public var registrationInterval: Duration = .seconds(300)
-        /// The longest one turn of the outbox may take.
-        public var registrationBudget: Duration = .seconds(30)
         /// How often, at most, the log is merged into its main file and the block reached is
         /// kept beside it (and once more as the watch ends), so that losing the log's WAL, or
         /// the log, costs at most what came since.
         public var checkpointInterval: Duration = .seconds(300)
         /// The defaults: live on two sockets with a poll every 60 s (every 10 s with no socket
-        /// live), health every 5 minutes, the outbox every 5 minutes for up to 30 s.
+        /// live), health every 5 minutes.
         public init() {}
     }
 
@@ -61,23 +56,24 @@ public struct Watcher: Sendable {
     public let log: NotificationLog
     /// The intervals and page size of this watch.
     public let configuration: Configuration
-    /// Flushed now and then when it has unsettled intents; its failures are only logged.
-    public let registrations: Outbox?
+    /// Work that runs beside the watch for as long as it runs (a registration outbox's turns):
+    /// it ends when the watch does, and its failures are its own.
+    public let chore: (@Sendable () async -> Void)?
     let events: any LogSink
     /// Told after every page read, for a progress line through a backlog.
     let progress: (@Sendable (WatchProgress) -> Void)?
 
-    /// A watch of the account `fetcher` reads for, recorded in `log`; `registrations`, when given,
-    /// is flushed now and then, and `events` hears what happens (nodes failing, outbox turns).
+    /// A watch of the account `fetcher` reads for, recorded in `log`; `chore`, when given, runs
+    /// beside it, and `events` hears what happens (nodes failing, sockets set aside).
     public init(
         fetcher: Fetcher, log: NotificationLog, configuration: Configuration = Configuration(),
-        registrations: Outbox? = nil,
+        chore: (@Sendable () async -> Void)? = nil,
         events: any LogSink = SilentLog(), progress: (@Sendable (WatchProgress) -> Void)? = nil
     ) {
         self.fetcher = fetcher
         self.log = log
         self.configuration = configuration
-        self.registrations = registrations
+        self.chore = chore
         self.events = events
         self.progress = progress
     }

@@ -1,6 +1,5 @@
 public import AdamantCore
 public import AdamantNodes
-public import AdamantPush
 public import AdamantStore
 
 /// A sign, from local records and the user's nodes alone, that the push service does not hold
