@@ -7,7 +7,7 @@ import AdamantFetch
 enum FetchReport {
     static func print(_ result: FetchResult, json: Bool, _ context: Context) {
         if json {
-            context.output.printJSON(Object(result))
+            context.output.printJSON(result)
             return
         }
         context.output.print(result.notification.title)
@@ -38,76 +38,5 @@ enum FetchReport {
         var shown = false
         var fallback = true
         let reason: String
-    }
-
-    /// `watch --json`: the fetch's object, and how the watch found the transaction.
-    struct Watched: Encodable {
-        let object: Object
-        let via: String
-        let confirmed: Bool
-        let account: String
-
-        init(_ notification: WatchNotification) {
-            object = Object(notification.result)
-            via = notification.via.rawValue
-            confirmed = notification.confirmed
-            account = notification.account.description
-        }
-
-        private enum Keys: String, CodingKey { case via, confirmed, account }
-
-        func encode(to encoder: any Encoder) throws {
-            try object.encode(to: encoder)
-            var container = encoder.container(keyedBy: Keys.self)
-            try container.encode(via, forKey: .via)
-            try container.encode(confirmed, forKey: .confirmed)
-            try container.encode(account, forKey: .account)
-        }
-    }
-
-    /// The `--json` object; transaction fields are absent when there is no verified one.
-    struct Object: Encodable {
-        let id: String
-        let type: Int?
-        let chatType: Int?
-        let senderId: String?
-        let recipientId: String?
-        let amount: Int64?
-        let timestamp: Int32?
-        let height: Int64?
-        let confirmations: Int64?
-        let verified: Bool
-        let kind: String
-        let title: String
-        let body: String
-        let shown: Bool
-        let thread: String?
-        let text: String?
-        let duplicate: Bool
-        let fallback: Bool
-        let reason: String?
-
-        init(_ result: FetchResult) {
-            let transaction = result.transaction
-            id = result.id.description
-            type = transaction?.type.rawValue
-            chatType = transaction?.chat?.type.rawValue
-            senderId = transaction.map { $0.senderPublicKey.address.description }
-            recipientId = transaction?.recipientId?.description
-            amount = transaction?.amount
-            timestamp = transaction?.timestamp
-            height = transaction?.height
-            confirmations = transaction?.confirmations
-            verified = transaction != nil
-            kind = result.notification.kind.rawValue
-            title = result.notification.title
-            body = result.notification.body
-            shown = result.notification.shown && result.failure == nil
-            thread = result.thread?.description
-            text = result.text
-            duplicate = result.duplicate
-            fallback = result.failure != nil
-            reason = result.failure?.description
-        }
     }
 }

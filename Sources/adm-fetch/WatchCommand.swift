@@ -325,7 +325,7 @@ struct Lines: Sendable {
             let body = shown.body.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " ")
             written =
                 json
-                ? output.printJSON(FetchReport.Watched(notification))
+                ? output.printJSON(notification)
                 : output.print((named ? "[\(notification.account)] " : "") + shown.title + ": " + body)
         }
         if let progress { progress.interrupt(write) } else { write() }

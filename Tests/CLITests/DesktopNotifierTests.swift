@@ -38,7 +38,8 @@ struct DesktopNotifierTests {
     /// Runs `body` with a notifier for `account` whose log is in a fresh home, delivering to
     /// `desktop` on `clock` until `body` returns.
     static func withNotifier(
-        _ desktop: TestDesktop, clock: ManualClock = ManualClock(), log: any LogSink = SilentLog(),
+        _ desktop: TestDesktop, policy: NotificationPolicy = NotificationPolicy(), clock: ManualClock = ManualClock(),
+        wallClock: any WallClock = SystemWallClock(), log: any LogSink = SilentLog(),
         open: @escaping @Sendable (ChatBubbles.Chat) -> Void = { _ in },
         _ body: (Notifier, NotificationLog, DesktopNotifier) async throws -> Void
     ) async throws {
@@ -49,8 +50,8 @@ struct DesktopNotifierTests {
         let notificationLog = try NotificationLog(home: home)
         let service = try await DesktopNotifier.connect(environment: desktop.environment)
         let notifier = await Notifier(
-            logs: [account: notificationLog], configuration: .init(desktop: true, stays: true), service: service,
-            show: { _ in }, open: open, log: log, clock: AnyClock(clock))
+            logs: [account: notificationLog], configuration: .init(policy: policy, desktop: true, stays: true),
+            service: service, show: { _ in }, open: open, log: log, wallClock: wallClock, clock: AnyClock(clock))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await notifier.run { _, _ in nil } }
             defer { group.cancelAll() }
@@ -134,6 +135,48 @@ struct DesktopNotifierTests {
                 _ = try await desktop.dunstctl(["action", "0"])
                 try await Self.eventually("the open request") { !opened.withLock { $0.isEmpty } }
                 #expect(opened.withLock { $0 } == [ChatBubbles.Chat(account: Self.account, partner: Self.alice)])
+            }
+        }
+    }
+
+    /// `--quiet-mode hold`: what comes in quiet hours is put on no bubble and recorded; at the
+    /// first retry tick after they end (both clocks moved by the test), one summary at normal
+    /// urgency names no chat and quotes nothing, and clears the record.
+    @Test func heldNotificationsBecomeOneSummaryWhenTheQuietHoursEnd() async throws {
+        try await TestDesktop.with { desktop in
+            var policy = NotificationPolicy()
+            policy.quiet = NotificationPolicy.QuietHours("22:00-07:00")
+            policy.quietMode = .hold
+            // 23:30 local time today, whatever the zone.
+            let now = SystemWallClock().unixMillis()
+            let midnight = now - Int64(LocalTime.minuteOfDay(unixMillis: now)) * 60_000 - now % 60_000
+            let wallClock = ManualWallClock(unixMillis: midnight + (23 * 60 + 30) * 60_000)
+            let clock = ManualClock()
+            try await Self.withNotifier(desktop, policy: policy, clock: clock, wallClock: wallClock) {
+                notifier, home, _ in
+                try await notifier.found(Self.notification("one", id: 1))
+                try await notifier.found(Self.notification("two", id: 2))
+                try await notifier.found(Self.notification("three", from: Self.bob, title: "Bob", id: 3))
+                #expect(try await home.undelivered(account: Self.account).map(\.number) == [1, 2, 3])
+                await clock.waitForSleepers(1)
+                clock.advance(by: Notifier.retryInterval)
+                await clock.waitForSleepers(1)
+                #expect(try await desktop.displayedCount() == 0, "no bubble while quiet")
+                wallClock.advance(byMillis: 8 * 3_600_000)  // 07:30
+                clock.advance(by: Notifier.retryInterval)
+                try await Self.eventually("the summary") { try await desktop.displayedCount() == 1 }
+                let shown = try await desktop.shown()
+                #expect(
+                    shown.map { [$0["summary"], $0["body"]] } == [
+                        ["ADAMANT", "3 notifications in 2 chats while quiet"]
+                    ],
+                    "\(shown)")
+                #expect(
+                    shown.first.map { $0["message"] == TestDesktop.normalMessage($0) } == true,
+                    "normal urgency: \(shown)")
+                try await Self.eventually("the record cleared") {
+                    try await home.undelivered(account: Self.account).isEmpty
+                }
             }
         }
     }

@@ -172,53 +172,6 @@ struct WatchPolicyTests {
         }
     }
 
-    /// `--quiet-mode hold` in a running watch: what comes in quiet hours that end within a
-    /// minute or so (chosen from the clock) is printed at once and put on no bubble; when
-    /// they end, one summary at normal urgency names no chat and quotes nothing, and a later
-    /// watch has nothing left to show.
-    @Test func holdShowsOneSummaryWhenTheQuietHoursEnd() async throws {
-        try await TestDesktop.with { desktop in
-            let network = try await FetchDevnet()
-            let stranger = KeyPair(passphrase: Passphrase(unvalidated: "held stranger \(UUID())"))
-            _ = try network.devnet.fund(stranger.address, amount: ADMAmount(units: 10 * ADMAmount.unitsPerADM))
-            let utc = desktop.environment.merging(["TZ": "UTC"]) { $1 }
-            // Ends at the next minute, or the one after when this one is nearly over.
-            let second = Int(Date().timeIntervalSince1970) % 60
-            let watch = try await WatchProcess(
-                network,
-                ["--notify", "--quiet", Self.quietHours(from: -30, to: second < 40 ? 1 : 2), "--quiet-mode", "hold"],
-                name: "hold",
-                environment: utc)
-            _ = try await network.submit("one", from: network.friend, to: network.me)
-            _ = try await network.submit("two", from: network.friend, to: network.me)
-            _ = try await network.submit("three", from: stranger, to: network.me)
-            try await watch.until("all three are held") {
-                watch.stderr.components(separatedBy: "desktop: held for the summary").count == 4
-            }
-            #expect(watch.ids.count == 3, "printed at once: \(watch.stdout)")
-            #expect(try await desktop.displayedCount() == 0, "no bubble while quiet")
-            // The hours end within 120 s, and the notifier looks every 10 s.
-            let deadline = ContinuousClock.now + .seconds(150)
-            while try await desktop.displayedCount() < 1 {
-                guard ContinuousClock.now < deadline else { throw DesktopFailure("no summary:\n\(watch.stderr)") }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            #expect(try await watch.stop().status == 0)
-            let shown = try await desktop.shown()
-            #expect(
-                shown.map { [$0["summary"], $0["body"]] } == [["ADAMANT", "3 notifications in 2 chats while quiet"]],
-                "\(shown)")
-            #expect(
-                shown.first.map { $0["message"] == TestDesktop.normalMessage($0) } == true, "normal urgency: \(shown)")
-
-            let later = try await WatchProcess(network, ["--notify"], name: "hold-later", environment: utc)
-            try await later.until("it is live") { later.stderr.contains("watch: live on") }
-            #expect(!later.stderr.contains("missed before"), "the summary cleared what was held: \(later.stderr)")
-            #expect(try await later.stop().status == 0)
-            #expect(try await desktop.history().count == 1)
-        }
-    }
-
     /// A message made to hurt a notifier: markup, bidi overrides, controls, newlines and
     /// 100 KB of text, ten times what a node admits, handed out by a lying node (the devnet
     /// admitting it unchecked: a client trusts no node, and the signature holds). The bubble

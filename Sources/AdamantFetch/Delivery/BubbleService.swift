@@ -1,4 +1,4 @@
-public import AdamantCore
+import AdamantCore
 
 /// Where bubbles go: the desktop's notification service, behind what the delivery needs of it.
 /// One connection at a time; what happens to its bubbles comes in `events`.
