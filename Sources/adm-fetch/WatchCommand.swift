@@ -21,12 +21,6 @@ struct WatchCommand: Command {
             "Run this with /bin/sh -c for each notification (ADM_TITLE, ADM_BODY, ADM_KIND, ADM_TXN_ID, ADM_THREAD, ADM_ACCOUNT)."
     )
     static let json = Flag("json", help: "Print one JSON line per notification (the object adm-fetch --json prints).")
-    static let passphraseFiles = RepeatableOption(
-        "passphrase-file", valueName: "path", valueKind: .file,
-        help: "Read an account's passphrase from this file (mode 600 or stricter); repeat it to watch several accounts."
-    )
-    /// A hook still running after this is killed.
-    static let hookTimeout: Duration = .seconds(60)
 
     static let info = CommandInfo(
         name: "watch",
@@ -34,7 +28,7 @@ struct WatchCommand: Command {
         options: [fromHeight, interval, noLive, exec, json] + DesktopOptions.options
             + [LogOptions.verbose, OutboxOptions.home, OutboxOptions.serviceAddress, OutboxOptions.servicePublicKey]
             + NodeOptions.options
-            + [passphraseFiles],
+            + [WatchedAccount.passphraseFiles],
         discussion: """
             Follows the account's incoming transactions, verifies and decrypts each, and prints
             one line per notification: "title: body", or with --json the object adm-fetch
@@ -166,10 +160,10 @@ struct WatchCommand: Command {
 
         let stop = StopOnSignals()
         defer { stop.release() }
-        let output = Lines(
+        let output = NotificationLines(
             output: context.output, progress: logger.progress, json: arguments.flag(Self.json),
             named: accounts.count > 1)
-        let hook = command.map { Hook(command: $0, environment: context.environment, logger: logger) }
+        let hook = command.map { NotificationHook(command: $0, environment: context.environment, logger: logger) }
         let notifier = await Notifier(
             logs: logsByAccount, configuration: .init(policy: policy, desktop: desktop != nil, stays: true),
             service: desktop,
@@ -273,62 +267,5 @@ struct WatchCommand: Command {
             logger.log(.warning, "watch: the registration outbox is not flushed while watching: \(error.message)")
             return nil
         }
-    }
-}
-
-/// `--exec`: one run of the command per notification, through /bin/sh, with the
-/// notification in its environment and the passphrase taken out of it.
-struct Hook: Sendable {
-    let command: String
-    let environment: [String: String]
-    let logger: Logger
-
-    init(command: String, environment: [String: String], logger: Logger) {
-        self.command = command
-        var inherited = environment
-        inherited["ADM_PASSPHRASE"] = nil
-        self.environment = inherited
-        self.logger = logger
-    }
-
-    /// Throws only when the hook could not be started; a hook that fails is logged.
-    func run(for notification: WatchNotification) async throws(HandOverFailure) {
-        let result = notification.result
-        var environment = self.environment
-        environment["ADM_ACCOUNT"] = notification.account.description
-        environment["ADM_TITLE"] = result.notification.title
-        environment["ADM_BODY"] = result.notification.body
-        environment["ADM_KIND"] = result.notification.kind.rawValue
-        environment["ADM_TXN_ID"] = result.id.description
-        environment["ADM_THREAD"] = result.thread?.description ?? ""
-        let outcome = await ChildProcess.run(
-            "/bin/sh", ["-c", command], environment: environment, timeout: WatchCommand.hookTimeout)
-        if case .notStarted(let reason) = outcome { throw HandOverFailure("--exec could not start: \(reason)") }
-        if !outcome.succeeded { logger.log(.warning, "watch: --exec for transaction \(result.id) \(outcome)") }
-    }
-}
-
-/// The watch's standard output: one line per notification, "title: body" or `--json`'s
-/// object, each line out of the progress line's way.
-struct Lines: Sendable {
-    let output: Output
-    let progress: ProgressLine?
-    let json: Bool
-    /// With several accounts, each line starts with "[U…] ".
-    let named: Bool
-
-    /// Whether the whole line was written.
-    func print(_ notification: WatchNotification) -> Bool {
-        var written = false
-        let write = {
-            let shown = notification.result.notification
-            let body = shown.body.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " ")
-            written =
-                json
-                ? output.printJSON(notification)
-                : output.print((named ? "[\(notification.account)] " : "") + shown.title + ": " + body)
-        }
-        if let progress { progress.interrupt(write) } else { write() }
-        return written
     }
 }

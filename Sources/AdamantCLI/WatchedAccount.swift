@@ -1,17 +1,21 @@
-import AdamantCLI
-import AdamantCore
+public import AdamantCore
 
 /// One account `adm-fetch watch` follows, and the home that keeps its cursor and journal.
-struct WatchedAccount {
-    let keyPair: KeyPair
-    let home: String
+public struct WatchedAccount: Sendable {
+    public static let passphraseFiles = RepeatableOption(
+        "passphrase-file", valueName: "path", valueKind: .file,
+        help: "Read an account's passphrase from this file (mode 600 or stricter); repeat it to watch several accounts."
+    )
+
+    public let keyPair: KeyPair
+    public let home: String
 
     /// Every --passphrase-file, each with the home; else the config file's `accounts`, each
     /// with its own home or the shared one; else the one passphrase from the environment or
     /// the terminal. An account given twice is refused: it would be shown twice.
-    static func all(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> [WatchedAccount] {
+    public static func all(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> [WatchedAccount] {
         let shared = try OutboxOptions.homeDirectory(arguments, context)
-        var sources: [(file: String?, home: String)] = arguments.values(WatchCommand.passphraseFiles).map {
+        var sources: [(file: String?, home: String)] = arguments.values(Self.passphraseFiles).map {
             ($0, shared)
         }
         if sources.isEmpty, let file = try OutboxOptions.configFile(context), let accounts = file.accounts,
