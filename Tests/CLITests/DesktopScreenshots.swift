@@ -21,7 +21,7 @@ struct DesktopScreenshots {
     /// holds them.
     static func take(
         _ name: String, _ arguments: [String] = [], notifications: Int = 1, bubbles: Int,
-        shows: (FetchDevnet, KeyPair, [[String]]) -> Bool, _ send: (FetchDevnet, KeyPair) async throws -> Void
+        shows: (FetchDevnet, KeyPair, [[String]]) -> Bool, send: (FetchDevnet, KeyPair) async throws -> Void
     ) async throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try await TestDesktop.with { desktop in
@@ -62,21 +62,21 @@ struct DesktopScreenshots {
             "message", bubbles: 1,
             shows: { network, _, shown in
                 shown == [[network.friend.address.description, "Are you at your desk? The build is green 🎉"]]
-            }
-        ) { network, _ in
-            _ = try await network.submit(
-                "Are you at your desk? The build is green 🎉", from: network.friend, to: network.me)
-        }
+            },
+            send: { network, _ in
+                _ = try await network.submit(
+                    "Are you at your desk? The build is green 🎉", from: network.friend, to: network.me)
+            })
     }
 
     @Test func aTransfer() async throws {
         try await Self.take(
             "transfer", bubbles: 1,
-            shows: { _, stranger, shown in shown == [[stranger.address.description, "Sent you 2.5 ADM"]] }
-        ) { network, stranger in
-            _ = try await network.transfer(
-                25 * ADMAmount.unitsPerADM / 10, from: stranger, to: network.me, signedAgo: .zero)
-        }
+            shows: { _, stranger, shown in shown == [[stranger.address.description, "Sent you 2.5 ADM"]] },
+            send: { network, stranger in
+                _ = try await network.transfer(
+                    25 * ADMAmount.unitsPerADM / 10, from: stranger, to: network.me, signedAgo: .zero)
+            })
     }
 
     @Test func aChatWithThreeMessages() async throws {
@@ -84,21 +84,21 @@ struct DesktopScreenshots {
             "chat", notifications: 3, bubbles: 1,
             shows: { network, _, shown in
                 shown == [[network.friend.address.description, "3 new messages\nSee you at noon"]]
-            }
-        ) { network, _ in
-            for text in ["Lunch?", "The usual place", "See you at noon"] {
-                _ = try await network.submit(text, from: network.friend, to: network.me)
-            }
-        }
+            },
+            send: { network, _ in
+                for text in ["Lunch?", "The usual place", "See you at noon"] {
+                    _ = try await network.submit(text, from: network.friend, to: network.me)
+                }
+            })
     }
 
     @Test func previewNone() async throws {
         try await Self.take(
             "preview-none", ["--preview", "none"], bubbles: 1,
-            shows: { _, _, shown in shown == [["ADAMANT", "New message"]] }
-        ) { network, _ in
-            _ = try await network.submit("The code is 4321", from: network.friend, to: network.me)
-        }
+            shows: { _, _, shown in shown == [["ADAMANT", "New message"]] },
+            send: { network, _ in
+                _ = try await network.submit("The code is 4321", from: network.friend, to: network.me)
+            })
     }
 
     @Test func hostileText() async throws {
@@ -108,12 +108,12 @@ struct DesktopScreenshots {
             shows: { network, _, shown in
                 shown.count == 1 && shown[0][0] == network.friend.address.description
                     && shown[0][1].hasPrefix("&lt;b&gt;bold&lt;/b&gt;") && shown[0][1].count <= 540
-            }
-        ) { network, _ in
-            let text =
-                "<b>bold</b> <a href=\"https://evil.example\">link</a> <img src=\"file:///etc/passwd\"> \u{202E}txet desrever\u{202C}"
-                + "\u{0007}\u{001B}[31m red\nsecond line\r\nthird " + String(repeating: "long ", count: 400)
-            _ = try await network.submit(text, from: network.friend, to: network.me)
-        }
+            },
+            send: { network, _ in
+                let text =
+                    "<b>bold</b> <a href=\"https://evil.example\">link</a> <img src=\"file:///etc/passwd\"> \u{202E}txet desrever\u{202C}"
+                    + "\u{0007}\u{001B}[31m red\nsecond line\r\nthird " + String(repeating: "long ", count: 400)
+                _ = try await network.submit(text, from: network.friend, to: network.me)
+            })
     }
 }
