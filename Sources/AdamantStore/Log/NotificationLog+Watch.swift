@@ -1,0 +1,130 @@
+public import AdamantCore
+
+/// What `watch` keeps: where each of its listings resumes, and the pages it hands over,
+/// recorded before they are handed over and settled after a stop or a kill.
+extension NotificationLog {
+    /// The lease of `account`'s watch on this log's home, held until it is released.
+    public func leaseWatch(account: Address) throws(WatchLease.Refusal) -> WatchLease {
+        try WatchLease(home: home, account: account)
+    }
+
+    /// Where `watch` resumes for `account` on one of its listings (`stream`), if it ran before.
+    public func watchCursor(account: Address, stream: String) async throws(StoreError) -> WatchCursor? {
+        let rows = try await read { db in
+            try db.query(
+                "SELECT height, skip FROM watch_cursors WHERE account = ?1 AND stream = ?2",
+                [.text(account.description), .text(stream)])
+        }
+        guard let row = rows.first, let height = row.integer(0), let skip = row.integer(1), height >= 0, skip >= 0
+        else { return nil }
+        return WatchCursor(height: height, skip: Int(clamping: skip))
+    }
+
+    /// Keeps `cursor` as where `watch` resumes for `account` on `stream`.
+    public func setWatchCursor(_ cursor: WatchCursor, account: Address, stream: String) async throws(StoreError) {
+        try await write { db in try Self.storeCursor(cursor, account: account, stream: stream, db) }
+    }
+
+    /// Records the transactions of a page `watch` is about to hand over that were not shown
+    /// before (as `shown(among:)` tells), read from `from`, with the cursor past it (`to`), in
+    /// one transaction: a crash leaves either the page unrecorded (it is read again) or
+    /// recorded whole, and nothing can be shown between the check and the record. The page's
+    /// journal is written first; tell the returned page each notification handed over, in
+    /// order, so that a process killed in the middle loses none of them (`settleWatched` at
+    /// the next start).
+    public func recordWatched(
+        _ transactions: [WatchedTransaction], account: Address, from: WatchCursor, to cursor: WatchCursor,
+        stream: String
+    ) async throws(StoreError) -> WatchedPage {
+        let journal = WatchJournal(home: home, account: account, stream: stream)
+        let text = account.description
+        let (shownBefore, fresh, delivery) = try await write {
+            db -> (Set<TransactionID>, [TransactionID], WatchJournal.Delivery?) in
+            let shownBefore = try Self.shown(among: transactions, account: text, db)  // no statement for none
+            let fresh = shownBefore.isEmpty ? transactions : transactions.filter { !shownBefore.contains($0.id) }
+            // A listing read again to no avail (each poll's last blocks) writes nothing.
+            if fresh.isEmpty && cursor == from { return (shownBefore, [], nil) }
+            let ids = fresh.map(\.id)
+            let delivery = try journal.start(from: from, ids: ids)
+            // At the page's start at least, where `forgetWatched` looks: a node listing a block
+            // below it costs at worst a notification shown twice, never one lost.
+            let rows = fresh.map { WatchedTransaction(id: $0.id, height: max($0.height, from.height)) }
+            try WatchedPages.insert(rows, account: text, db)
+            try Self.storeCursor(cursor, account: account, stream: stream, db)
+            return (shownBefore, ids, delivery)
+        }
+        return WatchedPage(
+            log: self, journal: journal, delivery: delivery, ids: fresh, shownBefore: shownBefore, from: from,
+            account: account, stream: stream)
+    }
+
+    /// Records notifications a node's socket brought, about to be handed over: in `shown`, by
+    /// id and with no block, so the listing that later finds them in a block skips them; with a
+    /// journal as `recordWatched` keeps one, so a process killed in the middle loses none of
+    /// them (`settleWatched` of `stream` at the next start).
+    public func recordPooled(_ ids: [TransactionID], account: Address, at unixMillis: Int64, stream: String)
+        async throws(StoreError) -> WatchedPage
+    {
+        let start = WatchCursor(height: 0)
+        let journal = WatchJournal(home: home, account: account, stream: stream)
+        let delivery = try journal.start(from: start, ids: ids)
+        let text = account.description
+        try await write { db in
+            for id in ids {
+                try db.query(
+                    "INSERT INTO shown (account, id, shown_at, pushed, height) VALUES (?1, ?2, ?3, 0, NULL) ON CONFLICT DO NOTHING",
+                    [.text(text), .integer(Int64(bitPattern: id.number)), .integer(unixMillis)])
+            }
+        }
+        return WatchedPage(
+            log: self, journal: journal, delivery: delivery, ids: ids, from: start, account: account, stream: stream)
+    }
+
+    /// Settles what a watch of `account`'s `stream` left at its end: the notifications of a
+    /// recorded page that it never handed over (it was killed in the middle) are taken out
+    /// again and the cursor put back before that page, so the next read hands them over.
+    /// Returns how many were taken out.
+    @discardableResult
+    public func settleWatched(account: Address, stream: String) async throws(StoreError) -> Int {
+        let journal = WatchJournal(home: home, account: account, stream: stream)
+        guard let page = journal.read() else {
+            journal.clear()  // none, or damaged: it guards nothing
+            return 0
+        }
+        let undelivered = page.undelivered
+        if !undelivered.isEmpty {
+            try await forgetWatched(undelivered, account: account, cursor: page.from, stream: stream)
+        }
+        journal.clear()
+        return undelivered.count
+    }
+
+    /// Undoes `recordWatched` for the ids of a page that were not delivered, putting the cursor
+    /// back where the page started.
+    func forgetWatched(_ ids: [TransactionID], account: Address, cursor: WatchCursor, stream: String)
+        async throws(StoreError)
+    {
+        let text = account.description
+        try await write { db in
+            try WatchedPages.remove(Set(ids), account: text, reaching: cursor.height, db)
+            for id in ids {
+                // A page an older `watch` recorded there, settled after an upgrade.
+                try db.query(
+                    "DELETE FROM shown WHERE account = ?1 AND id = ?2 AND pushed = 0",
+                    [.text(text), .integer(Int64(bitPattern: id.number))])
+            }
+            try Self.storeCursor(cursor, account: account, stream: stream, db)
+        }
+    }
+
+    private static func storeCursor(_ cursor: WatchCursor, account: Address, stream: String, _ db: SQLiteConnection)
+        throws
+    {
+        try db.query(
+            "INSERT OR REPLACE INTO watch_cursors (account, stream, height, skip) VALUES (?1, ?2, ?3, ?4)",
+            [
+                .text(account.description), .text(stream), .integer(max(0, cursor.height)),
+                .integer(Int64(max(0, cursor.skip))),
+            ])
+    }
+}
