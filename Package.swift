@@ -100,6 +100,7 @@ let package = Package(
             ]),
 
         .testTarget(name: "AdamantCoreTests", dependencies: ["AdamantCore"]),
+        .testTarget(name: "AdamantStoreTests", dependencies: ["AdamantStore", "AdamantCore"]),
         .testTarget(name: "AdamantNodesTests", dependencies: ["AdamantNodes", "AdamantCore", "AdamantDevnet"]),
         .testTarget(
             name: "AdamantPushTests",
