@@ -40,7 +40,13 @@ struct StoreBaseline: Sendable {
         }
         defer { sqlite3_close_v2(db) }
         sqlite3_busy_timeout(db, 10_000)  // the stores' queues may still be releasing them
-        guard sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil) == SQLITE_OK else {
+        // A connection that has read nothing has not opened the WAL: its checkpoint would do
+        // nothing and answer SQLITE_OK (with -1 frames), and the file stay its first page.
+        var (frames, copied): (Int32, Int32) = (-1, -1)
+        guard sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", nil, nil, nil) == SQLITE_OK,
+            sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, &frames, &copied) == SQLITE_OK,
+            frames >= 0, frames == copied
+        else {
             fatalError("\(path) cannot be checkpointed: \(String(cString: sqlite3_errmsg(db)))")
         }
     }
