@@ -52,7 +52,8 @@ let package = Package(
         .target(name: "AdamantNodes", dependencies: ["AdamantCore", "CCurl"]),
         // A simulated ADAMANT network with an ANS emulator, served by libmicrohttpd.
         .target(name: "AdamantDevnet", dependencies: ["AdamantCore", "CMicroHTTPD"]),
-        // The home's files: the SQLite wrapper, the notification log and the watch journal.
+        // The home's files: the SQLite wrapper and the notification log, which keeps the page each
+        // watch is handing over.
         .target(name: "AdamantStore", dependencies: ["AdamantCore", "CSQLite"]),
         // The registration outbox: its store, chain state, scheduler.
         .target(name: "AdamantPush", dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore"]),

@@ -17,6 +17,8 @@ struct StoreBaseline: Sendable {
     static let shared = build()
     static let wallClockMillis: Int64 = 1_734_393_000_000
     static let height: Int64 = 100
+    /// Where the log's watch of the account resumes on its chats.
+    static let chatsCursor = WatchCursor(height: 40, skip: 2)
 
     private static func build() -> StoreBaseline {
         let home = ScratchHome.fresh()
@@ -100,7 +102,7 @@ struct StoreBaseline: Sendable {
             TransactionID(number: 13), account: account, pushed: true, at: wallClockMillis + 2)
         try await log.remember(OwnSignalsFuzz.stranger.publicKey, of: OwnSignalsFuzz.stranger.address)
         try await log.remember(OwnSignalsFuzz.service.publicKey, of: OwnSignalsFuzz.service.address)
-        try await log.setWatchCursor(WatchCursor(height: 40, skip: 2), account: account, stream: "chats")
+        try await log.setWatchCursor(chatsCursor, account: account, stream: "chats")
         _ = try await log.recordWatched(
             [
                 WatchedTransaction(id: TransactionID(number: 14), height: 40),

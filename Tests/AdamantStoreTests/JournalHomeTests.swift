@@ -25,18 +25,51 @@ struct JournalHomeTests {
         return home
     }
 
+    /// Opening the log settles each journal and deletes it: the watches that start then find
+    /// nothing more to settle.
     @Test func aWatchStartedOnItResumesAsTheReleaseWould() async throws {
         let home = try home()
         let log = try NotificationLog(home: home.path)
-        var settled: [String: Int] = [:]
-        for (name, account) in [("killed", killed), ("whole", whole)] {
+        #expect(try journals(in: home).isEmpty, "settled as the log opened, and deleted")
+        for account in [killed, whole] {
             for stream in ["chats", "transfers", "socket"] {
-                settled["\(name) \(stream)"] = try await log.settleWatched(account: account, stream: stream)
+                #expect(try await log.settleWatched(account: account, stream: stream) == 0)
             }
         }
-        #expect(settled.values.reduce(0, +) == 6)
-        #expect(settled["killed chats"] == 3 && settled["killed transfers"] == 2 && settled["killed socket"] == 1)
+        try await expectResumedAsTheReleaseWould(log, home)
+    }
 
+    /// The same home opened while the killed account's watch still runs (the release's, which
+    /// holds its lease and writes its journals): its journals are left to the watch that
+    /// follows it, which settles them as it starts, to the same end.
+    @Test func aWatchStillRunningHasItsJournalsSettledByTheNextOne() async throws {
+        let home = try home()
+        do {
+            let running = try WatchLease(home: home.path, account: killed)
+            _ = try NotificationLog(home: home.path)
+            #expect(try journals(in: home).count == 3, "the running watch's three")
+            withExtendedLifetime(running) {}
+        }
+        let lease = try WatchLease(home: home.path, account: killed)
+        // This watch opened the log while the last one ran, and took the lease once it ended.
+        let log = try NotificationLog(home: home.path)
+        var settled: [String: Int] = [:]
+        for stream in ["chats", "transfers", "socket"] {
+            settled[stream] = try await log.settleWatched(account: killed, stream: stream)
+        }
+        #expect(settled == ["chats": 3, "transfers": 2, "socket": 1])
+        #expect(try journals(in: home).isEmpty)
+        withExtendedLifetime(lease) {}
+        try await expectResumedAsTheReleaseWould(log, home)
+    }
+
+    func journals(in home: TemporaryDirectory) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.hasSuffix(".journal") }
+    }
+
+    /// What a watch of either account resumes from, and every row of the log, as the release
+    /// left them.
+    func expectResumedAsTheReleaseWould(_ log: NotificationLog, _ home: TemporaryDirectory) async throws {
         #expect(try await log.watchCursor(account: killed, stream: "chats") == WatchCursor(height: 32))
         #expect(try await log.watchCursor(account: killed, stream: "transfers") == WatchCursor(height: 30, skip: 1))
         #expect(try await log.watchCursor(account: whole, stream: "chats") == WatchCursor(height: 52))
@@ -51,15 +84,18 @@ struct JournalHomeTests {
             try await log.shown(among: transfers.map(Self.watched), account: killed) == [TransactionID(number: 301)])
         let pooled = [201, 202].map(TransactionID.init(number:))
         #expect(try await log.shown(pooled: pooled, account: killed, fromHeight: 0) == [TransactionID(number: 201)])
-
-        let lease = try log.leaseWatch(account: killed)
-        #expect(lease.heldBefore && lease.keptHeight == 30, "the block its lease kept")
+        let lease = try log.leaseWatch(account: whole)
+        #expect(lease.heldBefore && lease.keptHeight == nil, "its journals showed a watch of it ran here")
+        #expect(
+            try String(contentsOfFile: home.file("watch-\(killed).lock"), encoding: .utf8).hasSuffix("\nblock 30\n"))
 
         let rows = try Self.rows(in: home)
         #expect(rows.shown == Self.settledShown)
         #expect(rows.pages == Self.settledPages)
         #expect(rows.cursors == Self.settledCursors)
         #expect(rows.others == Self.settledOthers)
+        #expect(rows.handingOver.isEmpty, "nothing left to settle")
+        withExtendedLifetime(lease) {}
     }
 
     static func watched(_ pair: (UInt64, Int64)) -> WatchedTransaction {
@@ -68,7 +104,8 @@ struct JournalHomeTests {
 
     /// Every row of the log's tables, the watched pages' ids unpacked.
     static func rows(in home: TemporaryDirectory) throws -> (
-        shown: [[SQLiteValue]], pages: [[SQLiteValue]], cursors: [[SQLiteValue]], others: [[SQLiteValue]]
+        shown: [[SQLiteValue]], pages: [[SQLiteValue]], cursors: [[SQLiteValue]], others: [[SQLiteValue]],
+        handingOver: [[SQLiteValue]]
     ) {
         let connection = try SQLiteConnection(path: home.file(NotificationLog.fileName), create: false)
         let pages = try connection.query("SELECT account, first, last, ids FROM watched_pages ORDER BY rowid").map {
@@ -80,7 +117,8 @@ struct JournalHomeTests {
             try connection.query("SELECT account, stream, height, skip FROM watch_cursors ORDER BY account, stream"),
             try connection.query("SELECT account, id, at FROM undelivered")
                 + connection.query("SELECT account, partner, until FROM muted_chats")
-                + connection.query("SELECT address, length(public_key) FROM public_keys")
+                + connection.query("SELECT address, length(public_key) FROM public_keys"),
+            try connection.query("SELECT account, stream FROM handing_over")
         )
     }
 

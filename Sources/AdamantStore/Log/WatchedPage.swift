@@ -3,41 +3,36 @@ public import AdamantCore
 /// A page `watch` recorded and is handing over, notification after notification, in order.
 public final class WatchedPage {
     private let log: NotificationLog
-    private let journal: WatchJournal
-    private let delivery: WatchJournal.Delivery?
     private let ids: [TransactionID]
     /// The page's transactions that were shown before, and are not to be handed over.
     public let shownBefore: Set<TransactionID>
     private let from: WatchCursor
-    private let account: Address
+    /// The account as the log keeps it, made once for the page rather than once a notification.
+    private let account: String
     private let stream: String
     private var handedOver = 0
 
     init(
-        log: NotificationLog, journal: WatchJournal, delivery: WatchJournal.Delivery?, ids: [TransactionID],
-        shownBefore: Set<TransactionID> = [],
-        from: WatchCursor, account: Address, stream: String
+        log: NotificationLog, ids: [TransactionID], shownBefore: Set<TransactionID> = [], from: WatchCursor,
+        account: Address, stream: String
     ) {
-        (self.log, self.journal, self.delivery, self.ids, self.from, self.account, self.stream) = (
-            log, journal, delivery, ids, from, account, stream
-        )
+        (self.log, self.ids, self.from, self.account, self.stream) = (log, ids, from, account.description, stream)
         self.shownBefore = shownBefore
     }
 
-    /// The next of the page's notifications was handed over.
+    /// The next of the page's notifications was handed over: counted in the log before this
+    /// returns, so a process killed from here on does not hand it over again (unless the log
+    /// could not be written, which is not an error: it would come again, never be lost).
     public func handedOverNext() {
         guard handedOver < ids.count else { return }
-        delivery?.recordNext()
         handedOver += 1
+        log.noteHandedOver(handedOver, account: account, stream: stream)
     }
 
     /// The watch stops before the page's end: the notifications not handed over are taken out
     /// of the log again and the cursor put back before the page.
     public func forgetTheRest() async throws(StoreError) {
-        if handedOver < ids.count {
-            try await log.forgetWatched(Array(ids[handedOver...]), account: account, cursor: from, stream: stream)
-        }
-        journal.clear()
+        try await log.forgetWatched(Array(ids[handedOver...]), account: account, cursor: from, stream: stream)
     }
 }
 
