@@ -20,26 +20,22 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case outbox
         /// What `adm-fetch` has shown, partners' keys and the watch cursors (`notifications.sqlite`).
         case notificationLog
-        /// The page a watch is handing over (`watch-….journal`).
-        case watchJournal
 
         /// What the store is to the user.
         public var name: String {
             switch self {
             case .outbox: "the outbox store"
             case .notificationLog: "the notification log"
-            case .watchJournal: "the watch journal"
             }
         }
 
         /// What to do once a damaged file is moved aside: the outbox is rebuilt from the
-        /// chain; the others only remember, so a new one is enough.
+        /// chain; the log only remembers, so a new one is enough.
         var afterMovingAside: String {
             switch self {
             case .outbox: " and run 'adm-push repair', which rebuilds it from the chain"
             case .notificationLog:
                 ", and a new one is started: it has forgotten what was shown, and a watch resumes from the block its lease kept (or give it --from-height HEIGHT)"
-            case .watchJournal: ", and a new one is started"
             }
         }
     }

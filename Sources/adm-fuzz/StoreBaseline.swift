@@ -17,6 +17,8 @@ struct StoreBaseline: Sendable {
     static let shared = build()
     static let wallClockMillis: Int64 = 1_734_393_000_000
     static let height: Int64 = 100
+    /// Where the log's watch of the account resumes on its chats.
+    static let chatsCursor = WatchCursor(height: 40, skip: 2)
 
     private static func build() -> StoreBaseline {
         let home = ScratchHome.fresh()
@@ -40,7 +42,13 @@ struct StoreBaseline: Sendable {
         }
         defer { sqlite3_close_v2(db) }
         sqlite3_busy_timeout(db, 10_000)  // the stores' queues may still be releasing them
-        guard sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil) == SQLITE_OK else {
+        // A connection that has read nothing has not opened the WAL: its checkpoint would do
+        // nothing and answer SQLITE_OK (with -1 frames), and the file stay its first page.
+        var (frames, copied): (Int32, Int32) = (-1, -1)
+        guard sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", nil, nil, nil) == SQLITE_OK,
+            sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, &frames, &copied) == SQLITE_OK,
+            frames >= 0, frames == copied
+        else {
             fatalError("\(path) cannot be checkpointed: \(String(cString: sqlite3_errmsg(db)))")
         }
     }
@@ -94,7 +102,7 @@ struct StoreBaseline: Sendable {
             TransactionID(number: 13), account: account, pushed: true, at: wallClockMillis + 2)
         try await log.remember(OwnSignalsFuzz.stranger.publicKey, of: OwnSignalsFuzz.stranger.address)
         try await log.remember(OwnSignalsFuzz.service.publicKey, of: OwnSignalsFuzz.service.address)
-        try await log.setWatchCursor(WatchCursor(height: 40, skip: 2), account: account, stream: "chats")
+        try await log.setWatchCursor(chatsCursor, account: account, stream: "chats")
         _ = try await log.recordWatched(
             [
                 WatchedTransaction(id: TransactionID(number: 14), height: 40),

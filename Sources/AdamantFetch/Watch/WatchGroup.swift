@@ -2,7 +2,7 @@ public import AdamantCore
 import AdamantNodes
 import AdamantStore
 
-/// Several accounts watched by one process: each `Watcher` keeps its own cursor, journal and
+/// Several accounts watched by one process: each `Watcher` keeps its own cursors, pages and
 /// lease, while watchers that read through one node pool share its health checks and its
 /// sockets, one socket per node carrying all their addresses. Watchers on pools of their own
 /// (through Tor, each account on its own circuit) get sockets of their own. The first

@@ -16,8 +16,8 @@ public import AdamantStore
 /// Each page is recorded in the home's log (shown ids and the cursor past the page, one
 /// transaction) before it is handed over; stopped mid-page, the undelivered rest is taken out
 /// again, so a restart neither misses nor repeats. A process killed outright in the middle of
-/// a page leaves the page's journal, from which the next start takes the rest out: only the
-/// notification being handed over at the kill is handed over again.
+/// a page leaves the page in the log with the count handed over, from which the next start
+/// takes the rest out: only the notification being handed over at the kill is handed over again.
 public struct Watcher: Sendable {
     /// Shows one notification; throws when it cannot, and the watch then stops.
     public typealias Deliver = @Sendable (WatchNotification) async throws(HandOverFailure) -> Void
@@ -188,7 +188,7 @@ public struct Watcher: Sendable {
         } catch { throw error.error }
     }
 
-    /// The journal's stream for what the sockets bring.
+    /// The stream the log keeps the page of what the sockets bring under.
     static let socketStream = "socket"
 
     /// What the watch's one task waits for.

@@ -35,7 +35,8 @@ enum FileHolders {
         #endif
     }
 
-    private static func entries(of directory: String) -> [String] {
+    /// The names in `directory`; none when it cannot be read.
+    static func entries(of directory: String) -> [String] {
         guard let stream = opendir(directory) else { return [] }
         defer { closedir(stream) }
         var names: [String] = []

@@ -33,7 +33,7 @@ public final class WatchLease: Sendable {
 
     /// Takes the lease of `account`'s watch in `home`, or says who has it.
     public init(home: String, account: Address) throws(Refusal) {
-        let path = home + "/watch-\(account).lock"
+        let path = Self.path(home: home, account: account)
         heldBefore = access(path, F_OK) == 0
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .unavailable(path: path, reason: String(cString: strerror(errno))) }
@@ -61,6 +61,24 @@ public final class WatchLease: Sendable {
 
     /// Lets go of the lease (closing its file releases the lock).
     deinit { close(descriptor) }
+
+    /// Runs `body` holding the lease of `account`'s watch in `home`, for what only a stopped
+    /// watch leaves alone, writing nothing in its file; nil, without running it, while a watch
+    /// holds it (or its file cannot be opened). A watch starting meanwhile is refused, as
+    /// held by whoever the file names.
+    static func whileFree<T>(home: String, account: Address, _ body: () throws(StoreError) -> T) throws(StoreError)
+        -> T?
+    {
+        let descriptor = open(path(home: home, account: account), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EINTR else { return nil }
+        }
+        return try body()
+    }
+
+    private static func path(home: String, account: Address) -> String { home + "/watch-\(account).lock" }
 
     private func write(_ height: Int64?) {
         let bytes = Array((holder + (height.map { "\nblock \($0)" } ?? "") + "\n").utf8)

@@ -87,9 +87,22 @@ enum WatchedPages {
         try db.execute("DROP TABLE watched")
     }
 
-    /// `ids` packed as the page journal packs them.
-    static func bytes(of ids: [TransactionID]) -> [UInt8] { ids.flatMap { WatchJournal.littleEndian($0.number) } }
+    /// `ids` packed 8 bytes each, little-endian (the page being handed over packs them alike).
+    static func bytes(of ids: [TransactionID]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(8 * ids.count)
+        for id in ids {
+            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: id.number >> shift)) }
+        }
+        return bytes
+    }
 
     /// The ids packed in `bytes`; a ragged tail (a file changed outside adm-push) is not one.
-    static func ids(in bytes: [UInt8]) -> [TransactionID] { WatchJournal.ids(in: bytes, at: 0, count: bytes.count / 8) }
+    static func ids(in bytes: [UInt8]) -> [TransactionID] {
+        stride(from: 0, to: bytes.count - 7, by: 8).map { start in
+            var number: UInt64 = 0
+            for index in (start..<start + 8).reversed() { number = number << 8 | UInt64(bytes[index]) }
+            return TransactionID(number: number)
+        }
+    }
 }

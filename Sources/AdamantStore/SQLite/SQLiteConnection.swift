@@ -142,13 +142,15 @@ package final class SQLiteConnection {
     package var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// `body` inside `BEGIN IMMEDIATE … COMMIT`: the write lock is taken at BEGIN, so the busy
-    /// timeout covers it and no read can fail later on upgrading. Any error rolls back.
+    /// timeout covers it and no read can fail later on upgrading. Any error rolls back. BEGIN
+    /// and COMMIT are prepared once, like any statement: parsed at each call, they were an
+    /// eighth of a watch's commit per notification handed over.
     @discardableResult
     func writeTransaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        try query("BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try execute("COMMIT")
+            try query("COMMIT")
             return result
         } catch {
             try? execute("ROLLBACK")

@@ -42,6 +42,15 @@ package final class SerialDatabase: @unchecked Sendable {
         return try await run { connection in try connection.writeTransaction { try body(connection) } }
     }
 
+    /// `write`, run on the queue's turn and waited for on the calling thread: for a write too
+    /// small to be worth a task's hop to the queue and back (a watch's count of what it handed
+    /// over). It waits as long as the work queued before it, and another process's write lock
+    /// (the busy timeout). Never call it from the queue's own work.
+    package func writeNow<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        if checkpointsAtRest, !hasWritten.exchange(true, ordering: .relaxed) { WrittenStores.add(self) }
+        return try queue.sync { try connection.writeTransaction { try body(connection) } }
+    }
+
     /// `body` on one consistent snapshot.
     package func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
         try await run { connection in try connection.readTransaction { try body(connection) } }

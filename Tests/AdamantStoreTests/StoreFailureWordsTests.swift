@@ -39,8 +39,8 @@ struct StoreFailureWordsTests {
     /// The store is named by what it is, not by its file's name: a file called anything is
     /// still the store it was opened as.
     @Test func theStoreIsNamedByItsTypeWhateverItsFileIsCalled() {
-        let failure = StoreError.failed(.watchJournal, path: "/h/renamed.sqlite", .readOnly)
-        #expect(failure.description.hasPrefix("the watch journal /h/renamed.sqlite cannot be written"))
+        let failure = StoreError.failed(.outbox, path: "/h/renamed.sqlite", .readOnly)
+        #expect(failure.description.hasPrefix("the outbox store /h/renamed.sqlite cannot be written"))
         let corrupt = SQLiteError(extendedCode: 11, message: "database disk image is malformed")
         #expect(
             StoreError(corrupt, store: .notificationLog, path: "/h/outbox.sqlite").description.hasPrefix(

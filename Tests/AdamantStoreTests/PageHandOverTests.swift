@@ -4,12 +4,12 @@ import Testing
 
 @testable import AdamantStore
 
-/// The page journal that lets a watch killed in the middle of a page lose none of it: each
-/// test leaves a page the way a process would have, then opens the home afresh, as the next
-/// process does.
-@Suite("Watch journal")
-struct WatchJournalTests {
-    let account = KeyPair(passphrase: Passphrase(unvalidated: "watch journal")).address
+/// The page a watch is handing over, kept in the log with the count handed over, so that a
+/// watch killed in the middle of a page loses none of it: each test leaves a page the way a
+/// process would have, then opens the home afresh, as the next process does.
+@Suite("The page handed over")
+struct PageHandOverTests {
+    let account = KeyPair(passphrase: Passphrase(unvalidated: "page handed over")).address
     let ids = (1...5).map { TransactionID(number: 1000 + $0) }
     /// The page's transactions, in blocks 40 to 42.
     var listed: [WatchedTransaction] { ids.enumerated().map { WatchedTransaction(id: $1, height: 40 + Int64($0 / 2)) } }
@@ -19,6 +19,15 @@ struct WatchJournalTests {
     func home() throws -> TemporaryDirectory {
         let home = try TemporaryDirectory.privateHome()
         return home
+    }
+
+    /// The page `stream` is handing over, as the log's row keeps it, read by a connection of
+    /// its own, as the next process reads it.
+    func handingOver(in home: TemporaryDirectory, stream: String = "chats") throws -> HandingOver.Page? {
+        let connection = try SQLiteConnection(path: home.file(NotificationLog.fileName), create: false)
+        return try connection.readTransaction {
+            try HandingOver.page(account: account.description, stream: stream, connection)
+        }
     }
 
     @Test func aKillAfterTwoOfFiveTakesTheOtherThreeOutAndPutsTheCursorBack() async throws {
@@ -89,29 +98,40 @@ struct WatchJournalTests {
         #expect(try await log.watchCursor(account: account, stream: "chats") == past)
     }
 
-    /// The file is written over in place, never truncated (ext4 turns each truncation into
-    /// disk work): a shorter page after a longer one leaves the longer one's tail, which is
-    /// not read, and a kill in the shorter one settles just its own.
-    @Test func aShorterPageIsWrittenOverALongerOne() async throws {
+    /// A listing hands over one page at a time: the next page's row replaces the last one's,
+    /// and a kill in a shorter page after a longer one settles just its own.
+    @Test func aShorterPageReplacesALongerOne() async throws {
         let home = try home()
-        let path = WatchJournal(home: home.path, account: account, stream: "chats").path
+        let later = (6...7).map { WatchedTransaction(id: TransactionID(number: 2000 + UInt64($0)), height: 44) }
         do {
             let log = try NotificationLog(home: home.path)
             let long = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
             for _ in ids { long.handedOverNext() }
-            let inode = try #require(FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int)
-            let later = (6...7).map { WatchedTransaction(id: TransactionID(number: 2000 + UInt64($0)), height: 44) }
             let short = try await log.recordWatched(
                 later, account: account, from: past, to: WatchCursor(height: 45), stream: "chats")
             short.handedOverNext()  // killed then
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            #expect(attributes[.systemFileNumber] as? Int == inode, "the same file")
-            #expect(attributes[.size] as? Int == WatchJournal.headerSize + 8 * ids.count, "not truncated")
         }
+        #expect(try handingOver(in: home) == HandingOver.Page(from: past, ids: later.map(\.id), handedOver: 1))
         let log = try NotificationLog(home: home.path)
         #expect(try await log.settleWatched(account: account, stream: "chats") == 1, "the short page's second")
         #expect(try await log.watchCursor(account: account, stream: "chats") == past)
         #expect(try await log.shown(among: listed, account: account) == Set(ids), "the long page stays shown")
+        #expect(try handingOver(in: home) == nil)
+    }
+
+    /// Each notification handed over is counted in the log, committed, before `handedOverNext`
+    /// returns: a process killed right after it does not hand that one over again.
+    @Test func eachHandOverIsCommittedBeforeItsCallReturns() async throws {
+        let home = try home()
+        let log = try NotificationLog(home: home.path)
+        let page = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
+        #expect(try handingOver(in: home) == HandingOver.Page(from: from, ids: ids, handedOver: 0))
+        for count in 1...ids.count {
+            page.handedOverNext()
+            #expect(try handingOver(in: home)?.handedOver == count)
+        }
+        page.handedOverNext()  // one more than the page has: nothing
+        #expect(try handingOver(in: home)?.handedOver == ids.count)
     }
 
     /// The clean stop takes the rest out itself; the next start has nothing more to do.
@@ -123,13 +143,14 @@ struct WatchJournalTests {
         try await page.forgetTheRest()
         #expect(try await log.shown(among: listed, account: account) == [ids[0]])
         #expect(try await log.watchCursor(account: account, stream: "chats") == from)
+        #expect(try handingOver(in: home) == nil, "nothing left to settle")
         try await log.setWatchCursor(past, account: account, stream: "chats")  // read on since
         #expect(try await log.settleWatched(account: account, stream: "chats") == 0)
         #expect(try await log.watchCursor(account: account, stream: "chats") == past, "not put back a second time")
     }
 
     /// A page with notifications shown before (one for a push, one by an earlier page) records
-    /// and journals only the others, and says which it skipped: a kill in its middle takes out
+    /// and counts only the others, and says which it skipped: a kill in its middle takes out
     /// none of the earlier showings.
     @Test func aPageRecordsOnlyWhatWasNotShownBefore() async throws {
         let home = try home()
@@ -141,8 +162,7 @@ struct WatchJournalTests {
             earlier.handedOverNext()
             let page = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
             #expect(page.shownBefore == [ids[1], ids[3]])
-            let journal = WatchJournal(home: home.path, account: account, stream: "chats").read()
-            #expect(journal?.ids == [ids[0], ids[2], ids[4]], "in the page's order")
+            #expect(try handingOver(in: home)?.ids == [ids[0], ids[2], ids[4]], "in the page's order")
             page.handedOverNext()
         }  // killed after the first of the three
         let log = try NotificationLog(home: home.path)
@@ -152,46 +172,30 @@ struct WatchJournalTests {
     }
 
     /// A listing read again with nothing new (a poll's last blocks) writes nothing: the last
-    /// page's journal stays as it was, and so does the cursor.
+    /// page's row stays as it was, and so does the cursor; not one byte of the WAL changes.
     @Test func aPageReadAgainToNoAvailWritesNothing() async throws {
         let home = try home()
         let log = try NotificationLog(home: home.path)
         let page = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
         for _ in ids { page.handedOverNext() }
-        let path = WatchJournal(home: home.path, account: account, stream: "chats").path
-        let written = try Data(contentsOf: URL(fileURLWithPath: path))
+        let wal = URL(fileURLWithPath: home.file(NotificationLog.fileName + "-wal"))
+        let written = try Data(contentsOf: wal)
 
         let again = try await log.recordWatched(listed, account: account, from: past, to: past, stream: "chats")
         #expect(again.shownBefore == Set(ids))
         again.handedOverNext()  // nothing to count
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == written)
+        #expect(try Data(contentsOf: wal) == written)
+        #expect(try handingOver(in: home) == HandingOver.Page(from: from, ids: ids, handedOver: ids.count))
         #expect(try await log.watchCursor(account: account, stream: "chats") == past)
 
         let moved = WatchCursor(height: 44, skip: 1)
         _ = try await log.recordWatched(listed, account: account, from: past, to: moved, stream: "chats")
         #expect(try await log.watchCursor(account: account, stream: "chats") == moved, "a cursor that moves is kept")
-        #expect(
-            WatchJournal(home: home.path, account: account, stream: "chats").read()
-                == WatchJournal.Page(from: past, ids: []))
+        #expect(try handingOver(in: home) == HandingOver.Page(from: past, ids: [], handedOver: 0))
     }
 
-    /// Killed after the journal was written and before the page's commit: settling puts back
-    /// what was there, and takes out nothing another showing recorded.
-    @Test func aKillBeforeTheCommitChangesNothing() async throws {
-        let home = try home()
-        let log = try NotificationLog(home: home.path)
-        try await log.setWatchCursor(from, account: account, stream: "transfers")
-        _ = try await log.recordShown(ids[0], account: account, pushed: true, at: 1)
-        let journal = WatchJournal(home: home.path, account: account, stream: "transfers")
-        _ = try journal.start(from: from, ids: ids)
-
-        #expect(try await log.settleWatched(account: account, stream: "transfers") == 5)
-        #expect(try await log.watchCursor(account: account, stream: "transfers") == from)
-        #expect(try await log.shown(among: listed, account: account) == [ids[0]], "a pushed showing stays")
-    }
-
-    /// Each listing has its own journal: settling one leaves the other's page alone.
-    @Test func listingsAndAccountsHaveTheirOwnJournals() async throws {
+    /// Each listing has its own page: settling one leaves the other's alone.
+    @Test func listingsAndAccountsHaveTheirOwnPages() async throws {
         let home = try home()
         let other = KeyPair(passphrase: Passphrase(unvalidated: "another account")).address
         do {
@@ -203,17 +207,6 @@ struct WatchJournalTests {
         #expect(try await log.settleWatched(account: account, stream: "transfers") == 0)
         #expect(try await log.settleWatched(account: other, stream: "chats") == 1)
         #expect(try await log.settleWatched(account: account, stream: "chats") == 5)
-    }
-
-    @Test func theJournalIsTheOwnersOnly() async throws {
-        let home = try home()
-        let page = try await NotificationLog(home: home.path).recordWatched(
-            listed, account: account, from: from, to: past, stream: "chats")
-        page.handedOverNext()
-        let path = WatchJournal(home: home.path, account: account, stream: "chats").path
-        let attributes = try FileManager.default.attributesOfItem(atPath: path)
-        #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        #expect((attributes[.size] as? Int) == WatchJournal.headerSize + 8 * 5)
     }
 
     /// A push fetched after the watch handed its transaction over is a duplicate, found in the
@@ -245,103 +238,6 @@ struct WatchJournalTests {
         #expect(try await log.shown(among: listed, account: other).isEmpty, "another account's watch")
         #expect(
             try await !log.recordShown(ids[0], account: other, pushed: true, at: 8, height: 40), "nor for its pushes")
-    }
-
-    /// A log whose watch kept its own in `shown` (the first schema) still skips them, and
-    /// settles a page it was killed in the middle of.
-    @Test func aLogOfTheFirstSchemaKeepsWhatItsWatchHandedOver() async throws {
-        let home = try home()
-        do {
-            let connection = try SQLiteConnection(path: home.file(NotificationLog.fileName), create: true)
-            try connection.migrate(Array(NotificationLog.migrations.prefix(1)))
-            for id in ids {
-                try connection.query(
-                    "INSERT INTO shown (account, id, shown_at, pushed) VALUES (?1, ?2, 1, 0)",
-                    [.text(account.description), .integer(Int64(id.number))])
-            }
-            try connection.query("INSERT INTO watch_cursors VALUES (?1, 'chats', 44, 0)", [.text(account.description)])
-            let delivery = try WatchJournal(home: home.path, account: account, stream: "chats").start(
-                from: from, ids: ids)
-            delivery.recordNext()
-            delivery.recordNext()  // killed then
-        }
-        let log = try NotificationLog(home: home.path)
-        #expect(try await log.shown(among: listed, account: account) == Set(ids))
-        #expect(try await log.settleWatched(account: account, stream: "chats") == 3)
-        #expect(try await log.shown(among: listed, account: account) == Set(ids[..<2]))
-        #expect(try await log.watchCursor(account: account, stream: "chats") == from)
-    }
-
-    @Test func theFormatRoundTrips() throws {
-        let page = WatchJournal.Page(from: from, ids: ids, delivered: Array(ids[..<2]))
-        let bytes = WatchJournal.encode(page)
-        #expect(bytes.count == WatchJournal.headerSize + 8 * 5)
-        #expect(Array(bytes[..<12]) == Array("AWJ2".utf8) + [2, 0, 0, 0, 5, 0, 0, 0])
-        #expect(Array(bytes[12..<28]) == [40, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0])
-        #expect(Array(bytes[28..<36]) == [0xE9, 0x03, 0, 0, 0, 0, 0, 0])
-        #expect(WatchJournal.decode(bytes) == page)
-        #expect(WatchJournal.decode(bytes + [1, 2, 3] + bytes) == page, "what follows the ids is not read")
-        #expect(page.undelivered == Array(ids[2...]))
-    }
-
-    /// What an earlier version left behind: its ids handed over appended after the page's.
-    @Test func theFirstFormatIsStillRead() throws {
-        let id = { (n: UInt64) in (0..<8).map { UInt8(truncatingIfNeeded: n >> ($0 * 8)) } }
-        let bytes =
-            Array("AWJ1".utf8) + [2, 0, 0, 0] + [40, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0] + id(1001) + id(1002)
-            + id(1001)
-        #expect(WatchJournal.decode(bytes) == WatchJournal.Page(from: from, ids: Array(ids[..<2]), delivered: [ids[0]]))
-        #expect(WatchJournal.decode(bytes + [1, 2, 3])?.delivered == [ids[0]], "a partly written last id is not read")
-    }
-
-    /// None of these is a journal this code wrote: each guards nothing, and none traps.
-    @Test(arguments: [
-        [], Array("AWJ1".utf8), Array("AWJ2".utf8) + [UInt8](repeating: 0, count: 20),
-        Array("AWJ3".utf8) + [UInt8](repeating: 0, count: 24),
-        Array("AWJ1".utf8) + [1, 0, 0, 0] + [UInt8](repeating: 0, count: 16),  // counts one id, has none
-        Array("AWJ1".utf8) + [0xFF, 0xFF, 0xFF, 0xFF] + [UInt8](repeating: 0, count: 16),
-        Array("AWJ1".utf8) + [0, 0, 0, 0] + [UInt8](repeating: 0xFF, count: 16),  // a negative cursor
-        Array("AWJ1".utf8) + [1, 0, 0, 0] + [UInt8](repeating: 0, count: 16) + [1, 0, 0, 0, 0, 0, 0, 0] + [
-            2, 0, 0, 0, 0, 0, 0, 0,
-        ],  // delivered a stranger
-        Array("AWJ2".utf8) + [0, 0, 0, 0, 1, 0, 0, 0] + [UInt8](repeating: 0, count: 16),  // counts one id, has none
-        Array("AWJ2".utf8) + [2, 0, 0, 0, 1, 0, 0, 0] + [UInt8](repeating: 0, count: 24),  // two handed over of one
-        Array("AWJ2".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] + [UInt8](repeating: 0, count: 16),
-        Array("AWJ2".utf8) + [0, 0, 0, 0, 0, 0, 0, 0] + [UInt8](repeating: 0xFF, count: 16),  // a negative cursor
-    ])
-    func bytesThatAreNotAJournal(_ bytes: [UInt8]) {
-        #expect(WatchJournal.decode(bytes) == nil)
-    }
-
-    /// A damaged journal settles nothing and the watch goes on; the file is cleared.
-    @Test func aDamagedJournalIsClearedAndSettlesNothing() async throws {
-        let home = try home()
-        let log = try NotificationLog(home: home.path)
-        try await log.setWatchCursor(past, account: account, stream: "chats")
-        let path = WatchJournal(home: home.path, account: account, stream: "chats").path
-        try Data("not a journal at all, just words".utf8).write(to: URL(fileURLWithPath: path))
-        #expect(try await log.settleWatched(account: account, stream: "chats") == 0)
-        #expect(try await log.watchCursor(account: account, stream: "chats") == past)
-    }
-
-    /// A journal that cannot be written is the watch journal's failure, named as such, and the
-    /// page is not recorded in the log.
-    @Test func aJournalThatCannotBeWrittenIsNamedTheWatchJournal() async throws {
-        let home = try home()
-        let log = try NotificationLog(home: home.path)
-        let path = WatchJournal(home: home.path, account: account, stream: "chats").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-        let error = await #expect(throws: StoreError.self) {
-            _ = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
-        }
-        guard case .failed(.watchJournal, path, _)? = error else {
-            Issue.record("\(String(describing: error))")
-            return
-        }
-        #expect(
-            error?.description.hasPrefix("the watch journal \(path) cannot be used: ") == true,
-            "\(String(describing: error))")
-        #expect(try await log.shown(among: listed, account: account).isEmpty)
     }
 
     /// Pages are checked and recorded in statements of 100 rows: a longer one, and a short

@@ -1,0 +1,162 @@
+public import AdamantCore
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Musl)
+    @preconcurrency import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What `watch` keeps: where each of its listings resumes, and the pages it hands over,
+/// recorded before they are handed over and settled after a stop or a kill.
+extension NotificationLog {
+    /// The lease of `account`'s watch on this log's home, held until it is released.
+    public func leaseWatch(account: Address) throws(WatchLease.Refusal) -> WatchLease {
+        try WatchLease(home: home, account: account)
+    }
+
+    /// Where `watch` resumes for `account` on one of its listings (`stream`), if it ran before.
+    public func watchCursor(account: Address, stream: String) async throws(StoreError) -> WatchCursor? {
+        let rows = try await read { db in
+            try db.query(
+                "SELECT height, skip FROM watch_cursors WHERE account = ?1 AND stream = ?2",
+                [.text(account.description), .text(stream)])
+        }
+        guard let row = rows.first, let height = row.integer(0), let skip = row.integer(1), height >= 0, skip >= 0
+        else { return nil }
+        return WatchCursor(height: height, skip: Int(clamping: skip))
+    }
+
+    /// Keeps `cursor` as where `watch` resumes for `account` on `stream`.
+    public func setWatchCursor(_ cursor: WatchCursor, account: Address, stream: String) async throws(StoreError) {
+        let account = account.description
+        try await write { db in try Self.storeCursor(cursor, account: account, stream: stream, db) }
+    }
+
+    /// Records the transactions of a page `watch` is about to hand over that were not shown
+    /// before (as `shown(among:)` tells), read from `from`, with the cursor past it (`to`) and
+    /// the page as the one `stream` is handing over (`HandingOver`), in one transaction: a
+    /// crash leaves either the page unrecorded (it is read again) or recorded whole, and
+    /// nothing can be shown between the check and the record. Tell the returned page each
+    /// notification handed over, in order, so that a process killed in the middle loses none
+    /// of them (`settleWatched` at the next start).
+    public func recordWatched(
+        _ transactions: [WatchedTransaction], account: Address, from: WatchCursor, to cursor: WatchCursor,
+        stream: String
+    ) async throws(StoreError) -> WatchedPage {
+        let text = account.description
+        let (shownBefore, fresh) = try await write { db -> (Set<TransactionID>, [TransactionID]) in
+            let shownBefore = try Self.shown(among: transactions, account: text, db)  // no statement for none
+            let fresh = shownBefore.isEmpty ? transactions : transactions.filter { !shownBefore.contains($0.id) }
+            // A listing read again to no avail (each poll's last blocks) writes nothing.
+            if fresh.isEmpty && cursor == from { return (shownBefore, []) }
+            let ids = fresh.map(\.id)
+            // At the page's start at least, where `forgetWatched` looks: a node listing a block
+            // below it costs at worst a notification shown twice, never one lost.
+            let rows = fresh.map { WatchedTransaction(id: $0.id, height: max($0.height, from.height)) }
+            try WatchedPages.insert(rows, account: text, db)
+            try Self.storeCursor(cursor, account: text, stream: stream, db)
+            try HandingOver.start(account: text, stream: stream, from: from, ids: ids, db)
+            return (shownBefore, ids)
+        }
+        return WatchedPage(
+            log: self, ids: fresh, shownBefore: shownBefore, from: from, account: account, stream: stream)
+    }
+
+    /// Records notifications a node's socket brought, about to be handed over: in `shown`, by
+    /// id and with no block, so the listing that later finds them in a block skips them; as
+    /// the page `stream` is handing over, as `recordWatched` keeps one, so a process killed in
+    /// the middle loses none of them (`settleWatched` of `stream` at the next start).
+    public func recordPooled(_ ids: [TransactionID], account: Address, at unixMillis: Int64, stream: String)
+        async throws(StoreError) -> WatchedPage
+    {
+        let start = WatchCursor(height: 0)
+        let text = account.description
+        try await write { db in
+            for id in ids {
+                try db.query(
+                    "INSERT INTO shown (account, id, shown_at, pushed, height) VALUES (?1, ?2, ?3, 0, NULL) ON CONFLICT DO NOTHING",
+                    [.text(text), .integer(Int64(bitPattern: id.number)), .integer(unixMillis)])
+            }
+            try HandingOver.start(account: text, stream: stream, from: start, ids: ids, db)
+        }
+        return WatchedPage(log: self, ids: ids, from: start, account: account, stream: stream)
+    }
+
+    /// Settles what a watch of `account`'s `stream` left at its end: the notifications of a
+    /// recorded page that it never handed over (it was killed in the middle) are taken out
+    /// again and the cursor put back before that page, so the next read hands them over.
+    /// Returns how many were taken out. The watch holding `account`'s lease calls it as it
+    /// starts; it settles a journal file an earlier release left for `stream` too, if the log's
+    /// opening left it to the watch (an earlier release's watch held the lease then).
+    @discardableResult
+    public func settleWatched(account: Address, stream: String) async throws(StoreError) -> Int {
+        let text = account.description
+        let journal = OldWatchJournal.path(home: home, account: account, stream: stream)
+        let old = OldWatchJournal.read(atPath: journal)
+        let settled = try await write { db in
+            // The journal's page is older than any the log keeps, so the log's is settled last.
+            var pages = old.map { [($0.from, $0.undelivered)] } ?? []
+            if let kept = try HandingOver.page(account: text, stream: stream, db) {
+                pages.append((kept.from, kept.undelivered))
+            }
+            var settled = 0
+            for (from, undelivered) in pages where !undelivered.isEmpty {
+                try Self.forget(undelivered, account: text, cursor: from, stream: stream, db)
+                settled += undelivered.count
+            }
+            try HandingOver.clear(account: text, stream: stream, db)
+            return settled
+        }
+        unlink(journal)  // none, settled, or damaged: it guards nothing now
+        return settled
+    }
+
+    /// Keeps `count` as how many of the page `stream` is handing over were handed over: one
+    /// commit, waited for here (see `HandingOver`). A failed write is not an error: the restart
+    /// after a kill would then hand those over again, never lose them.
+    func noteHandedOver(_ count: Int, account: String, stream: String) {
+        _ = try? writeNow { db in try HandingOver.count(count, account: account, stream: stream, db) }
+    }
+
+    /// Undoes `recordWatched` for the ids of a page that were not handed over, putting the
+    /// cursor back where the page started; nothing of the page is left to settle.
+    func forgetWatched(_ ids: [TransactionID], account: String, cursor: WatchCursor, stream: String)
+        async throws(StoreError)
+    {
+        try await write { db in
+            if !ids.isEmpty { try Self.forget(ids, account: account, cursor: cursor, stream: stream, db) }
+            try HandingOver.clear(account: account, stream: stream, db)
+        }
+    }
+
+    /// Takes `ids`, recorded by a page read from `cursor` and never handed over, out of
+    /// `account`'s log, and puts the cursor of `stream` back there.
+    static func forget(
+        _ ids: [TransactionID], account: String, cursor: WatchCursor, stream: String, _ db: SQLiteConnection
+    )
+        throws
+    {
+        try WatchedPages.remove(Set(ids), account: account, reaching: cursor.height, db)
+        for id in ids {
+            // Kept in `shown`: notifications a socket brought, or a page an older `watch`
+            // recorded there, settled after an upgrade.
+            try db.query(
+                "DELETE FROM shown WHERE account = ?1 AND id = ?2 AND pushed = 0",
+                [.text(account), .integer(Int64(bitPattern: id.number))])
+        }
+        try storeCursor(cursor, account: account, stream: stream, db)
+    }
+
+    private static func storeCursor(_ cursor: WatchCursor, account: String, stream: String, _ db: SQLiteConnection)
+        throws
+    {
+        try db.query(
+            "INSERT OR REPLACE INTO watch_cursors (account, stream, height, skip) VALUES (?1, ?2, ?3, ?4)",
+            [
+                .text(account), .text(stream), .integer(max(0, cursor.height)),
+                .integer(Int64(max(0, cursor.skip))),
+            ])
+    }
+}
