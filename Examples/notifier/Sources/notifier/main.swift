@@ -54,7 +54,7 @@ struct Line: Encodable {
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
 
-// A signal ends it at once, with 0: as after a kill, the notification being printed comes again.
+// A signal ends it at once, with 0: as after a kill, the notification being handed over may come again.
 signal(SIGINT) { _ in _exit(0) }
 signal(SIGTERM) { _ in _exit(0) }
 
