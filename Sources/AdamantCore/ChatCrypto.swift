@@ -67,12 +67,13 @@ extension Transaction {
 
 /// Why a chat message cannot be sealed or opened.
 public enum ChatCryptoError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// `invalidPartnerKey`: the partner's key is not a usable point. `nonceLength`: the nonce is
-    /// not 24 bytes (its length). `authenticationFailed`: the box does not open with these keys
-    /// (the wrong account, or altered). `invalidUTF8`: the plaintext is not UTF-8. `notAChat`: the
-    /// transaction carries no chat.
+    /// The partner's key is not a usable point.
     case invalidPartnerKey
+    /// The nonce is not 24 bytes (its length).
     case nonceLength(Int)
+    /// `authenticationFailed`: the box does not open with these keys (the wrong account, or
+    /// altered). `invalidUTF8`: the plaintext is not UTF-8. `notAChat`: the transaction carries
+    /// no chat.
     case authenticationFailed, invalidUTF8, notAChat
 
     /// A stable name for each case, used by the vectors and in JSON output.

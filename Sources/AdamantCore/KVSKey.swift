@@ -158,14 +158,15 @@ public enum KVSCryptoError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Payloads nest a few levels (an address book is three); anything deeper is refused.
     static let maxNesting = 32
 
-    /// `tooLarge`: larger than a node stores (the size). `notEncrypted`: not an encrypted
-    /// `{"message","nonce"}` object. `nonceLength`: a nonce that is not 24 bytes.
-    /// `authenticationFailed`: a box that does not open with this key (another owner, or altered).
-    /// `invalidUTF8`: plaintext that is not UTF-8. `noPayload`: no JSON object inside. `tooDeep`:
-    /// nesting deeper than 32 levels.
+    /// Larger than a node stores (the size).
     case tooLarge(Int)
+    /// Not an encrypted `{"message","nonce"}` object.
     case notEncrypted
+    /// A nonce that is not 24 bytes (its length).
     case nonceLength(Int)
+    /// `authenticationFailed`: a box that does not open with this key (another owner, or
+    /// altered). `invalidUTF8`: plaintext that is not UTF-8. `noPayload`: no JSON object inside.
+    /// `tooDeep`: nesting deeper than 32 levels.
     case authenticationFailed, invalidUTF8, noPayload, tooDeep
     /// `payloadMismatch`: a payload not of the shape asked for. `invalidPadding`: padding that is
     /// not lower-case letters, at most 64 a side.

@@ -98,13 +98,15 @@ public struct KeyPair: Sendable {
 
 /// Why bytes or text are not a key of the right shape.
 public enum KeyError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// `publicKeyLength`: a public key that is not 32 bytes. `publicKeyHex`: not 64 lowercase hex
-    /// characters. `seedLength`: a seed that is not 32 bytes. `secretKeyLength`: a secret key that
-    /// is not 64 bytes. `secretKeyMismatch`: its halves do not belong together.
+    /// A public key that is not 32 bytes (its length).
     case publicKeyLength(Int)
+    /// A public key that is not 64 lowercase hex characters.
     case publicKeyHex
+    /// A seed that is not 32 bytes (its length).
     case seedLength(Int)
+    /// A secret key that is not 64 bytes (its length).
     case secretKeyLength(Int)
+    /// A secret key whose halves do not belong together.
     case secretKeyMismatch
 
     /// A stable name for each case, used by the vectors and in JSON output.

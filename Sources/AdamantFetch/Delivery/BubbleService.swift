@@ -37,6 +37,7 @@ public enum ServiceFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// It could not be reached: it is away, or the bus is.
     case unreachable(String)
 
+    /// The reason, as the service or the bus gave it.
     public var description: String {
         switch self {
         case .refused(let reason), .unreachable(let reason): reason

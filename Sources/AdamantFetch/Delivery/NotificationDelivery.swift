@@ -40,6 +40,7 @@ public struct NotificationDelivery: Sendable {
 
     /// When an event happens: the wall clock, and the local time of day quiet hours are in.
     public struct Moment: Sendable, Hashable {
+        /// The wall clock's time, in Unix milliseconds.
         public var unixMillis: Int64
         /// Minutes since local midnight.
         public var minuteOfDay: Int
@@ -152,6 +153,7 @@ public struct NotificationDelivery: Sendable {
         case away
     }
 
+    /// What the user asked for, and what the process can do, as given.
     public private(set) var configuration: Configuration
     private(set) var bubbles = ChatBubbles()
     /// In order; the first is with the service while `sending` is set.
@@ -403,5 +405,6 @@ public struct NotificationDelivery: Sendable {
 
     /// The action keys of a chat's bubble.
     public static let openKey = "open"
+    /// The action that mutes the bubble's chat for an hour.
     public static let muteKey = "mute-1h"
 }

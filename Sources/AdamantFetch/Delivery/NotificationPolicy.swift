@@ -43,13 +43,16 @@ public struct NotificationPolicy: Sendable, Hashable {
             }
         }
 
+        /// By name, so that groups are always listed in one order.
         public static func < (a: KindGroup, b: KindGroup) -> Bool { a.rawValue < b.rawValue }
     }
 
     /// A stretch of the day in local time, in minutes since midnight; it wraps past midnight
     /// when it ends before it starts ("22:00-07:00").
     public struct QuietHours: Sendable, Hashable, CustomStringConvertible {
+        /// The first minute in the stretch.
         public let start: Int
+        /// The first minute after it: before `start` when the stretch wraps past midnight.
         public let end: Int
 
         /// Parses "HH:MM-HH:MM"; nil for anything else (an empty stretch included).
@@ -65,6 +68,7 @@ public struct NotificationPolicy: Sendable, Hashable {
             start < end ? (start..<end).contains(minute) : minute >= start || minute < end
         }
 
+        /// "HH:MM-HH:MM", as the stretch is parsed.
         public var description: String { Self.clock(start) + "-" + Self.clock(end) }
 
         private static func minute(_ text: Substring) -> Int? {
@@ -83,8 +87,11 @@ public struct NotificationPolicy: Sendable, Hashable {
 
     /// How much a bubble should interrupt: the Desktop Notifications Specification's 0, 1 and 2.
     public enum Urgency: UInt8, Sendable, Hashable {
+        /// Low: how quiet hours show a bubble.
         case low = 0
+        /// Normal: every other bubble.
         case normal = 1
+        /// Critical: it does not expire by itself, the user dismisses it.
         case critical = 2
     }
 
@@ -100,11 +107,16 @@ public struct NotificationPolicy: Sendable, Hashable {
 
     /// The text and manner of a notification that is shown.
     public struct Presentation: Sendable, Hashable {
+        /// The title: the partner's name or address, or "ADAMANT".
         public var title: String
+        /// The one-line body: what the notification says, or "New message" or "New transfer"
+        /// when the preview hides it.
         public var body: String
         /// Whether the message's own text may be passed on (`--json`'s `text`).
         public var showsText: Bool
+        /// How much a bubble interrupts.
         public var urgency: Urgency
+        /// Whether a bubble makes no sound.
         public var silent: Bool
 
         /// A presentation as given.
@@ -115,13 +127,17 @@ public struct NotificationPolicy: Sendable, Hashable {
         }
     }
 
+    /// How much of each notification is shown.
     public var preview: Preview = .full
     /// Partners never notified (nil), or until a time (Unix milliseconds), in every account.
     public var muted: [Address: Int64?] = [:]
     /// One account's chats muted until a time (Unix milliseconds): "Mute 1 hour".
     public var mutedChats: [ChatBubbles.Chat: Int64] = [:]
+    /// The quiet hours, if there are any.
     public var quiet: QuietHours?
+    /// What quiet hours do to bubbles.
     public var quietMode: QuietMode = .silent
+    /// The groups of notifications shown; the others are dropped.
     public var kinds: Set<KindGroup> = Set(KindGroup.allCases)
 
     /// Every notification, in full, at any hour.
@@ -187,6 +203,8 @@ extension NotificationPolicy.Presentation {
 /// The local time of day, for quiet hours: minutes since local midnight, as the C library's
 /// time zone (`TZ`, `/etc/localtime`) has it.
 public enum LocalTime {
+    /// The minutes since local midnight at `unixMillis`; since UTC's midnight when the C
+    /// library cannot say.
     public static func minuteOfDay(unixMillis: Int64) -> Int {
         var seconds = time_t(unixMillis / 1000)
         var parts = tm()

@@ -11,7 +11,9 @@ import Synchronization
 /// finished when the process ended comes again. Leaving the loop stops the watch, and the
 /// loop's error is the watch's (`WatchGroup.Failure`: no usable node, a lease refused, …).
 public struct Notifications: AsyncSequence, Sendable {
+    /// A notification, as the policy lets it read.
     public typealias Element = WatchNotification
+    /// Why the watch stopped.
     public typealias Failure = WatchGroup.Failure
 
     let group: WatchGroup
@@ -28,6 +30,7 @@ public struct Notifications: AsyncSequence, Sendable {
         (self.group, self.start, self.policy, self.events) = (group, start, policy, events)
     }
 
+    /// An iterator with a watch of its own, started at its first `next()`.
     public func makeAsyncIterator() -> Iterator { Iterator(self) }
 
     /// Starts the watch at the first `next()` and stops it when it is dropped.
