@@ -4,7 +4,7 @@ import Testing
 @testable import AdamantDevnet
 
 /// The ANS emulator in both modes, driven through the chain and read through the control endpoint.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.ownThreads, .timeLimit(.minutes(1)))
 struct ANSTests {
     static let token = String(repeating: "ab", count: 32)
     let network: TestNetwork

@@ -6,7 +6,7 @@ import Testing
 @testable import AdamantDevnet
 
 /// The `adm-devnet` binary, spawned as a child process.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.ownThreads, .timeLimit(.minutes(1)))
 struct CommandTests {
     @Test func helpAndUsageErrors() throws {
         let help = try Child(["start", "--help"])

@@ -9,7 +9,7 @@ import Testing
 /// other suites' devnets at the same time). The tests wait asynchronously, leaving the
 /// cooperative pool to the suites alongside.
 // One test at a time: each loads the machine enough on its own.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .ownThreads, .timeLimit(.minutes(2)))
 struct ConnectionTests {
     /// Starts `adm-devnet start` with one blackholed node and waits until its thread count settles.
     struct DevnetChild {

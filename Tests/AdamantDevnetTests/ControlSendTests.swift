@@ -6,7 +6,7 @@ import Testing
 
 /// `POST /send`, `POST /contacts` and their Swift counterparts: signed as devnet accounts,
 /// admitted as a node admits, readable by the other party.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.ownThreads, .timeLimit(.minutes(1)))
 struct ControlSendTests {
     let network: TestNetwork
     var devnet: Devnet { network.devnet }

@@ -5,7 +5,7 @@ import Testing
 @testable import AdamantDevnet
 
 /// Each fault kind, set and cleared through the control endpoint.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.ownThreads, .timeLimit(.minutes(1)))
 struct FaultTests {
     let network: TestNetwork
     init() throws { network = try TestNetwork() }

@@ -8,7 +8,7 @@ import Testing
 /// (or, where the node never answers, none), and the devnet keeps serving. Thousands of short
 /// blocking requests: each test yields between them, so parallel suites keep the pool.
 // One test at a time: each loads the machine enough on its own.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .ownThreads, .timeLimit(.minutes(2)))
 struct HostileHTTPTests {
     let network: TestNetwork
     init() throws { network = try TestNetwork() }

@@ -4,7 +4,7 @@ import Testing
 @testable import AdamantDevnet
 
 /// Filters and paging of `/api/chats/get` and `/api/transactions`.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.ownThreads, .timeLimit(.minutes(1)))
 struct ListTests {
     let network: TestNetwork
     /// Block 2: a message and a transfer to Bob; block 3: a signal and a rich message from Bob.

@@ -5,7 +5,7 @@ import Testing
 @testable import AdamantDevnet
 
 /// The node endpoints over real HTTP (libmicrohttpd on loopback).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.ownThreads, .timeLimit(.minutes(1)))
 struct NodeHTTPTests {
     let network: TestNetwork
     init() throws { network = try TestNetwork() }

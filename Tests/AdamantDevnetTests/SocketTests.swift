@@ -5,7 +5,7 @@ import Testing
 @testable import AdamantDevnet
 
 /// Each node's client socket, spoken to as Engine.IO 4 polling on the wire.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.ownThreads, .timeLimit(.minutes(1)))
 struct SocketTests {
     /// A client of one node's socket, one request per connection.
     struct Client {
@@ -113,7 +113,7 @@ struct SocketTests {
 }
 
 /// The socket's faults, each seen on the wire.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.ownThreads, .timeLimit(.minutes(1)))
 struct SocketFaultTests {
     static func network(_ fault: String) throws -> TestNetwork {
         try TestNetwork(nodes: 1) { configuration in

@@ -17,7 +17,7 @@ func state(
 }
 
 /// KVS (type 9) admission, storage and `/api/states/get`, with the node's texts.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.ownThreads, .timeLimit(.minutes(1)))
 struct StateTests {
     let network: TestNetwork
 

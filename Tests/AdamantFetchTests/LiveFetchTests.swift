@@ -134,7 +134,11 @@ struct LiveFetchTests {
             amount: 4_321, to: network.me.address, timestamp: Int32(clamping: status.nodeTimestamp),
             signedBy: network.friend)
         let id = try transaction.computedID()
-        async let fetched = network.fetcher().fetch(PushPayload(id: id))
+        // The fetch's deadline runs from here through the test's own steps (waiting for the
+        // first ask, sending): those are not what is timed, so it outlasts any loaded
+        // machine's pace, and costs nothing once the transaction is found.
+        // (aMissingTransactionEndsAtTheDeadline is the test of the deadline.)
+        async let fetched = network.fetcher(deadline: .seconds(50)).fetch(PushPayload(id: id))
         let asked = await eventually {
             (0..<2).contains { node in
                 (try? network.devnet.requests(toNode: node))?.contains { $0.path.hasPrefix("/api/transactions") }

@@ -280,7 +280,9 @@ struct WatchTests {
             Issue.record("a start past the tip was taken")
         } catch {
             guard case .aheadOfChain(99_999_999_999, let named) = error else { throw error }
-            #expect(named >= tip && named < tip + 50)
+            // Blocks keep coming on the devnet's timer: the tip named lies between the heights
+            // read before and after, however long a loaded machine took in between.
+            #expect(named >= tip && named <= network.devnet.height)
         }
         #expect(try await refused.log.watchCursor(account: network.me.address, stream: "chats") == nil, "nothing kept")
 
@@ -290,14 +292,14 @@ struct WatchTests {
                 WatchCursor(height: 99_999_999_999), account: network.me.address, stream: stream)
         }
         try await watch.start()
-        #expect(try #require(watch.startHeight) < tip + 50)
+        #expect(try #require(watch.startHeight) <= network.devnet.height)
         let new = try network.confirmed(
             try await network.send("after a cursor past the tip", from: network.friend, to: network.me))
         try await watch.until("the new one is shown") { watch.results.contains { $0.id == new } }
         await watch.stop()
         #expect(
-            try #require(try await watch.log.watchCursor(account: network.me.address, stream: "chats")).height < tip
-                + 50)
+            try #require(try await watch.log.watchCursor(account: network.me.address, stream: "chats")).height
+                <= network.devnet.height)
     }
 
     /// The first watch of an account starts at the current block: history is not replayed.

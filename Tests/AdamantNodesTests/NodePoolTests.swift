@@ -39,6 +39,18 @@ import Testing
         #expect(clocks == [90_000 - 1_234, 90_000 - 1_000])
     }
 
+    /// The status answer reaches the task 20 s after it arrived (a loaded device): the node's
+    /// clock is read as of the arrival, not taken for 20 s behind, which would stamp every
+    /// chat 20 s in the past and have it refused until the next health check.
+    @Test func aStatusReadLateIsNotTakenForASlowClock() async {
+        let now = Fixtures.unixMillis
+        let status = FakeStatus(epochMillis: AdamantTime.epochMillis(unixMillis: now - 20_000))
+        transport.route("http://a:1") { _, _ in .answer(body: status.json, late: .seconds(20)) }
+        let pool = Fixtures.pool(transport, nodes: ["http://a:1"], wallClock: ManualWallClock(unixMillis: now))
+        let delta = await pool.checkHealth().first?.clock?.deltaMillis
+        #expect(delta.map { abs($0) < 1_000 } == true, "\(String(describing: delta))")
+    }
+
     @Test func rankedByMeasuredLatency() async {
         transport.route("http://slow:1") { _, _ in .json(FakeStatus().json, after: .milliseconds(150)) }
         transport.node("http://fast:1")

@@ -76,7 +76,7 @@ final class OutboxNetwork: Sendable {
         let report = try await outbox.waitUntilSettled(intent, within: .seconds(20))
         try #require(
             report.keys.first { $0.token == token }.map { if case .applied = $0.newest.state { true } else { false } }
-                == true)
+                == true, "\(report)")
         devnet.pollANS()
         try #require(registered.contains(token))
     }

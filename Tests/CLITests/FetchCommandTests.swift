@@ -61,7 +61,7 @@ final class FetchDevnet: Sendable {
         var transaction = try sign(
             target.stamp(localUnixMillis: SystemWallClock().unixMillis() - Int64(ago / .milliseconds(1))))
         let result = try await client.submit(transaction, target: target.node)
-        guard case .accepted = result.outcome else { throw CancellationError() }
+        guard case .accepted = result.outcome else { throw WatchTestFailure("not accepted: \(result)") }
         _ = devnet.mine()
         transaction.id = try transaction.computedID()
         return transaction

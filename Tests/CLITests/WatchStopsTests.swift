@@ -1,4 +1,5 @@
 import AdamantCore
+import AdamantDevnet
 import AdamantNodes
 import AdamantStore
 import Foundation
@@ -16,7 +17,9 @@ struct WatchStopsTests {
         #expect(result.stdout.isEmpty)
         let named = try #require(
             result.stderr.firstMatch(of: /tip, block (\d+)/).flatMap { Int64($0.1) }, "\(result.stderr)")
-        #expect(named >= tip && named < tip + 50)
+        // Blocks keep coming on the devnet's timer: the tip named lies between the heights
+        // read before and after, however long a loaded machine took in between.
+        #expect(named >= tip && named <= network.devnet.height)
         let log = try NotificationLog(home: network.outbox.home + "/home")
         #expect(try await log.watchCursor(account: network.me.address, stream: "chats") == nil, "no cursor kept")
     }

@@ -86,13 +86,16 @@ final class CurlEasy: @unchecked Sendable {
         let code = cancellation.whileRunning(on: CurlMulti(handle: multi)) {
             ccurl_perform(multi, handle, { TransferSink.isCancelled($0) }, sink.opaque)
         }
+        let arrivedAt = ContinuousClock.now
         guard code == CURLE_OK else { return .failure(transportError(code, sink: sink, request: request)) }
         var status = 0
         let statusCode = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         guard statusCode == CURLE_OK, (100...999).contains(status) else {
             return .failure(.brokenAnswer("no HTTP status (\(String(cString: ccurl_easy_strerror(statusCode))))"))
         }
-        return .success(HTTPAnswer(status: status, contentType: contentType, body: sink.body, wireTime: wireTime))
+        return .success(
+            HTTPAnswer(
+                status: status, contentType: contentType, body: sink.body, wireTime: wireTime, arrivedAt: arrivedAt))
     }
 
     private func configure(for request: HTTPRequest, sink: TransferSink) throws(TransportError) {

@@ -293,7 +293,11 @@ public final class NodePool: Sendable {
         do { answer = try await send(request) } catch {
             return StatusProbe(url: url, result: .failure(ProbeFailure(kind: .noAnswer(error))))
         }
-        let receivedAt = localUnixMillis
+        // The node's clock as of when its answer arrived: a task resumed seconds later (a
+        // loaded device) would otherwise take those seconds for the node's clock being behind,
+        // and stamp every chat that much in the past until the next health check.
+        let late = answer.arrivedAt.map { max($0.duration(to: .now), .zero) } ?? .zero
+        let receivedAt = localUnixMillis - late.wholeMilliseconds
         let latency = answer.wireTime ?? started.duration(to: clock.now)
         let result: Result<NodeStatus, ProbeFailure>
         switch NodeReply(answer) {

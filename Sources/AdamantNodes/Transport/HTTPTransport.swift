@@ -64,13 +64,21 @@ public struct HTTPAnswer: Sendable, Hashable {
     /// How long the exchange took once it was on the wire (time queued for a connection slot
     /// left out), when the transport measured it: the node's latency.
     public var wireTime: Duration?
+    /// When the whole answer had arrived, when the transport noted it. The task that asked may
+    /// run again much later on a loaded device; what the answer says of the node's clock is
+    /// as of this instant, not of that one.
+    public var arrivedAt: ContinuousClock.Instant?
 
     /// An answer (for transports of one's own, and tests).
-    public init(status: Int, contentType: String? = "application/json", body: [UInt8], wireTime: Duration? = nil) {
+    public init(
+        status: Int, contentType: String? = "application/json", body: [UInt8], wireTime: Duration? = nil,
+        arrivedAt: ContinuousClock.Instant? = nil
+    ) {
         self.status = status
         self.contentType = contentType
         self.body = body
         self.wireTime = wireTime
+        self.arrivedAt = arrivedAt
     }
 }
 

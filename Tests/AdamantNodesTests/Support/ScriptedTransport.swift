@@ -6,7 +6,10 @@ import Synchronization
 
 /// What a scripted node does with one request.
 enum Behavior: Sendable {
-    case answer(status: Int = 200, body: String, contentType: String? = "application/json", after: Duration = .zero)
+    /// `late`: the asking task is given the answer this long after it arrived, as on a loaded device.
+    case answer(
+        status: Int = 200, body: String, contentType: String? = "application/json", after: Duration = .zero,
+        late: Duration = .zero)
     case fail(TransportError, after: Duration = .zero)
     /// Accepts and never answers: only the request's timeout or cancellation ends it.
     case blackhole
@@ -56,9 +59,11 @@ final class ScriptedTransport: HTTPTransport {
         let (base, path) = Self.split(request.url)
         guard let respond = nodes.withLock({ $0[base] }) else { throw .unreachable("connection refused") }
         switch respond(request, path) {
-        case .answer(let status, let body, let contentType, let delay):
+        case .answer(let status, let body, let contentType, let delay, let late):
             try await wait(delay, within: request.timeout)
-            return HTTPAnswer(status: status, contentType: contentType, body: Array(body.utf8), wireTime: delay)
+            return HTTPAnswer(
+                status: status, contentType: contentType, body: Array(body.utf8), wireTime: delay,
+                arrivedAt: .now - late)
         case .fail(let error, let delay):
             try await wait(delay, within: request.timeout)
             throw error
