@@ -156,7 +156,7 @@ struct ProxiedHedgeTests {
         let check = Task { await pool.checkHealth() }
         await manual.waitForSleepers(2)  // the check's deadline and the slow answer
         manual.advance(by: .milliseconds(2_500))
-        await check.value
+        _ = await check.value
         let best = try #require(try await pool.usableNodes(until: manual.now + .seconds(1)).first)
         #expect(best.latency == .milliseconds(2_500))
         #expect(pool.hedgeDelay(after: best) == (proxied ? .seconds(5) : .seconds(1)))
@@ -190,7 +190,7 @@ struct ProxiedTimeoutTests {
         let check = Task { await pool.checkHealth() }
         await manual.waitForSleepers(2)  // the check's deadline and the answer
         manual.advance(by: latency)
-        await check.value
+        _ = await check.value
     }
 
     @Test func theFirstCheckGetsTheMostAndTheNextOnesFollowTheLatency() async throws {
