@@ -4,20 +4,35 @@ import AdamantStore
 import Foundation
 import Testing
 
-/// `Examples/notifier`, a separate package on the libraries alone. It is not built by this
-/// package's build: `.ci/run` builds it first, where these tests find it, as anyone can with
-/// the same command. Where it is missing they are skipped, except in CI, where they fail.
+/// `Examples/notifier`, a package of its own on the libraries alone. `swift test` cannot build
+/// it (SwiftPM holds `.build` while the tests run): `.ci/run` builds it first, into this
+/// package's `.build`, where it compiles only its own file (the libraries' build commands are
+/// the same in both packages, so each build reuses the other's), and these tests run it from
+/// beside the other products. Where it is missing, or older than the libraries it links, they
+/// are skipped, except in CI, where they fail.
 enum NotifierExample {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
-    static let build = "swift build --package-path Examples/notifier --scratch-path .build/notifier"
-    static let binary = root + "/.build/notifier/debug/notifier"
+    static let build = "swift build --package-path Examples/notifier --scratch-path .build"
+    static let binary = Binaries.url("notifier").path
 
-    static var runs: Bool { TraceTools.inCI || FileManager.default.isExecutableFile(atPath: binary) }
+    /// Built, and since the libraries it links were.
+    static var current: Bool {
+        func modified(_ path: String) -> Date? {
+            try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+        }
+        guard let built = modified(binary) else { return false }
+        return ["AdamantCore", "AdamantNodes", "AdamantStore", "AdamantFetch"].allSatisfy { library in
+            let folder = Binaries.folder.appendingPathComponent(library + ".build").path
+            let objects = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            return objects.filter { $0.hasSuffix(".o") }.allSatisfy {
+                modified(folder + "/" + $0).map { $0 <= built } ?? true
+            }
+        }
+    }
+
+    static var runs: Bool { TraceTools.inCI || current }
 
     static func require() throws {
-        try #require(
-            FileManager.default.isExecutableFile(atPath: binary), "\(binary) is missing: build it with `\(build)`")
+        try #require(current, "\(binary) is missing, or older than the libraries it links: build it with `\(build)`")
     }
 
     /// The notifier on `home`, following the devnet's `me`.
@@ -51,7 +66,7 @@ enum NotifierExample {
 
 @Suite(
     "Examples/notifier", .timeLimit(.minutes(4)),
-    .enabled(if: NotifierExample.runs, "not built: \(NotifierExample.build) builds it"))
+    .enabled(if: NotifierExample.runs, "not built since the libraries were: `\(NotifierExample.build)` builds it"))
 struct NotifierExampleTests {
     /// A burst of messages through three runs on one home: the first killed with SIGKILL, the
     /// second stopped with SIGTERM (which the example turns into an immediate exit 0), each in
