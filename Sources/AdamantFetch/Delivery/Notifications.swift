@@ -90,6 +90,8 @@ final class Handoff: Sendable {
         var ended: WatchGroup.Failure??
         /// The loop is gone.
         var closed = false
+        /// The loop's task was cancelled: its wait ends, with no notification.
+        var cancelled = false
     }
 
     private let state = Mutex(State())
@@ -123,30 +125,45 @@ final class Handoff: Sendable {
     /// The next notification, once the last one given is counted as handed over.
     func take() async throws(WatchGroup.Failure) -> WatchNotification? {
         do {
-            return try await withCheckedThrowingContinuation { taker in
-                let (done, ready): (CheckedContinuation<Void, any Error>?, WatchNotification?) = state.withLock {
-                    state in
-                    let done = state.given
-                    state.given = nil
-                    if let (notification, offer) = state.offered {
-                        state.offered = nil
-                        state.given = offer
-                        return (done, notification)
-                    }
-                    if let ended = state.ended {
-                        if let failure = ended { taker.resume(throwing: failure) } else { taker.resume(returning: nil) }
-                    } else {
-                        state.taker = taker
-                    }
-                    return (done, nil)
+            return try await withTaskCancellationHandler {
+                try await wait()
+            } onCancel: {
+                let taker = state.withLock { state in
+                    state.cancelled = true
+                    defer { state.taker = nil }
+                    return state.taker
                 }
-                done?.resume()
-                if let ready { taker.resume(returning: ready) }
+                taker?.resume(returning: nil)
             }
         } catch let failure as WatchGroup.Failure {
             throw failure
         } catch {
             return nil
+        }
+    }
+
+    private func wait() async throws -> WatchNotification? {
+        try await withCheckedThrowingContinuation { taker in
+            let (done, ready): (CheckedContinuation<Void, any Error>?, WatchNotification?) = state.withLock {
+                state in
+                let done = state.given
+                state.given = nil
+                if let (notification, offer) = state.offered {
+                    state.offered = nil
+                    state.given = offer
+                    return (done, notification)
+                }
+                if let ended = state.ended {
+                    if let failure = ended { taker.resume(throwing: failure) } else { taker.resume(returning: nil) }
+                } else if state.cancelled {
+                    taker.resume(returning: nil)
+                } else {
+                    state.taker = taker
+                }
+                return (done, nil)
+            }
+            done?.resume()
+            if let ready { taker.resume(returning: ready) }
         }
     }
 

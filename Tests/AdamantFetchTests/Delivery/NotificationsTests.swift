@@ -85,6 +85,28 @@ struct NotificationsTests {
         }
     }
 
+    /// Cancelling the task that runs the loop ends a `next()` that waits, with the end.
+    @Test func cancellingTheLoopsTaskEndsIt() async throws {
+        let network = try await FetchNetwork()
+        let home = try Self.home()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let notifications = try Self.notifications(network, home: home)
+        let loop = Task { () throws(WatchGroup.Failure) -> Int in
+            var count = 0
+            for try await _ in notifications { count += 1 }
+            return count
+        }
+        // The watch has started once its lease is taken; the loop then waits for a message.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while (try? NotificationLog(home: home).leaseWatch(account: network.me.address)) != nil {
+            guard ContinuousClock.now < deadline else { throw TestFailure("the watch never started") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        loop.cancel()
+        #expect(try await loop.value == 0)
+        try await Self.untilTheLeaseIsFree(home, network.me.address)
+    }
+
     /// A watch that cannot start ends the loop with its failure.
     @Test func aWatchThatCannotStartEndsTheLoopWithItsFailure() async throws {
         let network = try await FetchNetwork()
