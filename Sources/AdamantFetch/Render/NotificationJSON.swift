@@ -8,6 +8,7 @@ extension FetchResult: Encodable {
         case kind, title, body, shown, thread, text, duplicate, fallback, reason
     }
 
+    /// Writes the object: the id always, the transaction's fields only for a verified one.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(id.description, forKey: .id)
@@ -37,6 +38,7 @@ extension FetchResult: Encodable {
 extension WatchNotification: Encodable {
     private enum Keys: String, CodingKey { case via, confirmed, account }
 
+    /// Writes the fetch's object, then `via`, `confirmed` and `account` beside its fields.
     public func encode(to encoder: any Encoder) throws {
         try result.encode(to: encoder)
         var container = encoder.container(keyedBy: Keys.self)
