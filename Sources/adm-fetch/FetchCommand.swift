@@ -139,11 +139,8 @@ struct FetchCommand: Command {
             // "Mute 1 hour" on a watch's bubble is kept in the home, for this bubble too.
             if let log {
                 do {
-                    let muted = try await log.mutedChats(account: pushed.account, now: context.wallClock.unixMillis())
-                    for (partner, until) in muted {
-                        configuration.policy.mutedChats[ChatBubbles.Chat(account: pushed.account, partner: partner)] =
-                            until
-                    }
+                    try await configuration.policy.muteChats(
+                        of: pushed.account, keptIn: log, now: context.wallClock.unixMillis())
                 } catch {
                     context.output.error("warning: the muted chats cannot be read, none is muted: \(error)")
                 }

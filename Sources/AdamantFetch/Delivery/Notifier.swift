@@ -43,10 +43,8 @@ public final class Notifier: Sendable {
         for (account, accountLog) in logs {
             var accountConfiguration = configuration
             do {
-                let muted = try await accountLog.mutedChats(account: account, now: wallClock.unixMillis())
-                for (partner, until) in muted {
-                    accountConfiguration.policy.mutedChats[ChatBubbles.Chat(account: account, partner: partner)] = until
-                }
+                try await accountConfiguration.policy.muteChats(
+                    of: account, keptIn: accountLog, now: wallClock.unixMillis())
             } catch {
                 log.log(.warning, "watch: the muted chats cannot be read: \(error)")
             }
@@ -194,6 +192,17 @@ public final class Notifier: Sendable {
             do { try await accountLog.mute(chat.partner, account: account, until: until) } catch {
                 log.log(.warning, "watch: the mute of \(chat.partner) lasts only while this watch runs: \(error)")
             }
+        }
+    }
+}
+
+extension NotificationPolicy {
+    /// Adds the chats of `account` that `log` keeps muted ("Mute 1 hour" on a bubble) at `now`.
+    public mutating func muteChats(of account: Address, keptIn log: NotificationLog, now: Int64)
+        async throws(StoreError)
+    {
+        for (partner, until) in try await log.mutedChats(account: account, now: now) {
+            mutedChats[ChatBubbles.Chat(account: account, partner: partner)] = until
         }
     }
 }
