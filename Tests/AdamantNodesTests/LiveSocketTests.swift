@@ -16,7 +16,12 @@ struct LiveSocketTests {
 
         init(_ connection: SocketConnection) {
             let inbox = inbox
-            reader = Task { for await event in connection.events() { inbox.events.withLock { $0.append(event) } } }
+            reader = Task {
+                await connection.run { event in
+                    inbox.events.withLock { $0.append(event) }
+                    return true
+                }
+            }
         }
 
         deinit { reader.cancel() }
@@ -119,20 +124,19 @@ struct SocketFloodTests {
             origin: "http://socket.test", addresses: [Fixtures.recipient.address], types: [0, 8], transport: transport,
             configuration: configuration)
         var received = 0
-        for await event in connection.events() {
+        var paced: String?
+        await connection.run { event in
             switch event {
             case .received: received += 1
-            case .live: continue
-            case .paced(let why):
-                #expect(why.hasPrefix("it brought more than 35 transactions for the watched accounts in 10.0 seconds"))
-                #expect(received == 1, "\(received) handed on")
-                return
-            case .down(let end):
-                Issue.record("the session ended: \(end)")
-                return
+            case .live: break
+            case .paced(let why): paced = why
+            case .down(let end): Issue.record("the session ended: \(end)")
             }
+            return paced == nil
         }
-        Issue.record("the stream ended unpaced")
+        #expect(
+            paced?.hasPrefix("it brought more than 35 transactions for the watched accounts in 10.0 seconds") == true)
+        #expect(received == 1, "\(received) handed on")
     }
 
     /// A node that has ever more for the account, answering every poll at once: nothing is
@@ -150,25 +154,23 @@ struct SocketFloodTests {
             origin: "http://socket.test", addresses: [Fixtures.recipient.address], types: [0, 8], transport: transport,
             configuration: configuration)
         var received: [TransactionID] = []
-        for await event in connection.events() {
+        var paced: String?
+        await connection.run { event in
             switch event {
-            case .live: continue
+            case .live: break
             case .received(_, let id): received.append(id)
-            case .paced(let why):
-                #expect(
-                    why
-                        == "it brought more than 35 transactions for the watched accounts in 600.0 seconds: its polls are paced, and the node holds the rest"
-                )
-                #expect(
-                    received.count == 40 && Set(received).count == 40,
-                    "the four answers handed on whole, none twice: \(received.count)")
-                return
-            case .down(let end):
-                Issue.record("the session ended: \(end)")
-                return
+            case .paced(let why): paced = why
+            case .down(let end): Issue.record("the session ended: \(end)")
             }
+            return paced == nil
         }
-        Issue.record("the stream ended unpaced")
+        #expect(
+            paced
+                == "it brought more than 35 transactions for the watched accounts in 600.0 seconds: its polls are paced, and the node holds the rest"
+        )
+        #expect(
+            received.count == 40 && Set(received).count == 40,
+            "the four answers handed on whole, none twice: \(received.count)")
     }
 
     /// Answers of nothing that matters, at once, poll after poll: the session breaks too,
@@ -182,17 +184,74 @@ struct SocketFloodTests {
         let connection = SocketConnection(
             origin: "http://socket.test", addresses: [Fixtures.recipient.address], types: [0, 8], transport: transport,
             configuration: configuration)
-        for await event in connection.events() {
-            guard case .down(let end) = event else { continue }
-            #expect(
-                end
-                    == .broken(
-                        SocketProtocolError(
-                            "the socket sent 51 answers with nothing for the watched accounts in 600.0 seconds, more than 50"
-                        )))
-            #expect(polls.count <= 52, "\(polls.count) polls")
-            return
+        var ended: SessionEnd?
+        await connection.run { event in
+            if case .down(let end) = event { ended = end }
+            return ended == nil
         }
-        Issue.record("the stream ended without the session breaking")
+        #expect(
+            ended
+                == .broken(
+                    SocketProtocolError(
+                        "the socket sent 51 answers with nothing for the watched accounts in 600.0 seconds, more than 50"
+                    )))
+        #expect(polls.count <= 52, "\(polls.count) polls")
+    }
+}
+
+/// What a connection leaves running.
+@Suite(.timeLimit(.minutes(1)))
+struct SocketConnectionEndTests {
+    /// The subscription's POST refused while the session's long poll waits: the session ends,
+    /// and its poll with it, at once, not at its timeout (the clock moves one second only).
+    @Test func aSessionThatEndsCancelsItsRequests() async throws {
+        let clock = ManualClock()
+        let transport = ScriptedTransport(clock: AnyClock(clock))
+        let polls = Mutex(0)
+        let posts = Mutex(0)
+        transport.route("http://socket.test") { request, _ in
+            guard request.method == .get else {
+                let first = posts.withLock { count in
+                    count += 1
+                    return count == 1
+                }
+                return first
+                    ? .answer(body: "ok", contentType: "text/html")
+                    : .answer(status: 500, body: "no", contentType: "text/html", after: .seconds(1))
+            }
+            switch polls.withLock({ count in
+                count += 1
+                return count
+            }) {
+            case 1:
+                return .answer(
+                    body: #"0{"sid":"S","upgrades":[],"pingInterval":25000,"pingTimeout":20000}"#,
+                    contentType: "text/plain")
+            case 2: return .answer(body: "40", contentType: "text/plain")
+            default: return .blackhole
+            }
+        }
+        let connection = SocketConnection(
+            origin: "http://socket.test", addresses: [Fixtures.recipient.address], types: [0, 8], transport: transport,
+            clock: AnyClock(clock))
+        let ended = Mutex<SessionEnd?>(nil)
+        let running = Task {
+            await connection.run { event in
+                if case .down(let end) = event { ended.withLock { $0 = end } }
+                return true
+            }
+        }
+        defer { running.cancel() }
+        #expect(
+            await eventually(within: .seconds(20)) { transport.inFlight == 2 }, "the long poll and the subscription")
+        clock.advance(by: .seconds(1))
+        #expect(await eventually(within: .seconds(20)) { ended.withLock { $0 } != nil })
+        #expect(ended.withLock { $0 } == .failed("HTTP 500"))
+        #expect(
+            await eventually(within: .seconds(20)) { transport.inFlight == 0 },
+            "\(transport.inFlight) requests of the ended session still out")
+        running.cancel()
+        await running.value
+        #expect(transport.inFlight == 0 && clock.sleeperCount == 0, "nothing outlives the connection's run")
     }
 }

@@ -18,6 +18,8 @@ struct RunResult: Sendable {
     /// From the spawn to the exit, seen by the thread that waits for it: the child's own time,
     /// not the test task's, which a loaded suite may resume late.
     var elapsed: Duration = .zero
+    /// When that thread saw it exit.
+    var exitedAt: ContinuousClock.Instant = .now
 }
 
 enum Binaries {
@@ -123,6 +125,7 @@ func run(
             group.wait()
             var info = siginfo_t()
             while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+            let exitedAt = ContinuousClock.now
             let killed = state.withLock { state in
                 state.exited = true
                 return state.killed
@@ -130,12 +133,11 @@ func run(
             var raw: Int32 = 0
             while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
             let signal: Int32? = raw & 0x7f == 0 ? nil : raw & 0x7f
-            let elapsed = spawnedAt.duration(to: .now)
             continuation.resume(
                 returning: RunResult(
                     status: signal ?? (raw >> 8) & 0xff, signal: signal, timedOut: killed,
                     stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self),
-                    elapsed: elapsed))
+                    elapsed: spawnedAt.duration(to: exitedAt), exitedAt: exitedAt))
         }
     }
 }

@@ -101,6 +101,21 @@ struct WatchStopsTests {
         #expect(watch.stderr.contains("watch: stopped by \(name)"), "\(watch.stderr)")
     }
 
+    /// A live watch, its sockets' long polls out and its timers set, ends within a second of
+    /// SIGTERM: nothing it started runs on to a timeout.
+    @Test func aLiveWatchEndsWithinASecondOfSIGTERM() async throws {
+        let network = try await FetchDevnet()
+        let watch = try await WatchProcess(network, name: "live")
+        try await watch.until("both sockets are live") {
+            watch.stderr.components(separatedBy: "watch: live on").count == 3
+        }
+        let signalled = ContinuousClock.now
+        let result = try await watch.stop(SIGTERM)
+        let took = signalled.duration(to: result.exitedAt)
+        #expect(result.status == 0, "\(watch.stderr)")
+        #expect(took < .seconds(1), "ended \(took) after SIGTERM")
+    }
+
     /// Standard output a FIFO whose reader stopped reading: SIGTERM still ends the watch at
     /// once, with exit 0 and a line saying why, and what was not written is shown at the next
     /// start.

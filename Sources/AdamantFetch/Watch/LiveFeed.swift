@@ -5,8 +5,8 @@ import Synchronization
 /// The node sockets of a live watch, open to the `width` best usable nodes that have one, so
 /// that one slow, silent or withholding node delays nothing. A node whose socket says
 /// something false, or fails session after session, is set aside for a while and another is
-/// opened in its place; while fewer
-/// than `width` nodes have a socket, the pool's ranking is looked at again now and then.
+/// opened in its place; while fewer than `width` nodes have a socket, the pool's ranking is
+/// looked at again now and then. Each socket is a child task of `run`.
 final class LiveFeed: Sendable {
     enum Event: Sendable {
         /// `node`'s socket is subscribed: its events arrive from now on.
@@ -31,7 +31,6 @@ final class LiveFeed: Sendable {
     /// not counted.
     let failuresToSetAside = 3
     private let setAside = Mutex<[NodeURL: AnyClock.Instant]>([:])
-    private let followers = Mutex<[NodeURL: Task<Void, Never>]>([:])
 
     init(
         pool: NodePool, addresses: [Address], width: Int = 2, setAsideFor: Duration = .seconds(600),
@@ -44,22 +43,9 @@ final class LiveFeed: Sendable {
         self.lookAgainEvery = lookAgainEvery
     }
 
-    /// Closes `url`'s socket and opens another node's instead, for `setAsideFor`.
-    func setAside(_ url: NodeURL) {
-        let until = pool.clock.now + setAsideFor
-        setAside.withLock { $0[url] = until }
-        followers.withLock { $0[url] }?.cancel()
-    }
-
-    /// Every socket's events, until the reading task is cancelled.
-    func events() -> AsyncStream<Event> {
-        AsyncStream { continuation in
-            let runner = Task { await self.run(continuation) }
-            continuation.onTermination = { _ in runner.cancel() }
-        }
-    }
-
-    private func run(_ output: AsyncStream<Event>.Continuation) async {
+    /// Follows every socket, handing each event to `handle` (from several child tasks at
+    /// once), until the calling task is cancelled; every socket has closed when this returns.
+    func run(_ handle: @escaping @Sendable (Event) -> Void) async {
         await withTaskGroup(of: NodeURL?.self) { group in
             var open = Set<NodeURL>()
             var looking = false
@@ -69,7 +55,7 @@ final class LiveFeed: Sendable {
                 where open.count < width && !open.contains(node.url) && !isSetAside(node.url, at: now) {
                     open.insert(node.url)
                     group.addTask {
-                        await self.follow(node, output)
+                        await self.follow(node, handle)
                         return node.url
                     }
                 }
@@ -85,51 +71,41 @@ final class LiveFeed: Sendable {
             }
             group.cancelAll()
         }
-        output.finish()
     }
 
     /// One node's socket, until cancelled or set aside.
-    private func follow(_ node: NodePool.SocketNode, _ output: AsyncStream<Event>.Continuation) async {
+    private func follow(_ node: NodePool.SocketNode, _ handle: @Sendable (Event) -> Void) async {
         let connection = pool.socket(to: node, addresses: addresses, types: [0, 8])
-        let follower = Task { [failuresToSetAside] in
-            var failuresInARow = 0
-            for await event in connection.events() {
-                switch event {
-                case .live:
-                    failuresInARow = 0
-                    output.yield(.live(node.url))
-                case .received(let transaction, let id): output.yield(.received(transaction, id, from: node.url))
-                case .paced(let why): output.yield(.paced(node.url, why))
-                case .down(let end):
-                    output.yield(.down(node.url, end))
-                    // A proxy that is down says nothing of the node: its socket is tried again
-                    // after the session's backoff, and comes back with the proxy.
-                    guard end.isTheNodes else { continue }
-                    failuresInARow += 1
-                    if case .broken = end {
-                        pool.distrust(node.url, because: "its socket: \(end)")
-                        output.yield(.setAside(node.url, because: end.description))
-                        setAside(node.url)
-                    } else if failuresInARow >= failuresToSetAside {
-                        // Silent or unreachable time after time: another node's socket may serve.
-                        output.yield(
-                            .setAside(node.url, because: "\(failuresInARow) sessions in a row failed, the last: \(end)")
-                        )
-                        setAside(node.url)
-                    }
+        var failuresInARow = 0
+        var setAsideBecause: String?
+        await connection.run { event in
+            switch event {
+            case .live:
+                failuresInARow = 0
+                handle(.live(node.url))
+            case .received(let transaction, let id): handle(.received(transaction, id, from: node.url))
+            case .paced(let why): handle(.paced(node.url, why))
+            case .down(let end):
+                handle(.down(node.url, end))
+                // A proxy that is down says nothing of the node: its socket is tried again
+                // after the session's backoff, and comes back with the proxy.
+                guard end.isTheNodes else { return true }
+                failuresInARow += 1
+                if case .broken = end {
+                    pool.distrust(node.url, because: "its socket: \(end)")
+                    setAsideBecause = end.description
+                } else if failuresInARow >= failuresToSetAside {
+                    // Silent or unreachable time after time: another node's socket may serve.
+                    setAsideBecause = "\(failuresInARow) sessions in a row failed, the last: \(end)"
                 }
             }
+            return setAsideBecause == nil
         }
-        followers.withLock { $0[node.url] = follower }
-        if isSetAside(node.url, at: pool.clock.now) { follower.cancel() }
-        await withTaskCancellationHandler {
-            await follower.value
-        } onCancel: {
-            follower.cancel()
-        }
-        followers.withLock { $0[node.url] = nil }
-        // Set aside: whoever counts the live sockets hears this one is gone.
-        if !Task.isCancelled { output.yield(.down(node.url, .failed("closed: the node is set aside"))) }
+        guard let reason = setAsideBecause else { return }
+        setAside.withLock { $0[node.url] = pool.clock.now + setAsideFor }
+        handle(.setAside(node.url, because: reason))
+        // Whoever counts the live sockets hears this one is gone.
+        handle(.down(node.url, .failed("closed: the node is set aside")))
     }
 
     private func isSetAside(_ url: NodeURL, at now: AnyClock.Instant) -> Bool {

@@ -54,7 +54,7 @@ public struct WatchGroup: Sendable {
             }
         }
         let configuration = first.configuration
-        let inboxes = watchers.map { _ in AsyncStream.makeStream(of: SocketNews.self) }
+        let inboxes = watchers.map { _ in WatchInbox() }
         // The watchers of each pool, in the order their pools first appear.
         var circles: [(pool: NodePool, members: [Int])] = []
         for (index, watcher) in watchers.enumerated() {
@@ -74,9 +74,11 @@ public struct WatchGroup: Sendable {
                 if configuration.live {
                     let feed = LiveFeed(
                         pool: pool, addresses: members.map { accounts[$0] }, width: configuration.socketWidth)
-                    let routes = members.map { (accounts[$0], inboxes[$0].continuation) }
+                    let dispatch = SocketDispatch(
+                        routes: members.map { (accounts[$0], inboxes[$0].continuation) }, events: first.events,
+                        polling: configuration.interval, setAsideFor: feed.setAsideFor)
                     group.addTask {
-                        await Self.dispatch(feed, to: routes, events: first.events, polling: configuration.interval)
+                        await feed.run(dispatch.handle)
                         return .chore
                     }
                 }
@@ -88,7 +90,7 @@ public struct WatchGroup: Sendable {
                 }
             }
             for (index, watcher) in watchers.enumerated() {
-                let news = configuration.live ? inboxes[index].stream : nil
+                let inbox = inboxes[index]
                 let account = accounts[index]
                 let lease = leases[index]
                 let hasBegun = begun[index]
@@ -102,7 +104,7 @@ public struct WatchGroup: Sendable {
                             onStart(account, height)
                         }
                         try await watcher.watch(
-                            onNotification, news: news, lease: lease, setsAsideStoreFailures: watchers.count > 1)
+                            onNotification, inbox: inbox, lease: lease, setsAsideStoreFailures: watchers.count > 1)
                     } catch {
                         return .watch(Failure(account: account, error: error))
                     }
@@ -137,46 +139,4 @@ public struct WatchGroup: Sendable {
             if let height = try? await watcher.begin(start, lease: lease) { return height }
         }
     }
-
-    /// Hands each watcher the sockets' comings and goings (logged here, once for all), and
-    /// the transactions to its account (verified by the socket, which sets a node aside for
-    /// one that does not verify); the accounts' own outgoing ones are dropped quietly.
-    private static func dispatch(
-        _ feed: LiveFeed, to inboxes: [(account: Address, inbox: AsyncStream<SocketNews>.Continuation)],
-        events: any LogSink, polling: Duration
-    ) async {
-        var live = Set<NodeURL>()
-        for await event in feed.events() {
-            switch event {
-            case .live(let node):
-                live.insert(node)
-                events.log(.info, "watch: live on \(node)'s socket")
-                for (_, inbox) in inboxes { inbox.yield(.live(node)) }
-            case .down(let node, let end):
-                guard live.remove(node) != nil else { continue }
-                events.log(
-                    .info,
-                    "watch: \(node)'s socket is down (\(end))" + (live.isEmpty ? "; polling every \(polling)" : ""))
-                for (_, inbox) in inboxes { inbox.yield(.down(node, end)) }
-            case .setAside(let node, let reason):
-                events.log(.warning, "watch: \(node)'s socket is set aside for \(feed.setAsideFor): \(reason)")
-            case .paced(let node, let why):
-                events.log(.info, "watch: \(node)'s socket: \(why)")
-            case .received(let transaction, let id, let node):
-                for (account, inbox) in inboxes where transaction.recipientId == account {
-                    inbox.yield(.admitted(transaction, id, from: node))
-                }
-            }
-        }
-    }
-}
-
-/// What the shared sockets tell one account's watch.
-enum SocketNews: Sendable {
-    /// `node`'s socket is subscribed: its events arrive from now on.
-    case live(NodeURL)
-    /// `node`'s socket ended; what it would have brought is the listings' to find.
-    case down(NodeURL, SessionEnd)
-    /// A transaction to this account that `node` admitted to its pool, verified.
-    case admitted(Transaction, TransactionID, from: NodeURL)
 }

@@ -191,26 +191,13 @@ public struct Watcher: Sendable {
     /// The stream the log keeps the page of what the sockets bring under.
     static let socketStream = "socket"
 
-    /// What the watch's one task waits for.
-    private enum Wake: Sendable {
-        /// Read the listings, and with `pool` the nodes' pools too.
-        case pollDue(round: Int, pool: Bool)
-        case socket(SocketNews)
-    }
-
-    /// Reads the listings now and then, and takes what the sockets bring meanwhile (`news`;
-    /// nil polls only), until cancelled.
+    /// Reads the listings now and then, and takes what the sockets put in `inbox` meanwhile
+    /// (a fresh inbox: polls only), until cancelled. Its timers are child tasks of its own:
+    /// none outlives it.
     func watch(
-        _ deliver: @escaping Deliver, news: AsyncStream<SocketNews>?, lease: WatchLease? = nil,
+        _ deliver: @escaping Deliver, inbox: WatchInbox = WatchInbox(), lease: WatchLease? = nil,
         setsAsideStoreFailures: Bool = false
     ) async throws(WatchError) {
-        let (wakes, wake) = AsyncStream.makeStream(of: Wake.self)
-        let forwarding = news.map { news in Task { for await item in news { wake.yield(.socket(item)) } } }
-        var timer: Task<Void, Never>?
-        defer {
-            forwarding?.cancel()
-            timer?.cancel()
-        }
         let account = await self.account
         var scans: [WatchListing: WatchScan] = [:]
         var reached = ReachedBlocks()
@@ -222,68 +209,81 @@ public struct Watcher: Sendable {
         // The log failed (a full disk): nothing is read but the retry, and the listings find
         // later what the sockets bring meanwhile.
         var setAside = false
-        func poll(after delay: Duration, withPool: Bool = false) {
-            round += 1
-            poolDue = poolDue || withPool
-            timer?.cancel()
-            timer = Task { [round, poolDue, clock = pool.clock] in
-                if delay > .zero { try? await clock.sleep(for: delay) }
-                if !Task.isCancelled { wake.yield(.pollDue(round: round, pool: poolDue)) }
-            }
-        }
-        poll(after: .zero)
-        for await next in wakes {
-            do throws(WatchError) {
-                switch next {
-                case .pollDue(let due, let withPool):
-                    guard due == round else { continue }
-                    guard try await readListings(&scans, deliver) else { return }
-                    reached.add(Self.floor(scans, configuration), at: pool.localUnixMillis)
-                    // As a socket comes up where none was live (at the start too): what was sent
-                    // while none listened waits in the pools, announced by no socket, in no block.
-                    if withPool {
-                        guard try await readPool(scans, deliver) else { return }
-                        poolDue = false
-                    }
-                    if setAside {
-                        setAside = false
-                        events.log(.info, Self.back(account))
-                    }
-                    // Every listing is handed over to its cursor here: the point to keep.
-                    if let lease, lastKept.duration(to: pool.clock.now) >= configuration.checkpointInterval {
-                        await keepResumePoint(in: lease)
-                        lastKept = pool.clock.now
-                    }
-                    poll(after: live.isEmpty ? configuration.interval : configuration.liveInterval)
-                case .socket(.live(let node)):
-                    // What the socket could not bring while it was down is in the listings; what
-                    // was admitted while no socket listened is in the pools.
-                    let none = live.isEmpty
-                    live.insert(node)
-                    if !setAside { poll(after: .zero, withPool: none) }
-                case .socket(.down(let node, _)):
-                    guard live.remove(node) != nil else { continue }
-                    if live.isEmpty, !setAside { poll(after: .zero) }
-                case .socket(.admitted(let transaction, let id, _)):
-                    guard !setAside else { continue }
-                    // A socket paced through a burst brings a transaction late, when the listings
-                    // may have read past its block: it is looked for from where they read when
-                    // it was signed.
-                    let signed = AdamantTime.unixMillis(timestamp: Int64(transaction.timestamp)) - Self.clockMargin
-                    let floor = min(Self.floor(scans, configuration), reached.floor(at: signed) ?? .max)
-                    try await handPooled(transaction, id: id, shownFrom: floor, deliver)
+        let ended = await withDiscardingTaskGroup { group -> WatchError? in
+            defer { group.cancelAll() }
+            // A timer a later one replaced still runs out, and its round is then ignored.
+            func poll(after delay: Duration, withPool: Bool = false) {
+                round += 1
+                poolDue = poolDue || withPool
+                let due = Wake.pollDue(round: round, pool: poolDue)
+                guard delay > .zero else {
+                    inbox.continuation.yield(due)
+                    return
                 }
-            } catch .store(let failure) where setsAsideStoreFailures && !Task.isCancelled {
-                // One account's home failing (its disk full) stops no other account's watch:
-                // this one is tried again at each poll, and said once.
-                if !setAside { events.log(.error, Self.setAside(account, failure)) }
-                setAside = true
-                scans = [:]  // read again from the log's cursors, where what failed was left
-                poll(
-                    after: live.isEmpty ? configuration.interval : configuration.liveInterval,
-                    withPool: configuration.live)
+                group.addTask { [clock = pool.clock] in
+                    if (try? await clock.sleep(for: delay)) != nil { inbox.continuation.yield(due) }
+                }
             }
+            poll(after: .zero)
+            for await next in inbox.wakes {
+                do throws(WatchError) {
+                    switch next {
+                    case .pollDue(let due, let withPool):
+                        guard due == round else { continue }
+                        guard try await readListings(&scans, deliver) else { return nil }
+                        reached.add(Self.floor(scans, configuration), at: pool.localUnixMillis)
+                        // As a socket comes up where none was live (at the start too): what was
+                        // sent while none listened waits in the pools, announced by no socket,
+                        // in no block.
+                        if withPool {
+                            guard try await readPool(scans, deliver) else { return nil }
+                            poolDue = false
+                        }
+                        if setAside {
+                            setAside = false
+                            events.log(.info, Self.back(account))
+                        }
+                        // Every listing is handed over to its cursor here: the point to keep.
+                        if let lease, lastKept.duration(to: pool.clock.now) >= configuration.checkpointInterval {
+                            await keepResumePoint(in: lease)
+                            lastKept = pool.clock.now
+                        }
+                        poll(after: live.isEmpty ? configuration.interval : configuration.liveInterval)
+                    case .socket(.live(let node)):
+                        // What the socket could not bring while it was down is in the listings;
+                        // what was admitted while no socket listened is in the pools.
+                        let none = live.isEmpty
+                        live.insert(node)
+                        if !setAside { poll(after: .zero, withPool: none) }
+                    case .socket(.down(let node, _)):
+                        guard live.remove(node) != nil else { continue }
+                        if live.isEmpty, !setAside { poll(after: .zero) }
+                    case .socket(.admitted(let transaction, let id, _)):
+                        guard !setAside else { continue }
+                        // A socket paced through a burst brings a transaction late, when the
+                        // listings may have read past its block: it is looked for from where
+                        // they read when it was signed.
+                        let signed =
+                            AdamantTime.unixMillis(timestamp: Int64(transaction.timestamp)) - Self.clockMargin
+                        let floor = min(Self.floor(scans, configuration), reached.floor(at: signed) ?? .max)
+                        try await handPooled(transaction, id: id, shownFrom: floor, deliver)
+                    }
+                } catch .store(let failure) where setsAsideStoreFailures && !Task.isCancelled {
+                    // One account's home failing (its disk full) stops no other account's
+                    // watch: this one is tried again at each poll, and said once.
+                    if !setAside { events.log(.error, Self.setAside(account, failure)) }
+                    setAside = true
+                    scans = [:]  // read again from the log's cursors, where what failed was left
+                    poll(
+                        after: live.isEmpty ? configuration.interval : configuration.liveInterval,
+                        withPool: configuration.live)
+                } catch {
+                    return error
+                }
+            }
+            return nil
         }
+        if let ended { throw ended }
     }
 
     /// Reads every listing to its end; false when stopped on the way.

@@ -1,10 +1,10 @@
 package import AdamantCore
 
 /// A node's client socket kept open: runs a `SocketSession` on an `HTTPTransport`, each GET and
-/// POST the session asks for as a task of its own, its retry timer on the given clock, and
-/// hands on what comes of it. Ends when the task that reads `events` is cancelled. The group
-/// discards each task as it finishes: a plain one keeps every result until it is read, which
-/// a connection open for months never does.
+/// POST the session asks for as a child task, its retry timer on the given clock, and hands on
+/// what comes of it, for as long as `run` is let run. The group discards each child as it
+/// finishes: a plain one keeps every result until it is read, which a connection open for
+/// months never does. A session that ends cancels the requests it still has out.
 package struct SocketConnection: Sendable {
     /// What the watch is told.
     package enum Event: Sendable {
@@ -50,17 +50,15 @@ package struct SocketConnection: Sendable {
         case retry(generation: Int)
     }
 
-    /// The events of this connection, for as long as the reading task runs.
-    package func events() -> AsyncStream<Event> {
-        AsyncStream { continuation in
-            let runner = Task { await run(continuation) }
-            continuation.onTermination = { _ in runner.cancel() }
-        }
-    }
-
-    private func run(_ output: AsyncStream<Event>.Continuation) async {
+    /// Keeps the socket open, handing each event to `handle` as it comes, until `handle`
+    /// returns false or the calling task is cancelled; every request and timer of the
+    /// connection has ended when this returns.
+    package func run(_ handle: (Event) -> Bool) async {
         var session = SocketSession(addresses: addresses, types: types, configuration: configuration)
         let (completions, sink) = AsyncStream.makeStream(of: Completion.self)
+        let requests = SessionRequests()
+        var handling = true
+        func output(_ event: Event) { handling = handling && handle(event) }
         // A node answering every poll at once, with anything, would otherwise keep this busy
         // without end; one bringing a burst for the addresses is only slowed down.
         var traffic = SocketTraffic(
@@ -75,10 +73,10 @@ package struct SocketConnection: Sendable {
                         }
                         let (taken, verdict) = traffic.answered(with: arrived, at: clock.now)
                         if case .abandon(let why) = verdict { return perform(session.abandon(why)) }
-                        for (transaction, id) in taken { output.yield(.received(transaction, id)) }
+                        for (transaction, id) in taken { output(.received(transaction, id)) }
                         if case .pace(let delay, let news) = verdict {
                             pause = delay
-                            if let news { output.yield(.paced(news)) }
+                            if let news { output(.paced(news)) }
                         }
                     }
                     for action in actions {
@@ -89,19 +87,28 @@ package struct SocketConnection: Sendable {
                                 maxResponseBytes: configuration.maximumAnswerBytes, hop: hop, circuit: circuit)
                             group.addTask { [transport, clock] in
                                 if pause > .zero, (try? await clock.sleep(for: pause)) == nil { return }
-                                sink.yield(.polled(epoch: epoch, await Self.exchange(request, transport)))
+                                guard
+                                    let answer = await requests.run(
+                                        epoch: epoch, { await Self.exchange(request, transport) })
+                                else { return }
+                                sink.yield(.polled(epoch: epoch, answer))
                             }
                         case .send(let epoch, let sid, let body):
                             let request = HTTPRequest(
                                 method: .post, url: url(sid), body: body, timeout: configuration.requestTimeout,
                                 connectTimeout: configuration.requestTimeout, hop: hop, circuit: circuit)
                             group.addTask { [transport] in
-                                sink.yield(.sent(epoch: epoch, await Self.exchange(request, transport)))
+                                guard
+                                    let answer = await requests.run(
+                                        epoch: epoch, { await Self.exchange(request, transport) })
+                                else { return }
+                                sink.yield(.sent(epoch: epoch, answer))
                             }
-                        case .live: output.yield(.live)
+                        case .live: output(.live)
                         case .received: continue  // taken above, sorted
                         case .down(let end, let delay, let generation):
-                            output.yield(.down(end))
+                            requests.endSessions(before: generation)
+                            output(.down(end))
                             group.addTask { [clock] in
                                 guard (try? await clock.sleep(for: delay)) != nil else { return }
                                 sink.yield(.retry(generation: generation))
@@ -111,6 +118,7 @@ package struct SocketConnection: Sendable {
                 }
                 perform(session.start())
                 for await completion in completions {
+                    guard handling, !Task.isCancelled else { break }
                     switch completion {
                     case .polled(let epoch, .success(let answer)):
                         perform(
@@ -128,13 +136,13 @@ package struct SocketConnection: Sendable {
                     case .sent(let epoch, .failure(let error)): perform(session.sendFailed(epoch: epoch, error))
                     case .retry(let generation): perform(session.retryTimerFired(generation: generation))
                     }
+                    if !handling { break }
                 }
                 group.cancelAll()
             }
         } onCancel: {
             sink.finish()
         }
-        output.finish()
     }
 
     private func url(_ sid: String?) -> String {
