@@ -129,12 +129,16 @@ enum OutboxStoreFuzz {
             TransactionID(number: 16), account: account, pushed: true, at: StoreBaseline.wallClockMillis)
         // A page recorded and stopped at once: what it takes out is looked for in every page
         // that reaches its blocks, the baseline's among them.
+        guard let lease = try? log.leaseWatch(account: account) else {
+            return invariant(false, "the watch's lease of a home no watch runs on is refused")
+        }
         let page = try await log.recordWatched(
             [
                 WatchedTransaction(id: TransactionID(number: 15), height: 40),
                 WatchedTransaction(id: TransactionID(number: 17), height: 41),
             ],
-            account: account, from: WatchCursor(height: 40), to: WatchCursor(height: 42), stream: "chats")
+            account: account, from: WatchCursor(height: 40), to: WatchCursor(height: 42), stream: "chats",
+            lease: lease)
         try await page.forgetTheRest()
     }
 }

@@ -108,7 +108,8 @@ struct StoreBaseline: Sendable {
                 WatchedTransaction(id: TransactionID(number: 14), height: 40),
                 WatchedTransaction(id: TransactionID(number: 15), height: 40),
             ],
-            account: account, from: WatchCursor(height: 40), to: WatchCursor(height: 41), stream: "transfers")
+            account: account, from: WatchCursor(height: 40), to: WatchCursor(height: 41), stream: "transfers",
+            lease: try log.leaseWatch(account: account))
 
         let intents = Dictionary(
             try await outbox.queue().joined().map { ($0.signal.token, [$0.signal]) }, uniquingKeysWith: +)

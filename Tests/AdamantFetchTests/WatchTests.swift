@@ -275,8 +275,9 @@ struct WatchTests {
         let network = try await FetchNetwork()
         let refused = try WatchRun(network)
         let tip = try await NodeClient(pool: network.pool).height()
+        let lease = try refused.log.leaseWatch(account: network.me.address)
         do {
-            try await Watcher(fetcher: network.fetcher(), log: refused.log).begin(.height(99_999_999_999))
+            try await Watcher(fetcher: network.fetcher(), log: refused.log).begin(.height(99_999_999_999), lease: lease)
             Issue.record("a start past the tip was taken")
         } catch {
             guard case .aheadOfChain(99_999_999_999, let named) = error else { throw error }

@@ -32,8 +32,9 @@ struct JournalHomeTests {
         let log = try NotificationLog(home: home.path)
         #expect(try journals(in: home).isEmpty, "settled as the log opened, and deleted")
         for account in [killed, whole] {
+            let lease = try log.leaseWatch(account: account)
             for stream in ["chats", "transfers", "socket"] {
-                #expect(try await log.settleWatched(account: account, stream: stream) == 0)
+                #expect(try await log.settleWatched(account: account, stream: stream, lease: lease) == 0)
             }
         }
         try await expectResumedAsTheReleaseWould(log, home)
@@ -55,7 +56,7 @@ struct JournalHomeTests {
         let log = try NotificationLog(home: home.path)
         var settled: [String: Int] = [:]
         for stream in ["chats", "transfers", "socket"] {
-            settled[stream] = try await log.settleWatched(account: killed, stream: stream)
+            settled[stream] = try await log.settleWatched(account: killed, stream: stream, lease: lease)
         }
         #expect(settled == ["chats": 3, "transfers": 2, "socket": 1])
         #expect(try journals(in: home).isEmpty)

@@ -43,7 +43,9 @@ struct OldWatchJournalTests {
         do {
             // The page in the log as the release recorded it; how far it got is the journal's to say.
             let log = try NotificationLog(home: home.path)
-            let page = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
+            let page = try await log.recordWatched(
+                listed, account: account, from: from, to: past, stream: "chats",
+                lease: try log.leaseWatch(account: account))
             for _ in ids { page.handedOverNext() }
         }
         let path = journal(in: home)
@@ -53,7 +55,8 @@ struct OldWatchJournalTests {
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(try await log.shown(among: listed, account: account) == Set(ids[..<2]))
         #expect(try await log.watchCursor(account: account, stream: "chats") == from)
-        #expect(try await log.settleWatched(account: account, stream: "chats") == 0, "settled once")
+        let lease = try log.leaseWatch(account: account)
+        #expect(try await log.settleWatched(account: account, stream: "chats", lease: lease) == 0, "settled once")
         #expect(try await log.watchCursor(account: account, stream: "chats") == from)
     }
 
@@ -92,7 +95,8 @@ struct OldWatchJournalTests {
         let log = try NotificationLog(home: home.path)
         #expect(try await log.shown(among: listed, account: account) == Set(ids[..<2]))
         #expect(try await log.watchCursor(account: account, stream: "chats") == from)
-        #expect(try await log.settleWatched(account: account, stream: "chats") == 0)
+        let lease = try log.leaseWatch(account: account)
+        #expect(try await log.settleWatched(account: account, stream: "chats", lease: lease) == 0)
     }
 
     /// A journal that is not one settles nothing, and is deleted: it guards nothing.
@@ -142,7 +146,7 @@ struct OldWatchJournalTests {
         let lease = try WatchLease(home: home.path, account: account)
         let log = try NotificationLog(home: home.path)
         #expect(FileManager.default.fileExists(atPath: journal(in: home)))
-        #expect(try await log.settleWatched(account: account, stream: "chats") == 1)
+        #expect(try await log.settleWatched(account: account, stream: "chats", lease: lease) == 1)
         #expect(!FileManager.default.fileExists(atPath: journal(in: home)))
         #expect(try await log.watchCursor(account: account, stream: "chats") == from)
         withExtendedLifetime(lease) {}

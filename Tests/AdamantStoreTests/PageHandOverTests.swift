@@ -4,9 +4,10 @@ import Testing
 
 @testable import AdamantStore
 
-/// The page a watch is handing over, kept in the log with the count handed over, so that a
-/// watch killed in the middle of a page loses none of it: each test leaves a page the way a
-/// process would have, then opens the home afresh, as the next process does.
+/// The page a watch is handing over, kept in the log, with the count handed over in the
+/// watch's lease, so that a watch killed in the middle of a page loses none of it: each test
+/// leaves a page the way a process would have, then opens the home afresh, as the next
+/// process does.
 @Suite("The page handed over")
 struct PageHandOverTests {
     let account = KeyPair(passphrase: Passphrase(unvalidated: "page handed over")).address
@@ -21,6 +22,27 @@ struct PageHandOverTests {
         return home
     }
 
+    /// A watch's process on `home`: the log, and `account`'s lease, which its end lets go.
+    func watch(_ home: TemporaryDirectory, of account: Address? = nil) throws -> (
+        log: NotificationLog, lease: WatchLease
+    ) {
+        let log = try NotificationLog(home: home.path)
+        return (log, try log.leaseWatch(account: account ?? self.account))
+    }
+
+    /// The count the lease's file holds for `stream`'s page: "page STREAM SERIAL COUNT".
+    func counted(in home: TemporaryDirectory, stream: String = "chats") throws -> (serial: Int64, count: Int)? {
+        let text = try String(contentsOfFile: home.file("watch-\(account).lock"), encoding: .utf8)
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            guard parts.count == 4, parts[0] == "page", parts[1] == stream, let serial = Int64(parts[2]),
+                let count = Int(parts[3])
+            else { continue }
+            return (serial, count)
+        }
+        return nil
+    }
+
     /// The page `stream` is handing over, as the log's row keeps it, read by a connection of
     /// its own, as the next process reads it.
     func handingOver(in home: TemporaryDirectory, stream: String = "chats") throws -> HandingOver.Page? {
@@ -33,18 +55,19 @@ struct PageHandOverTests {
     @Test func aKillAfterTwoOfFiveTakesTheOtherThreeOutAndPutsTheCursorBack() async throws {
         let home = try home()
         do {
-            let page = try await NotificationLog(home: home.path).recordWatched(
-                listed, account: account, from: from, to: past, stream: "chats")
+            let (log, lease) = try watch(home)
+            let page = try await log.recordWatched(
+                listed, account: account, from: from, to: past, stream: "chats", lease: lease)
             page.handedOverNext()
             page.handedOverNext()
         }  // killed: the page is dropped without a word
 
-        let log = try NotificationLog(home: home.path)
+        let (log, lease) = try watch(home)
         #expect(try await log.shown(among: listed, account: account) == Set(ids), "all five recorded before the kill")
-        #expect(try await log.settleWatched(account: account, stream: "chats") == 3)
+        #expect(try await log.settleWatched(account: account, stream: "chats", lease: lease) == 3)
         #expect(try await log.shown(among: listed, account: account) == Set(ids[..<2]))
         #expect(try await log.watchCursor(account: account, stream: "chats") == from)
-        #expect(try await log.settleWatched(account: account, stream: "chats") == 0, "settled once")
+        #expect(try await log.settleWatched(account: account, stream: "chats", lease: lease) == 0, "settled once")
         #expect(try await log.watchCursor(account: account, stream: "chats") == from)
     }
 
@@ -54,13 +77,14 @@ struct PageHandOverTests {
         let home = try home()
         let (lost, kept) = (ids[0], ids[1])
         do {
-            let log = try NotificationLog(home: home.path)
-            _ = try await log.recordPooled([kept], account: account, at: 1, stream: "socket").handedOverNext()
-            _ = try await log.recordPooled([lost], account: account, at: 2, stream: "socket")
+            let (log, lease) = try watch(home)
+            _ = try await log.recordPooled([kept], account: account, at: 1, stream: "socket", lease: lease)
+                .handedOverNext()
+            _ = try await log.recordPooled([lost], account: account, at: 2, stream: "socket", lease: lease)
         }  // killed while `lost` was being handed over
-        let log = try NotificationLog(home: home.path)
+        let (log, lease) = try watch(home)
         #expect(try await log.shown(pooled: [lost, kept], account: account, fromHeight: 40) == [lost, kept])
-        #expect(try await log.settleWatched(account: account, stream: "socket") == 1)
+        #expect(try await log.settleWatched(account: account, stream: "socket", lease: lease) == 1)
         #expect(try await log.shown(pooled: [lost, kept], account: account, fromHeight: 40) == [kept])
         let inBlocks = [WatchedTransaction(id: lost, height: 41), WatchedTransaction(id: kept, height: 41)]
         #expect(
@@ -72,8 +96,9 @@ struct PageHandOverTests {
     /// announces it late, as long as its page reaches where the listings read.
     @Test func aLateAnnouncementOfAListedTransactionIsSkipped() async throws {
         let home = try home()
-        let log = try NotificationLog(home: home.path)
-        let page = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
+        let (log, lease) = try watch(home)
+        let page = try await log.recordWatched(
+            listed, account: account, from: from, to: past, stream: "chats", lease: lease)
         for _ in ids { page.handedOverNext() }
         let unlisted = TransactionID(number: 3000)
         #expect(try await log.shown(pooled: ids + [unlisted], account: account, fromHeight: 40) == Set(ids))
@@ -87,13 +112,14 @@ struct PageHandOverTests {
     @Test func aPageHandedOverWholeLeavesNothingToSettle() async throws {
         let home = try home()
         do {
-            let page = try await NotificationLog(home: home.path).recordWatched(
-                listed, account: account, from: from, to: past, stream: "chats")
+            let (log, lease) = try watch(home)
+            let page = try await log.recordWatched(
+                listed, account: account, from: from, to: past, stream: "chats", lease: lease)
             for _ in ids { page.handedOverNext() }
             page.handedOverNext()  // one more than the page has: nothing
         }
-        let log = try NotificationLog(home: home.path)
-        #expect(try await log.settleWatched(account: account, stream: "chats") == 0)
+        let (log, lease) = try watch(home)
+        #expect(try await log.settleWatched(account: account, stream: "chats", lease: lease) == 0)
         #expect(try await log.shown(among: listed, account: account) == Set(ids))
         #expect(try await log.watchCursor(account: account, stream: "chats") == past)
     }
@@ -104,48 +130,58 @@ struct PageHandOverTests {
         let home = try home()
         let later = (6...7).map { WatchedTransaction(id: TransactionID(number: 2000 + UInt64($0)), height: 44) }
         do {
-            let log = try NotificationLog(home: home.path)
-            let long = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
+            let (log, lease) = try watch(home)
+            let long = try await log.recordWatched(
+                listed, account: account, from: from, to: past, stream: "chats", lease: lease)
             for _ in ids { long.handedOverNext() }
             let short = try await log.recordWatched(
-                later, account: account, from: past, to: WatchCursor(height: 45), stream: "chats")
+                later, account: account, from: past, to: WatchCursor(height: 45), stream: "chats", lease: lease)
             short.handedOverNext()  // killed then
         }
-        #expect(try handingOver(in: home) == HandingOver.Page(from: past, ids: later.map(\.id), handedOver: 1))
-        let log = try NotificationLog(home: home.path)
-        #expect(try await log.settleWatched(account: account, stream: "chats") == 1, "the short page's second")
+        let row = try #require(try handingOver(in: home))
+        #expect(row.from == past && row.ids == later.map(\.id))
+        #expect(try counted(in: home)! == (row.serial, 1), "the short page's serial, one handed over")
+        let (log, lease) = try watch(home)
+        #expect(
+            try await log.settleWatched(account: account, stream: "chats", lease: lease) == 1, "the short page's second"
+        )
         #expect(try await log.watchCursor(account: account, stream: "chats") == past)
         #expect(try await log.shown(among: listed, account: account) == Set(ids), "the long page stays shown")
         #expect(try handingOver(in: home) == nil)
     }
 
-    /// Each notification handed over is counted in the log, committed, before `handedOverNext`
-    /// returns: a process killed right after it does not hand that one over again.
-    @Test func eachHandOverIsCommittedBeforeItsCallReturns() async throws {
+    /// Each notification handed over is counted in the lease's file, written, before
+    /// `handedOverNext` returns: a process killed right after it does not hand that one over
+    /// again.
+    @Test func eachHandOverIsWrittenBeforeItsCallReturns() async throws {
         let home = try home()
-        let log = try NotificationLog(home: home.path)
-        let page = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
-        #expect(try handingOver(in: home) == HandingOver.Page(from: from, ids: ids, handedOver: 0))
+        let (log, lease) = try watch(home)
+        let page = try await log.recordWatched(
+            listed, account: account, from: from, to: past, stream: "chats", lease: lease)
+        let row = try #require(try handingOver(in: home))
+        #expect(row.from == from && row.ids == ids && row.countedHere == 0)
+        #expect(try counted(in: home) == nil, "nothing counted before the first")
         for count in 1...ids.count {
             page.handedOverNext()
-            #expect(try handingOver(in: home)?.handedOver == count)
+            #expect(try counted(in: home)! == (row.serial, count))
         }
         page.handedOverNext()  // one more than the page has: nothing
-        #expect(try handingOver(in: home)?.handedOver == ids.count)
+        #expect(try counted(in: home)! == (row.serial, ids.count))
     }
 
     /// The clean stop takes the rest out itself; the next start has nothing more to do.
     @Test func aStopInTheMiddleTakesTheRestOutAtOnce() async throws {
         let home = try home()
-        let log = try NotificationLog(home: home.path)
-        let page = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
+        let (log, lease) = try watch(home)
+        let page = try await log.recordWatched(
+            listed, account: account, from: from, to: past, stream: "chats", lease: lease)
         page.handedOverNext()
         try await page.forgetTheRest()
         #expect(try await log.shown(among: listed, account: account) == [ids[0]])
         #expect(try await log.watchCursor(account: account, stream: "chats") == from)
         #expect(try handingOver(in: home) == nil, "nothing left to settle")
         try await log.setWatchCursor(past, account: account, stream: "chats")  // read on since
-        #expect(try await log.settleWatched(account: account, stream: "chats") == 0)
+        #expect(try await log.settleWatched(account: account, stream: "chats", lease: lease) == 0)
         #expect(try await log.watchCursor(account: account, stream: "chats") == past, "not put back a second time")
     }
 
@@ -155,18 +191,19 @@ struct PageHandOverTests {
     @Test func aPageRecordsOnlyWhatWasNotShownBefore() async throws {
         let home = try home()
         do {
-            let log = try NotificationLog(home: home.path)
+            let (log, lease) = try watch(home)
             _ = try await log.recordShown(ids[1], account: account, pushed: true, at: 1)
             let earlier = try await log.recordWatched(
-                [listed[3]], account: account, from: WatchCursor(height: 30), to: from, stream: "chats")
+                [listed[3]], account: account, from: WatchCursor(height: 30), to: from, stream: "chats", lease: lease)
             earlier.handedOverNext()
-            let page = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
+            let page = try await log.recordWatched(
+                listed, account: account, from: from, to: past, stream: "chats", lease: lease)
             #expect(page.shownBefore == [ids[1], ids[3]])
             #expect(try handingOver(in: home)?.ids == [ids[0], ids[2], ids[4]], "in the page's order")
             page.handedOverNext()
         }  // killed after the first of the three
-        let log = try NotificationLog(home: home.path)
-        #expect(try await log.settleWatched(account: account, stream: "chats") == 2)
+        let (log, lease) = try watch(home)
+        #expect(try await log.settleWatched(account: account, stream: "chats", lease: lease) == 2)
         #expect(try await log.shown(among: listed, account: account) == [ids[0], ids[1], ids[3]])
         #expect(try await log.watchCursor(account: account, stream: "chats") == from)
     }
@@ -175,23 +212,28 @@ struct PageHandOverTests {
     /// page's row stays as it was, and so does the cursor; not one byte of the WAL changes.
     @Test func aPageReadAgainToNoAvailWritesNothing() async throws {
         let home = try home()
-        let log = try NotificationLog(home: home.path)
-        let page = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
+        let (log, lease) = try watch(home)
+        let page = try await log.recordWatched(
+            listed, account: account, from: from, to: past, stream: "chats", lease: lease)
         for _ in ids { page.handedOverNext() }
         let wal = URL(fileURLWithPath: home.file(NotificationLog.fileName + "-wal"))
         let written = try Data(contentsOf: wal)
+        let row = try #require(try handingOver(in: home))
 
-        let again = try await log.recordWatched(listed, account: account, from: past, to: past, stream: "chats")
+        let again = try await log.recordWatched(
+            listed, account: account, from: past, to: past, stream: "chats", lease: lease)
         #expect(again.shownBefore == Set(ids))
         again.handedOverNext()  // nothing to count
         #expect(try Data(contentsOf: wal) == written)
-        #expect(try handingOver(in: home) == HandingOver.Page(from: from, ids: ids, handedOver: ids.count))
+        #expect(try handingOver(in: home) == row)
+        #expect(try counted(in: home)! == (row.serial, ids.count))
         #expect(try await log.watchCursor(account: account, stream: "chats") == past)
 
         let moved = WatchCursor(height: 44, skip: 1)
-        _ = try await log.recordWatched(listed, account: account, from: past, to: moved, stream: "chats")
+        _ = try await log.recordWatched(listed, account: account, from: past, to: moved, stream: "chats", lease: lease)
         #expect(try await log.watchCursor(account: account, stream: "chats") == moved, "a cursor that moves is kept")
-        #expect(try handingOver(in: home) == HandingOver.Page(from: past, ids: [], handedOver: 0))
+        let empty = try #require(try handingOver(in: home))
+        #expect(empty.from == past && empty.ids.isEmpty && empty.serial != row.serial)
     }
 
     /// Each listing has its own page: settling one leaves the other's alone.
@@ -199,14 +241,18 @@ struct PageHandOverTests {
         let home = try home()
         let other = KeyPair(passphrase: Passphrase(unvalidated: "another account")).address
         do {
-            let log = try NotificationLog(home: home.path)
-            _ = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
-            _ = try await log.recordWatched([listed[0]], account: other, from: from, to: past, stream: "chats")
+            let (log, lease) = try watch(home)
+            let otherLease = try log.leaseWatch(account: other)
+            _ = try await log.recordWatched(
+                listed, account: account, from: from, to: past, stream: "chats", lease: lease)
+            _ = try await log.recordWatched(
+                [listed[0]], account: other, from: from, to: past, stream: "chats", lease: otherLease)
         }
-        let log = try NotificationLog(home: home.path)
-        #expect(try await log.settleWatched(account: account, stream: "transfers") == 0)
-        #expect(try await log.settleWatched(account: other, stream: "chats") == 1)
-        #expect(try await log.settleWatched(account: account, stream: "chats") == 5)
+        let (log, lease) = try watch(home)
+        let otherLease = try log.leaseWatch(account: other)
+        #expect(try await log.settleWatched(account: account, stream: "transfers", lease: lease) == 0)
+        #expect(try await log.settleWatched(account: other, stream: "chats", lease: otherLease) == 1)
+        #expect(try await log.settleWatched(account: account, stream: "chats", lease: lease) == 5)
     }
 
     /// A push fetched after the watch handed its transaction over is a duplicate, found in the
@@ -214,8 +260,9 @@ struct PageHandOverTests {
     @Test func pushesAndTheWatchSeeEachOthersShowings() async throws {
         let home = try home()
         let other = KeyPair(passphrase: Passphrase(unvalidated: "another account")).address
-        let log = try NotificationLog(home: home.path)
-        let page = try await log.recordWatched(listed, account: account, from: from, to: past, stream: "chats")
+        let (log, lease) = try watch(home)
+        let page = try await log.recordWatched(
+            listed, account: account, from: from, to: past, stream: "chats", lease: lease)
         for _ in ids { page.handedOverNext() }
         let watched = listed[3]
         #expect(
@@ -245,12 +292,13 @@ struct PageHandOverTests {
     @Test(arguments: [3, 100, 101, 250])
     func aPageOfAnyLengthIsCheckedByIdAndBlock(count: Int) async throws {
         let home = try home()
-        let log = try NotificationLog(home: home.path)
+        let (log, lease) = try watch(home)
         let page = (0..<count).map {
             WatchedTransaction(id: TransactionID(number: UInt64(5000 + $0)), height: 60 + Int64($0 / 7))
         }
         let recorded = try await log.recordWatched(
-            page, account: account, from: WatchCursor(height: 60), to: WatchCursor(height: 99), stream: "chats")
+            page, account: account, from: WatchCursor(height: 60), to: WatchCursor(height: 99), stream: "chats",
+            lease: lease)
         for _ in page { recorded.handedOverNext() }
         let pushed = TransactionID(number: 9)
         _ = try await log.recordShown(pushed, account: account, pushed: true, at: 1)

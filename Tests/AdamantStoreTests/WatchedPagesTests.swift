@@ -22,13 +22,15 @@ struct WatchedPagesTests {
     @Test func aPageIsOneRowAndGoesWhenAllOfItIsTakenOut() async throws {
         let home = try TemporaryDirectory.privateHome()
         let log = try NotificationLog(home: home.path)
+        let lease = try log.leaseWatch(account: account)
         let listed = page(1...60, height: 40) + page(61...100, height: 43)
         let whole = try await log.recordWatched(
-            listed, account: account, from: WatchCursor(height: 39), to: WatchCursor(height: 44), stream: "chats")
+            listed, account: account, from: WatchCursor(height: 39), to: WatchCursor(height: 44), stream: "chats",
+            lease: lease)
         for _ in listed { whole.handedOverNext() }
         let cut = try await log.recordWatched(
             page(101...103, height: 44), account: account, from: WatchCursor(height: 44), to: WatchCursor(height: 45),
-            stream: "chats")
+            stream: "chats", lease: lease)
         #expect(
             try rows(in: home) == [
                 [.text(account.description), .integer(40), .integer(43), .integer(800)],

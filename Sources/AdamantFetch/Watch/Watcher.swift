@@ -85,15 +85,17 @@ public struct Watcher: Sendable {
     /// settles where the watch starts, keeping it as the cursor (and in `lease`, when given)
     /// so a restart begins there too. Returns that block height.
     @discardableResult
-    public func begin(_ start: WatchStart, lease: WatchLease? = nil) async throws(WatchError) -> Int64 {
+    public func begin(_ start: WatchStart, lease: WatchLease) async throws(WatchError) -> Int64 {
         let height = try await settleStart(start, lease: lease)
-        if let lease { await keepResumePoint(in: lease) }
+        await keepResumePoint(in: lease)
         return height
     }
 
-    private func settleStart(_ start: WatchStart, lease: WatchLease?) async throws(WatchError) -> Int64 {
+    private func settleStart(_ start: WatchStart, lease: WatchLease) async throws(WatchError) -> Int64 {
         for stream in WatchListing.allCases.map(\.rawValue) + [Self.socketStream] {
-            try await logged { () throws(StoreError) in try await log.settleWatched(account: account, stream: stream) }
+            try await logged { () throws(StoreError) in
+                try await log.settleWatched(account: account, stream: stream, lease: lease)
+            }
         }
         let reports = await pool.checkHealth()
         guard let tip = reports.filter(\.health.isUsable).compactMap(\.status?.height).max() else {
@@ -133,8 +135,8 @@ public struct Watcher: Sendable {
     /// which would skip in silence whatever came meanwhile, but the block the last watch kept
     /// beside the log, or else the block of the account's last own transaction (its owner was
     /// there then), and it says so. Nil for a home where no watch of the account ran.
-    private func recoveredStart(_ lease: WatchLease?, tip: Int64) async -> Int64? {
-        guard let lease, lease.heldBefore else { return nil }
+    private func recoveredStart(_ lease: WatchLease, tip: Int64) async -> Int64? {
+        guard lease.heldBefore else { return nil }
         let account = await self.account
         let (height, source): (Int64, String)
         if let kept = lease.keptHeight, kept <= tip + configuration.rereadBlocks {
@@ -195,7 +197,7 @@ public struct Watcher: Sendable {
     /// (a fresh inbox: polls only), until cancelled. Its timers are child tasks of its own:
     /// none outlives it.
     func watch(
-        _ deliver: @escaping Deliver, inbox: WatchInbox = WatchInbox(), lease: WatchLease? = nil,
+        _ deliver: @escaping Deliver, inbox: WatchInbox = WatchInbox(), lease: WatchLease,
         setsAsideStoreFailures: Bool = false
     ) async throws(WatchError) {
         let account = await self.account
@@ -230,13 +232,13 @@ public struct Watcher: Sendable {
                     switch next {
                     case .pollDue(let due, let withPool):
                         guard due == round else { continue }
-                        guard try await readListings(&scans, deliver) else { return nil }
+                        guard try await readListings(&scans, deliver, lease) else { return nil }
                         reached.add(Self.floor(scans, configuration), at: pool.localUnixMillis)
                         // As a socket comes up where none was live (at the start too): what was
                         // sent while none listened waits in the pools, announced by no socket,
                         // in no block.
                         if withPool {
-                            guard try await readPool(scans, deliver) else { return nil }
+                            guard try await readPool(scans, deliver, lease) else { return nil }
                             poolDue = false
                         }
                         if setAside {
@@ -244,7 +246,7 @@ public struct Watcher: Sendable {
                             events.log(.info, Self.back(account))
                         }
                         // Every listing is handed over to its cursor here: the point to keep.
-                        if let lease, lastKept.duration(to: pool.clock.now) >= configuration.checkpointInterval {
+                        if lastKept.duration(to: pool.clock.now) >= configuration.checkpointInterval {
                             await keepResumePoint(in: lease)
                             lastKept = pool.clock.now
                         }
@@ -266,7 +268,7 @@ public struct Watcher: Sendable {
                         let signed =
                             AdamantTime.unixMillis(timestamp: Int64(transaction.timestamp)) - Self.clockMargin
                         let floor = min(Self.floor(scans, configuration), reached.floor(at: signed) ?? .max)
-                        try await handPooled(transaction, id: id, shownFrom: floor, deliver)
+                        try await handPooled(transaction, id: id, shownFrom: floor, deliver, lease)
                     }
                 } catch .store(let failure) where setsAsideStoreFailures && !Task.isCancelled {
                     // One account's home failing (its disk full) stops no other account's
@@ -287,9 +289,9 @@ public struct Watcher: Sendable {
     }
 
     /// Reads every listing to its end; false when stopped on the way.
-    private func readListings(_ scans: inout [WatchListing: WatchScan], _ deliver: @escaping Deliver)
-        async throws(WatchError) -> Bool
-    {
+    private func readListings(
+        _ scans: inout [WatchListing: WatchScan], _ deliver: @escaping Deliver, _ lease: WatchLease
+    ) async throws(WatchError) -> Bool {
         let (listings, withTransfers) = WatchListing.current(in: pool)
         for listing in listings {
             var scan: WatchScan
@@ -301,7 +303,7 @@ public struct Watcher: Sendable {
                 scan = WatchScan(kept ?? WatchCursor(height: 0))
             }
             do throws(WatchFailure) {
-                let finished = try await catchUp(listing, &scan, chatsWithTransfers: withTransfers, deliver)
+                let finished = try await catchUp(listing, &scan, chatsWithTransfers: withTransfers, deliver, lease)
                 scans[listing] = scan
                 if !finished { return false }
                 events.log(
@@ -326,7 +328,9 @@ public struct Watcher: Sendable {
     /// Shows what the nodes' pools hold for the account and was not shown, oldest first;
     /// false when stopped on the way. A pool that cannot be read is left to the sockets and
     /// the blocks.
-    private func readPool(_ scans: [WatchListing: WatchScan], _ deliver: Deliver) async throws(WatchError) -> Bool {
+    private func readPool(_ scans: [WatchListing: WatchScan], _ deliver: Deliver, _ lease: WatchLease)
+        async throws(WatchError) -> Bool
+    {
         let account = await self.account
         let pooled: [Transaction]
         do { pooled = try await fetcher.client.pooled(for: account) } catch {
@@ -346,7 +350,7 @@ public struct Watcher: Sendable {
         for (_, transaction) in ordered {
             guard !Task.isCancelled else { return false }
             guard let id = transaction.id else { continue }
-            try await handPooled(transaction, id: id, shownFrom: floor, deliver)
+            try await handPooled(transaction, id: id, shownFrom: floor, deliver, lease)
         }
         return !Task.isCancelled
     }
@@ -373,9 +377,9 @@ public struct Watcher: Sendable {
 
     /// A transaction a node's socket announced, verified: shown unless it is not a
     /// notification for this account (dropped quietly) or was shown before.
-    private func handPooled(_ transaction: Transaction, id: TransactionID, shownFrom floor: Int64, _ deliver: Deliver)
-        async throws(WatchError)
-    {
+    private func handPooled(
+        _ transaction: Transaction, id: TransactionID, shownFrom floor: Int64, _ deliver: Deliver, _ lease: WatchLease
+    ) async throws(WatchError) {
         let account = await self.account
         guard let sender = WatchFilter.sender(ifNotifying: transaction, for: account) else { return }
         let known = try await logged { () throws(StoreError) in
@@ -387,7 +391,8 @@ public struct Watcher: Sendable {
             until: pool.clock.now + fetcher.configuration.deadline)
         guard !Task.isCancelled else { return }
         let page = try await logged { () throws(StoreError) in
-            try await log.recordPooled([id], account: account, at: pool.localUnixMillis, stream: Self.socketStream)
+            try await log.recordPooled(
+                [id], account: account, at: pool.localUnixMillis, stream: Self.socketStream, lease: lease)
         }
         do throws(HandOverFailure) {
             try await deliver(WatchNotification(result: result, via: .socket, account: account))
@@ -403,7 +408,8 @@ public struct Watcher: Sendable {
     /// at a time; up to `readAhead` pages wait for their turn, so that the next is asked for
     /// as soon as one arrives and the cores never wait for a hand-over to end.
     private func catchUp(
-        _ listing: WatchListing, _ scan: inout WatchScan, chatsWithTransfers: Bool, _ deliver: @escaping Deliver
+        _ listing: WatchListing, _ scan: inout WatchScan, chatsWithTransfers: Bool, _ deliver: @escaping Deliver,
+        _ lease: WatchLease
     ) async throws(WatchFailure) -> Bool {
         let account = await self.account
         let outcome = await withTaskGroup(of: CatchUpStep.self) { group -> Result<Bool, WatchFailure> in
@@ -441,7 +447,7 @@ public struct Watcher: Sendable {
                         return .handed(
                             .success(
                                 try await hand(
-                                    page.transactions, listing, from: page.from, to: page.past.cursor, deliver)))
+                                    page.transactions, listing, from: page.from, to: page.past.cursor, deliver, lease)))
                     } catch {
                         return .handed(.failure(error))
                     }
@@ -508,7 +514,7 @@ public struct Watcher: Sendable {
     /// rest out again. False when stopped.
     private func hand(
         _ transactions: [Transaction], _ listing: WatchListing, from cursor: WatchCursor, to next: WatchCursor,
-        _ deliver: Deliver
+        _ deliver: Deliver, _ lease: WatchLease
     ) async throws(WatchError) -> Bool {
         // Derived from the key once a page, not once a transaction.
         let account = await self.account
@@ -516,7 +522,8 @@ public struct Watcher: Sendable {
         guard !candidates.isEmpty || next != cursor else { return true }
         let page = try await logged { () throws(StoreError) in
             try await log.recordWatched(
-                candidates.map(\.watched), account: account, from: cursor, to: next, stream: listing.rawValue)
+                candidates.map(\.watched), account: account, from: cursor, to: next, stream: listing.rawValue,
+                lease: lease)
         }
         let fresh = page.shownBefore.isEmpty ? candidates : candidates.filter { !page.shownBefore.contains($0.id) }
         var notifications: [WatchNotification] = []

@@ -39,67 +39,72 @@ extension NotificationLog {
     /// the page as the one `stream` is handing over (`HandingOver`), in one transaction: a
     /// crash leaves either the page unrecorded (it is read again) or recorded whole, and
     /// nothing can be shown between the check and the record. Tell the returned page each
-    /// notification handed over, in order, so that a process killed in the middle loses none
-    /// of them (`settleWatched` at the next start).
+    /// notification handed over, in order (it counts them in `lease`, the account's), so that
+    /// a process killed in the middle loses none of them (`settleWatched` at the next start).
     public func recordWatched(
         _ transactions: [WatchedTransaction], account: Address, from: WatchCursor, to cursor: WatchCursor,
-        stream: String
+        stream: String, lease: WatchLease
     ) async throws(StoreError) -> WatchedPage {
         let text = account.description
-        let (shownBefore, fresh) = try await write { db -> (Set<TransactionID>, [TransactionID]) in
+        let (shownBefore, fresh, serial) = try await write { db -> (Set<TransactionID>, [TransactionID], Int64) in
             let shownBefore = try Self.shown(among: transactions, account: text, db)  // no statement for none
             let fresh = shownBefore.isEmpty ? transactions : transactions.filter { !shownBefore.contains($0.id) }
             // A listing read again to no avail (each poll's last blocks) writes nothing.
-            if fresh.isEmpty && cursor == from { return (shownBefore, []) }
+            if fresh.isEmpty && cursor == from { return (shownBefore, [], 0) }
             let ids = fresh.map(\.id)
             // At the page's start at least, where `forgetWatched` looks: a node listing a block
             // below it costs at worst a notification shown twice, never one lost.
             let rows = fresh.map { WatchedTransaction(id: $0.id, height: max($0.height, from.height)) }
             try WatchedPages.insert(rows, account: text, db)
             try Self.storeCursor(cursor, account: text, stream: stream, db)
-            try HandingOver.start(account: text, stream: stream, from: from, ids: ids, db)
-            return (shownBefore, ids)
+            let serial = try HandingOver.start(account: text, stream: stream, from: from, ids: ids, db)
+            return (shownBefore, ids, serial)
         }
         return WatchedPage(
-            log: self, ids: fresh, shownBefore: shownBefore, from: from, account: account, stream: stream)
+            log: self, ids: fresh, serial: serial, lease: lease, shownBefore: shownBefore, from: from,
+            account: account, stream: stream)
     }
 
     /// Records notifications a node's socket brought, about to be handed over: in `shown`, by
     /// id and with no block, so the listing that later finds them in a block skips them; as
     /// the page `stream` is handing over, as `recordWatched` keeps one, so a process killed in
     /// the middle loses none of them (`settleWatched` of `stream` at the next start).
-    public func recordPooled(_ ids: [TransactionID], account: Address, at unixMillis: Int64, stream: String)
-        async throws(StoreError) -> WatchedPage
-    {
+    public func recordPooled(
+        _ ids: [TransactionID], account: Address, at unixMillis: Int64, stream: String, lease: WatchLease
+    ) async throws(StoreError) -> WatchedPage {
         let start = WatchCursor(height: 0)
         let text = account.description
-        try await write { db in
+        let serial = try await write { db in
             for id in ids {
                 try db.query(
                     "INSERT INTO shown (account, id, shown_at, pushed, height) VALUES (?1, ?2, ?3, 0, NULL) ON CONFLICT DO NOTHING",
                     [.text(text), .integer(Int64(bitPattern: id.number)), .integer(unixMillis)])
             }
-            try HandingOver.start(account: text, stream: stream, from: start, ids: ids, db)
+            return try HandingOver.start(account: text, stream: stream, from: start, ids: ids, db)
         }
-        return WatchedPage(log: self, ids: ids, from: start, account: account, stream: stream)
+        return WatchedPage(
+            log: self, ids: ids, serial: serial, lease: lease, from: start, account: account, stream: stream)
     }
 
     /// Settles what a watch of `account`'s `stream` left at its end: the notifications of a
-    /// recorded page that it never handed over (it was killed in the middle) are taken out
-    /// again and the cursor put back before that page, so the next read hands them over.
-    /// Returns how many were taken out. The watch holding `account`'s lease calls it as it
-    /// starts; it settles a journal file an earlier release left for `stream` too, if the log's
-    /// opening left it to the watch (an earlier release's watch held the lease then).
+    /// recorded page that it never handed over (it was killed in the middle, and `lease`, the
+    /// account's, says how far it got) are taken out again and the cursor put back before
+    /// that page, so the next read hands them over. Returns how many were taken out. The
+    /// watch holding the lease calls it as it starts; it settles a journal file an earlier
+    /// release left for `stream` too, if the log's opening left it to the watch (an earlier
+    /// release's watch held the lease then).
     @discardableResult
-    public func settleWatched(account: Address, stream: String) async throws(StoreError) -> Int {
+    public func settleWatched(account: Address, stream: String, lease: WatchLease) async throws(StoreError) -> Int {
         let text = account.description
         let journal = OldWatchJournal.path(home: home, account: account, stream: stream)
         let old = OldWatchJournal.read(atPath: journal)
+        let progress = lease.earlierProgress(of: stream)
         let settled = try await write { db in
             // The journal's page is older than any the log keeps, so the log's is settled last.
             var pages = old.map { [($0.from, $0.undelivered)] } ?? []
             if let kept = try HandingOver.page(account: text, stream: stream, db) {
-                pages.append((kept.from, kept.undelivered))
+                let counted = progress.flatMap { $0.serial == kept.serial ? $0.count : nil } ?? 0
+                pages.append((kept.from, kept.undelivered(handedOver: counted)))
             }
             var settled = 0
             for (from, undelivered) in pages where !undelivered.isEmpty {
@@ -110,14 +115,8 @@ extension NotificationLog {
             return settled
         }
         unlink(journal)  // none, settled, or damaged: it guards nothing now
+        lease.settled(stream)
         return settled
-    }
-
-    /// Keeps `count` as how many of the page `stream` is handing over were handed over: one
-    /// commit, waited for here (see `HandingOver`). A failed write is not an error: the restart
-    /// after a kill would then hand those over again, never lose them.
-    func noteHandedOver(_ count: Int, account: String, stream: String) {
-        _ = try? writeNow { db in try HandingOver.count(count, account: account, stream: stream, db) }
     }
 
     /// Undoes `recordWatched` for the ids of a page that were not handed over, putting the

@@ -4,6 +4,8 @@ public import AdamantCore
 public final class WatchedPage {
     private let log: NotificationLog
     private let ids: [TransactionID]
+    private let serial: Int64
+    private let lease: WatchLease
     /// The page's transactions that were shown before, and are not to be handed over.
     public let shownBefore: Set<TransactionID>
     private let from: WatchCursor
@@ -13,20 +15,21 @@ public final class WatchedPage {
     private var handedOver = 0
 
     init(
-        log: NotificationLog, ids: [TransactionID], shownBefore: Set<TransactionID> = [], from: WatchCursor,
-        account: Address, stream: String
+        log: NotificationLog, ids: [TransactionID], serial: Int64, lease: WatchLease,
+        shownBefore: Set<TransactionID> = [], from: WatchCursor, account: Address, stream: String
     ) {
         (self.log, self.ids, self.from, self.account, self.stream) = (log, ids, from, account.description, stream)
-        self.shownBefore = shownBefore
+        (self.serial, self.lease, self.shownBefore) = (serial, lease, shownBefore)
     }
 
-    /// The next of the page's notifications was handed over: counted in the log before this
-    /// returns, so a process killed from here on does not hand it over again (unless the log
-    /// could not be written, which is not an error: it would come again, never be lost).
+    /// The next of the page's notifications was handed over: counted in the lease before this
+    /// returns, so a process killed from here on does not hand it over again (unless the
+    /// lease's file could not be written, which is not an error: it would come again, never
+    /// be lost).
     public func handedOverNext() {
         guard handedOver < ids.count else { return }
         handedOver += 1
-        log.noteHandedOver(handedOver, account: account, stream: stream)
+        lease.handedOver(handedOver, ofPage: serial, stream: stream)
     }
 
     /// The watch stops before the page's end: the notifications not handed over are taken out
