@@ -134,7 +134,8 @@ final class WatchingProcess: Sendable {
         process.waitUntilExit()
     }
 
-    private func wait(within limit: Duration, _ what: String, _ done: () -> Bool) throws {
+    /// Checks `done` every 5 ms until it holds; throws after `limit`, or once the watch ended.
+    func wait(within limit: Duration, _ what: String, _ done: () -> Bool) throws {
         let deadline = ContinuousClock.now + limit
         while !done() {
             guard ContinuousClock.now < deadline, process.isRunning else {
