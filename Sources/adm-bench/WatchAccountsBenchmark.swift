@@ -15,7 +15,7 @@ func watchAccountsBenchmark() async throws -> [Figure] {
                 .skipped(cpuName(size), .milliseconds, goal: peer ? nil : .ratio(.atMost, 1.0), because: reason),
                 .skipped(requestsName(size), .count, goal: peer ? nil : .ratio(.atMost, 1.0), because: reason),
                 .skipped(memoryName(size), .mebibytes, goal: peer ? nil : .ratio(.atMost, 2.0), because: reason),
-                .skipped(burstName(size), .milliseconds, goal: peer ? nil : .ratio(.atMost, 2.0), because: reason),
+                .skipped(burstName(size), .milliseconds, goal: .value(.atMost, 250), because: reason),
             ]
         }
     }
@@ -57,17 +57,21 @@ func watchAccountsBenchmark() async throws -> [Figure] {
         [(at: starts[$0], watch: $0, end: false), (at: starts[$0] + span, watch: $0, end: true)]
     }
     moments.sort { $0.at < $1.at }
-    var first: [Int: IdleCost] = [:]
+    var first: [Int: (cost: IdleCost, logged: Int)] = [:]
     var costs: [Int: IdleCost] = [:]
+    // What the watch said during its span: a socket that went down sets off a round of listings.
+    var said: [Int: [String]] = [:]
     let hours = Double(span.components.seconds) / 3600
     for moment in moments {
         try await Task.sleep(until: moment.at, clock: .continuous)
         let (devnet, process) = (watches[moment.watch].devnet, watches[moment.watch].process)
         let sample = try IdleCost.sample(devnet, process)
+        let logged = process.logLines
         if moment.end, let start = first[moment.watch] {
-            costs[moment.watch] = sample.since(start, perHour: hours)
+            costs[moment.watch] = sample.since(start.cost, perHour: hours)
+            said[moment.watch] = Array(logged.dropFirst(start.logged))
         } else {
-            first[moment.watch] = sample
+            first[moment.watch] = (sample, logged.count)
         }
     }
 
@@ -75,7 +79,9 @@ func watchAccountsBenchmark() async throws -> [Figure] {
     for round in 0..<rounds {
         for (index, watch) in watches.enumerated() { bursts[index] += try await watch.burst(round) }
     }
-    return figures(sizes, sizes.indices.map { costs[$0]! }, bursts.map { $0.sorted() }, span: span)
+    return figures(
+        sizes, sizes.indices.map { costs[$0]! }, sizes.indices.map { said[$0] ?? [] }, bursts.map { $0.sorted() },
+        span: span)
 }
 
 private func cpuName(_ size: Int) -> String {
@@ -96,8 +102,13 @@ private func burstName(_ size: Int) -> String {
     "burst of 100 messages to \(size) account\(size == 1 ? "" : "s"): p95"
 }
 
-/// The rows, each size's share next to the watch of one account.
-private func figures(_ sizes: [Int], _ costs: [IdleCost], _ bursts: [[Double]], span: Duration) -> [Figure] {
+/// The rows, each size's share next to the watch of one account. A burst is held to the live
+/// watch's own goal, 250 ms at the 95th percentile, whatever the accounts; its ratio to the
+/// same burst to one account is the curve, with no goal of its own: one slow moment of this
+/// shared machine in a round moves it by 2×.
+private func figures(
+    _ sizes: [Int], _ costs: [IdleCost], _ said: [[String]], _ bursts: [[Double]], span: Duration
+) -> [Figure] {
     func p(_ fraction: Double, _ sorted: [Double]) -> Double {
         sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
     }
@@ -107,10 +118,12 @@ private func figures(_ sizes: [Int], _ costs: [IdleCost], _ bursts: [[Double]], 
         let cost = costs[index]
         let share = 1 / Double(size)
         let peer = size == 1
-        let note = String(
-            format:
-                "measured %d s, scaled to an hour; in all %.3f CPU-s, %.0f requests (%.0f of them the sockets'), %.1f MiB",
-            Int(span.components.seconds), cost.cpuSeconds, cost.requests, cost.socketRequests, cost.residentMiB)
+        let note =
+            String(
+                format:
+                    "measured %d s, scaled to an hour; in all %.3f CPU-s, %.0f requests (%.0f of them the sockets'), %.1f MiB",
+                Int(span.components.seconds), cost.cpuSeconds, cost.requests, cost.socketRequests, cost.residentMiB)
+            + (said[index].isEmpty ? "; it logged nothing" : "; it logged: " + said[index].joined(separator: " / "))
         rows.append(
             Figure(
                 cpuName(size), .milliseconds, value: cost.cpuSeconds * 1000 * share,
@@ -137,7 +150,7 @@ private func figures(_ sizes: [Int], _ costs: [IdleCost], _ bursts: [[Double]], 
             Figure(
                 burstName(size), .milliseconds, value: p(0.95, sorted),
                 floor: size == 1 ? nil : Figure.Floor(name: "to 1 account", value: p(0.95, bursts[0])),
-                goal: size == 1 ? nil : .ratio(.atMost, 2.0), note: note))
+                goal: .value(.atMost, 250), note: note))
     }
     return rows
 }

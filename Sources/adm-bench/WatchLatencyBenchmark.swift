@@ -117,6 +117,8 @@ final class WatchingProcess: Sendable {
     }
 
     var lineTimes: [TransactionID: UInt64] { read.shown.withLock { $0 } }
+    /// Every line of standard error so far, in order.
+    var logLines: [String] { read.logged.withLock { $0 } }
     var processIdentifier: Int32 { process.processIdentifier }
 
     func waitForLog(_ prefix: String, within limit: Duration) throws {
