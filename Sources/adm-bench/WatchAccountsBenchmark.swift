@@ -76,6 +76,7 @@ func watchAccountsBenchmark() async throws -> [Figure] {
     }
 
     var bursts = [[[Double]]](repeating: [], count: sizes.count)
+    for watch in watches { try await watch.warmUp() }
     for round in 0..<rounds {
         for (index, watch) in watches.enumerated() { bursts[index].append(try await watch.burst(round)) }
     }
