@@ -74,7 +74,7 @@ final class AccountsWatch {
 
     /// One message from each partner to an account no watch follows. The bench's own client
     /// then has its worker threads and connections before the first burst, which without this
-    /// read 2 to 5 times the bursts after it, in every watch, the one of one account too.
+    /// read 2 to 6 times the bursts after it, in every watch, the one of one account too.
     func warmUp() async throws {
         let nobody = devnet.accounts.last!.account  // the devnet's account with no funds
         _ = try await send("warm-up") { _ in nobody }
