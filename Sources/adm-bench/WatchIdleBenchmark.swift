@@ -76,7 +76,7 @@ func watchIdleBenchmark() async throws -> [Figure] {
 }
 
 /// A watch process's cumulative cost at one moment, or (after `since`) over a span, per hour.
-private struct IdleCost {
+struct IdleCost {
     var cpuSeconds: Double
     var requests: Double
     var socketRequests: Double

@@ -117,6 +117,8 @@ final class WatchingProcess: Sendable {
     }
 
     var lineTimes: [TransactionID: UInt64] { read.shown.withLock { $0 } }
+    /// Every line of standard error so far, in order.
+    var logLines: [String] { read.logged.withLock { $0 } }
     var processIdentifier: Int32 { process.processIdentifier }
 
     func waitForLog(_ prefix: String, within limit: Duration) throws {
@@ -134,7 +136,8 @@ final class WatchingProcess: Sendable {
         process.waitUntilExit()
     }
 
-    private func wait(within limit: Duration, _ what: String, _ done: () -> Bool) throws {
+    /// Checks `done` every 5 ms until it holds; throws after `limit`, or once the watch ended.
+    func wait(within limit: Duration, _ what: String, _ done: () -> Bool) throws {
         let deadline = ContinuousClock.now + limit
         while !done() {
             guard ContinuousClock.now < deadline, process.isRunning else {

@@ -38,6 +38,9 @@ let benchmarks = [
         name: "watch-idle", summary: "an idle watch's CPU, requests and memory per hour, live next to --no-live",
         run: watchIdleBenchmark),
     Benchmark(
+        name: "watch-accounts", summary: "one watch of 1, 10 and 100 accounts: idle cost per account, a burst's p95",
+        run: watchAccountsBenchmark),
+    Benchmark(
         name: "desktop", summary: "a desktop notification next to notify-send; what --notify adds to an idle watch",
         run: desktopBenchmark),
     Benchmark(

@@ -12,6 +12,7 @@ struct BenchCommandTests {
             #expect(help.stdout.contains("\nUSAGE: adm-bench [--json] [<benchmark> ...]\n"), "\(help.stdout)")
             for name in [
                 "keys", "verify-decrypt", "outbox", "read", "fetch", "nodes", "register", "watch-scale", "outbox-scale",
+                "watch-accounts",
             ] {
                 #expect(help.stdout.contains("\n  \(name) "), "\(name)")
             }
