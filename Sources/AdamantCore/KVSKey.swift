@@ -127,21 +127,9 @@ private struct KVSEnvelope {
 enum JSONNesting {
     static func exceeds(_ limit: Int, in bytes: [UInt8]) -> Bool {
         var depth = 0
-        var inString = false
-        var escaped = false
-        for byte in bytes {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
+        var strings = JSONStrings()
+        for byte in bytes where strings.isStructure(byte) {
             switch byte {
-            case UInt8(ascii: "\""): inString = true
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 depth += 1
                 if depth > limit { return true }
@@ -150,6 +138,32 @@ enum JSONNesting {
             }
         }
         return false
+    }
+}
+
+/// Tells JSON's structure from its strings' contents, byte after byte, for scans that count
+/// brackets or commas without parsing.
+package struct JSONStrings {
+    private var inString = false
+    private var escaped = false
+
+    package init() {}
+
+    /// Takes the next byte: true when it is structure, false when it is part of a string (its
+    /// quotes included).
+    package mutating func isStructure(_ byte: UInt8) -> Bool {
+        if inString {
+            if escaped {
+                escaped = false
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == UInt8(ascii: "\"") {
+                inString = false
+            }
+            return false
+        }
+        inString = byte == UInt8(ascii: "\"")
+        return !inString
     }
 }
 

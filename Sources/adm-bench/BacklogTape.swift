@@ -121,23 +121,10 @@ final class BacklogTape: Sendable {
         }
         var rows: [Range<Int>] = []
         var depth = 0
-        var inString = false
-        var escaped = false
+        var strings = JSONStrings()
         var start = open + key.count
-        for index in start..<body.count {
-            let byte = body[index]
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
+        for index in start..<body.count where strings.isStructure(body[index]) {
+            switch body[index] {
             case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
             case UInt8(ascii: "}"): depth -= 1
             case UInt8(ascii: "]") where depth == 0:

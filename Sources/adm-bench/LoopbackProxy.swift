@@ -18,20 +18,15 @@ final class LoopbackProxy: Sendable {
     /// Started and listening on `port`, or on one of the kernel's choice for 0 (a port given
     /// is one a proxy stopped before held: the same proxy back), or why not within 10 s.
     init(port wanted: Int = 0) throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor: Int32 in 0...2 {
-            posix_spawn_file_actions_addopen(
-                &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
-        }
         let arguments: [String] = [Self.microsocks, "-i", "127.0.0.1", "-p", String(wanted)]
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
         let spawned =
-            ChildProcess.withShellAttributes { posix_spawn(&pid, Self.microsocks, &actions, &$0, argv, envp) } ?? EINVAL
+            ChildProcess.withShellAttributes { attributes in
+                Spawn.quietly { posix_spawn(&pid, Self.microsocks, &$0, &attributes, argv, envp) }
+            } ?? EINVAL
         guard spawned == 0 else {
             throw BenchmarkError(description: "cannot start microsocks: \(String(cString: strerror(spawned)))")
         }

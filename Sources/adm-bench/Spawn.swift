@@ -21,13 +21,6 @@ enum Spawn {
     /// Runs `path` with exactly `environment`, reading and writing /dev/null, and waits for it.
     /// Blocks the calling thread: only the devnet's own threads need to run meanwhile.
     static func run(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor: Int32 in 0...2 {
-            posix_spawn_file_actions_addopen(
-                &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
-        }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
@@ -36,8 +29,10 @@ enum Spawn {
         var start: UInt64 = 0
         let spawned =
             ChildProcess.withShellAttributes { attributes in
-                start = now()
-                return posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+                quietly { actions in
+                    start = now()
+                    return posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+                }
             } ?? EINVAL
         guard spawned == 0 else {
             throw BenchmarkError(description: "cannot start \(path): \(String(cString: strerror(spawned)))")
@@ -52,6 +47,19 @@ enum Spawn {
         let signal = status & 0x7f
         guard signal == 0 else { throw BenchmarkError(description: "\(path) was ended by signal \(signal)") }
         return Run(milliseconds: elapsed, exitStatus: (status >> 8) & 0xff)
+    }
+
+    /// File actions that give a child /dev/null for its standard input, output and error, for
+    /// as long as `body` runs.
+    static func quietly<T>(_ body: (inout posix_spawn_file_actions_t) throws -> T) rethrows -> T {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor: Int32 in 0...2 {
+            posix_spawn_file_actions_addopen(
+                &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        return try body(&actions)
     }
 
     static let time = "/usr/bin/time"

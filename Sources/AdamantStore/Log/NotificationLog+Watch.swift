@@ -1,13 +1,5 @@
 public import AdamantCore
 
-#if canImport(Glibc)
-    @preconcurrency import Glibc
-#elseif canImport(Musl)
-    @preconcurrency import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// What `watch` keeps: where each of its listings resumes, and the pages it hands over,
 /// recorded before they are handed over and settled after a stop or a kill.
 extension NotificationLog {
@@ -114,7 +106,7 @@ extension NotificationLog {
             try HandingOver.clear(account: text, stream: stream, db)
             return settled
         }
-        unlink(journal)  // none, settled, or damaged: it guards nothing now
+        OldWatchJournal.remove(atPath: journal)
         lease.settled(stream)
         return settled
     }

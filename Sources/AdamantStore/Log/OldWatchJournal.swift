@@ -56,6 +56,9 @@ package enum OldWatchJournal {
         return stream.isEmpty ? nil : (account, stream)
     }
 
+    /// Deletes the file at `path`, if there is one: settled or damaged, it guards nothing.
+    static func remove(atPath path: String) { unlink(path) }
+
     /// The page the file at `path` holds; nil for none, or for a file a watch did not write
     /// (which then guards nothing).
     static func read(atPath path: String) -> Page? {
