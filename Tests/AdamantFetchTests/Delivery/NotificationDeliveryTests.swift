@@ -274,7 +274,7 @@ import Testing
         policy.muted[Self.bob] = .some(nil)
         var delivery = Self.desktop(policy)
         var failed = Self.notification("?", id: 3)
-        failed.result.failure = .notFound("gone")
+        failed.result.failure = .notFound(nil)
         Self.run(
             &delivery,
             [
