@@ -169,9 +169,7 @@ struct WatchCommand: Command {
             service: desktop,
             show: { notification throws(HandOverFailure) in
                 guard output.print(notification) else {
-                    throw HandOverFailure(
-                        stop.requested
-                            ? "standard output took nothing more before the stop" : "standard output cannot be written")
+                    throw .handler(stop.requested ? ShowFailure.outputStopped : .outputUnwritable)
                 }
                 try await hook?.run(for: notification)
             }, open: open, log: logger, wallClock: context.wallClock, clock: context.clock)
@@ -206,8 +204,8 @@ struct WatchCommand: Command {
         if let signal = stop.signalName { logger.log(.info, "watch: stopped by \(signal)") }
         guard let error = failure else { return .success }
         switch error.error {
-        case .noUsableNode(let detail):
-            throw CLIError(detail, exitCode: .unavailable)
+        case .noUsableNode(let error):
+            throw CLIError(error.description, exitCode: .unavailable)
         case .leaseRefused(.held(let holder)):
             throw CLIError(
                 "another watch of \(error.account) runs on this home (\(holder)); stop it first, or give this one another --home",
