@@ -1,3 +1,4 @@
+public import AdamantCLI
 import AdamantCore
 public import AdamantFetch
 import AdamantNodes

@@ -1,3 +1,5 @@
+public import AdamantCLI
+
 /// Why `watch` could not show a notification through the command's own outputs: the watch
 /// stops, and the notification is shown at the next start.
 public enum ShowFailure: Error, Sendable, Hashable, CustomStringConvertible {
