@@ -116,6 +116,7 @@ public enum ChildProcess {
         /// `posix_spawn` refused the program (its errno).
         case refused(path: String, errno: Int32)
 
+        /// The reason, in the system's words.
         public var description: String {
             switch self {
             case .attributes: "the spawn attributes cannot be set"
@@ -124,14 +125,21 @@ public enum ChildProcess {
         }
     }
 
-    private static func spawn(
-        _ path: String, _ arguments: [String], _ environment: [String: String], outputToStandardError: Bool = false
+    /// Starts `path` in a process group of its own, reading /dev/null, with no descriptor of
+    /// this process but its standard output and error, or `outputs` in their place.
+    static func spawn(
+        _ path: String, _ arguments: [String], _ environment: [String: String], outputToStandardError: Bool = false,
+        outputs: (output: Int32, error: Int32)? = nil
     ) -> Result<pid_t, SpawnError> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         guard posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) == 0,
-            !outputToStandardError || posix_spawn_file_actions_adddup2(&actions, 2, 1) == 0
+            !outputToStandardError || posix_spawn_file_actions_adddup2(&actions, 2, 1) == 0,
+            outputs.map({
+                posix_spawn_file_actions_adddup2(&actions, $0.output, 1) == 0
+                    && posix_spawn_file_actions_adddup2(&actions, $0.error, 2) == 0
+            }) ?? true
         else {
             return .failure(.attributes)
         }
