@@ -94,12 +94,11 @@ let package = Package(
                 "AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantAccountCLI", "AdamantStore",
                 "AdamantPush", "AdamantFetch", "AdamantDesktop", "CSQLite", "CSodium",
             ]),
+        // Its demo runs the adm-push and adm-fetch built or installed beside it, as processes:
+        // none of their code is linked into it. (A dependency on those executables would build
+        // them first, but link every library they use.)
         .executableTarget(
-            name: "adm-devnet",
-            dependencies: [
-                "AdamantDevnet", "AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantStore", "AdamantPush",
-                "AdamantFetch",
-            ]),
+            name: "adm-devnet", dependencies: ["AdamantDevnet", "AdamantCore", "AdamantNodes", "AdamantCLI"]),
         // The fuzz targets: `scripts/fuzz [TARGET] [SECONDS]`; a normal build only replays inputs.
         .executableTarget(
             name: "adm-fuzz",
@@ -124,7 +123,7 @@ let package = Package(
         .testTarget(name: "AdamantDesktopTests", dependencies: ["AdamantDesktop", "AdamantFetch", "AdamantCore"]),
         .testTarget(
             name: "AdamantDevnetTests",
-            dependencies: ["AdamantDevnet", "AdamantCore", "AdamantCLI", "adm-devnet"]),
+            dependencies: ["AdamantDevnet", "AdamantCore", "AdamantCLI", "adm-devnet", "adm-push", "adm-fetch"]),
         .testTarget(
             name: "CLITests",
             dependencies: [
