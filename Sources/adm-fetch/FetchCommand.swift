@@ -132,23 +132,20 @@ struct FetchCommand: Command {
             }
         }
         FetchReport.print(result, json: arguments.flag(Self.json), context)
-        // The bubble follows the policy; the output above is the extension's, whole. A push
-        // seen before has had its bubble.
+        // The bubble follows the policy; the output above is the extension's, whole.
         if let desktop, !result.duplicate {
             let pushed = WatchNotification(result: result, via: .poll, account: await keys.keyPair.address)
-            var configuration = NotificationDelivery.Configuration(policy: policy, desktop: true, stays: false)
+            var policy = policy
             // "Mute 1 hour" on a watch's bubble is kept in the home, for this bubble too.
             if let log {
                 do {
-                    try await configuration.policy.muteChats(
-                        of: pushed.account, keptIn: log, now: context.wallClock.unixMillis())
+                    try await policy.muteChats(of: pushed.account, keptIn: log, now: context.wallClock.unixMillis())
                 } catch {
                     context.output.error("warning: the muted chats cannot be read, none is muted: \(error)")
                 }
             }
-            var delivery = NotificationDelivery(configuration)
             let now = NotificationDelivery.Moment(unixMillis: context.wallClock.unixMillis())
-            for case .notify(let bubble) in delivery.handle(.found(pushed), at: now) {
+            for bubble in NotificationDelivery.bubbles(ofPushed: pushed, policy: policy, at: now) {
                 do throws(ServiceFailure) { _ = try await desktop.notify(bubble) } catch {
                     throw CLIError("--notify: \(error)", exitCode: .unavailable)
                 }
