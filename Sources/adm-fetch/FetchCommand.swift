@@ -101,7 +101,7 @@ struct FetchCommand: Command {
         let keys = AccountKeys(KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context)))
         // Bad input is said first (64), then a missing desktop (69), before any node is asked.
         let desktop = try await DesktopOutput.notifier(arguments, context)
-        let (home, log) = openLog(context)
+        let (home, log) = FetchSetup.log(arguments, context)
         let pool = try await NodeOptions.pool(arguments, context, home: home, account: keys) {
             context.output.error("warning: " + $0)
         }
@@ -151,17 +151,7 @@ struct FetchCommand: Command {
                 }
             }
         }
-        return Self.exitCode(for: result.failure)
-    }
-
-    static func exitCode(for failure: FetchFailure?) -> ExitCode {
-        switch failure {
-        case nil: .success
-        case .wrongAccount: .usage
-        // Stopped before it was found: as for one not found, the generic text was shown.
-        case .notFound, .noUsableNode, .cancelled: .unavailable
-        case .unverifiable, .notOurs, .unreadable: .invalidData
-        }
+        return FetchReport.exitCode(for: result.failure)
     }
 
     /// The push from `TXN_ID` or `--payload`.
@@ -172,19 +162,5 @@ struct FetchCommand: Command {
         }
         let bytes = try PayloadInput.read(source, limit: PushPayload.maximumSize)
         do { return try PushPayload(json: bytes) } catch { throw .invalidInput("--payload: \(error)") }
-    }
-
-    /// The home's log of shown transactions and partners' keys. A fetch works without it (the
-    /// notification matters more than the bookkeeping), saying why on stderr.
-    private func openLog(_ context: Context) -> (home: String?, log: NotificationLog?) {
-        var home: String?
-        do {
-            let path = try OutboxOptions.homeDirectory(arguments, context)
-            home = path
-            return (path, try NotificationLog(home: path))
-        } catch {
-            context.output.error("warning: \(error); duplicates are not detected")
-            return (home, nil)
-        }
     }
 }
