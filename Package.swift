@@ -62,41 +62,49 @@ let package = Package(
         .target(name: "AdamantFetch", dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore"]),
         // Desktop notifications over the session bus: the only code that calls D-Bus.
         .target(name: "AdamantDesktop", dependencies: ["AdamantCore", "AdamantFetch", "CSDBus"]),
-        // What every command shares: argument parsing, passphrase input, output and exit codes.
+        // What every command shares: argument parsing, help, man pages, passphrase input, output,
+        // exit codes, logging and child processes. No store, outbox or watch: adm-devnet is
+        // built on it alone.
+        .target(name: "AdamantCLI", dependencies: ["AdamantCore", "AdamantNodes", "CSpawn"]),
+        // What the commands on an account's home share (adm-push's and adm-fetch's): the config
+        // file, the nodes, the home and its outbox, the desktop's options, the watch's outputs.
         // Debug builds, which the tests run, carry the hooks the crash tests kill a send with;
         // release builds, which ship, have none.
         .target(
-            name: "AdamantCLI",
-            dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "AdamantFetch", "CSpawn"],
+            name: "AdamantAccountCLI",
+            dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantCLI"],
             swiftSettings: [.define("ADM_TEST_HOOKS", .when(configuration: .debug))]),
 
         .executableTarget(
             name: "adm-push",
-            dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantCLI"]),
+            dependencies: [
+                "AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantCLI",
+                "AdamantAccountCLI",
+            ]),
         .executableTarget(
             name: "adm-fetch",
             dependencies: [
                 "AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantDesktop",
-                "AdamantCLI",
+                "AdamantCLI", "AdamantAccountCLI",
             ]),
         // The performance targets of docs/performance.md: `swift run -c release adm-bench`.
         .executableTarget(
             name: "adm-bench",
             dependencies: [
-                "AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantStore", "AdamantPush",
-                "AdamantFetch", "AdamantDesktop", "CSQLite", "CSodium",
+                "AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantAccountCLI", "AdamantStore",
+                "AdamantPush", "AdamantFetch", "AdamantDesktop", "CSQLite", "CSodium",
             ]),
+        // Its demo runs the adm-push and adm-fetch built or installed beside it, as processes:
+        // none of their code is linked into it. (A dependency on those executables would build
+        // them first, but link every library they use.)
         .executableTarget(
-            name: "adm-devnet",
-            dependencies: [
-                "AdamantDevnet", "AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantStore", "AdamantPush",
-                "AdamantFetch",
-            ]),
+            name: "adm-devnet", dependencies: ["AdamantDevnet", "AdamantCore", "AdamantNodes", "AdamantCLI"]),
         // The fuzz targets: `scripts/fuzz [TARGET] [SECONDS]`; a normal build only replays inputs.
         .executableTarget(
             name: "adm-fuzz",
             dependencies: [
-                "CFuzzer", "AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantStore", "AdamantPush",
+                "CFuzzer", "AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantAccountCLI",
+                "AdamantStore", "AdamantPush",
                 "AdamantFetch", "AdamantDesktop", "CSQLite",
             ]),
 
@@ -114,11 +122,13 @@ let package = Package(
             ]),
         .testTarget(name: "AdamantDesktopTests", dependencies: ["AdamantDesktop", "AdamantFetch", "AdamantCore"]),
         .testTarget(
-            name: "AdamantDevnetTests", dependencies: ["AdamantDevnet", "AdamantCore", "AdamantCLI", "adm-devnet"]),
+            name: "AdamantDevnetTests",
+            dependencies: ["AdamantDevnet", "AdamantCore", "AdamantCLI", "adm-devnet", "adm-push", "adm-fetch"]),
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantDevnet", "AdamantStore", "AdamantPush",
+                "AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantAccountCLI", "AdamantDevnet", "AdamantStore",
+                "AdamantPush",
                 "AdamantFetch", "AdamantDesktop", "adm-push", "adm-fetch", "adm-devnet", "adm-bench",
             ]),
     ],

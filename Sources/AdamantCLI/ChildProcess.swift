@@ -26,7 +26,7 @@ public enum ChildProcess {
         case signalled(Int32)
         /// Still running at the timeout; killed.
         case timedOut(Duration)
-        case notStarted(String)
+        case notStarted(SpawnError)
 
         public var succeeded: Bool { self == .exited(0) }
 
@@ -49,7 +49,7 @@ public enum ChildProcess {
         let pid: pid_t
         switch spawn(path, arguments, environment) {
         case .success(let spawned): pid = spawned
-        case .failure(let reason): return .notStarted(reason.description)
+        case .failure(let reason): return .notStarted(reason)
         }
         // Signals go to the group only until it is reaped: checked under the lock the reaper
         // takes before the pid can be reused.
@@ -95,9 +95,9 @@ public enum ChildProcess {
     public static func launch(
         _ path: String, _ arguments: [String], environment: [String: String],
         ended: @escaping @Sendable (Outcome) -> Void
-    ) -> String? {
+    ) -> SpawnError? {
         switch spawn(path, arguments, environment, outputToStandardError: true) {
-        case .failure(let reason): return reason.description
+        case .failure(let reason): return reason
         case .success(let pid):
             DetachedThread.start {
                 var raw: Int32 = 0
@@ -109,18 +109,39 @@ public enum ChildProcess {
         }
     }
 
-    struct SpawnError: Error, CustomStringConvertible { let description: String }
+    /// Why a program could not be started.
+    public enum SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The spawn's attributes or file actions cannot be set.
+        case attributes
+        /// `posix_spawn` refused the program (its errno).
+        case refused(path: String, errno: Int32)
 
-    private static func spawn(
-        _ path: String, _ arguments: [String], _ environment: [String: String], outputToStandardError: Bool = false
+        /// The reason, in the system's words.
+        public var description: String {
+            switch self {
+            case .attributes: "the spawn attributes cannot be set"
+            case .refused(let path, let code): "\(path): \(String(cString: strerror(code)))"
+            }
+        }
+    }
+
+    /// Starts `path` in a process group of its own, reading /dev/null, with no descriptor of
+    /// this process but its standard output and error, or `outputs` in their place.
+    static func spawn(
+        _ path: String, _ arguments: [String], _ environment: [String: String], outputToStandardError: Bool = false,
+        outputs: (output: Int32, error: Int32)? = nil
     ) -> Result<pid_t, SpawnError> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         guard posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) == 0,
-            !outputToStandardError || posix_spawn_file_actions_adddup2(&actions, 2, 1) == 0
+            !outputToStandardError || posix_spawn_file_actions_adddup2(&actions, 2, 1) == 0,
+            outputs.map({
+                posix_spawn_file_actions_adddup2(&actions, $0.output, 1) == 0
+                    && posix_spawn_file_actions_adddup2(&actions, $0.error, 2) == 0
+            }) ?? true
         else {
-            return .failure(SpawnError(description: "the spawn attributes cannot be set"))
+            return .failure(.attributes)
         }
         // ENOSYS where the C library has no such action; nothing else can fail it.
         _ = cspawn_add_close_from(&actions, 3)
@@ -132,10 +153,10 @@ public enum ChildProcess {
             posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         }
         guard let status = spawned else {
-            return .failure(SpawnError(description: "the spawn attributes cannot be set"))
+            return .failure(.attributes)
         }
         guard status == 0 else {
-            return .failure(SpawnError(description: "\(path): \(String(cString: strerror(status)))"))
+            return .failure(.refused(path: path, errno: status))
         }
         return .success(pid)
     }

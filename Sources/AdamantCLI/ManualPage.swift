@@ -39,11 +39,11 @@ struct ManualPage {
         for code in ExitCode.allCases { entry(&page, Roff.bold(String(code.rawValue)), code.meaning) }
         let declared = Set(tool.commands.flatMap { $0.info.options })
         page.macro("SH", "ENVIRONMENT")
-        let environment = ManualText.environment(declared)
+        let environment = ManualText.environment(declared, tool.manual)
         if environment.isEmpty { page.text("\(tool.name) reads no environment variables.") }
         for variable in environment { entry(&page, Roff.bold(variable.name), variable.text) }
         page.macro("SH", "FILES")
-        let files = ManualText.files(declared)
+        let files = tool.manual.files(declared)
         if files.isEmpty { page.text("\(tool.name) reads and writes no files of its own.") }
         for file in files { entry(&page, Roff.italic(file.name), file.text) }
         examples(&page)

@@ -44,33 +44,35 @@ public enum SettingOrigin: Sendable, Hashable {
     }
 }
 
-/// The config file of one command run: looked for where the environment says, read at most
-/// once, and only when a setting needs it (`--node` given, nodes never make a command read it).
+/// Where the config file of one command run is, and what reading it gave: read at most once,
+/// and only when a setting needs it (`--node` given, nodes never make a command read it). The
+/// file's keys are the settings' (AdamantAccountCLI reads it), so this holds the result as it
+/// was read, whatever its type: a command with no settings (adm-devnet's) links none of them.
 public final class ConfigFileSource: Sendable {
     /// nil when neither `XDG_CONFIG_HOME` nor `HOME` is an absolute path.
     public let path: String?
-    private let loaded = Mutex<Result<ConfigFile?, ConfigFileError>?>(nil)
+    private let loaded = Mutex<(any Sendable)?>(nil)
 
     public init(environment: [String: String]) {
-        path = ConfigFile.defaultPath(environment: environment)
+        path = Self.defaultPath(environment: environment)
     }
 
-    /// The file, or nil when there is none.
-    public func file() throws(ConfigFileError) -> ConfigFile? {
-        try loaded.withLock { result in
-            if let result { return result }
-            let read = Result { () throws(ConfigFileError) in
-                try path.flatMap { path throws(ConfigFileError) in try ConfigFile.load(path: path) }
-            }
-            result = read
-            return read
-        }.get()
+    /// `$XDG_CONFIG_HOME/adm-push/config.json`, else `~/.config/adm-push/config.json`; nil
+    /// when neither is an absolute path.
+    public static func defaultPath(environment: [String: String]) -> String? {
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/adm-push/config.json" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.config/adm-push/config.json" }
+        return nil
     }
-}
 
-extension CLIError {
-    /// A config file that cannot be used is bad input; the command line is not to blame.
-    public init(_ error: ConfigFileError) {
-        self = .invalidInput(error.description)
+    /// What `read` gave the first time it was asked for, from then on: a run reads its file
+    /// once, whoever asks. Every caller reads it into the same type.
+    public func once<Read: Sendable>(_ read: () -> Read) -> Read {
+        loaded.withLock { loaded in
+            if let kept = loaded as? Read { return kept }
+            let result = read()
+            loaded = result
+            return result
+        }
     }
 }

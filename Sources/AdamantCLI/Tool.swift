@@ -1,5 +1,4 @@
 import AdamantCore
-import AdamantStore
 
 #if canImport(Glibc)
     @preconcurrency import Glibc
@@ -20,6 +19,12 @@ public struct Tool: Sendable {
     public let defaultCommand: (any Command.Type)?
     /// The man page's EXAMPLES, built only when the page is.
     public let examples: @Sendable () -> [Example]
+    /// What the man page says of the environment and files behind the options this package's
+    /// other layers declare (the nodes, the home), beyond what AdamantCLI's own options read.
+    public let manual: ManualSupplement
+    /// Run once the command is done, just before the process exits without its exit handlers:
+    /// the stores a command wrote to are checkpointed there.
+    public let beforeExit: @Sendable () -> Void
 
     /// A command line and what it does.
     public struct Example: Sendable {
@@ -34,13 +39,16 @@ public struct Tool: Sendable {
 
     public init(
         name: String, overview: String, commands: [any Command.Type], defaultCommand: (any Command.Type)? = nil,
-        examples: @escaping @Sendable () -> [Example] = { [] }
+        examples: @escaping @Sendable () -> [Example] = { [] }, manual: ManualSupplement = ManualSupplement(),
+        beforeExit: @escaping @Sendable () -> Void = {}
     ) {
         self.name = name
         self.overview = overview
         self.commands = commands
         self.defaultCommand = defaultCommand
         self.examples = examples
+        self.manual = manual
+        self.beforeExit = beforeExit
     }
 
     /// Runs with the process's arguments and environment, then exits. Called from synchronous
@@ -59,8 +67,7 @@ public struct Tool: Sendable {
             // instructions of a cold fetch). With none run, curl's threads need not be stopped
             // first either: the kernel ends them, and a request still waiting on a silent node
             // with them.
-            // The stores written to are left checkpointed: whole in their main files.
-            WrittenStores.checkpoint()
+            beforeExit()
             _exit(code.rawValue)
         }
         while true { pause() }

@@ -55,7 +55,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
                 store, path: path,
                 error.isBusy ? .locked(holders: FileHolders.processes(holding: path)) : StoreFailure(error))
         default:
-            self = .failed(store, path: path, .other("\(error)"))
+            self = .failed(store, path: path, .other(.thrown(error)))
         }
     }
 

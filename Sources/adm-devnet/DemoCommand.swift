@@ -1,12 +1,8 @@
 import AdamantCLI
 import AdamantCore
 import AdamantDevnet
-import AdamantFetch
 import AdamantNodes
-import AdamantPush
-import AdamantStore
 import Foundation
-import Synchronization
 
 /// `adm-devnet demo`: a fresh network, real signed transactions sent over HTTP, and a push
 /// registration seen from the service's side. What a client integrating adm-push does, in order.
@@ -118,33 +114,26 @@ private struct Demo {
         )
         say("   while the app, whose stored token is still T, never registers it again. Pushes stop, silently.")
 
-        // The same sequence through adm-push's outbox.
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("adm-devnet-demo-\(UUID().uuidString)")
-            .path
-        defer { try? FileManager.default.removeItem(atPath: home) }
-        var outboxConfiguration = Outbox.Configuration()
-        outboxConfiguration.pollInterval = .milliseconds(100)
-        let outbox = try Outbox(
-            home: home, keyPair: bob.keyPair, service: service, chain: client, configuration: outboxConfiguration)
+        // The same sequence through adm-push, run as a user runs it.
+        let tools = try DemoTools(devnet: devnet)
+        defer { tools.remove() }
         let bobToken = String(repeating: "b0", count: 32)
-        _ = try await outbox.waitUntilSettled(
-            try await outbox.register(token: bobToken, provider: .apns), within: .seconds(15))
+        let register = ["register", "--token", bobToken, "--provider", "apns", "--json"]
+        let first = try await tools.push(register, as: bob, expecting: 0)
         devnet.pollANS()
         say(
             "8. bob does the same through adm-push. He registers: the ANS holds \(devnet.registrations(of: bob.address)) device(s)."
         )
         try refuseEveryNode(devnet)
-        let logout = try await outbox.unregister(token: bobToken)
-        _ = try await outbox.waitUntilSettled(logout, within: .seconds(1))
+        // Exit 75: stored, not yet applied.
+        _ = try await tools.push(["unregister", "--token", bobToken, "--deadline", "1"], as: bob, expecting: 75)
         say("   He logs out while his nodes are down: the outbox keeps the intent remove(T), no signed bytes.")
         try clearFaults(devnet)
-        await client.pool.checkHealth()
-        let login = try await outbox.waitUntilSettled(
-            try await outbox.register(token: bobToken, provider: .apns), within: .seconds(15))
-        let newest = login.keys.first { $0.token == bobToken }
+        let login = try await tools.push(register, as: bob, expecting: 0)
         say("   He logs back in: the stale remove is cancelled, never sent; the chain already holds his add, so")
-        guard let newest, case .applied(let height?) = newest.newest.state, newest.newest.attempts.isEmpty else {
-            throw DemoError("the outbox did not end applied with nothing sent: \(String(describing: newest))")
+        // Applied at the block of the first add: a signal sent now would land in a later one.
+        guard let height = first.appliedHeight, login.appliedHeight == height, login.nothingInFlight else {
+            throw DemoError("the outbox did not end applied with nothing sent: \(login.output)")
         }
         say("   nothing is sent either: the intent is applied by the add already in block \(height).")
         for _ in 0..<3 {
@@ -153,7 +142,7 @@ private struct Demo {
         }
         say("   After more polls the ANS still holds \(devnet.registrations(of: bob.address)) device(s) for bob.")
 
-        try await watchBothWays(alice: alice, bob: bob, client)
+        try await watchBothWays(alice: alice, bob: bob, tools, client)
 
         let balances = try await (client.balance(of: alice.address).balance, client.balance(of: bob.address).balance)
         say(
@@ -163,39 +152,16 @@ private struct Demo {
 
     /// What `adm-fetch watch` gives a desktop no push service reaches: the same message seen
     /// by a live watch (the nodes' sockets) and by one that only polls, at the defaults.
-    private func watchBothWays(alice: DevnetAccount, bob: DevnetAccount, _ client: NodeClient) async throws {
-        let arrivals = Arrivals()
-        var watches: [Task<Void, any Error>] = []
-        var homes: [String] = []
-        defer {
-            for watch in watches { watch.cancel() }
-            for home in homes { try? FileManager.default.removeItem(atPath: home) }
-        }
-        for live in [true, false] {
-            let home = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "adm-devnet-demo-watch-\(UUID().uuidString)"
-            ).path
-            homes.append(home)
-            var configuration = Watcher.Configuration()
-            configuration.live = live
-            let watcher = Watcher(
-                fetcher: Fetcher(keyPair: alice.keyPair, client: client), log: try NotificationLog(home: home),
-                configuration: configuration,
-                events: arrivals)
-            let (started, start) = AsyncStream.makeStream(of: Void.self)
-            watches.append(
-                Task {
-                    try await watcher.run { _ in
-                        start.finish()
-                    } onNotification: { notification in
-                        arrivals.note(notification.via)
-                    }
-                })
-            for await _ in started {}
-        }
-        // As a watch a user keeps running would be: subscribed.
-        let subscribed = ContinuousClock.now + .seconds(10)
-        while !arrivals.isLive, ContinuousClock.now < subscribed { try await Task.sleep(for: .milliseconds(10)) }
+    private func watchBothWays(alice: DevnetAccount, bob: DevnetAccount, _ tools: DemoTools, _ client: NodeClient)
+        async throws
+    {
+        let live = try tools.watch(as: alice, arguments: [], home: "watch-live")
+        defer { live.stop() }
+        let polling = try tools.watch(as: alice, arguments: ["--no-live"], home: "watch-polling")
+        defer { polling.stop() }
+        // As a watch a user keeps running would be: started, and the live one subscribed.
+        try await polling.started()
+        try await live.subscribed()
         let message = try ChatKey(secretKey: bob.keyPair.secretKey, partner: alice.publicKey).seal(
             "Are you at your desk?")
         // From the moment bob sends: a node announces what it admits before its answer to the
@@ -203,12 +169,9 @@ private struct Demo {
         let sending = ContinuousClock.now
         let sent = try await client.submitChat(message, to: alice.address, signedBy: bob.keyPair)
         guard sent.outcome.isSuccess else { throw DemoError("the node refused it: \(sent.outcome)") }
-        let deadline = ContinuousClock.now + .seconds(30)
-        while arrivals.seen.count < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        let seen = arrivals.seen
-        guard let live = seen[.socket], let polled = seen[.poll] else {
-            throw DemoError("both watches did not show the message: \(seen.keys)")
-        }
+        async let liveShown = live.firstNotification()
+        async let polledShown = polling.firstNotification()
+        let (shownLive, shownPolled) = try await (liveShown, polledShown)
         func delay(_ instant: ContinuousClock.Instant) -> String {
             let elapsed = (instant - sending).components
             return "\(elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000) ms"
@@ -216,8 +179,10 @@ private struct Demo {
         say(
             "9. No push service reaches a Linux desktop: adm-fetch watch follows alice's account instead. bob writes again;"
         )
-        say("   the live watch (the nodes' sockets) shows it \(delay(live)) after bob sent it, before any block;")
-        say("   the one that only polls (--no-live, every 10 s) \(delay(polled)) after, once a block held it.")
+        say("   the live watch (the nodes' sockets) shows it \(delay(shownLive)) after bob sent it, before any block;")
+        say("   the one that only polls (--no-live, every 10 s) \(delay(shownPolled)) after, once a block held it.")
+        await live.end()
+        await polling.end()
     }
 
     private func sendSignal(
@@ -266,21 +231,7 @@ extension Devnet {
     }
 }
 
-/// When each watch first showed a notification, and whether a socket is subscribed (which
-/// the live watch logs).
-private final class Arrivals: LogSink {
-    private let first = Mutex<[WatchNotification.Via: ContinuousClock.Instant]>([:])
-    private let live = Mutex(false)
-    var seen: [WatchNotification.Via: ContinuousClock.Instant] { first.withLock { $0 } }
-    var isLive: Bool { live.withLock { $0 } }
-    func note(_ via: WatchNotification.Via) { first.withLock { $0[via] = $0[via] ?? .now } }
-
-    func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
-        if message().hasPrefix("watch: live on") { live.withLock { $0 = true } }
-    }
-}
-
-private struct DemoError: Error, CustomStringConvertible {
+struct DemoError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }

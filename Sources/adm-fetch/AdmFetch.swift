@@ -1,4 +1,6 @@
+import AdamantAccountCLI
 import AdamantCLI
+import AdamantStore
 
 enum AdmFetch {
     static let tool = Tool(
@@ -19,5 +21,8 @@ enum AdmFetch {
                     "With no push service: a desktop notification for each incoming message or transfer, one bubble per chat."
                 ),
             ]
-        })
+        },
+        manual: AccountManual.supplement,
+        // The stores written to are left checkpointed: whole in their main files.
+        beforeExit: { WrittenStores.checkpoint() })
 }

@@ -1,3 +1,4 @@
+import AdamantAccountCLI
 import AdamantCLI
 import AdamantCore
 import AdamantDesktop
@@ -100,7 +101,7 @@ struct FetchCommand: Command {
         let keys = AccountKeys(KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context)))
         // Bad input is said first (64), then a missing desktop (69), before any node is asked.
         let desktop = try await DesktopOutput.notifier(arguments, context)
-        let (home, log) = openLog(context)
+        let (home, log) = FetchSetup.log(arguments, context)
         let pool = try await NodeOptions.pool(arguments, context, home: home, account: keys) {
             context.output.error("warning: " + $0)
         }
@@ -131,39 +132,26 @@ struct FetchCommand: Command {
             }
         }
         FetchReport.print(result, json: arguments.flag(Self.json), context)
-        // The bubble follows the policy; the output above is the extension's, whole. A push
-        // seen before has had its bubble.
+        // The bubble follows the policy; the output above is the extension's, whole.
         if let desktop, !result.duplicate {
             let pushed = WatchNotification(result: result, via: .poll, account: await keys.keyPair.address)
-            var configuration = NotificationDelivery.Configuration(policy: policy, desktop: true, stays: false)
+            var policy = policy
             // "Mute 1 hour" on a watch's bubble is kept in the home, for this bubble too.
             if let log {
                 do {
-                    try await configuration.policy.muteChats(
-                        of: pushed.account, keptIn: log, now: context.wallClock.unixMillis())
+                    try await policy.muteChats(of: pushed.account, keptIn: log, now: context.wallClock.unixMillis())
                 } catch {
                     context.output.error("warning: the muted chats cannot be read, none is muted: \(error)")
                 }
             }
-            var delivery = NotificationDelivery(configuration)
             let now = NotificationDelivery.Moment(unixMillis: context.wallClock.unixMillis())
-            for case .notify(let bubble) in delivery.handle(.found(pushed), at: now) {
+            for bubble in NotificationDelivery.bubbles(ofPushed: pushed, policy: policy, at: now) {
                 do throws(ServiceFailure) { _ = try await desktop.notify(bubble) } catch {
                     throw CLIError("--notify: \(error)", exitCode: .unavailable)
                 }
             }
         }
-        return Self.exitCode(for: result.failure)
-    }
-
-    static func exitCode(for failure: FetchFailure?) -> ExitCode {
-        switch failure {
-        case nil: .success
-        case .wrongAccount: .usage
-        // Stopped before it was found: as for one not found, the generic text was shown.
-        case .notFound, .noUsableNode, .cancelled: .unavailable
-        case .unverifiable, .notOurs, .unreadable: .invalidData
-        }
+        return FetchReport.exitCode(for: result.failure)
     }
 
     /// The push from `TXN_ID` or `--payload`.
@@ -174,19 +162,5 @@ struct FetchCommand: Command {
         }
         let bytes = try PayloadInput.read(source, limit: PushPayload.maximumSize)
         do { return try PushPayload(json: bytes) } catch { throw .invalidInput("--payload: \(error)") }
-    }
-
-    /// The home's log of shown transactions and partners' keys. A fetch works without it (the
-    /// notification matters more than the bookkeeping), saying why on stderr.
-    private func openLog(_ context: Context) -> (home: String?, log: NotificationLog?) {
-        var home: String?
-        do {
-            let path = try OutboxOptions.homeDirectory(arguments, context)
-            home = path
-            return (path, try NotificationLog(home: path))
-        } catch {
-            context.output.error("warning: \(error); duplicates are not detected")
-            return (home, nil)
-        }
     }
 }

@@ -1,3 +1,4 @@
+import AdamantAccountCLI
 import AdamantCLI
 import AdamantCore
 import AdamantDesktop
@@ -115,20 +116,9 @@ struct WatchCommand: Command {
         let open = try DesktopOutput.opener(arguments, context, log: logger)
         let desktop = try await DesktopOutput.notifier(arguments, context)
         if let server = desktop?.server { logger.log(.info, "desktop: notifications through \(server)") }
-        var pools: [NodePool] = []
-        for account in ownCircuits ? accounts : [accounts[0]] {
-            // Once, not once an account.
-            let warned = !pools.isEmpty
-            pools.append(
-                try await NodeOptions.pool(
-                    arguments, context, home: account.home, account: AccountKeys(account.keyPair)
-                ) {
-                    if !warned { logger.log(.warning, $0) }
-                })
-        }
+        let pools = try await WatchSetup.pools(for: accounts, ownCircuits: ownCircuits, arguments, context, logger)
         defer { for (pool, account) in zip(pools, accounts) { HealthCache.save(pool, home: account.home) } }
-        var logs: [String: NotificationLog] = [:]
-        var logsByAccount: [Address: NotificationLog] = [:]
+        let logsByAccount = try WatchSetup.logs(of: accounts)
         var watchers: [Watcher] = []
         var fetchers: [Address: Fetcher] = [:]
         var configuration = Watcher.Configuration()
@@ -136,26 +126,19 @@ struct WatchCommand: Command {
         if let pollInterval { (configuration.interval, configuration.liveInterval) = (pollInterval, pollInterval) }
         for (index, account) in accounts.enumerated() {
             let pool = pools[ownCircuits ? index : 0]
-            let log: NotificationLog
-            if let open = logs[account.home] {
-                log = open
-            } else {
-                do { log = try NotificationLog(home: account.home) } catch { throw CLIError(storeError: error) }
-                logs[account.home] = log
-            }
-            logsByAccount[account.keyPair.address] = log
+            guard let log = logsByAccount[account.keyPair.address] else { continue }  // every account has one
             let fetcher = Fetcher(
                 keyPair: account.keyPair, client: NodeClient(pool: pool, deadline: pool.allowing(.seconds(15))),
                 publicKeys: log)
             fetchers[account.keyPair.address] = fetcher
-            let chore = await openOutbox(account.home, account.keyPair, fetcher.client, logger, context).map {
+            let chore = await WatchSetup.outbox(of: account, nodes: fetcher.client, arguments, context, logger).map {
                 outbox in { @Sendable in await RegistrationChore(outbox: outbox, events: logger).run() }
             }
             watchers.append(
                 Watcher(
                     fetcher: fetcher, log: log, configuration: configuration, chore: chore,
                     events: logger,
-                    progress: logger.progress.map(Self.showing)))
+                    progress: logger.progress.map(WatchReport.showing)))
         }
 
         let stop = StopOnSignals()
@@ -169,9 +152,7 @@ struct WatchCommand: Command {
             service: desktop,
             show: { notification throws(HandOverFailure) in
                 guard output.print(notification) else {
-                    throw HandOverFailure(
-                        stop.requested
-                            ? "standard output took nothing more before the stop" : "standard output cannot be written")
+                    throw .handler(stop.requested ? ShowFailure.outputStopped : .outputUnwritable)
                 }
                 try await hook?.run(for: notification)
             }, open: open, log: logger, wallClock: context.wallClock, clock: context.clock)
@@ -186,86 +167,20 @@ struct WatchCommand: Command {
                     try await group.run(from: start) { account, height in
                         logger.log(.info, "Watching \(account) from block \(height); stop with Ctrl-C.")
                     } onNotification: { found throws(HandOverFailure) in
-                        Self.log(found.result, logger)
+                        WatchReport.log(found.result, logger)
                         try await notifier.found(found)
                     }
                 }
                 return nil
             } catch  where stop.requested {
-                // Its reader stopped reading: the stop is not held up, and nothing is lost.
-                if case .notHandedOver(let id, let why) = error.error {
-                    logger.log(
-                        .warning,
-                        "watch: stopped while \(why): transaction \(id) and those after it are shown at the next start")
-                }
+                WatchReport.stopped(while: error, logger)
                 return nil
             } catch {
                 return error
             }
         }
         if let signal = stop.signalName { logger.log(.info, "watch: stopped by \(signal)") }
-        guard let error = failure else { return .success }
-        switch error.error {
-        case .noUsableNode(let detail):
-            throw CLIError(detail, exitCode: .unavailable)
-        case .leaseRefused(.held(let holder)):
-            throw CLIError(
-                "another watch of \(error.account) runs on this home (\(holder)); stop it first, or give this one another --home",
-                exitCode: .queued)
-        case .leaseRefused(let refusal):
-            throw CLIError(WatchError.leaseRefused(refusal).description, exitCode: .rejected)
-        case .aheadOfChain(let height, let tip):
-            throw CLIError.invalidInput(
-                "--from-height \(height) is past the chain's tip, block \(tip): give a height up to \(tip), or leave it out to start at the current block"
-            )
-        case .notHandedOver(let id, let failure):
-            // Standard output's own failure is reported by Tool, as for every command.
-            logger.log(
-                .error,
-                "watch: stopped: transaction \(id) could not be shown (\(failure)); it is shown at the next start")
-            return .outputFailed
-        case .store(let failure):
-            throw CLIError(storeError: failure)
-        }
-    }
-
-    /// One line per notification: what kind at info, which transaction only at debug, never
-    /// what it says.
-    static func log(_ result: FetchResult, _ logger: Logger) {
-        let detail =
-            logger.logs(.debug)
-            ? " (transaction \(result.id)\(result.transaction?.height.map { ", block \($0)" } ?? ""))" : ""
-        if let failure = result.failure {
-            logger.log(
-                .warning,
-                "watch: notification with the generic text: \(result.notification.kind.rawValue)\(detail): \(failure)")
-        } else {
-            logger.log(.info, "watch: notification: \(result.notification.kind.rawValue)\(detail)")
-        }
-    }
-
-    /// The progress line through a backlog: only while pages come back full, cleared at the end.
-    static func showing(_ line: ProgressLine) -> @Sendable (WatchProgress) -> Void {
-        { progress in
-            if progress.caughtUp { return line.clear() }
-            line.update(
-                "catching up: \(progress.read) read, block \(progress.height)"
-                    + (progress.chainHeight.map { " of \($0)" } ?? ""))
-        }
-    }
-
-    /// The registration outbox, when the home has one (never created here); without it, or
-    /// when it cannot be opened, watching goes on alone.
-    private func openOutbox(
-        _ home: String, _ keyPair: KeyPair, _ nodes: NodeClient, _ logger: Logger, _ context: Context
-    ) async -> Outbox? {
-        guard SmallFile.exists(atPath: home + "/" + Outbox.storeFileName) else { return nil }
-        do {
-            return try await OutboxOptions.open(
-                arguments, context, keys: AccountKeys(keyPair), nodes: nodes, log: Demoted(logger, as: "outbox"))
-        } catch {
-            logger.log(.warning, "watch: the registration outbox is not flushed while watching: \(error.message)")
-            return nil
-        }
+        guard let failure else { return .success }
+        return try WatchReport.exitCode(for: failure, logger)
     }
 }

@@ -1,4 +1,6 @@
+import AdamantAccountCLI
 import AdamantCLI
+import AdamantStore
 
 enum AdmPush {
     static let tool = Tool(
@@ -32,5 +34,8 @@ enum AdmPush {
                     "adm-push nodes --node http://127.0.0.1:36666 --node https://clown.adamant.im",
                     "Check two nodes: status, height, version, latency and clock."),
             ]
-        })
+        },
+        manual: AccountManual.supplement,
+        // The stores written to are left checkpointed: whole in their main files.
+        beforeExit: { WrittenStores.checkpoint() })
 }

@@ -1,3 +1,4 @@
+import AdamantAccountCLI
 import AdamantCLI
 import AdamantCore
 import AdamantPush

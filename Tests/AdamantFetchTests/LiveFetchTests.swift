@@ -105,7 +105,7 @@ struct LiveFetchTests {
             try await network.send("sent from my phone", from: network.me, to: network.friend))
         let unknown = await network.fetcher().fetch(PushPayload(id: id))
         #expect(
-            unknown.failure == .unreadable("no node knows the public key of \(network.friend.address)"),
+            unknown.failure == .unreadable(.unknownKey(network.friend.address)),
             "the friend never sent anything")
 
         _ = try network.confirmed(try await network.send("hi", from: network.friend, to: network.me))

@@ -8,6 +8,9 @@ import Testing
 
 @testable import AdamantFetch
 
+/// What a test's handler throws for the notification it refuses.
+struct Refused: Error, Equatable {}
+
 /// A watcher of `network.me` in a fresh home, run as a task and stopped by cancelling it.
 final class WatchRun: Sendable {
     let network: FetchNetwork
@@ -49,7 +52,7 @@ final class WatchRun: Sendable {
                     self.started.withLock { $0 = height }
                 } onNotification: { notification throws(HandOverFailure) in
                     let result = notification.result
-                    if result.id == refusing { throw HandOverFailure("refused") }
+                    if result.id == refusing { throw .handler(Refused()) }
                     self.delivered.withLock { $0.append(notification) }
                 }
                 return .success(())
@@ -256,10 +259,10 @@ struct WatchTests {
         let first = try WatchRun(network)
         try await first.start(from: .height(start), refusing: sent[1])
         let ended = await first.ended()
-        guard case .failure(.notHandedOver(let id, _)) = ended else {
+        guard case .failure(.notHandedOver(let id, .handler(let refusal))) = ended else {
             throw TestFailure("ended with \(String(describing: ended))")
         }
-        #expect(id == sent[1])
+        #expect(id == sent[1] && refusal is Refused)
         #expect(first.results.map(\.id) == [sent[0]])
 
         let second = try WatchRun(network, home: first.home)

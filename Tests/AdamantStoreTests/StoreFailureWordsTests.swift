@@ -2,6 +2,10 @@ import Testing
 
 @testable import AdamantStore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// What a storage failure says: the store by its name and its path, what happened and what to
 /// do, and never the SQL that failed.
 @Suite("Store failure words")

@@ -4,6 +4,7 @@ import AdamantNodes
 import Foundation
 import Testing
 
+@testable import AdamantAccountCLI
 @testable import AdamantCLI
 
 /// The config file's parsing and checks, without processes.

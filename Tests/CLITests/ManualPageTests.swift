@@ -2,6 +2,7 @@ import AdamantFetch
 import Foundation
 import Testing
 
+@testable import AdamantAccountCLI
 @testable import AdamantCLI
 
 /// `--generate-manual`: every page passes groff's warnings (and mandoc's, where installed)
@@ -116,7 +117,8 @@ final class ManualPageTests {
         #expect(Self.section("ENVIRONMENT", of: devnet).contains("reads no environment variables"))
         // The page's figure for the address book is the code's.
         let minutes = AddressBookSource.maximumAge.components.seconds / 60
-        #expect(ManualText.files([OutboxOptions.home.spec]).contains { $0.text.contains("after \(minutes) minutes") })
+        #expect(
+            AccountManual.files([OutboxOptions.home.spec]).contains { $0.text.contains("after \(minutes) minutes") })
     }
 
     /// The config file's entry names the desktop notifications' keys, the log's entry what

@@ -102,7 +102,7 @@ final class Handoff: Sendable {
             try await withCheckedThrowingContinuation { (offer: CheckedContinuation<Void, any Error>) in
                 let taker: CheckedContinuation<WatchNotification?, any Error>? = state.withLock { state in
                     if state.closed {
-                        offer.resume(throwing: HandOverFailure("the reader of the notifications stopped"))
+                        offer.resume(throwing: HandOverFailure.readerStopped)
                         return nil
                     }
                     guard let taker = state.taker else {
@@ -118,7 +118,8 @@ final class Handoff: Sendable {
         } catch let failure as HandOverFailure {
             throw failure
         } catch {
-            throw HandOverFailure("\(error)")
+            // Only `HandOverFailure` is ever resumed with: the continuation's type cannot say so.
+            throw .readerStopped
         }
     }
 
@@ -186,7 +187,7 @@ final class Handoff: Sendable {
             return (state.offered?.1, state.given)
         }
         for waiting in [offered, given].compactMap({ $0 }) {
-            waiting.resume(throwing: HandOverFailure("the reader of the notifications stopped"))
+            waiting.resume(throwing: HandOverFailure.readerStopped)
         }
     }
 }

@@ -80,9 +80,7 @@ public struct Fetcher: Sendable {
     private func locate(_ push: PushPayload, until deadline: AnyClock.Instant) async -> Result<Transaction, Fallback> {
         if let carried = push.transaction {
             do { try Self.check(carried, is: push.id) } catch {
-                return .failure(
-                    Fallback(
-                        result: fallback(push.id, error as? FetchFailure ?? .unverifiable("\(error)"), type: carried)))
+                return .failure(Fallback(result: fallback(push.id, .unverifiable(error), type: carried)))
             }
             return .success(carried)
         }
@@ -103,7 +101,7 @@ public struct Fetcher: Sendable {
             id = given
         } else {
             do { id = try transaction.computedID() } catch {
-                throw .unverifiable("it has no id, and none can be computed (\(error))")
+                throw .unverifiable(.noID(error))
             }
         }
         return await show(
@@ -128,13 +126,12 @@ public struct Fetcher: Sendable {
         let chat = transaction.type == .chat ? transaction.chat : nil
         var plaintext: String?
         if let chat {
-            do {
+            do throws(FetchFailure.Unreadable) {
                 let key = try await partners.chatKey(
                     for: transaction, incoming: incoming, client: client(until: deadline))
-                plaintext = try key.open(chat)
+                do { plaintext = try key.open(chat) } catch { throw .crypto(error) }
             } catch {
-                let failure = error as? FetchFailure ?? .unreadable("\(error)")
-                var result = fallback(id, failure, type: transaction, title: title)
+                var result = fallback(id, .unreadable(error), type: transaction, title: title)
                 result.transaction = transaction
                 result.thread = partner
                 return result
@@ -152,7 +149,7 @@ public struct Fetcher: Sendable {
     /// again with backoff until the deadline.
     func find(_ id: TransactionID, until deadline: AnyClock.Instant) async -> Result<Transaction, FetchFailure> {
         var pause = configuration.pollInterval
-        var lastProblem = "no node has it yet"
+        var lastError: NodeError?
         while true {
             do {
                 let nodes = client(until: deadline)
@@ -161,15 +158,15 @@ public struct Fetcher: Sendable {
                 if let found = try await nodes.queuedTransaction(id) { return .success(found) }
             } catch let error {
                 switch error {
-                case .noUsableNode, .proxyFailed: return .failure(.noUsableNode("\(error)"))
-                case _ where error.everyAnswerFailedVerification: return .failure(.unverifiable("\(error)"))
+                case .noUsableNode, .proxyFailed: return .failure(.noUsableNode(error))
+                case _ where error.everyAnswerFailedVerification: return .failure(.unverifiable(.nodes(error)))
                 case .cancelled: return .failure(.cancelled)
-                default: lastProblem = "\(error)"
+                default: lastError = error
                 }
             }
             let now = clock.now
             guard now + pause < deadline else {
-                return .failure(.notFound(lastProblem))
+                return .failure(.notFound(lastError))
             }
             try? await clock.sleep(until: now + pause)
             if Task.isCancelled { return .failure(.cancelled) }
@@ -190,9 +187,10 @@ public struct Fetcher: Sendable {
 
     /// A carried transaction passes the checks a fetched one does: signature, sender, and the
     /// id the push names.
-    static func check(_ transaction: Transaction, is id: TransactionID) throws {
-        let computed = try transaction.verify()
-        guard computed == id else { throw FetchFailure.unverifiable("its id is \(computed), the push names \(id)") }
+    static func check(_ transaction: Transaction, is id: TransactionID) throws(FetchFailure.Unverifiable) {
+        let computed: TransactionID
+        do { computed = try transaction.verify() } catch { throw .transaction(error) }
+        guard computed == id else { throw .otherID(computed: computed, named: id) }
     }
 
     func fallback(

@@ -36,30 +36,31 @@ final class PartnerKeys: Sendable {
         self.cache = cache
     }
 
-    func chatKey(for transaction: Transaction, incoming: Bool, client: NodeClient) async throws -> ChatKey {
+    func chatKey(for transaction: Transaction, incoming: Bool, client: NodeClient) async throws(FetchFailure.Unreadable)
+        -> ChatKey
+    {
         let keyPair = await keys.keyPair
         let partnerKey =
             incoming
             ? transaction.senderPublicKey : try await recipientKey(of: transaction, as: keyPair, client: client)
         if let known = chatKeys.withLock({ $0[partnerKey] }) { return known }
-        let key = try ChatKey(secretKey: keyPair.secretKey, partner: partnerKey)
+        let key: ChatKey
+        do { key = try ChatKey(secretKey: keyPair.secretKey, partner: partnerKey) } catch { throw .crypto(error) }
         chatKeys.withLock { $0[partnerKey] = key }
         return key
     }
 
     /// The recipient's key, checked to hash to the recipient (a node could send any key).
-    private func recipientKey(of transaction: Transaction, as keyPair: KeyPair, client: NodeClient) async throws
-        -> PublicKey
+    private func recipientKey(of transaction: Transaction, as keyPair: KeyPair, client: NodeClient)
+        async throws(FetchFailure.Unreadable) -> PublicKey
     {
-        guard let recipient = transaction.recipientId else {
-            throw FetchFailure.unreadable("the transaction has no recipient")
-        }
+        guard let recipient = transaction.recipientId else { throw .noRecipient }
         if recipient == keyPair.address { return keyPair.publicKey }
         if let given = transaction.recipientPublicKey, given.address == recipient { return given }
         if let cached = await cache.knownKey(of: recipient) { return cached }
-        guard let fetched = try await client.publicKey(of: recipient) else {
-            throw FetchFailure.unreadable("no node knows the public key of \(recipient)")
-        }
+        let answer: PublicKey?
+        do { answer = try await client.publicKey(of: recipient) } catch { throw .nodes(error) }
+        guard let fetched = answer else { throw .unknownKey(recipient) }
         await cache.keep(fetched, of: recipient)
         return fetched
     }

@@ -1,10 +1,11 @@
 public import AdamantCore
+public import AdamantNodes
 public import AdamantStore
 
 /// Why `watch` stopped other than by being cancelled.
 public enum WatchError: Error, Sendable, CustomStringConvertible {
-    /// At the start, no node could be used (later, failures are retried).
-    case noUsableNode(String)
+    /// At the start, no node could be used (later, failures are retried): each node's report.
+    case noUsableNode(NodeError)
     /// The home's log, which keeps the cursor and what was shown, failed.
     case store(StoreError)
     /// Another watch of this account runs on this home (who, as it says), or its lease
@@ -19,7 +20,7 @@ public enum WatchError: Error, Sendable, CustomStringConvertible {
     /// The reason in a sentence.
     public var description: String {
         switch self {
-        case .noUsableNode(let detail): detail
+        case .noUsableNode(let error): error.description
         case .store(let error): error.description
         case .leaseRefused(.held(let holder)): "another watch of this account runs on this home: \(holder)"
         case .leaseRefused(.unavailable(let path, let reason)): "the watch's lease \(path) cannot be taken: \(reason)"
@@ -41,10 +42,18 @@ public enum WatchStart: Sendable, Hashable {
 
 /// Why a watch's handler could not show a notification (its output cannot be written, its
 /// hook cannot be started): the watch stops without marking it shown.
-public struct HandOverFailure: Error, Sendable, CustomStringConvertible {
-    /// What failed, in a phrase.
-    public let description: String
+public enum HandOverFailure: Error, Sendable, CustomStringConvertible {
+    /// The reader of `Notifications` stopped asking for the next one.
+    case readerStopped
+    /// The handler's own failure, as it threw it: this library knows nothing of the outputs
+    /// a handler writes to.
+    case handler(any Error)
 
-    /// A failure described by `description`.
-    public init(_ description: String) { self.description = description }
+    /// What failed, in a phrase.
+    public var description: String {
+        switch self {
+        case .readerStopped: "the reader of the notifications stopped"
+        case .handler(let error): "\(error)"
+        }
+    }
 }

@@ -99,7 +99,7 @@ public struct Watcher: Sendable {
         }
         let reports = await pool.checkHealth()
         guard let tip = reports.filter(\.health.isUsable).compactMap(\.status?.height).max() else {
-            throw .noUsableNode(NodeError.noUsableNode(reports).description)
+            throw .noUsableNode(.noUsableNode(reports))
         }
         switch start {
         case .height(let height):

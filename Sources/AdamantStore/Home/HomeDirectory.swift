@@ -129,8 +129,8 @@ extension StoreFailure {
         switch code {
         case ENOSPC, EDQUOT: self = .diskFull
         case EROFS, EACCES, EPERM: self = .readOnly
-        case EIO: self = .ioError(String(cString: strerror(code)))
-        default: self = .other(String(cString: strerror(code)))
+        case EIO: self = .ioError(.system(errno: code))
+        default: self = .other(.system(errno: code))
         }
     }
 }

@@ -172,6 +172,20 @@ import Testing
             at: Self.night)
     }
 
+    /// A push's one bubble: without actions (the process is gone when it is clicked), held ones
+    /// shown quietly, and none for a push seen before, which had its bubble then.
+    @Test func aPushHasOneBubbleUnlessSeenBefore() {
+        var policy = NotificationPolicy()
+        policy.quiet = NotificationPolicy.QuietHours("22:00-07:00")
+        policy.quietMode = .hold
+        let pushed = Self.notification("one", id: 1)
+        let bubbles = NotificationDelivery.bubbles(ofPushed: pushed, policy: policy, at: Self.night)
+        #expect(bubbles.map { Self.line(.notify($0)) } == ["notify #1 Alice: one without actions silent low"])
+        var again = pushed
+        again.result.duplicate = true
+        #expect(NotificationDelivery.bubbles(ofPushed: again, policy: policy, at: Self.night).isEmpty)
+    }
+
     @Test func previewSenderAndNoneKeepTheTextOffEveryOutput() {
         var policy = NotificationPolicy()
         policy.preview = .none
@@ -274,7 +288,7 @@ import Testing
         policy.muted[Self.bob] = .some(nil)
         var delivery = Self.desktop(policy)
         var failed = Self.notification("?", id: 3)
-        failed.result.failure = .notFound("gone")
+        failed.result.failure = .notFound(nil)
         Self.run(
             &delivery,
             [

@@ -72,7 +72,7 @@ do throws(WatchGroup.Failure) {
     }
 } catch {
     switch error.error {
-    case .noUsableNode(let detail): fail(detail, 69)
+    case .noUsableNode(let error): fail(error.description, 69)
     // Another notifier follows this account on this home.
     case .leaseRefused: fail("\(error.error)", 75)
     default: fail("\(error.error)", 74)

@@ -1,3 +1,4 @@
+public import AdamantCLI
 import AdamantCore
 import AdamantNodes
 

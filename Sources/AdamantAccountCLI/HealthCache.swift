@@ -1,3 +1,4 @@
+import AdamantCLI
 public import AdamantCore
 public import AdamantNodes
 

@@ -1,3 +1,4 @@
+public import AdamantCLI
 public import AdamantFetch
 
 /// The watch's standard output: one line per notification, "title: body" or `--json`'s

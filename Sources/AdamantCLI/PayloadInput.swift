@@ -1,4 +1,3 @@
-import AdamantCLI
 import AdamantCore
 
 #if canImport(Glibc)
@@ -11,8 +10,9 @@ import AdamantCore
 
 /// Reads `--payload`: a regular file or standard input, refused past `limit` bytes without
 /// reading further, never blocking on a FIFO given as a file.
-enum PayloadInput {
-    static func read(_ source: String, limit: Int) throws(CLIError) -> [UInt8] {
+public enum PayloadInput {
+    /// The bytes of `source` (a path, or - for standard input), at most `limit` of them.
+    public static func read(_ source: String, limit: Int) throws(CLIError) -> [UInt8] {
         let descriptor: Int32
         if source == "-" {
             descriptor = STDIN_FILENO

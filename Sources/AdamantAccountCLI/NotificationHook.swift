@@ -1,3 +1,4 @@
+public import AdamantCLI
 import AdamantCore
 public import AdamantFetch
 import AdamantNodes
@@ -33,7 +34,7 @@ public struct NotificationHook: Sendable {
         environment["ADM_THREAD"] = result.thread?.description ?? ""
         let outcome = await ChildProcess.run(
             "/bin/sh", ["-c", command], environment: environment, timeout: Self.timeout)
-        if case .notStarted(let reason) = outcome { throw HandOverFailure("--exec could not start: \(reason)") }
+        if case .notStarted(let reason) = outcome { throw .handler(ShowFailure.hookNotStarted(reason)) }
         if !outcome.succeeded { logger.log(.warning, "watch: --exec for transaction \(result.id) \(outcome)") }
     }
 }

@@ -1,3 +1,4 @@
+import AdamantCLI
 public import AdamantCore
 public import AdamantFetch
 public import AdamantNodes
@@ -274,9 +275,7 @@ public struct ConfigFile: Sendable, Hashable {
     /// Where the file lives for this environment, or nil when neither `XDG_CONFIG_HOME` nor
     /// `HOME` is an absolute path.
     public static func defaultPath(environment: [String: String]) -> String? {
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/adm-push/config.json" }
-        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.config/adm-push/config.json" }
-        return nil
+        ConfigFileSource.defaultPath(environment: environment)
     }
 
     /// The parsed file, or nil when there is no file at `path`. Refuses anything but a regular

@@ -1,3 +1,4 @@
+public import AdamantCLI
 public import AdamantCore
 
 /// One account `adm-fetch watch` follows, and the home that keeps its cursor and journal.

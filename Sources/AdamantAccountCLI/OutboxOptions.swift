@@ -1,3 +1,4 @@
+public import AdamantCLI
 public import AdamantCore
 public import AdamantNodes
 public import AdamantPush

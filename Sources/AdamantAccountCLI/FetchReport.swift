@@ -1,11 +1,13 @@
-import AdamantCLI
+public import AdamantCLI
 import AdamantCore
-import AdamantFetch
+public import AdamantFetch
 
 /// How a fetch is printed: the notification's title and body as two lines, or one JSON
 /// object that always has something to show (`fallback` and `reason` on failure).
-enum FetchReport {
-    static func print(_ result: FetchResult, json: Bool, _ context: Context) {
+public enum FetchReport {
+    /// Prints `result`: its title and body, or with `json` one object; a failure is said on
+    /// standard error too.
+    public static func print(_ result: FetchResult, json: Bool, _ context: Context) {
         if json {
             context.output.printJSON(result)
             return
@@ -17,7 +19,7 @@ enum FetchReport {
 
     /// The generic text for a push that could not even be read (no id to name); the error
     /// itself is the caller's to report.
-    static func printFallback(reason: String, json: Bool, _ context: Context) {
+    public static func printFallback(reason: String, json: Bool, _ context: Context) {
         let notification = NotificationRenderer.fallback(type: nil, amount: 0, title: "ADAMANT")
         if json {
             context.output.printJSON(
@@ -28,6 +30,17 @@ enum FetchReport {
         }
         context.output.print(notification.title)
         context.output.print(notification.body)
+    }
+
+    /// The exit code of a fetch that ended with `failure`.
+    public static func exitCode(for failure: FetchFailure?) -> ExitCode {
+        switch failure {
+        case nil: .success
+        case .wrongAccount: .usage
+        // Stopped before it was found: as for one not found, the generic text was shown.
+        case .notFound, .noUsableNode, .cancelled: .unavailable
+        case .unverifiable, .notOurs, .unreadable: .invalidData
+        }
     }
 
     /// `--json` for a push that could not be read: the generic text and why.

@@ -1,0 +1,62 @@
+public import AdamantCLI
+public import AdamantCore
+public import AdamantNodes
+public import AdamantPush
+public import AdamantStore
+
+/// What `adm-fetch watch` opens for its accounts before it watches: their pools, their logs
+/// and their outboxes.
+public enum WatchSetup {
+    /// Through a SOCKS proxy each account reads on its own circuit, sockets and all: a pool
+    /// each, in the accounts' order. Else the accounts share one pool and one socket per node:
+    /// one pool, the first account's. A warning about the nodes is logged once, not once an
+    /// account.
+    public static func pools(
+        for accounts: [WatchedAccount], ownCircuits: Bool, _ arguments: ParsedArguments, _ context: Context,
+        _ logger: Logger
+    ) async throws(CLIError) -> [NodePool] {
+        var pools: [NodePool] = []
+        for account in ownCircuits ? accounts : [accounts[0]] {
+            let warned = !pools.isEmpty
+            pools.append(
+                try await NodeOptions.pool(
+                    arguments, context, home: account.home, account: AccountKeys(account.keyPair)
+                ) {
+                    if !warned { logger.log(.warning, $0) }
+                })
+        }
+        return pools
+    }
+
+    /// Each account's notification log: one per home, shared by the accounts kept there.
+    public static func logs(of accounts: [WatchedAccount]) throws(CLIError) -> [Address: NotificationLog] {
+        var byHome: [String: NotificationLog] = [:]
+        var byAccount: [Address: NotificationLog] = [:]
+        for account in accounts {
+            if byHome[account.home] == nil {
+                do { byHome[account.home] = try NotificationLog(home: account.home) } catch {
+                    throw CLIError(storeError: error)
+                }
+            }
+            byAccount[account.keyPair.address] = byHome[account.home]
+        }
+        return byAccount
+    }
+
+    /// The registration outbox, when the home has one (never created here); without it, or
+    /// when it cannot be opened, watching goes on alone.
+    public static func outbox(
+        of account: WatchedAccount, nodes: NodeClient, _ arguments: ParsedArguments, _ context: Context,
+        _ logger: Logger
+    ) async -> Outbox? {
+        guard SmallFile.exists(atPath: account.home + "/" + Outbox.storeFileName) else { return nil }
+        do {
+            return try await OutboxOptions.open(
+                arguments, context, keys: AccountKeys(account.keyPair), nodes: nodes,
+                log: Demoted(logger, as: "outbox"))
+        } catch {
+            logger.log(.warning, "watch: the registration outbox is not flushed while watching: \(error.message)")
+            return nil
+        }
+    }
+}
