@@ -34,12 +34,28 @@ final class WatchProcess: Sendable {
     var stdout: String { process.stdout }
     var stderr: String { process.stderr }
 
-    /// The ids of the complete JSON lines printed so far.
+    /// The ids of the complete JSON lines printed so far. Read on from where the last call
+    /// stopped: tests ask for them every few milliseconds while a watch prints thousands of
+    /// lines, and reading them all again each time kept the suite's threads from other tests.
     var ids: [String] {
-        stdout.split(separator: "\n").compactMap { line in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
+        read.withLock { read in
+            guard let file = FileHandle(forReadingAtPath: process.stdoutPath) else { return read.ids }
+            defer { try? file.close() }
+            try? file.seek(toOffset: read.offset)
+            let new = (try? file.readToEnd()) ?? Data()
+            read.offset += UInt64(new.count)
+            read.partial += new
+            while let end = read.partial.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = read.partial[read.partial.startIndex..<end]
+                read.partial = Data(read.partial[(end + 1)...])
+                if let id = (try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])?["id"] as? String {
+                    read.ids.append(id)
+                }
+            }
+            return read.ids
         }
     }
+    private let read = Mutex((offset: UInt64(0), partial: Data(), ids: [String]()))
 
     /// The process's id, once it started.
     var processID: pid_t? { process.processIdentifier }

@@ -4,7 +4,7 @@ package import AdamantCore
 /// POST the session asks for as a child task, its retry timer on the given clock, and hands on
 /// what comes of it, for as long as `run` is let run. The group discards each child as it
 /// finishes: a plain one keeps every result until it is read, which a connection open for
-/// months never does. A session that ends cancels the requests it still has out.
+/// months never does.
 package struct SocketConnection: Sendable {
     /// What the watch is told.
     package enum Event: Sendable {
@@ -56,7 +56,6 @@ package struct SocketConnection: Sendable {
     package func run(_ handle: (Event) -> Bool) async {
         var session = SocketSession(addresses: addresses, types: types, configuration: configuration)
         let (completions, sink) = AsyncStream.makeStream(of: Completion.self)
-        let requests = SessionRequests()
         var handling = true
         func output(_ event: Event) { handling = handling && handle(event) }
         // A node answering every poll at once, with anything, would otherwise keep this busy
@@ -87,27 +86,18 @@ package struct SocketConnection: Sendable {
                                 maxResponseBytes: configuration.maximumAnswerBytes, hop: hop, circuit: circuit)
                             group.addTask { [transport, clock] in
                                 if pause > .zero, (try? await clock.sleep(for: pause)) == nil { return }
-                                guard
-                                    let answer = await requests.run(
-                                        epoch: epoch, { await Self.exchange(request, transport) })
-                                else { return }
-                                sink.yield(.polled(epoch: epoch, answer))
+                                sink.yield(.polled(epoch: epoch, await Self.exchange(request, transport)))
                             }
                         case .send(let epoch, let sid, let body):
                             let request = HTTPRequest(
                                 method: .post, url: url(sid), body: body, timeout: configuration.requestTimeout,
                                 connectTimeout: configuration.requestTimeout, hop: hop, circuit: circuit)
                             group.addTask { [transport] in
-                                guard
-                                    let answer = await requests.run(
-                                        epoch: epoch, { await Self.exchange(request, transport) })
-                                else { return }
-                                sink.yield(.sent(epoch: epoch, answer))
+                                sink.yield(.sent(epoch: epoch, await Self.exchange(request, transport)))
                             }
                         case .live: output(.live)
                         case .received: continue  // taken above, sorted
                         case .down(let end, let delay, let generation):
-                            requests.endSessions(before: generation)
                             output(.down(end))
                             group.addTask { [clock] in
                                 guard (try? await clock.sleep(for: delay)) != nil else { return }
