@@ -32,7 +32,7 @@ struct LeaseCountTests {
         }
         #expect(try String(contentsOfFile: leaseFile(home), encoding: .utf8).contains(" 1\n"), "the page before's")
         let log = try NotificationLog(home: home.path)
-        let lease = try log.leaseWatch(account: account)
+        let lease = try await nextLease(log, account)
         #expect(try await log.settleWatched(account: account, stream: "chats", lease: lease) == ids.count)
         #expect(try await log.watchCursor(account: account, stream: "chats") == from)
     }
@@ -49,7 +49,7 @@ struct LeaseCountTests {
             page.handedOverNext()
         }
         let log = try NotificationLog(home: home.path)
-        let lease = try log.leaseWatch(account: account)
+        let lease = try await nextLease(log, account)
         #expect(
             try String(contentsOfFile: leaseFile(home), encoding: .utf8).contains("\npage chats "), "kept until settled"
         )
@@ -76,7 +76,7 @@ struct LeaseCountTests {
         let text = try String(contentsOfFile: leaseFile(home), encoding: .utf8)
         try (text + "page chats \(serial) 3\n").write(toFile: leaseFile(home), atomically: false, encoding: .utf8)
         let log = try NotificationLog(home: home.path)
-        let lease = try log.leaseWatch(account: account)
+        let lease = try await nextLease(log, account)
         #expect(try await log.settleWatched(account: account, stream: "chats", lease: lease) == 3, "by the count of 1")
     }
 
@@ -92,7 +92,7 @@ struct LeaseCountTests {
         try SQLiteConnection(path: home.file(NotificationLog.fileName), create: false).query(
             "UPDATE handing_over SET handed_over = 3, serial = 0")
         let log = try NotificationLog(home: home.path)
-        let lease = try log.leaseWatch(account: account)
+        let lease = try await nextLease(log, account)
         #expect(try await log.settleWatched(account: account, stream: "chats", lease: lease) == 1)
         #expect(try await log.shown(among: listed, account: account) == Set(ids[..<3]))
     }

@@ -23,11 +23,11 @@ struct PageHandOverTests {
     }
 
     /// A watch's process on `home`: the log, and `account`'s lease, which its end lets go.
-    func watch(_ home: TemporaryDirectory, of account: Address? = nil) throws -> (
+    func watch(_ home: TemporaryDirectory, of account: Address? = nil) async throws -> (
         log: NotificationLog, lease: WatchLease
     ) {
         let log = try NotificationLog(home: home.path)
-        return (log, try log.leaseWatch(account: account ?? self.account))
+        return (log, try await nextLease(log, account ?? self.account))
     }
 
     /// The count the lease's file holds for `stream`'s page: "page STREAM SERIAL COUNT".
@@ -55,14 +55,14 @@ struct PageHandOverTests {
     @Test func aKillAfterTwoOfFiveTakesTheOtherThreeOutAndPutsTheCursorBack() async throws {
         let home = try home()
         do {
-            let (log, lease) = try watch(home)
+            let (log, lease) = try await watch(home)
             let page = try await log.recordWatched(
                 listed, account: account, from: from, to: past, stream: "chats", lease: lease)
             page.handedOverNext()
             page.handedOverNext()
         }  // killed: the page is dropped without a word
 
-        let (log, lease) = try watch(home)
+        let (log, lease) = try await watch(home)
         #expect(try await log.shown(among: listed, account: account) == Set(ids), "all five recorded before the kill")
         #expect(try await log.settleWatched(account: account, stream: "chats", lease: lease) == 3)
         #expect(try await log.shown(among: listed, account: account) == Set(ids[..<2]))
@@ -77,12 +77,12 @@ struct PageHandOverTests {
         let home = try home()
         let (lost, kept) = (ids[0], ids[1])
         do {
-            let (log, lease) = try watch(home)
+            let (log, lease) = try await watch(home)
             _ = try await log.recordPooled([kept], account: account, at: 1, stream: "socket", lease: lease)
                 .handedOverNext()
             _ = try await log.recordPooled([lost], account: account, at: 2, stream: "socket", lease: lease)
         }  // killed while `lost` was being handed over
-        let (log, lease) = try watch(home)
+        let (log, lease) = try await watch(home)
         #expect(try await log.shown(pooled: [lost, kept], account: account, fromHeight: 40) == [lost, kept])
         #expect(try await log.settleWatched(account: account, stream: "socket", lease: lease) == 1)
         #expect(try await log.shown(pooled: [lost, kept], account: account, fromHeight: 40) == [kept])
@@ -96,7 +96,7 @@ struct PageHandOverTests {
     /// announces it late, as long as its page reaches where the listings read.
     @Test func aLateAnnouncementOfAListedTransactionIsSkipped() async throws {
         let home = try home()
-        let (log, lease) = try watch(home)
+        let (log, lease) = try await watch(home)
         let page = try await log.recordWatched(
             listed, account: account, from: from, to: past, stream: "chats", lease: lease)
         for _ in ids { page.handedOverNext() }
@@ -112,13 +112,13 @@ struct PageHandOverTests {
     @Test func aPageHandedOverWholeLeavesNothingToSettle() async throws {
         let home = try home()
         do {
-            let (log, lease) = try watch(home)
+            let (log, lease) = try await watch(home)
             let page = try await log.recordWatched(
                 listed, account: account, from: from, to: past, stream: "chats", lease: lease)
             for _ in ids { page.handedOverNext() }
             page.handedOverNext()  // one more than the page has: nothing
         }
-        let (log, lease) = try watch(home)
+        let (log, lease) = try await watch(home)
         #expect(try await log.settleWatched(account: account, stream: "chats", lease: lease) == 0)
         #expect(try await log.shown(among: listed, account: account) == Set(ids))
         #expect(try await log.watchCursor(account: account, stream: "chats") == past)
@@ -130,7 +130,7 @@ struct PageHandOverTests {
         let home = try home()
         let later = (6...7).map { WatchedTransaction(id: TransactionID(number: 2000 + UInt64($0)), height: 44) }
         do {
-            let (log, lease) = try watch(home)
+            let (log, lease) = try await watch(home)
             let long = try await log.recordWatched(
                 listed, account: account, from: from, to: past, stream: "chats", lease: lease)
             for _ in ids { long.handedOverNext() }
@@ -141,7 +141,7 @@ struct PageHandOverTests {
         let row = try #require(try handingOver(in: home))
         #expect(row.from == past && row.ids == later.map(\.id))
         #expect(try counted(in: home)! == (row.serial, 1), "the short page's serial, one handed over")
-        let (log, lease) = try watch(home)
+        let (log, lease) = try await watch(home)
         #expect(
             try await log.settleWatched(account: account, stream: "chats", lease: lease) == 1, "the short page's second"
         )
@@ -155,7 +155,7 @@ struct PageHandOverTests {
     /// again.
     @Test func eachHandOverIsWrittenBeforeItsCallReturns() async throws {
         let home = try home()
-        let (log, lease) = try watch(home)
+        let (log, lease) = try await watch(home)
         let page = try await log.recordWatched(
             listed, account: account, from: from, to: past, stream: "chats", lease: lease)
         let row = try #require(try handingOver(in: home))
@@ -172,7 +172,7 @@ struct PageHandOverTests {
     /// The clean stop takes the rest out itself; the next start has nothing more to do.
     @Test func aStopInTheMiddleTakesTheRestOutAtOnce() async throws {
         let home = try home()
-        let (log, lease) = try watch(home)
+        let (log, lease) = try await watch(home)
         let page = try await log.recordWatched(
             listed, account: account, from: from, to: past, stream: "chats", lease: lease)
         page.handedOverNext()
@@ -191,7 +191,7 @@ struct PageHandOverTests {
     @Test func aPageRecordsOnlyWhatWasNotShownBefore() async throws {
         let home = try home()
         do {
-            let (log, lease) = try watch(home)
+            let (log, lease) = try await watch(home)
             _ = try await log.recordShown(ids[1], account: account, pushed: true, at: 1)
             let earlier = try await log.recordWatched(
                 [listed[3]], account: account, from: WatchCursor(height: 30), to: from, stream: "chats", lease: lease)
@@ -202,7 +202,7 @@ struct PageHandOverTests {
             #expect(try handingOver(in: home)?.ids == [ids[0], ids[2], ids[4]], "in the page's order")
             page.handedOverNext()
         }  // killed after the first of the three
-        let (log, lease) = try watch(home)
+        let (log, lease) = try await watch(home)
         #expect(try await log.settleWatched(account: account, stream: "chats", lease: lease) == 2)
         #expect(try await log.shown(among: listed, account: account) == [ids[0], ids[1], ids[3]])
         #expect(try await log.watchCursor(account: account, stream: "chats") == from)
@@ -212,7 +212,7 @@ struct PageHandOverTests {
     /// page's row stays as it was, and so does the cursor; not one byte of the WAL changes.
     @Test func aPageReadAgainToNoAvailWritesNothing() async throws {
         let home = try home()
-        let (log, lease) = try watch(home)
+        let (log, lease) = try await watch(home)
         let page = try await log.recordWatched(
             listed, account: account, from: from, to: past, stream: "chats", lease: lease)
         for _ in ids { page.handedOverNext() }
@@ -241,15 +241,15 @@ struct PageHandOverTests {
         let home = try home()
         let other = KeyPair(passphrase: Passphrase(unvalidated: "another account")).address
         do {
-            let (log, lease) = try watch(home)
+            let (log, lease) = try await watch(home)
             let otherLease = try log.leaseWatch(account: other)
             _ = try await log.recordWatched(
                 listed, account: account, from: from, to: past, stream: "chats", lease: lease)
             _ = try await log.recordWatched(
                 [listed[0]], account: other, from: from, to: past, stream: "chats", lease: otherLease)
         }
-        let (log, lease) = try watch(home)
-        let otherLease = try log.leaseWatch(account: other)
+        let (log, lease) = try await watch(home)
+        let otherLease = try await nextLease(log, other)
         #expect(try await log.settleWatched(account: account, stream: "transfers", lease: lease) == 0)
         #expect(try await log.settleWatched(account: other, stream: "chats", lease: otherLease) == 1)
         #expect(try await log.settleWatched(account: account, stream: "chats", lease: lease) == 5)
@@ -260,7 +260,7 @@ struct PageHandOverTests {
     @Test func pushesAndTheWatchSeeEachOthersShowings() async throws {
         let home = try home()
         let other = KeyPair(passphrase: Passphrase(unvalidated: "another account")).address
-        let (log, lease) = try watch(home)
+        let (log, lease) = try await watch(home)
         let page = try await log.recordWatched(
             listed, account: account, from: from, to: past, stream: "chats", lease: lease)
         for _ in ids { page.handedOverNext() }
@@ -292,7 +292,7 @@ struct PageHandOverTests {
     @Test(arguments: [3, 100, 101, 250])
     func aPageOfAnyLengthIsCheckedByIdAndBlock(count: Int) async throws {
         let home = try home()
-        let (log, lease) = try watch(home)
+        let (log, lease) = try await watch(home)
         let page = (0..<count).map {
             WatchedTransaction(id: TransactionID(number: UInt64(5000 + $0)), height: 60 + Int64($0 / 7))
         }

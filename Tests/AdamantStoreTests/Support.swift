@@ -1,3 +1,5 @@
+import AdamantCore
+import AdamantStore
 import Foundation
 
 /// A directory of its own per test, removed when the test's value is released.
@@ -25,5 +27,20 @@ final class TemporaryDirectory: Sendable {
 func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
         Thread.detachNewThread { continuation.resume(returning: body()) }
+    }
+}
+
+/// `account`'s watch lease on `log`'s home, as the next process takes it after a watch ended:
+/// tried again while it reads as held, for at most 10 s, since a child another test spawns
+/// at the moment a lease is let go holds its lock until that child's exec closes it.
+func nextLease(_ log: NotificationLog, _ account: Address) async throws -> WatchLease {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while true {
+        do {
+            return try log.leaseWatch(account: account)
+        } catch {
+            guard case .held = error, ContinuousClock.now < deadline else { throw error }
+        }
+        try await Task.sleep(for: .milliseconds(20))
     }
 }
