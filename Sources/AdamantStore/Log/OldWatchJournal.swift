@@ -133,7 +133,7 @@ extension NotificationLog {
                             undelivered, account: account.description, cursor: page.from, stream: stream, db)
                     }
                 }
-                unlink(path)
+                OldWatchJournal.remove(atPath: path)
             }
         }
     }

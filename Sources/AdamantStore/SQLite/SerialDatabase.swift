@@ -42,10 +42,10 @@ package final class SerialDatabase: @unchecked Sendable {
         return try await run { connection in try connection.writeTransaction { try body(connection) } }
     }
 
-    /// `write`, run on the queue's turn and waited for on the calling thread: for a write too
-    /// small to be worth a task's hop to the queue and back (a watch's count of what it handed
-    /// over). It waits as long as the work queued before it, and another process's write lock
-    /// (the busy timeout). Never call it from the queue's own work.
+    /// `write`, run on the queue's turn and waited for on the calling thread: for a write from
+    /// code that cannot wait asynchronously (opening the log settles an earlier release's
+    /// journals). It waits as long as the work queued before it, and another process's write
+    /// lock (the busy timeout). Never call it from the queue's own work.
     package func writeNow<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         if checkpointsAtRest, !hasWritten.exchange(true, ordering: .relaxed) { WrittenStores.add(self) }
         return try queue.sync { try connection.writeTransaction { try body(connection) } }
