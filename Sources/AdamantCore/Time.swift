@@ -123,7 +123,7 @@ public enum TimestampPolicy: Sendable, Hashable {
 
 extension Int64 {
     /// `self − other`, clamped to the representable range instead of trapping.
-    func saturatingSubtract(_ other: Int64) -> Int64 {
+    package func saturatingSubtract(_ other: Int64) -> Int64 {
         let (difference, overflow) = subtractingReportingOverflow(other)
         guard overflow else { return difference }
         return other > 0 ? .min : .max

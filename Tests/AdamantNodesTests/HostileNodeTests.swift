@@ -57,6 +57,15 @@ struct HostileNodeTests {
         #expect(!result.outcome.isSuccess)
     }
 
+    /// A status read a moment after it arrived (a loaded device) on a clock at the earliest
+    /// instant it can show: when it arrived is worked out without trapping.
+    @Test func aStatusReadLateOnTheEarliestClockNeverTraps() async {
+        transport.route("http://a:1") { _, _ in .answer(body: FakeStatus().json, late: .seconds(1)) }
+        let pool = Fixtures.pool(transport, nodes: ["http://a:1"], wallClock: ManualWallClock(unixMillis: .min))
+        let health = await pool.checkHealth().map(\.health)
+        #expect(health.allSatisfy { $0.isUsable }, "\(health)")
+    }
+
     /// WHY says what the node did, in words: no decoder internals, no "offline" for a node
     /// that answered, and a node's own text printable on one line.
     @Test func theReasonSaysWhatTheNodeDid() async {

@@ -1,3 +1,5 @@
+import AdamantCore
+
 /// Where a watch's listings read over the last minutes (each a floor: the lowest cursor less
 /// the reread margin), by this machine's time: a transaction admitted at some time lands in no
 /// block below where they read then, however late its socket brings it.
@@ -10,7 +12,7 @@ struct ReachedBlocks {
     mutating func add(_ floor: Int64, at unixMillis: Int64) {
         samples.append((unixMillis, floor))
         // The newest older than the span stays: it answers for everything before the span.
-        if let cut = samples.lastIndex(where: { $0.unixMillis < unixMillis - Self.kept }), cut > 0 {
+        if let cut = samples.lastIndex(where: { $0.unixMillis < unixMillis.saturatingSubtract(Self.kept) }), cut > 0 {
             samples.removeFirst(cut)
         }
     }

@@ -297,7 +297,7 @@ public final class NodePool: Sendable {
         // loaded device) would otherwise take those seconds for the node's clock being behind,
         // and stamp every chat that much in the past until the next health check.
         let late = answer.arrivedAt.map { max($0.duration(to: .now), .zero) } ?? .zero
-        let receivedAt = localUnixMillis - late.wholeMilliseconds
+        let receivedAt = localUnixMillis.saturatingSubtract(late.wholeMilliseconds)
         let latency = answer.wireTime ?? started.duration(to: clock.now)
         let result: Result<NodeStatus, ProbeFailure>
         switch NodeReply(answer) {
