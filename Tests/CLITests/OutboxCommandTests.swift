@@ -394,12 +394,10 @@ struct OutboxCommandTests {
         let network = try OutboxDevnet()
         let home = network.home + "/read-only"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        #expect(
-            WatchFullDiskTests.mount(["-t", "tmpfs", "-o", "ro,mode=0700", "tmpfs", home]) == 0,
-            "a read-only tmpfs mounts here")
-        defer { _ = WatchFullDiskTests.mount(["-l", home], unmount: true) }
-        let result = try await network.push(
-            ["register", "--token", Self.token, "--provider", "apns", "--no-wait"], home: "read-only")
+        let result = try await Tmpfs.with(at: home, options: "ro,mode=0700") {
+            try await network.push(
+                ["register", "--token", Self.token, "--provider", "apns", "--no-wait"], home: "read-only")
+        }
         #expect(result.status == 74, "\(result.stderr)")
         #expect(
             result.stderr

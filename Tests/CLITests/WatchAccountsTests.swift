@@ -169,8 +169,12 @@ struct WatchFullDiskTests {
         let folder = network.outbox.home
         let small = folder + "/other-home"
         try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: true)
-        #expect(Self.mount(["-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", small]) == 0, "a tmpfs mounts here")
-        defer { _ = Self.mount(["-l", small], unmount: true) }
+        try await Tmpfs.with(at: small, options: "size=1m,mode=0700") {
+            try await watchBesideASmallDisk(network, other, folder: folder, small: small)
+        }
+    }
+
+    private func watchBesideASmallDisk(_ network: FetchDevnet, _ other: KeyPair, folder: String, small: String) async throws {
         let config = folder + "/config/adm-push"
         try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
         let settings =
@@ -217,14 +221,5 @@ struct WatchFullDiskTests {
             watch.ids + again.ids == [toMe, later, toOther] || watch.ids + again.ids == [toMe, toOther, later],
             "each once: \(watch.ids + again.ids)")
         #expect(again.stderr.contains("Watching \(other.address)"))
-    }
-
-    static func mount(_ arguments: [String], unmount: Bool = false) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: unmount ? "/bin/umount" : "/bin/mount")
-        process.arguments = arguments
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
     }
 }
