@@ -1,10 +1,25 @@
 import AdamantCore
+import Synchronization
 import Testing
 
 @testable import AdamantNodes
 
 @Suite(.timeLimit(.minutes(1))) struct CurlTransportTests {
     let transport = CurlTransport(configuration: .init(maxResponseBytes: 64 * 1024))
+    private let servers = Servers()
+
+    /// Keeps each test's servers open until the test ends: a server used only for its port
+    /// would be closed right after that use, and the port could be another test's server by
+    /// the time the request reaches it.
+    private final class Servers: Sendable {
+        let started = Mutex<[LoopbackServer]>([])
+    }
+
+    func serving(_ mode: LoopbackServer.Mode) -> LoopbackServer {
+        let server = LoopbackServer(mode)
+        servers.started.withLock { $0.append(server) }
+        return server
+    }
 
     func get(_ url: String, timeout: Duration = .seconds(5)) -> HTTPRequest {
         HTTPRequest(url: url, timeout: timeout, connectTimeout: .seconds(2))
@@ -12,7 +27,7 @@ import Testing
 
     @Test func answersAnyStatusWithItsBody() async throws {
         let body = #"{"success":false,"error":"API endpoint not found"}"#
-        let server = LoopbackServer(
+        let server = serving(
             .canned(
                 "HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
             ))
@@ -24,7 +39,7 @@ import Testing
     /// Bytes that are not HTTP at all, or nothing: a broken answer, not an "invalid request".
     @Test(arguments: ["garbage, not HTTP\r\n\r\n", ""])
     func aBrokenAnswerIsNotAnInvalidRequest(response: String) async {
-        let server = LoopbackServer(.canned(response))
+        let server = serving(.canned(response))
         do {
             _ = try await transport.send(get("http://127.0.0.1:\(server.port)/api/node/status"))
             Issue.record("expected an error")
@@ -34,7 +49,7 @@ import Testing
     }
 
     @Test func postsTheBodyAsJSON() async throws {
-        let server = LoopbackServer(.canned("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"))
+        let server = serving(.canned("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"))
         let body = Array(#"{"transaction":{}}"#.utf8)
         let request = HTTPRequest(
             method: .post, url: "http://127.0.0.1:\(server.port)/api/chats/process", body: body, timeout: .seconds(5),
@@ -52,7 +67,7 @@ import Testing
             "1f8b0800000000000203ab562a2e4d4e4e2d2e56b22a292a4dd551ca48cd4ccf2851b232af0500c22106af1b000000")!
         let head =
             "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: \(gzipped.count)\r\n\r\n"
-        let server = LoopbackServer(.cannedBytes(Array(head.utf8) + gzipped))
+        let server = serving(.cannedBytes(Array(head.utf8) + gzipped))
         let answer = try await transport.send(get("http://127.0.0.1:\(server.port)/api/blocks/getHeight"))
         #expect(answer.body == Array(#"{"success":true,"height":7}"#.utf8))
         #expect(
@@ -62,8 +77,8 @@ import Testing
 
     /// A redirect could lead to a host the user never chose: it is returned, never followed.
     @Test func redirectsAreNotFollowed() async throws {
-        let elsewhere = LoopbackServer(.canned("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"))
-        let redirecting = LoopbackServer(
+        let elsewhere = serving(.canned("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"))
+        let redirecting = serving(
             .canned(
                 "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:\(elsewhere.port)/api/node/status\r\nContent-Length: 0\r\n\r\n"
             ))
@@ -106,14 +121,14 @@ import Testing
     }
 
     @Test func aSilentPeerTimesOut() async {
-        let server = LoopbackServer(.silent)
+        let server = serving(.silent)
         await #expect(throws: TransportError.timedOut) {
             try await transport.send(get("http://127.0.0.1:\(server.port)/", timeout: .milliseconds(300)))
         }
     }
 
     @Test func cancellationEndsTheWaitAtOnce() async {
-        let server = LoopbackServer(.mute)
+        let server = serving(.mute)
         let request = Task { try await transport.send(get("http://127.0.0.1:\(server.port)/", timeout: .seconds(30))) }
         #expect(await eventually { !server.requests.isEmpty }, "the request reached the server")
         let cancelled = ContinuousClock.now
@@ -126,18 +141,18 @@ import Testing
     /// it: with one worker, the next request is answered long before the held one's 30 s.
     @Test func aCancelledTransferFreesItsWorkerAtOnce() async throws {
         let single = CurlTransport(configuration: .init(maxResponseBytes: 64 * 1024, maxConcurrentRequests: 1))
-        let held = LoopbackServer(.mute)
+        let held = serving(.mute)
         let request = Task { try await single.send(get("http://127.0.0.1:\(held.port)/", timeout: .seconds(30))) }
         #expect(await eventually { !held.requests.isEmpty }, "the request reached the server")
         request.cancel()
-        let answering = LoopbackServer(.canned("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"))
+        let answering = serving(.canned("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"))
         let asked = ContinuousClock.now
         #expect(try await single.send(get("http://127.0.0.1:\(answering.port)/", timeout: .seconds(25))).status == 200)
         #expect(asked.duration(to: .now) < .seconds(10))
     }
 
     @Test func aStreamingPeerIsCutOffAtTheCap() async {
-        let server = LoopbackServer(.endlessBody)
+        let server = serving(.endlessBody)
         await #expect(throws: TransportError.responseTooLarge(limit: 64 * 1024)) {
             try await transport.send(get("http://127.0.0.1:\(server.port)/"))
         }
