@@ -174,7 +174,9 @@ struct WatchFullDiskTests {
         }
     }
 
-    private func watchBesideASmallDisk(_ network: FetchDevnet, _ other: KeyPair, folder: String, small: String) async throws {
+    private func watchBesideASmallDisk(_ network: FetchDevnet, _ other: KeyPair, folder: String, small: String)
+        async throws
+    {
         let config = folder + "/config/adm-push"
         try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
         let settings =
