@@ -198,3 +198,60 @@ struct SocketFloodTests {
         #expect(polls.count <= 52, "\(polls.count) polls")
     }
 }
+
+/// What a connection leaves running.
+@Suite(.timeLimit(.minutes(1)))
+struct SocketConnectionEndTests {
+    /// The subscription's POST refused while the session's long poll waits: the session ends,
+    /// and its poll with it, at once, not at its timeout (the clock moves one second only).
+    @Test func aSessionThatEndsCancelsItsRequests() async throws {
+        let clock = ManualClock()
+        let transport = ScriptedTransport(clock: AnyClock(clock))
+        let polls = Mutex(0)
+        let posts = Mutex(0)
+        transport.route("http://socket.test") { request, _ in
+            guard request.method == .get else {
+                let first = posts.withLock { count in
+                    count += 1
+                    return count == 1
+                }
+                return first
+                    ? .answer(body: "ok", contentType: "text/html")
+                    : .answer(status: 500, body: "no", contentType: "text/html", after: .seconds(1))
+            }
+            switch polls.withLock({ count in
+                count += 1
+                return count
+            }) {
+            case 1:
+                return .answer(
+                    body: #"0{"sid":"S","upgrades":[],"pingInterval":25000,"pingTimeout":20000}"#,
+                    contentType: "text/plain")
+            case 2: return .answer(body: "40", contentType: "text/plain")
+            default: return .blackhole
+            }
+        }
+        let connection = SocketConnection(
+            origin: "http://socket.test", addresses: [Fixtures.recipient.address], types: [0, 8], transport: transport,
+            clock: AnyClock(clock))
+        let ended = Mutex<SessionEnd?>(nil)
+        let running = Task {
+            await connection.run { event in
+                if case .down(let end) = event { ended.withLock { $0 = end } }
+                return true
+            }
+        }
+        defer { running.cancel() }
+        #expect(
+            await eventually(within: .seconds(20)) { transport.inFlight == 2 }, "the long poll and the subscription")
+        clock.advance(by: .seconds(1))
+        #expect(await eventually(within: .seconds(20)) { ended.withLock { $0 } != nil })
+        #expect(ended.withLock { $0 } == .failed("HTTP 500"))
+        #expect(
+            await eventually(within: .seconds(20)) { transport.inFlight == 0 },
+            "\(transport.inFlight) requests of the ended session still out")
+        running.cancel()
+        await running.value
+        #expect(transport.inFlight == 0 && clock.sleeperCount == 0, "nothing outlives the connection's run")
+    }
+}

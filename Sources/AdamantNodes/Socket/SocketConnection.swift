@@ -1,10 +1,12 @@
 package import AdamantCore
 
-/// A node's client socket kept open: runs a `SocketSession` on an `HTTPTransport`, each GET and
-/// POST the session asks for as a child task, its retry timer on the given clock, and hands on
-/// what comes of it, for as long as `run` is let run. The group discards each child as it
-/// finishes: a plain one keeps every result until it is read, which a connection open for
-/// months never does.
+/// A node's client socket kept open: runs a `SocketSession` on an `HTTPTransport`, its retry
+/// timer on the given clock, and hands on what comes of it, for as long as `run` is let run.
+/// The GETs and POSTs of each session are children of a task of that session's own, which ends
+/// with the session and cancels what is still out: a long poll of a session that ended would
+/// otherwise hold its connection until its timeout. Each group discards a child as it finishes:
+/// a plain one keeps every result until it is read, which a connection open for months never
+/// does.
 package struct SocketConnection: Sendable {
     /// What the watch is told.
     package enum Event: Sendable {
@@ -44,6 +46,9 @@ package struct SocketConnection: Sendable {
         self.configuration = configuration
     }
 
+    /// One GET or POST, and the handing on of its answer.
+    private typealias Exchange = @Sendable () async -> Void
+
     private enum Completion: Sendable {
         case polled(epoch: Int, Result<HTTPAnswer, TransportError>)
         case sent(epoch: Int, Result<HTTPAnswer, TransportError>)
@@ -64,6 +69,23 @@ package struct SocketConnection: Sendable {
             addresses: addresses, window: configuration.floodWindow, limit: configuration.maximumArrivalsPerWindow)
         await withTaskCancellationHandler {
             await withDiscardingTaskGroup { group in
+                var requests: (epoch: Int, sink: AsyncStream<Exchange>.Continuation)?
+                /// Runs `exchange` as a child of its session's task, started with the session's
+                /// first request; a request of a new epoch ends the task of the one before.
+                func inSession(_ epoch: Int, _ exchange: @escaping Exchange) {
+                    if requests?.epoch != epoch {
+                        requests?.sink.finish()
+                        let (exchanges, sink) = AsyncStream.makeStream(of: Exchange.self)
+                        requests = (epoch, sink)
+                        group.addTask {
+                            await withDiscardingTaskGroup { session in
+                                for await exchange in exchanges { session.addTask { await exchange() } }
+                                session.cancelAll()
+                            }
+                        }
+                    }
+                    requests?.sink.yield(exchange)
+                }
                 func perform(_ actions: [SocketSession.Action], answered: Bool = false) {
                     var pause = Duration.zero
                     if answered {
@@ -84,7 +106,7 @@ package struct SocketConnection: Sendable {
                             let request = HTTPRequest(
                                 url: url(sid), timeout: timeout, connectTimeout: configuration.requestTimeout,
                                 maxResponseBytes: configuration.maximumAnswerBytes, hop: hop, circuit: circuit)
-                            group.addTask { [transport, clock] in
+                            inSession(epoch) { [transport, clock, pause] in
                                 if pause > .zero, (try? await clock.sleep(for: pause)) == nil { return }
                                 sink.yield(.polled(epoch: epoch, await Self.exchange(request, transport)))
                             }
@@ -92,12 +114,14 @@ package struct SocketConnection: Sendable {
                             let request = HTTPRequest(
                                 method: .post, url: url(sid), body: body, timeout: configuration.requestTimeout,
                                 connectTimeout: configuration.requestTimeout, hop: hop, circuit: circuit)
-                            group.addTask { [transport] in
+                            inSession(epoch) { [transport] in
                                 sink.yield(.sent(epoch: epoch, await Self.exchange(request, transport)))
                             }
                         case .live: output(.live)
                         case .received: continue  // taken above, sorted
                         case .down(let end, let delay, let generation):
+                            requests?.sink.finish()
+                            requests = nil
                             output(.down(end))
                             group.addTask { [clock] in
                                 guard (try? await clock.sleep(for: delay)) != nil else { return }

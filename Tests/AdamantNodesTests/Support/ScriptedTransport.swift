@@ -29,6 +29,7 @@ final class ScriptedTransport: HTTPTransport {
     private let clock: AnyClock
     private let nodes = Mutex<[String: @Sendable (HTTPRequest, _ path: String) -> Behavior]>([:])
     private let sent = Mutex<[HTTPRequest]>([])
+    private let running = Mutex(0)
     private let (arrivals, arrived) = AsyncStream.makeStream(of: HTTPRequest.self)
 
     init(clock: AnyClock = .continuous) { self.clock = clock }
@@ -51,10 +52,15 @@ final class ScriptedTransport: HTTPTransport {
 
     var requests: [HTTPRequest] { sent.withLock { $0 } }
 
+    /// Requests sent and not yet answered, failed or cancelled.
+    var inFlight: Int { running.withLock { $0 } }
+
     func requests(to path: String) -> [HTTPRequest] { requests.filter { Self.split($0.url).path == path } }
 
     func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPAnswer {
         sent.withLock { $0.append(request) }
+        running.withLock { $0 += 1 }
+        defer { running.withLock { $0 -= 1 } }
         arrived.yield(request)
         let (base, path) = Self.split(request.url)
         guard let respond = nodes.withLock({ $0[base] }) else { throw .unreachable("connection refused") }
