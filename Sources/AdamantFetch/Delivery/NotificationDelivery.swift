@@ -159,6 +159,12 @@ public struct NotificationDelivery: Sendable {
     /// In order; the first is with the service while `sending` is set.
     private(set) var waiting: [Pending] = []
     private var sending: Int?
+    /// Clicks and closes of bubbles not known yet, read while `sending` is with the service: it
+    /// shows a bubble as it takes it, so on a loaded machine the user's click can come before
+    /// the answer that names the bubble. The answer acts on those for its bubble and drops the
+    /// rest, which were some other program's; a few at most are kept.
+    private var early: [Event] = []
+    static let earlyLimit = 8
     private var service: Service
     /// The service went away and has not been reached since: its return is logged.
     private var wasAway = false
@@ -191,10 +197,13 @@ public struct NotificationDelivery: Sendable {
             service = .away
             wasAway = true
             return [.log(.warning, "desktop: \(reason); connecting again at the next notification")]
-        case .notified(let serial, let id): return notified(serial, as: id)
+        case .notified(let serial, let id): return notified(serial, as: id, at: now)
         case .refused(let serial, let reason): return refused(serial, reason)
         case .unreachable(let serial, let reason):
-            if serial != nil, serial == sending { sending = nil }
+            if serial != nil, serial == sending {
+                sending = nil
+                early = []
+            }
             let logged: [Action] =
                 serial == nil
                 ? []
@@ -206,9 +215,13 @@ public struct NotificationDelivery: Sendable {
             service = .away
             wasAway = true
             return logged + recordWaiting()
-        case .invoked(let id, let key): return invoked(id, key, at: now)
-        case .closed(let id, let reason):
-            bubbles.closed(id, reason: reason)
+        case .invoked(let id, _), .closed(let id, _):
+            if sending != nil, bubbles.chat(shownAs: id) == nil {
+                early = early.suffix(Self.earlyLimit - 1) + [event]
+                return []
+            }
+            if case .invoked(_, let key) = event { return invoked(id, key, at: now) }
+            if case .closed(_, let reason) = event { bubbles.closed(id, reason: reason) }
             return []
         case .tick:
             var actions: [Action] = []
@@ -337,7 +350,7 @@ public struct NotificationDelivery: Sendable {
         }
     }
 
-    private mutating func notified(_ serial: Int, as id: UInt32) -> [Action] {
+    private mutating func notified(_ serial: Int, as id: UInt32, at now: Moment) -> [Action] {
         guard serial == sending, let index = waiting.firstIndex(where: { $0.serial == serial }) else { return [] }
         sending = nil
         let delivered = waiting.remove(at: index)
@@ -346,13 +359,22 @@ public struct NotificationDelivery: Sendable {
                 in: chat, isTransfer: delivered.isTransfer, sentAt: delivered.sentAt, delivered.presentation)
             bubbles.shown(chat, as: id)
         }
-        return (delivered.recorded ? [.record(.delivered(delivered.ids))] : []) + next()
+        let earlier = early.filter {
+            switch $0 {
+            case .invoked(id, _), .closed(id, _): true
+            default: false
+            }
+        }
+        early = []
+        return (delivered.recorded ? [.record(.delivered(delivered.ids))] : [])
+            + earlier.flatMap { handle($0, at: now) } + next()
     }
 
     /// A refusal is asked again at the next notification or tick, up to its last.
     private mutating func refused(_ serial: Int, _ reason: String) -> [Action] {
         guard serial == sending, let index = waiting.firstIndex(where: { $0.serial == serial }) else { return [] }
         sending = nil
+        early = []
         waiting[index].refusals += 1
         let limit = Self.maximumRefusals
         guard waiting[index].refusals >= limit else {

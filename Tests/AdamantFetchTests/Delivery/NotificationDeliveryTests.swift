@@ -137,6 +137,30 @@ import Testing
         Self.run(&delivery, [(Self.found("an hour on", id: 4), ["show 4: Alice: an hour on"])], at: later)
     }
 
+    /// The service shows a bubble as it takes it, so a click or a close can be read before the
+    /// answer that names the bubble (a loaded machine): it is acted on once the answer comes.
+    /// One for a bubble that never turns out to be ours is let go with the answer.
+    @Test func aClickReadBeforeTheAnswerThatNamesTheBubbleIsActedOnWhenItComes() {
+        var delivery = Self.desktop()
+        Self.run(
+            &delivery,
+            [
+                (Self.found("hello", id: 1), ["show 1: Alice: hello", "notify #1 Alice: hello"]),
+                (.invoked(id: 40, key: "default"), []),
+                (.invoked(id: 99, key: "default"), []),  // another program's bubble
+                (.notified(serial: 1, id: 40), ["open \(Self.alice)"]),
+                (.invoked(id: 99, key: "default"), []),
+                (Self.found("bob", id: 2, from: Self.bob, title: "Bob"), ["show 2: Bob: bob", "notify #2 Bob: bob"]),
+                (.closed(id: 41, reason: 2), []),  // dismissed before the answer
+                (.notified(serial: 2, id: 41), []),
+                // Bob's chat starts afresh: its bubble was closed, not merely unanswered.
+                (
+                    Self.found("bob again", id: 3, from: Self.bob, title: "Bob"),
+                    ["show 3: Bob: bob again", "notify #3 Bob: bob again"]
+                ),
+            ])
+    }
+
     @Test func quietHoursHoldBubblesForOneSummaryButNotTheLines() {
         var policy = NotificationPolicy()
         policy.quiet = NotificationPolicy.QuietHours("22:00-07:00")
