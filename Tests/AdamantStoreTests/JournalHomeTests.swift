@@ -51,7 +51,7 @@ struct JournalHomeTests {
             #expect(try journals(in: home).count == 3, "the running watch's three")
             withExtendedLifetime(running) {}
         }
-        let lease = try WatchLease(home: home.path, account: killed)
+        let lease = try await nextLease(home: home.path, killed)
         // This watch opened the log while the last one ran, and took the lease once it ended.
         let log = try NotificationLog(home: home.path)
         var settled: [String: Int] = [:]

@@ -132,7 +132,7 @@ struct OldWatchJournalTests {
             withExtendedLifetime(running) {}
         }
         let log = try NotificationLog(home: home.path)
-        let lease = try log.leaseWatch(account: account)
+        let lease = try await nextLease(log, account)
         #expect(!FileManager.default.fileExists(atPath: journal(in: home)), "the stopped watch's, settled on opening")
         #expect(try await log.watchCursor(account: account, stream: "chats") == from)
         withExtendedLifetime(lease) {}

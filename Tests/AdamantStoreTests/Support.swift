@@ -30,14 +30,23 @@ func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     }
 }
 
-/// `account`'s watch lease on `log`'s home, as the next process takes it after a watch ended:
-/// tried again while it reads as held, for at most 10 s, since a child another test spawns
-/// at the moment a lease is let go holds its lock until that child's exec closes it.
+/// `account`'s watch lease on `home`, as the next process takes it after a watch ended: tried
+/// again while it reads as held, for at most 10 s, since a child another test spawns at the
+/// moment a lease is let go holds its lock until that child's exec closes it.
+func nextLease(home: String, _ account: Address) async throws -> WatchLease {
+    try await whileHeld { () throws(WatchLease.Refusal) in try WatchLease(home: home, account: account) }
+}
+
+/// The same, for the home of `log`.
 func nextLease(_ log: NotificationLog, _ account: Address) async throws -> WatchLease {
+    try await whileHeld { () throws(WatchLease.Refusal) in try log.leaseWatch(account: account) }
+}
+
+private func whileHeld(_ take: () throws(WatchLease.Refusal) -> WatchLease) async throws -> WatchLease {
     let deadline = ContinuousClock.now + .seconds(10)
     while true {
         do {
-            return try log.leaseWatch(account: account)
+            return try take()
         } catch {
             guard case .held = error, ContinuousClock.now < deadline else { throw error }
         }
