@@ -47,10 +47,11 @@ public final class CurlTransport: HTTPTransport {
             orOnCancel: .failure(.cancelled), onCancel: { cancellation.raise() },
             start: {
                 workers.submit(for: request.url) { [maxResponseBytes] easy in
-                    guard !reply.isDelivered else { return }  // cancelled while queued
+                    guard !reply.isDelivered else { return {} }  // cancelled while queued
                     let limit = min(maxResponseBytes, request.maxResponseBytes ?? .max)
-                    reply.deliver(
-                        easy.map { $0.perform(request, sizeLimit: limit, cancellation: cancellation) }.flatMap { $0 })
+                    let result = easy.map { $0.perform(request, sizeLimit: limit, cancellation: cancellation) }
+                        .flatMap { $0 }
+                    return { reply.deliver(result) }
                 }
             })
         return try result.get()

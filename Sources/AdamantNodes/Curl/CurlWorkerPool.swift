@@ -7,8 +7,11 @@ import Synchronization
 /// talked to its origin (`CurlHandles`), so its keep-alive connection is used whichever worker
 /// takes the job.
 final class CurlWorkerPool: Sendable {
-    /// Runs on a worker thread with a handle, or at once with the reason there is none.
-    typealias Job = @Sendable (Result<CurlEasy, TransportError>) -> Void
+    /// Runs on a worker thread with a handle, or at once with the reason there is none, and
+    /// returns what hands its outcome on. That runs once the handle is idle again: a request
+    /// made as soon as the answer is in would otherwise not find its node's connection.
+    typealias Job = @Sendable (Result<CurlEasy, TransportError>) -> HandOn
+    typealias HandOn = @Sendable () -> Void
 
     /// A job and the origin (`CurlHandles.origin(of:)`) of the URL it is for.
     struct Work: Sendable {
@@ -29,7 +32,7 @@ final class CurlWorkerPool: Sendable {
     func submit(for url: String, _ job: @escaping Job) {
         switch queue.enqueue(Work(origin: CurlHandles.origin(of: url), job: job)) {
         case .closed:
-            job(.failure(JobQueue.shutDownError))
+            job(.failure(JobQueue.shutDownError))()
         case .queued:
             break
         case .queuedWithNewWorker:
@@ -37,8 +40,9 @@ final class CurlWorkerPool: Sendable {
             let started = DetachedThread.start {
                 while let work = queue.next() {
                     let easy = handles.checkOut(for: work.origin)
-                    work.job(easy)
+                    let handOn = work.job(easy)
                     if case .success(let easy) = easy { handles.checkIn(easy, from: work.origin) }
+                    handOn()
                 }
             }
             if !started { queue.workerFailedToStart() }
@@ -121,7 +125,7 @@ final class JobQueue: Sendable {
             defer { state.jobs.removeAll() }
             return state.jobs
         }
-        for work in stranded { work.job(.failure(.failed("no thread could be started for the request"))) }
+        for work in stranded { work.job(.failure(.failed("no thread could be started for the request")))() }
     }
 
     /// Wakes every worker to return and fails the jobs still queued. Idempotent.
@@ -133,6 +137,6 @@ final class JobQueue: Sendable {
             return (state.workers, state.jobs)
         }
         for _ in 0..<workers { wakeUp.signal() }
-        for work in pending { work.job(.failure(Self.shutDownError)) }
+        for work in pending { work.job(.failure(Self.shutDownError))() }
     }
 }
