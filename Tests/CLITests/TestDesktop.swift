@@ -45,7 +45,10 @@ final class TestDesktop: Sendable {
         var dmenu = "/bin/false"
         if let picking {
             dmenu = folder + "/pick.sh"
-            try "#!/bin/sh\ngrep -m1 -F -- '\(picking)'\n".write(toFile: dmenu, atomically: true, encoding: .utf8)
+            // What it picks is kept too: a menu picked from is dunst's part done.
+            let script =
+                "#!/bin/sh\nchoice=$(grep -m1 -F -- '\(picking)')\n[ -n \"$choice\" ] && echo \"$choice\" >> '\(folder)/picked'\necho \"$choice\"\n"
+            try script.write(toFile: dmenu, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dmenu)
         }
         try busConfiguration(socketFolder: folder, refusingNotify: refusingNotifications).write(
@@ -170,6 +173,25 @@ final class TestDesktop: Sendable {
         guard reload.status == 0 else {
             throw DesktopFailure("the bus did not reload its configuration: \(reload.stderr)")
         }
+    }
+
+    /// Opens dunst's context menu until `done` holds, up to three menus: a loaded dunst at
+    /// times opens none for a call. A menu that was picked from, after which nothing happened
+    /// within 10 s, is the watch's failure, not dunst's: that ends it at once.
+    func pickFromMenu(_ what: String, until done: @Sendable () -> Bool) async throws {
+        for _ in 1...3 {
+            _ = try await dunstctl(["context"])
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline {
+                if done() { return }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let picked = (try? String(contentsOfFile: folder + "/picked", encoding: .utf8)) ?? ""
+            if !picked.isEmpty {
+                throw DesktopFailure("\(what) never happened, though the menu was picked from: \(picked)")
+            }
+        }
+        throw DesktopFailure("\(what) never happened: dunst opened no menu in three calls")
     }
 
     func dunstctl(_ arguments: [String]) async throws -> RunResult {

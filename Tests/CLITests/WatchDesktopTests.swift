@@ -99,8 +99,7 @@ struct WatchDesktopTests {
                 }
                 try await Task.sleep(for: .milliseconds(20))
             }
-            _ = try await desktop.dunstctl(["context"])
-            try await watch.until("the open command ran") { !Self.file(opened).isEmpty }
+            try await desktop.pickFromMenu("the open command") { !Self.file(opened).isEmpty }
             _ = try await network.submit("and the next", from: network.friend, to: network.me)
             try await watch.until("the next is printed") { watch.ids.count == 2 }
             #expect(try await watch.stop().status == 0)

@@ -93,8 +93,7 @@ struct WatchPolicyTests {
             let watch = try await WatchProcess(network, ["--notify"], name: "mute", environment: desktop.environment)
             _ = try await network.submit("first", from: network.friend, to: network.me)
             try await Self.waitForBubbles(1, on: desktop, watch)
-            _ = try await desktop.dunstctl(["context"])
-            try await watch.until("the chat is muted") {
+            try await desktop.pickFromMenu("the chat's mute") {
                 watch.stderr.contains("\(network.friend.address) muted until")
             }
             _ = try await network.submit("second, muted", from: network.friend, to: network.me)
