@@ -163,8 +163,8 @@ public struct NotificationDelivery: Sendable {
     /// shows a bubble as it takes it, so on a loaded machine the user's click can come before
     /// the answer that names the bubble. The answer acts on those for its bubble and drops the
     /// rest, which were some other program's; a few at most are kept.
-    private var early: [Event] = []
-    static let earlyLimit = 8
+    private var early: [(id: UInt32, event: Event)] = []
+    private static let earlyLimit = 8
     private var service: Service
     /// The service went away and has not been reached since: its return is logged.
     private var wasAway = false
@@ -215,13 +215,10 @@ public struct NotificationDelivery: Sendable {
             service = .away
             wasAway = true
             return logged + recordWaiting()
-        case .invoked(let id, _), .closed(let id, _):
-            if sending != nil, bubbles.chat(shownAs: id) == nil {
-                early = early.suffix(Self.earlyLimit - 1) + [event]
-                return []
-            }
-            if case .invoked(_, let key) = event { return invoked(id, key, at: now) }
-            if case .closed(_, let reason) = event { bubbles.closed(id, reason: reason) }
+        case .invoked(let id, let key):
+            return keptEarly(event, id: id) ? [] : invoked(id, key, at: now)
+        case .closed(let id, let reason):
+            if !keptEarly(event, id: id) { bubbles.closed(id, reason: reason) }
             return []
         case .tick:
             var actions: [Action] = []
@@ -359,15 +356,18 @@ public struct NotificationDelivery: Sendable {
                 in: chat, isTransfer: delivered.isTransfer, sentAt: delivered.sentAt, delivered.presentation)
             bubbles.shown(chat, as: id)
         }
-        let earlier = early.filter {
-            switch $0 {
-            case .invoked(id, _), .closed(id, _): true
-            default: false
-            }
-        }
+        let earlier = early.filter { $0.id == id }.map(\.event)
         early = []
         return (delivered.recorded ? [.record(.delivered(delivered.ids))] : [])
             + earlier.flatMap { handle($0, at: now) } + next()
+    }
+
+    /// Keeps `event` for the answer to come when it names a bubble not known while one is
+    /// with the service; whether it was kept.
+    private mutating func keptEarly(_ event: Event, id: UInt32) -> Bool {
+        guard sending != nil, bubbles.chat(shownAs: id) == nil else { return false }
+        early = early.suffix(Self.earlyLimit - 1) + [(id, event)]
+        return true
     }
 
     /// A refusal is asked again at the next notification or tick, up to its last.
