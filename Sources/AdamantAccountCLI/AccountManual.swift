@@ -94,7 +94,7 @@ public enum AccountManual {
                     name: "$XDG_CONFIG_HOME/adm-push/config.json",
                     text: """
                         The settings, at most 1 MiB of JSON, every key optional: {"nodes": ["https://..."], \
-                        "nethash": "hex", "proxy": "socks5h://127.0.0.1:9050", "home": "~/dir", "service": {"address": "U...", "publicKey": "hex"}}. \
+                        "nethash": "hex", "proxy": "socks5h://127.0.0.1:9050", "home": "~/dir", "service": "ns"}. \
                         \(desktopKeys(declared))\
                         \(SettingOrigin.precedence) The file is read, and checked whole, only by a command \
                         needing a setting it holds; an unknown key, a wrong type or broken JSON is an error \

@@ -18,7 +18,7 @@ public import AdamantNodes
 ///   "nethash": "bd330166898377fb28743ceef5e43a5d9d0a3efd9b3451fb7bc53530bb0a6d64",
 ///   "proxy": "socks5h://127.0.0.1:9050",
 ///   "home": "~/adm-push",
-///   "service": {"address": "U10629337621822775991", "publicKey": "188b24bd…"},
+///   "service": "ns",
 ///   "accounts": [{"passphraseFile": "~/.config/adm-push/alice", "home": "~/adm-push/alice"}],
 ///   "notify": true,
 ///   "open": "xdg-open \"$ADM_CHAT_URL\"",
@@ -38,7 +38,7 @@ public struct ConfigFile: Sendable, Hashable {
         "nodes", "nethash", "proxy", "home", "service", "accounts", "notify", "open", "preview", "mute", "quiet",
         "quietMode", "kinds",
     ]
-    static let serviceKeys = ["address", "publicKey"]
+    static let serviceKeys = ["kind", "address", "publicKey"]
     static let accountKeys = ["passphraseFile", "home"]
 
     /// An account `adm-fetch watch` follows when no --passphrase-file is given.
@@ -58,8 +58,10 @@ public struct ConfigFile: Sendable, Hashable {
     public var proxy: NetworkRoute?
     /// As written: absolute, `~` or `~/…` (expanded against `HOME` when it is used).
     public var home: String?
-    /// Checked: the key hashes to the address.
+    /// Checked: the key hashes to the address. nil when `service` names only a kind.
     public var service: NotificationService?
+    /// Which service: `"service": "ans" | "ns"`, or the object's `kind` (ans when it has none).
+    public var serviceKind: ServiceKind?
     /// Checked to be paths; nil when the file has no `accounts` key.
     public var accounts: [Account]?
     /// `adm-fetch` shows notifications on the desktop.
@@ -118,7 +120,10 @@ public struct ConfigFile: Sendable, Hashable {
         }
         try Self.checkPath(body.home, key: "home", in: path)
         home = body.home
-        service = try body.service.map { entry throws(ConfigFileError) in try Self.service(entry, path: path) }
+        serviceKind = try body.service.map { entry throws(ConfigFileError) in try Self.kind(entry, path: path) }
+        service = try body.service.flatMap { entry throws(ConfigFileError) in
+            try entry.address == nil ? nil : Self.service(entry, kind: serviceKind ?? .ans, path: path)
+        }
         for (index, account) in (body.accounts ?? []).enumerated() {
             try Self.checkPath(account.passphraseFile, key: "accounts[\(index)].passphraseFile", in: path)
             try Self.checkPath(account.home, key: "accounts[\(index)].home", in: path)
@@ -223,18 +228,30 @@ public struct ConfigFile: Sendable, Hashable {
         }
     }
 
-    private static func service(_ entry: Body.Service, path: String) throws(ConfigFileError) -> NotificationService {
+    private static func kind(_ entry: Body.Service, path: String) throws(ConfigFileError) -> ServiceKind {
+        guard let name = entry.kind else { return .ans }
+        guard let kind = ServiceKind(rawValue: name) else {
+            let key = entry.address == nil ? "service" : "service.kind"
+            throw ConfigFileError(
+                path: path, problem: .invalid(key: key, reason: "must be \"ans\" or \"ns\", got \(name.quoted)"))
+        }
+        return kind
+    }
+
+    private static func service(_ entry: Body.Service, kind: ServiceKind, path: String) throws(ConfigFileError)
+        -> NotificationService
+    {
         let address: Address
         let key: PublicKey
-        do { address = try Address(entry.address) } catch {
+        do { address = try Address(entry.address ?? "") } catch {
             throw ConfigFileError(
                 path: path, problem: .invalid(key: "service.address", reason: "is not an ADAMANT address: \(error)"))
         }
-        do { key = try PublicKey(hex: entry.publicKey) } catch {
+        do { key = try PublicKey(hex: entry.publicKey ?? "") } catch {
             throw ConfigFileError(
                 path: path, problem: .invalid(key: "service.publicKey", reason: "is not a public key: \(error)"))
         }
-        do { return try NotificationService(address: address, publicKey: key) } catch {
+        do { return try NotificationService(address: address, publicKey: key, kind: kind) } catch {
             throw ConfigFileError(path: path, problem: .invalid(key: "service", reason: "is inconsistent: \(error)"))
         }
     }
@@ -257,7 +274,8 @@ public struct ConfigFile: Sendable, Hashable {
         case "nodes": return .invalid(key: "nodes", reason: "must be a list of node URLs in double quotes")
         case "service" where names.count > 1: return .invalid(key: "service." + names[1], reason: "must be a string")
         case "service":
-            return .invalid(key: "service", reason: #"must be an object: {"address": "U…", "publicKey": "hex"}"#)
+            return .invalid(
+                key: "service", reason: #"must be "ans", "ns" or an object: {"address": "U…", "publicKey": "hex"}"#)
         case "accounts":
             return .invalid(
                 key: "accounts",
@@ -349,13 +367,20 @@ public struct ConfigFile: Sendable, Hashable {
             }
         }
 
+        /// "ans" or "ns", or {"kind": …, "address": "U…", "publicKey": "hex"} with the kind optional.
         struct Service: Decodable {
-            var address: String
-            var publicKey: String
+            var kind: String?
+            var address: String?
+            var publicKey: String?
 
             init(from decoder: any Decoder) throws {
+                if let kind = try? decoder.singleValueContainer().decode(String.self) {
+                    self.kind = kind
+                    return
+                }
                 let container = try decoder.container(keyedBy: AnyKey.self)
                 try UnknownKeys.check(container, known: ConfigFile.serviceKeys, prefix: "service.")
+                kind = try container.decodeIfPresent(String.self, forKey: AnyKey("kind"))
                 address = try container.decode(String.self, forKey: AnyKey("address"))
                 publicKey = try container.decode(String.self, forKey: AnyKey("publicKey"))
             }

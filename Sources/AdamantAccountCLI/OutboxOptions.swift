@@ -18,10 +18,14 @@ public enum OutboxOptions {
     public static let home = SingleOption(
         "home", valueName: "dir", valueKind: .directory,
         help: "Where the outbox is kept (else ADM_PUSH_HOME, the config file's home, or $XDG_STATE_HOME/adm-push).")
+    public static let service = SingleOption(
+        "service", valueName: "kind", allowedValues: ServiceKind.allCases.map(\.rawValue),
+        help:
+            "ans: the iOS app's service (the default); ns: adamant-ns, the web and Android apps' (else the config file's)."
+    )
     public static let serviceAddress = SingleOption(
         "service-address", valueName: "U…",
-        help:
-            "The push service's ADAMANT address (else the config file's; default: the iOS ANS, U10629337621822775991).")
+        help: "The push service's ADAMANT address, keeping --service's rules (else the config file's, else its own).")
     public static let servicePublicKey = SingleOption(
         "service-public-key", valueName: "hex", help: "The push service's public key; must hash to its address.")
     public static let deadline = SingleOption(
@@ -31,7 +35,7 @@ public enum OutboxOptions {
     public static let json = Flag("json", help: "Print one JSON object.")
 
     public static let options: [any DeclaredOption] =
-        [home, serviceAddress, servicePublicKey] + NodeOptions.options + [PassphraseInput.option]
+        [home, service, serviceAddress, servicePublicKey] + NodeOptions.options + [PassphraseInput.option]
 
     public static let help = """
         The outbox lives in --home, else ADM_PUSH_HOME, else the config file's "home", else
@@ -75,9 +79,10 @@ public enum OutboxOptions {
         return Setting(user + "/.local/state/adm-push", .builtIn)
     }
 
-    /// The service the flags name, checked: a key that does not hash to the address is
+    /// The service identity the flags name, checked: a key that does not hash to the address is
     /// refused, so a signal is never encrypted to anyone else. nil when they name none (then
-    /// the config file's or the default one is used: `serviceSetting`).
+    /// the config file's or the kind's own is used: `serviceSetting`). Its kind is the ANS's
+    /// until `serviceSetting` gives it the one chosen.
     @discardableResult
     public static func service(_ arguments: ParsedArguments) throws(CLIError) -> NotificationService? {
         let address = arguments.value(serviceAddress)
@@ -98,13 +103,30 @@ public enum OutboxOptions {
         }
     }
 
-    /// The service to register with: the flags', else the config file's, else the iOS ANS.
+    /// Which service: `--service`, else the config file's, else the ANS.
+    public static func serviceKindSetting(_ arguments: ParsedArguments, _ context: Context) throws(CLIError)
+        -> Setting<ServiceKind>
+    {
+        if let name = arguments.value(service), let kind = ServiceKind(rawValue: name) {
+            return Setting(kind, .flag("--" + service.spec.name))
+        }
+        if let file = try configFile(context), let kind = file.serviceKind { return Setting(kind, .file(file.path)) }
+        return Setting(.ans, .builtIn)
+    }
+
+    /// The service to register with, of the kind chosen (`serviceKindSetting`): the flags'
+    /// identity, else the config file's when it is of that kind, else the kind's own.
     public static func serviceSetting(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> Setting<
         NotificationService
     > {
-        if let service = try service(arguments) { return Setting(service, .flag("--" + serviceAddress.spec.name)) }
-        if let file = try configFile(context), let service = file.service { return Setting(service, .file(file.path)) }
-        return Setting(.adamantIOS, .builtIn)
+        let kind = try serviceKindSetting(arguments, context)
+        if let service = try service(arguments) {
+            return Setting(service.with(kind: kind.value), .flag("--" + serviceAddress.spec.name))
+        }
+        if let file = try configFile(context), let service = file.service, service.kind == kind.value {
+            return Setting(service, .file(file.path))
+        }
+        return Setting(kind.value.standardService, kind.origin)
     }
 
     /// Resolves every setting an outbox command needs, so a mistake in them (a bad config file)
@@ -209,7 +231,7 @@ extension CLIError {
     public init(outboxError error: OutboxError) {
         switch error {
         case .store(let error): self.init(storeError: error)
-        case .unusableServiceKey, .invalidSignal: self = .invalidInput(error.description)
+        case .unusableServiceKey, .invalidSignal, .tokenReplaced: self = .invalidInput(error.description)
         case .network: self.init(error.description, exitCode: .unavailable)
         }
     }

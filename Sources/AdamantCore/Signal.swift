@@ -1,4 +1,4 @@
-/// Push providers ANS understands (§7.2).
+/// Push providers the services understand (§7.2); adamant-ns spells them `FCM` and `APNS`.
 public enum PushProvider: String, Sendable, Hashable, Codable, CaseIterable {
     /// Apple's production push service.
     case apns
@@ -23,8 +23,8 @@ public struct PushSignal: Sendable, Hashable {
     public let provider: PushProvider
     /// Register or unregister.
     public let action: PushAction
-    /// The device's Firebase Installation ID, which the PWA sends for the new ANS; nil in the
-    /// signals of the other clients.
+    /// The device the signal registers with adamant-ns (the PWA sends its Firebase Installation
+    /// ID); nil in signals to the ANS.
     public let deviceId: String?
 
     /// A signal whose token fits its provider (`validate(token:provider:)`) and whose device id, if
@@ -99,37 +99,60 @@ public struct PushSignal: Sendable, Hashable {
     }
 }
 
-/// A push service's ADAMANT identity. Its public key must hash to its address: a signal
-/// encrypted to any other key would be readable by someone else.
+/// A push service's ADAMANT identity and kind. Its public key must hash to its address: a
+/// signal encrypted to any other key would be readable by someone else.
 public struct NotificationService: Sendable, Hashable {
     /// The service's account, which signals are sent to.
     public let address: Address
     /// The key signals are encrypted to.
     public let publicKey: PublicKey
+    /// Whose grammar and rules its signals follow.
+    public let kind: ServiceKind
 
     /// A service whose `publicKey` hashes to `address`; anything else is refused.
-    public init(address: Address, publicKey: PublicKey) throws(SignalError) {
+    public init(address: Address, publicKey: PublicKey, kind: ServiceKind = .ans) throws(SignalError) {
         guard publicKey.address == address else {
             throw .serviceKeyMismatch(expected: address, derived: publicKey.address)
         }
         self.address = address
         self.publicKey = publicKey
+        self.kind = kind
     }
 
     /// The ANS the iOS app registers with (§7.3).
     public static let adamantIOS = try! NotificationService(
         address: Address("U10629337621822775991"),
         publicKey: PublicKey(hex: "188b24bd116a556ac8ba905bbbdaa16e237dfb14269f5a4f9a26be77537d977c"))
+
+    /// adamant-ns, which the web and Android apps register with (node-api §4.2).
+    public static let adamantNS = try! NotificationService(
+        address: Address("U922832474468487910"),
+        publicKey: PublicKey(hex: "e62976484f30862e26765ad98a5835fbccc43a50de59c56bd2e0b4989ee2e0af"), kind: .ns)
+
+    /// The same identity read with another kind's grammar and rules.
+    public func with(kind: ServiceKind) -> NotificationService {
+        try! NotificationService(address: address, publicKey: publicKey, kind: kind)
+    }
+
+    /// Whether this service can carry `signal`: adamant-ns needs a device id and takes no Apple
+    /// sandbox token.
+    public func check(_ signal: PushSignal) throws(SignalError) {
+        guard kind == .ns else { return }
+        guard signal.deviceId != nil else { throw .deviceIDRequired }
+        guard kind.accepts(signal.provider) else { throw .providerNotTaken(signal.provider, kind) }
+    }
 }
 
 extension Transaction {
-    /// A signed signal (type 8, chat type 3, amount 0) carrying `signal` to `service`.
+    /// A signed signal (type 8, chat type 3, amount 0) carrying `signal` to `service`, in the
+    /// service's grammar.
     public static func signal(
         _ signal: PushSignal, to service: NotificationService, timestamp: Int32, timestampMs: Int64? = nil,
         signedBy keyPair: KeyPair, nonce: ChatNonce = .random()
     ) throws -> Transaction {
+        try service.check(signal)
         let asset = try ChatKey(secretKey: keyPair.secretKey, partner: service.publicKey)
-            .seal(signal.plaintext, type: .signal, nonce: nonce)
+            .seal(service.kind.plaintext(signal), type: .signal, nonce: nonce)
         return try chat(asset, to: service.address, timestamp: timestamp, timestampMs: timestampMs, signedBy: keyPair)
     }
 }
@@ -142,6 +165,10 @@ public enum SignalError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidAPNsToken, invalidFCMToken, invalidDeviceID, notASignal, unknownProvider, unknownAction
     /// The public key given for the service hashes to `derived`, not to its address `expected`.
     case serviceKeyMismatch(expected: Address, derived: Address)
+    /// adamant-ns keys every registration by a device id, and the signal has none.
+    case deviceIDRequired
+    /// The service has no such provider (adamant-ns and the Apple sandbox).
+    case providerNotTaken(PushProvider, ServiceKind)
 
     /// A stable name for each case, used by the vectors and in JSON output.
     public var kind: String {
@@ -153,6 +180,8 @@ public enum SignalError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownProvider: "unknownProvider"
         case .unknownAction: "unknownAction"
         case .serviceKeyMismatch: "serviceKeyMismatch"
+        case .deviceIDRequired: "deviceIDRequired"
+        case .providerNotTaken: "providerNotTaken"
         }
     }
 
@@ -167,6 +196,9 @@ public enum SignalError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownAction: "the action must be add or remove"
         case .serviceKeyMismatch(let expected, let derived):
             "the service public key belongs to \(derived), not \(expected): refusing to encrypt to it"
+        case .deviceIDRequired: "adamant-ns registers devices: the signal needs a device id"
+        case .providerNotTaken(let provider, let kind):
+            "the \(kind.rawValue) service takes no \(provider.rawValue) token (adamant-ns knows only fcm and apns)"
         }
     }
 }

@@ -129,6 +129,13 @@ extension Int64 {
         return other > 0 ? .min : .max
     }
 
+    /// `self + other`, clamped to the representable range instead of trapping.
+    package func saturatingAdd(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        guard overflow else { return sum }
+        return other > 0 ? .max : .min
+    }
+
     /// `self × other`, clamped to the representable range instead of trapping.
     func saturatingMultiply(_ other: Int64) -> Int64 {
         let (product, overflow) = multipliedReportingOverflow(by: other)

@@ -12,6 +12,9 @@ public enum OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidSignal(SignalError)
     /// The chain could not be read from any node.
     case network(NodeError)
+    /// adamant-ns: the device now holds another token, and a remove would delete the device
+    /// with it; nothing was recorded.
+    case tokenReplaced
 
     /// What went wrong and what to do, naming the file.
     public var description: String {
@@ -20,6 +23,8 @@ public enum OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unusableServiceKey: "the service's public key cannot be used for encryption: check --service-public-key"
         case .invalidSignal(let error): error.description
         case .network(let error): error.description
+        case .tokenReplaced:
+            "nothing to send: a newer token replaced this one on the device, and adamant-ns would delete the device with it"
         }
     }
 }

@@ -27,7 +27,10 @@ struct WatchCommand: Command {
         name: "watch",
         overview: "Show the account's incoming messages and transfers as they arrive, with no push service.",
         options: [fromHeight, interval, noLive, exec, json] + DesktopOptions.options
-            + [LogOptions.verbose, OutboxOptions.home, OutboxOptions.serviceAddress, OutboxOptions.servicePublicKey]
+            + [
+                LogOptions.verbose, OutboxOptions.home, OutboxOptions.service, OutboxOptions.serviceAddress,
+                OutboxOptions.servicePublicKey,
+            ]
             + NodeOptions.options
             + [WatchedAccount.passphraseFiles],
         discussion: """

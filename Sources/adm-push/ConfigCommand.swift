@@ -12,7 +12,10 @@ struct ConfigCommand: Command {
     static let info = CommandInfo(
         name: "config",
         overview: "Show each setting's effective value and where it came from (flag, env, file or default).",
-        options: [json, OutboxOptions.home, OutboxOptions.serviceAddress, OutboxOptions.servicePublicKey]
+        options: [
+            json, OutboxOptions.home, OutboxOptions.service, OutboxOptions.serviceAddress,
+            OutboxOptions.servicePublicKey,
+        ]
             + NodeOptions.options
             + DesktopOptions.options,
         discussion: """
@@ -21,7 +24,8 @@ struct ConfigCommand: Command {
             (--nethash; the file's goes with the file's nodes or the built-in ones, never with
             --node or ADM_NODES); proxy (--proxy, ADM_PROXY: socks5h://host:port, socks5://,
             http://, or none; left unset, libcurl's https_proxy, http_proxy, ALL_PROXY and NO_PROXY
-            decide, and the row says what they make of the nodes); service.address and service.publicKey (--service-address with
+            decide, and the row says what they make of the nodes); service (--service ans|ns: the iOS
+            app's service or adamant-ns), service.address and service.publicKey (--service-address with
             --service-public-key; the key must hash to the address); notify (--notify: adm-fetch
             shows notifications on the desktop) and open (--open: what a click on one runs); and
             what notifications show and when, for bubbles, --json lines and --exec hooks alike:
@@ -30,7 +34,7 @@ struct ConfigCommand: Command {
             kinds (--kinds messages,transfers,reactions). The file,
             $XDG_CONFIG_HOME/adm-push/config.json, may hold any of them:
             {"nodes": ["https://…"], "nethash": "hex", "proxy": "socks5h://127.0.0.1:9050", "home": "~/dir",
-             "service": {"address": "U…", "publicKey": "hex"}, "notify": true, "open": "command",
+             "service": "ns" or {"kind": "ns", "address": "U…", "publicKey": "hex"}, "notify": true, "open": "command",
              "preview": "sender", "mute": ["U…", {"address": "U…", "until": "2026-12-24T18:00:00Z"}],
              "quiet": "22:00-07:00", "quietMode": "hold", "kinds": ["messages", "transfers"]}
             Its home is absolute or starts with ~/. It is read, and checked whole, by any command
@@ -54,6 +58,7 @@ struct ConfigCommand: Command {
         let home = try OutboxOptions.homeSetting(arguments, context)
         let nodes = try NodeOptions.nodeList(arguments, context)
         let route = try NodeOptions.routeSetting(arguments, context)
+        let kind = try OutboxOptions.serviceKindSetting(arguments, context)
         let service = try OutboxOptions.serviceSetting(arguments, context)
         let notify = try DesktopOptions.notifySetting(arguments, context)
         let open = try DesktopOptions.openSetting(arguments, context)
@@ -69,6 +74,7 @@ struct ConfigCommand: Command {
                 Row("nodes", .list(nodes.endpoints.map(\.url.description)), Self.origin(of: nodes.source)),
                 Row("nethash", nethash(nodes.nethash), NodeOptions.nethashOrigin(of: nodes, arguments, context)),
                 proxyRow(route, nodes, context.environment),
+                Row("service", .text(kind.value.rawValue), kind.origin),
                 Row("service.address", .text(service.value.address.description), service.origin),
                 Row("service.publicKey", .text(service.value.publicKey.hex), keyOrigin),
                 Row("notify", .text(notify.value ? "true" : "false"), notify.origin),

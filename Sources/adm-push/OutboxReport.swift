@@ -57,6 +57,7 @@ enum OutboxReport {
             "waiting for \(ids.count == 1 ? "signal \(ids[0])" : "\(ids.count) signals") to land or be proven absent"
         case .height(let height)?: "waiting for block \(height) (to keep clear of an opposite signal)"
         case .time?: "backing off after a failed try"
+        case .replayWindow?: "waiting a few seconds to keep clear of the device's last signal"
         case nil: nil
         }
     }
@@ -64,7 +65,7 @@ enum OutboxReport {
     /// `action token: state; chain: …`
     static func line(_ key: KeyStatus) -> String {
         var parts = [
-            "\(key.newest.action.rawValue) \(hint(key.token)) (\(key.newest.signal.provider.rawValue)): \(state(key.newest.state))"
+            "\(key.newest.action.rawValue) \(hint(key.token)) (\(key.newest.signal.provider.rawValue))\(device(key.newest.signal)): \(state(key.newest.state))"
         ]
         parts.append("chain: \(chain(key.chain))")
         if let waiting = waiting(key.waiting) { parts.append(waiting) }
@@ -74,8 +75,12 @@ enum OutboxReport {
         return parts.joined(separator: "; ")
     }
 
+    /// ` on device ab12…cd34` for adamant-ns, whose registrations are devices.
+    static func device(_ signal: PushSignal) -> String { signal.deviceId.map { " on device \(hint($0))" } ?? "" }
+
     struct KeyJSON: Encodable {
         let token: String
+        let device: String?
         let provider: String
         let action: String
         let sequence: Int64
@@ -89,6 +94,7 @@ enum OutboxReport {
 
         init(_ key: KeyStatus) {
             token = OutboxReport.hint(key.token)
+            device = key.newest.signal.deviceId.map(OutboxReport.hint)
             provider = key.newest.signal.provider.rawValue
             action = key.newest.action.rawValue
             sequence = key.newest.sequence

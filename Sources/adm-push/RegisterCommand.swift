@@ -11,7 +11,8 @@ struct RegisterCommand: Command {
         "provider", valueName: "provider", allowedValues: PushProvider.allCases.map(\.rawValue),
         help: "Which push service the token belongs to.")
     static let deviceId = SingleOption(
-        "device-id", valueName: "id", help: "An identifier of this device for the service (letters, digits, . : _ -).")
+        "device-id", valueName: "id",
+        help: "adamant-ns: the device to register instead of this home's own (letters, digits, . : _ -).")
     static let noWait = Flag(
         "no-wait", help: "Return once the intent is stored (exit 75) instead of waiting for a block.")
 
@@ -54,10 +55,21 @@ struct RegisterCommand: Command {
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
         try OutboxOptions.checkSettings(arguments, context)
         let service = try OutboxOptions.serviceSetting(arguments, context).value
-        if signal.provider == .apnsSandbox && service == .adamantIOS {
+        switch (service.kind, signal.provider) {
+        case (.ans, .apnsSandbox) where service == .adamantIOS:
             context.output.error(
                 "Warning: the iOS notification service always pushes to production APNs and deletes a sandbox token after its first push."
             )
+        case (.ns, .apnsSandbox):
+            throw .invalidInput(
+                "adamant-ns has no apns-sandbox provider (it takes fcm and apns): give a production token, or --service ans"
+            )
+        case (.ns, .apns):
+            context.output.error(
+                "Warning: adamant-ns keeps an apns device but cannot push to it yet (its APNs sender is not written): prefer fcm, or --service ans for the iOS app's service."
+            )
+        default:
+            break
         }
         let keys = AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context))
         let outbox = try await OutboxOptions.open(arguments, context, keys: keys)
@@ -78,7 +90,7 @@ enum OutboxCommand {
         async throws(CLIError) -> ExitCode
     {
         let json = arguments.flag(OutboxOptions.json)
-        let tokens = Set(intents.map(\.signal.token))
+        let keys = Set(intents.map { outbox.key(of: $0.signal) })
         if arguments.flag(RegisterCommand.noWait) {
             if json {
                 context.output.printJSON(OutboxReport.ReportJSON(tokens: [], balance: nil, networkProblem: nil))
@@ -98,22 +110,22 @@ enum OutboxCommand {
         let report: FlushReport
         do throws(OutboxError) {
             report = try await stop.run { () throws(OutboxError) in
-                try await outbox.flush(within: wait) { keys in
-                    keys.filter { tokens.contains($0.token) }.allSatisfy(\.isSettled)
+                try await outbox.flush(within: wait) {
+                    $0.filter { keys.contains($0.key) }.allSatisfy(\.isSettled)
                 }
             }
         } catch {
             throw CLIError(outboxError: error)
         }
-        let keys = report.keys.filter { tokens.contains($0.token) }
+        let settled = report.keys.filter { keys.contains($0.key) }
         OutboxReport.print(
-            FlushReport(keys: keys, balance: report.balance, networkProblem: report.networkProblem), json: json, context
-        )
-        let code = OutboxReport.exitCode(for: keys)
+            FlushReport(keys: settled, balance: report.balance, networkProblem: report.networkProblem), json: json,
+            context)
+        let code = OutboxReport.exitCode(for: settled)
         if stop.requested, code == .queued {
             context.output.error("Interrupted: the wait ended; what was asked for is not lost.")
         }
-        OutboxReport.advice(keys, balance: report.balance, context)
+        OutboxReport.advice(settled, balance: report.balance, context)
         return code
     }
 }

@@ -14,12 +14,16 @@ struct UnregisterCommand: Command {
     static let info = CommandInfo(
         name: "unregister",
         overview: "Unregister a push token (or --all of them) from the notification service.",
-        options: [RegisterCommand.token, all, RegisterCommand.noWait, OutboxOptions.deadline, OutboxOptions.json]
-            + OutboxOptions.options,
+        options: [
+            RegisterCommand.token, all, RegisterCommand.deviceId, RegisterCommand.noWait, OutboxOptions.deadline,
+            OutboxOptions.json,
+        ] + OutboxOptions.options,
         discussion: """
             A remove is signed by this account, the one that registered the token. With --all the
             chain's history alone says which tokens to remove, so a registration orphaned by a
-            reinstall can still be ended. Exit codes as for register.
+            reinstall can still be ended. adamant-ns deletes a whole device, so there a remove is
+            sent only while the token is still the device's: once a newer one replaced it, nothing
+            is sent. Exit codes as for register.
             """ + "\n" + OutboxOptions.help)
 
     let arguments: ParsedArguments
@@ -29,6 +33,8 @@ struct UnregisterCommand: Command {
         switch (arguments.value(RegisterCommand.token), arguments.flag(Self.all)) {
         case (nil, false): throw .usage("give --token TOKEN or --all")
         case (_?, true): throw .usage("give either --token or --all, not both")
+        case (nil, true) where arguments.value(RegisterCommand.deviceId) != nil:
+            throw .usage("--device-id goes with --token; --all finds every device on the chain")
         case (let token?, false):
             guard
                 (try? PushSignal.validate(token: token, provider: .apns)) != nil
@@ -49,7 +55,9 @@ struct UnregisterCommand: Command {
         let intents: [Intent]
         do {
             if let token = arguments.value(RegisterCommand.token) {
-                intents = [try await outbox.unregister(token: token)]
+                intents = [
+                    try await outbox.unregister(token: token, deviceId: arguments.value(RegisterCommand.deviceId))
+                ]
             } else {
                 let line = ProgressLine.onTerminal(context)
                 defer { line?.clear() }
@@ -59,6 +67,8 @@ struct UnregisterCommand: Command {
                 }
                 intents = try await outbox.unregisterAll(progress: progress)
             }
+        } catch .tokenReplaced {
+            return replaced(arguments.value(RegisterCommand.token) ?? "", arguments: arguments, context)
         } catch {
             throw CLIError(outboxError: error)
         }
@@ -72,5 +82,17 @@ struct UnregisterCommand: Command {
             return .success
         }
         return try await OutboxCommand.finish(intents, outbox: outbox, arguments: arguments, context)
+    }
+
+    /// adamant-ns: the device holds a newer token, which a remove would delete with it.
+    private func replaced(_ token: String, arguments: ParsedArguments, _ context: Context) -> ExitCode {
+        if arguments.flag(OutboxOptions.json) {
+            context.output.printJSON(OutboxReport.ReportJSON(tokens: [], balance: nil, networkProblem: nil))
+        } else {
+            context.output.print(
+                "nothing sent: \(OutboxReport.hint(token)) is no longer this device's token (a newer one replaced it), and adamant-ns would delete the device with the newer one"
+            )
+        }
+        return .success
     }
 }

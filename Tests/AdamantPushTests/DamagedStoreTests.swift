@@ -38,7 +38,7 @@ struct DamagedStoreTests {
         let home = try TemporaryDirectory.privateHome()
         let keyPair = KeyPair(passphrase: Passphrase(unvalidated: "damaged index"))
         let scope = StoreScope(
-            account: keyPair.address, service: NotificationService.adamantIOS.address,
+            account: keyPair.address, service: NotificationService.adamantIOS,
             key: LocalSealingKey(keyPair: keyPair, purpose: "outbox v1"))
         try damageRootPage(
             of: "sqlite_autoindex_intents_1", in: home.file(OutboxStore.fileName), migrations: Schema.migrations,
@@ -78,7 +78,7 @@ struct DamagedStoreTests {
         let keyPair = KeyPair(passphrase: Passphrase(unvalidated: "damaged height"))
         let service = NotificationService.adamantIOS
         let scope = StoreScope(
-            account: keyPair.address, service: service.address,
+            account: keyPair.address, service: service,
             key: LocalSealingKey(keyPair: keyPair, purpose: "outbox v1"))
         let token = String(repeating: "ef", count: 32)
         do {

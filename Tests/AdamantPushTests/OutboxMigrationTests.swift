@@ -12,7 +12,7 @@ struct OutboxMigrationTests {
         let home = try TemporaryDirectory.privateHome()
         let keyPair = KeyPair(passphrase: Passphrase(unvalidated: "migration test"))
         let scope = StoreScope(
-            account: keyPair.address, service: NotificationService.adamantIOS.address,
+            account: keyPair.address, service: NotificationService.adamantIOS,
             key: LocalSealingKey(keyPair: keyPair, purpose: "outbox v1"))
         let signal = try PushSignal(token: String(repeating: "ab", count: 32), provider: .apns, action: .add)
         do {

@@ -14,8 +14,10 @@ public struct KeyStatus: Sendable, Hashable {
     /// The latest node refusal or failure for this intent, in the node's words.
     public let lastError: String?
 
-    /// The token the key is about.
+    /// The token the key is about (for adamant-ns, the device's newest).
     public var token: String { newest.signal.token }
+    /// What the key is: the token, or for adamant-ns the device id.
+    public let key: String
 
     /// Done for now: applied, overridden, failed, or in need of funds.
     public var isSettled: Bool {
@@ -59,9 +61,9 @@ extension Outbox {
     /// Works until the key of `intent` is settled (or a newer intent replaced it), or `budget`
     /// is spent.
     public func waitUntilSettled(_ intent: Intent, within budget: Duration) async throws(OutboxError) -> FlushReport {
-        let tag = scope.tag(intent.signal.token)
+        let tag = scope.tag(of: intent.signal)
         return try await settle(within: budget) { report in
-            report.keys.first { self.scope.tag($0.token) == tag }.map {
+            report.keys.first { self.scope.tag($0.key) == tag }.map {
                 $0.isSettled || $0.newest.sequence > intent.sequence
             } ?? true
         }
@@ -126,7 +128,7 @@ extension Outbox {
         var recorded: [IntentUpdate] = []
         for group in groups {
             guard let newest = group.max(by: { $0.sequence < $1.sequence }) else { continue }
-            let chainState = account[newest.signal.token]
+            let chainState = account[key(of: newest.signal)]
             for step in planner.plan(
                 intents: group, chain: chainState, account: activity, height: view.height, now: wallClock.unixMillis())
             {
@@ -160,7 +162,7 @@ extension Outbox {
         let finalActivity = account.activity.with(live: after.joined())
         let keys = after.compactMap { group -> KeyStatus? in
             guard let newest = group.max(by: { $0.sequence < $1.sequence }) else { return nil }
-            let chainState = account[newest.signal.token]
+            let chainState = account[key(of: newest.signal)]
             let waiting = planner.plan(
                 intents: group, chain: chainState, account: finalActivity, height: view.height,
                 now: wallClock.unixMillis()
@@ -180,7 +182,8 @@ extension Outbox {
             return nil
         }.first
         let failure: String? = if case .failed(let reason) = newest.state { reason } else { nil }
-        return KeyStatus(newest: newest, chain: chain, waiting: waiting, lastError: failure ?? refusal)
+        return KeyStatus(
+            newest: newest, chain: chain, waiting: waiting, lastError: failure ?? refusal, key: key(of: newest.signal))
     }
 
     /// The store update that records a planner step other than a send; nil for a wait.

@@ -12,13 +12,13 @@ extension Outbox {
     public func repair(resend: Set<String> = []) async throws(OutboxError) -> [Intent] {
         let view = try await syncChain()
         let known = Set(
-            try await store.intents(scope: scope, includeSettled: true).map { scope.tag($0[0].signal.token) })
+            try await store.intents(scope: scope, includeSettled: true).map { scope.tag(of: $0[0].signal) })
         var made: [Intent] = []
-        for (token, state) in fold.states(of: view.signals).sorted(by: { $0.key < $1.key }) {
+        for (key, state) in fold.states(of: view.signals).sorted(by: { $0.key < $1.key }) {
             guard let last = state.last?.signal else { continue }
-            if resend.contains(token) {
+            if resend.contains(last.token) {
                 made.append(try await store.addIntent(last, scope: scope, now: wallClock.unixMillis(), mustSend: true))
-            } else if !known.contains(scope.tag(token)) {
+            } else if !known.contains(scope.tag(key)) {
                 made.append(try await store.addIntent(last, scope: scope, now: wallClock.unixMillis()))
             }
         }
@@ -31,8 +31,9 @@ extension Outbox {
 }
 
 extension Outbox {
-    /// Every token this account ever signalled to the service, as the chain leaves it: read
-    /// from the nodes first, unless `refresh` is false (a `status` pass has just done so).
+    /// Every token (for adamant-ns, every device) this account ever signalled to the service,
+    /// as the chain leaves it: read from the nodes first, unless `refresh` is false (a `status`
+    /// pass has just done so).
     public func tokensOnChain(refresh: Bool = true) async throws(OutboxError) -> [String: TokenState] {
         fold.states(of: refresh ? try await syncChain().signals : try await store.ownSignals(scope: scope))
     }

@@ -8,7 +8,7 @@ extension Outbox {
     func send(
         _ intent: Intent, action: PushAction, chain chainState: TokenState, account: AccountActivity, height: Int64
     ) async throws -> ADMAmount? {
-        let tag = scope.tag(intent.signal.token)
+        let tag = scope.tag(of: intent.signal)
         let now = wallClock.unixMillis()
         guard
             try await store.acquireLease(
@@ -34,7 +34,7 @@ extension Outbox {
     ) async throws -> ADMAmount? {
         // Decide again under the lease: another process may have sent or superseded meanwhile.
         let fresh =
-            try await store.intents(scope: scope, includeSettled: false).first { scope.tag($0[0].signal.token) == tag }
+            try await store.intents(scope: scope, includeSettled: false).first { scope.tag(of: $0[0].signal) == tag }
             ?? []
         let again = planner.plan(
             intents: fresh, chain: chainState, account: account, height: height, now: wallClock.unixMillis())
@@ -46,10 +46,12 @@ extension Outbox {
         let provider =
             action == intent.action
             ? intent.signal.provider : (chainState.last?.signal.provider ?? intent.signal.provider)
+        // adamant-ns names the device in every signal; the ANS's remove names only the token.
         let signal = try PushSignal(
             token: intent.signal.token, provider: provider, action: action,
-            deviceId: action == .add ? intent.signal.deviceId : nil)
-        let asset = chatKey.seal(signal.plaintext, type: .signal)
+            deviceId: action == .add || service.kind == .ns ? intent.signal.deviceId : nil)
+        try service.check(signal)
+        let asset = chatKey.seal(service.kind.plaintext(signal), type: .signal)
 
         let fee = Fee.message(ciphertextLength: asset.message.count)
         let balance = try await chain.spendableBalance(of: scope.account)

@@ -32,13 +32,14 @@ extension Outbox {
 
     /// A listed transaction as an own signal to the service, or nil: someone else's, another
     /// recipient's, not in a block, not a chat (the service reads no other; a transfer's asset
-    /// is not signed, so a node can hang any on it), or not a signal this account can read.
+    /// is not signed, so a node can hang any on it), or not a signal this account can read in
+    /// the service's grammar (which the service drops too).
     func ownSignal(_ transaction: Transaction) -> OwnSignal? {
         guard transaction.type == .chat, transaction.senderPublicKey == keyPair.publicKey,
             transaction.recipientId == service.address,
             let height = transaction.height, height > 0, let chat = transaction.chat, chat.type == .signal,
             let id = transaction.id ?? (try? transaction.computedID()),
-            let plaintext = try? chatKey.open(chat), let signal = try? PushSignal(plaintext: plaintext)
+            let plaintext = try? chatKey.open(chat), let signal = try? service.kind.signal(plaintext: plaintext)
         else { return nil }
         return OwnSignal(id: id, height: height, timestamp: transaction.timestamp, signal: signal)
     }

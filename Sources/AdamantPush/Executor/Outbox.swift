@@ -89,8 +89,7 @@ public final class Outbox: Sendable {
     ) throws(OutboxError) {
         self.store = store
         scope = StoreScope(
-            account: keyPair.address, service: service.address,
-            key: LocalSealingKey(keyPair: keyPair, purpose: "outbox v1"))
+            account: keyPair.address, service: service, key: LocalSealingKey(keyPair: keyPair, purpose: "outbox v1"))
         do { chatKey = try ChatKey(secretKey: keyPair.secretKey, partner: service.publicKey) } catch {
             throw .unusableServiceKey
         }
@@ -98,8 +97,8 @@ public final class Outbox: Sendable {
         self.service = service
         self.chain = chain
         self.configuration = configuration
-        self.planner = Planner(policy: configuration.policy)
-        self.fold = ChainFold(gap: configuration.policy.gap)
+        self.planner = Planner(policy: configuration.policy, kind: service.kind)
+        self.fold = ChainFold(gap: configuration.policy.gap, kind: service.kind)
         self.wallClock = wallClock
         self.jitter = Mutex(configuration.jitter)
         self.log = log
@@ -107,20 +106,48 @@ public final class Outbox: Sendable {
 
     // MARK: Intents
 
+    /// The service this outbox registers with.
+    public var notificationService: NotificationService { service }
+
+    /// What `signal`'s registration is keyed by here: its token, or its device for adamant-ns.
+    public func key(of signal: PushSignal) -> String { service.kind.key(of: signal) }
+
+    /// This home's device id for adamant-ns: 128 random bits, made on first use and kept sealed.
+    public func deviceID() async throws(OutboxError) -> String {
+        try await store.deviceID(scope: scope) { PushSignal.randomDeviceID() }
+    }
+
     /// Durably records the wish that `token` be registered with `provider`. Nothing is sent yet.
+    /// For adamant-ns the registration is this home's device (`deviceID()`) unless `deviceId`
+    /// names another.
     public func register(token: String, provider: PushProvider, deviceId: String? = nil) async throws(OutboxError)
         -> Intent
     {
-        let signal = try Self.signal(token: token, provider: provider, action: .add, deviceId: deviceId)
+        var device = deviceId
+        if service.kind == .ns, device == nil { device = try await deviceID() }
+        let signal = try checked(token: token, provider: provider, action: .add, deviceId: device)
         return try await store.addIntent(signal, scope: scope, now: wallClock.unixMillis())
     }
 
     /// Durably records the wish that `token` be unregistered. The provider of the remove is the
     /// one the token was last registered with (the service ignores it, but it is part of the
     /// signal), else the one its shape says.
-    public func unregister(token: String) async throws(OutboxError) -> Intent {
-        let provider = try await knownProvider(of: token) ?? (Hex.decode(token) != nil ? .apns : .fcm)
-        let signal = try Self.signal(token: token, provider: provider, action: .remove)
+    ///
+    /// For adamant-ns, which deletes a device whatever token its remove names, the remove is of
+    /// the device (this home's, or `deviceId`) and only while `token` is its token: once the
+    /// device holds a newer one, nothing is recorded (`OutboxError.tokenReplaced`).
+    public func unregister(token: String, deviceId: String? = nil) async throws(OutboxError) -> Intent {
+        guard service.kind == .ns else {
+            let provider = try await knownProvider(of: token) ?? (Hex.decode(token) != nil ? .apns : .fcm)
+            let signal = try checked(token: token, provider: provider, action: .remove, deviceId: nil)
+            return try await store.addIntent(signal, scope: scope, now: wallClock.unixMillis())
+        }
+        let device: String
+        if let deviceId { device = deviceId } else { device = try await deviceID() }
+        let current = try await latest(ofKey: device)
+        if let current, current.token != token { throw .tokenReplaced }
+        let provider = current?.provider ?? (Hex.decode(token) != nil ? .apns : .fcm)
+        let signal = try checked(token: token, provider: provider, action: .remove, deviceId: device)
         return try await store.addIntent(signal, scope: scope, now: wallClock.unixMillis())
     }
 
@@ -130,37 +157,51 @@ public final class Outbox: Sendable {
     /// `progress` hears how many of the account's transactions to the service were read so far.
     public func unregisterAll(progress: (@Sendable (Int) -> Void)? = nil) async throws(OutboxError) -> [Intent] {
         let synced = try await syncChain(progress: progress)
-        var tokens: [String: PushProvider] = [:]
-        for (token, state) in fold.states(of: synced.signals) where !state.isUnregistered {
-            tokens[token] = state.last?.signal.provider
+        // A registration's key (token or device) and the signal whose token and provider its
+        // remove names.
+        var registered: [String: PushSignal] = [:]
+        for (key, state) in fold.states(of: synced.signals) where !state.isUnregistered {
+            registered[key] = state.last?.signal
         }
         for group in try await store.intents(scope: scope, includeSettled: false) {
             guard let newest = group.last, newest.action == .add else { continue }
-            tokens[newest.signal.token] = newest.signal.provider
+            registered[key(of: newest.signal)] = newest.signal
         }
         var intents: [Intent] = []
-        for (token, provider) in tokens.sorted(by: { $0.key < $1.key }) {
-            let signal = try Self.signal(token: token, provider: provider, action: .remove)
+        for (_, last) in registered.sorted(by: { $0.key < $1.key }) {
+            let signal = try checked(
+                token: last.token, provider: last.provider, action: .remove,
+                deviceId: service.kind == .ns ? last.deviceId : nil)
             intents.append(try await store.addIntent(signal, scope: scope, now: wallClock.unixMillis()))
         }
         return intents
     }
 
-    private static func signal(token: String, provider: PushProvider, action: PushAction, deviceId: String? = nil)
+    /// A signal this service can carry, or `invalidSignal`.
+    private func checked(token: String, provider: PushProvider, action: PushAction, deviceId: String?)
         throws(OutboxError) -> PushSignal
     {
-        do { return try PushSignal(token: token, provider: provider, action: action, deviceId: deviceId) } catch {
+        do {
+            let signal = try PushSignal(token: token, provider: provider, action: action, deviceId: deviceId)
+            try service.check(signal)
+            return signal
+        } catch {
             throw .invalidSignal(error)
         }
     }
 
     private func knownProvider(of token: String) async throws(OutboxError) -> PushProvider? {
-        let tag = scope.tag(token)
+        try await latest(ofKey: token)?.provider
+    }
+
+    /// The newest word on a key: its newest intent here, else its last signal on chain as kept.
+    private func latest(ofKey key: String) async throws(OutboxError) -> PushSignal? {
+        let tag = scope.tag(key)
         for group in try await store.intents(scope: scope, includeSettled: true)
-        where scope.tag(group[0].signal.token) == tag {
-            return group.last?.signal.provider
+        where scope.tag(of: group[0].signal) == tag {
+            return group.last?.signal
         }
-        let kept = try await store.ownSignals(scope: scope).filter { $0.signal.token == token }
-        return fold.state(of: kept.sorted(by: OwnSignal.inChainOrder)).last?.signal.provider
+        let kept = try await store.ownSignals(scope: scope).filter { self.key(of: $0.signal) == key }
+        return fold.state(of: kept.sorted(by: OwnSignal.inChainOrder)).last?.signal
     }
 }

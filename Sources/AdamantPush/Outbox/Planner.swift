@@ -7,8 +7,13 @@ public struct Planner: Sendable {
     /// The scheduler's numbers: the gap, the age bound, the backoff.
     public struct Policy: Sendable, Hashable {
         /// Blocks a signal keeps from the last opposite signal of its token (the C# ANS polls
-        /// about every 10 s, a block is 5 s).
+        /// about every 10 s, a block is 5 s), or from the device's last signal (adamant-ns polls
+        /// every 3 s).
         public var gap: Int64 = 3
+        /// adamant-ns also reads by time: a device's signal is sent at least this long (ms) after
+        /// the device's last one was signed, so that no poll reads both even where blocks come
+        /// faster than its polls.
+        public var replayWindowMillis: Int64 = 12_000
         /// An intent not applied after this long (ms) fails instead of being retried forever.
         public var maxAgeMillis: Int64 = 7 * 24 * 3_600_000
         /// Backoff after a failed try: base × 2^retries, capped, with jitter added by the executor.
@@ -16,7 +21,7 @@ public struct Planner: Sendable {
         /// The longest backoff (ms).
         public var backoffCapMillis: Int64 = 15 * 60_000
 
-        /// A gap of 3 blocks, a bound of 7 days, backoff from 2 s up to 15 minutes.
+        /// A gap of 3 blocks and 12 s, a bound of 7 days, backoff from 2 s up to 15 minutes.
         public init() {}
 
         /// The delay before try `retries + 1`, before jitter.
@@ -35,6 +40,8 @@ public struct Planner: Sendable {
         case height(Int64)
         /// Backing off until this time (Unix ms).
         case time(Int64)
+        /// adamant-ns: keeping clear of the device's last signal until this time (Unix ms).
+        case replayWindow(Int64)
     }
 
     /// One thing to do for one intent of the key.
@@ -60,9 +67,14 @@ public struct Planner: Sendable {
 
     /// The numbers this planner plans with.
     public let policy: Policy
+    /// The service whose rules it plans by.
+    public let kind: ServiceKind
 
-    /// A planner with `policy`.
-    public init(policy: Policy = Policy()) { self.policy = policy }
+    /// A planner with `policy`, for `kind`'s service.
+    public init(policy: Policy = Policy(), kind: ServiceKind = .ans) {
+        self.policy = policy
+        self.kind = kind
+    }
 
     /// The steps for one key. `intents` are all of the key's intents, settled ones too (any
     /// order): their attempts tell this home's signals from another client's. `chain` is the
@@ -108,25 +120,35 @@ public struct Planner: Sendable {
         if now < newest.notBefore { return steps + [.wait(intent: newest.id, .time(newest.notBefore))] }
 
         let action = nextAction(for: newest, chain: chain)
-        // Opposite signals of the account are never in flight together (see `gapFloor`).
-        let conflicting = action == .remove ? account.liveAdds : (chain.standing == .atRisk ? account.liveRemoves : [])
-        if !conflicting.isEmpty { return steps + [.wait(intent: newest.id, .attemptsInFlight(conflicting))] }
+        if kind == .ans {
+            // Opposite signals of the account are never in flight together (see `gapFloor`).
+            let conflicting =
+                action == .remove ? account.liveAdds : (chain.standing == .atRisk ? account.liveRemoves : [])
+            if !conflicting.isEmpty { return steps + [.wait(intent: newest.id, .attemptsInFlight(conflicting))] }
+        }
         let clearOf = gapFloor(for: action, chain: chain, account: account)
         if let clearOf {
             let (clear, overflow) = clearOf.addingReportingOverflow(policy.gap)
             if !overflow, height < clear { return steps + [.wait(intent: newest.id, .height(clear))] }
         }
+        if kind == .ns, let last = chain.last {
+            let clear = AdamantTime.unixMillis(timestamp: Int64(last.timestamp)).saturatingAdd(
+                policy.replayWindowMillis)
+            if now < clear { return steps + [.wait(intent: newest.id, .replayWindow(clear))] }
+        }
         return steps + [.send(intent: newest.id, action: action)]
     }
 
     /// The height a signal must keep `gap` blocks from, so it never shares a poll of the service
-    /// with a signal that could undo it:
+    /// with a signal that could undo it. For adamant-ns, the device's last signal, whatever it
+    /// was. For the ANS:
     /// - an add, the token's last remove; and when the add may be a duplicate (the token is at
     ///   risk, so perhaps still registered), the account's last remove of any token, which a
     ///   duplicate-only poll would drop;
     /// - a remove, the account's last add of any token (the token's own included), which may be a
     ///   duplicate.
     func gapFloor(for action: PushAction, chain: TokenState, account: AccountActivity) -> Int64? {
+        if kind == .ns { return chain.last?.height }
         switch action {
         case .add:
             let own = chain.lastRemoveHeight
@@ -142,15 +164,17 @@ public struct Planner: Sendable {
     func satisfied(_ intent: Intent, by chain: TokenState) -> Bool {
         if intent.mustSend, !intent.attempts.contains(where: { $0.id == chain.last?.id }) { return false }
         switch intent.action {
-        case .add: return chain.isRegistered(with: intent.signal.provider)
+        case .add: return chain.isRegistered(as: intent.signal)
         case .remove: return chain.isUnregistered
         }
     }
 
-    /// What to send for an unsatisfied intent. An add over a registration of another provider
-    /// removes first: the service keeps a row per provider, so two would mean double pushes.
+    /// What to send for an unsatisfied intent. For the ANS, an add over a registration of
+    /// another provider removes first: the service keeps a row per provider, so two would mean
+    /// double pushes. adamant-ns replaces a device's token and provider with one add, and a
+    /// remove there could only race it.
     func nextAction(for intent: Intent, chain: TokenState) -> PushAction {
-        guard intent.action == .add, chain.standing == .registered, let last = chain.last,
+        guard kind == .ans, intent.action == .add, chain.standing == .registered, let last = chain.last,
             last.signal.provider != intent.signal.provider
         else { return intent.action }
         return .remove

@@ -6,20 +6,28 @@ import AdamantStore
 struct StoreScope: Sendable {
     let account: Address
     let service: Address
+    /// What a registration is keyed by (`ServiceKind.key(of:)`).
+    let kind: ServiceKind
     let key: LocalSealingKey
     /// What binds a sealed value to its row: the kind of row, the scope, and the row's key.
     private let intentPrefix: [UInt8]
     private let signalPrefix: [UInt8]
+    let deviceContext: [UInt8]
 
-    init(account: Address, service: Address, key: LocalSealingKey) {
+    init(account: Address, service: NotificationService, key: LocalSealingKey) {
         self.account = account
-        self.service = service
+        self.service = service.address
+        self.kind = service.kind
         self.key = key
-        intentPrefix = Array("intent \(account) \(service) ".utf8)
-        signalPrefix = Array("signal \(account) \(service) ".utf8)
+        intentPrefix = Array("intent \(account) \(service.address) ".utf8)
+        signalPrefix = Array("signal \(account) \(service.address) ".utf8)
+        deviceContext = Array("device \(account) \(service.address)".utf8)
     }
 
-    func tag(_ token: String) -> [UInt8] { key.tag(Array(token.utf8)) }
+    /// The keyed tag of a registration's key (a token, or a device id).
+    func tag(_ key: String) -> [UInt8] { self.key.tag(Array(key.utf8)) }
+    /// The tag of the registration a signal is about.
+    func tag(of signal: PushSignal) -> [UInt8] { tag(kind.key(of: signal)) }
 
     func intentContext(tag: [UInt8]) -> [UInt8] { intentPrefix + tag }
     func signalContext(id: TransactionID) -> [UInt8] {
@@ -55,7 +63,7 @@ final class OutboxStore: Sendable {
     func addIntent(_ signal: PushSignal, scope: StoreScope, now: Int64, mustSend: Bool = false)
         async throws(OutboxError) -> Intent
     {
-        let tag = scope.tag(signal.token)
+        let tag = scope.tag(of: signal)
         let sealed = SealedSignal.seal(signal, key: scope.key, context: scope.intentContext(tag: tag))
         let (account, service) = (scope.account.description, scope.service.description)
         return try await write { db in
@@ -239,7 +247,7 @@ final class OutboxStore: Sendable {
         let rows: [[SQLiteValue]] = signals.map { signal in
             [
                 .integer(Int64(bitPattern: signal.id.number)), .text(account), .text(service),
-                .blob(scope.tag(signal.signal.token)),
+                .blob(scope.tag(of: signal.signal)),
                 .integer(signal.height), .integer(Int64(signal.timestamp)),
                 .blob(SealedSignal.seal(signal.signal, key: scope.key, context: scope.signalContext(id: signal.id))),
             ]
@@ -283,6 +291,34 @@ final class OutboxStore: Sendable {
                 signals.append(OwnSignal(id: id, height: height, timestamp: timestamp, signal: signal))
             }
             return signals
+        }
+    }
+
+    // MARK: Device
+
+    /// This home's device id for the scope's service, made with `make` and kept sealed the first
+    /// time it is asked for, in the same transaction, so two processes agree on one.
+    func deviceID(scope: StoreScope, make: @escaping @Sendable () -> String) async throws(OutboxError) -> String {
+        let (account, service, key, context) = (
+            scope.account.description, scope.service.description, scope.key, scope.deviceContext
+        )
+        let path = path
+        return try await write { db in
+            let kept = try db.query(
+                "SELECT sealed FROM devices WHERE account = ?1 AND service = ?2", [.text(account), .text(service)]
+            ).first?.blob(0)
+            if let kept {
+                guard let opened = try? key.open(kept, context: context) else {
+                    throw StoreError.damaged(
+                        .outbox, path: path, detail: "the device id cannot be read with this account's key")
+                }
+                return String(decoding: opened, as: UTF8.self)
+            }
+            let made = make()
+            try db.query(
+                "INSERT INTO devices (account, service, sealed) VALUES (?1, ?2, ?3)",
+                [.text(account), .text(service), .blob(key.seal(Array(made.utf8), context: context))])
+            return made
         }
     }
 

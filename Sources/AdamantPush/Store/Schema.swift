@@ -81,5 +81,17 @@ enum Schema {
         // Its state stays 'superseded', which the state's CHECK allows, so the table need not be
         // rebuilt: a superseded row with this id set is an overridden intent.
         Migration(version: 3, sql: "ALTER TABLE intents ADD COLUMN overridden_by INTEGER REFERENCES own_signals (id)"),
+        // This home's device id for adamant-ns, which keys a registration by device: sealed as a
+        // token is, since whoever knows it can delete the device.
+        Migration(
+            version: 4,
+            sql: """
+                CREATE TABLE devices (
+                    account TEXT NOT NULL,
+                    service TEXT NOT NULL,
+                    sealed BLOB NOT NULL,
+                    PRIMARY KEY (account, service)
+                ) STRICT, WITHOUT ROWID
+                """),
     ]
 }
