@@ -36,6 +36,21 @@ enum DevnetOptions {
             }
             configuration.ansMode = mode
         }
+        if let text = arguments.value(StartOptions.nsPoll) {
+            configuration.nsPollInterval = try seconds(StartOptions.nsPoll, text)
+        }
+        if let text = arguments.value(StartOptions.service) {
+            guard let services = DevnetServices(rawValue: text) else {
+                throw .usage("--service takes ans, ns or both, got \(text.quoted)")
+            }
+            configuration.services = services
+        }
+        if let text = arguments.value(StartOptions.nsMode) {
+            guard let mode = NSMode(rawValue: text) else {
+                throw .usage("--ns-mode takes replay or ordered, got \(text.quoted)")
+            }
+            configuration.nsMode = mode
+        }
         for text in arguments.values(StartOptions.account) { configuration.allocations.append(try allocation(text)) }
         for text in arguments.values(StartOptions.fault) {
             configuration.faults.append(try nodeFault(text, nodes: configuration.nodeCount))

@@ -11,7 +11,8 @@ struct StartCommand: Command {
         options: StartOptions.all,
         discussion: """
             When ready it prints one line: {"nodes":[…],"control":"http://127.0.0.1:P","nethash":"…",
-            "ans":{"address","publicKey","passphrase"},"accounts":[{"passphrase","address","balance"}]}.
+            "ans":{"address","publicKey","passphrase"},"ns":{"address","publicKey","passphrase"},
+            "accounts":[{"passphrase","address","balance"}]}; a service --service leaves out has no key.
             It stops on SIGINT or SIGTERM, or when its standard input closes, so a test that dies leaves
             nothing behind (keep stdin open to run it in the background: sleep infinity | adm-devnet start).
 
@@ -25,7 +26,8 @@ struct StartCommand: Command {
 
             Control endpoint (JSON): GET / · POST /mine · POST /fund {"address","amount"} ·
             GET|POST|DELETE /nodes/N/faults {"fault"} · GET|DELETE /nodes/N/requests ·
-            GET|PUT /ans/mode {"mode"} · POST /ans/poll · GET /ans/registry · GET /ans/pushes
+            GET|PUT /ans/mode {"mode"} · POST /ans/poll · GET /ans/registry · GET /ans/pushes ·
+            GET|PUT /ns/mode {"mode"} · POST /ns/poll · GET /ns/registry · GET /ns/pushes
             """)
 
     let configuration: DevnetConfiguration

@@ -17,6 +17,17 @@ enum StartOptions {
         "ans-mode", valueName: "mode", allowedValues: ANSMode.allCases.map(\.rawValue),
         help: "csharp (default: each poll applies all adds, then all removes) or ordered (chain order).")
     static let ansPoll = SingleOption("ans-poll", valueName: "seconds", help: "ANS poll interval (default 10).")
+    static let service = SingleOption(
+        "service", valueName: "which", allowedValues: DevnetServices.allCases.map(\.rawValue),
+        help:
+            "Notification services to run: ans (the iOS app's), ns (adamant-ns, the web and Android apps'), or both (default)."
+    )
+    static let nsMode = SingleOption(
+        "ns-mode", valueName: "mode", allowedValues: NSMode.allCases.map(\.rawValue),
+        help:
+            "replay (default: each signal at admission and again by each poll that reads it, newest first) or ordered (once, in chain order)."
+    )
+    static let nsPoll = SingleOption("ns-poll", valueName: "seconds", help: "adamant-ns poll interval (default 3).")
     static let connectionTimeout = SingleOption(
         "connection-timeout", valueName: "seconds",
         help: "Close a connection idle this long, or held unanswered by a fault (default 30).")
@@ -27,9 +38,11 @@ enum StartOptions {
         "fault", valueName: "node:kind[:arg][@/path]", help: "A fault on node NODE (0-based) from the start; see below."
     )
     static let quiet = Flag(
-        "quiet", help: "Print only the JSON line (otherwise submissions, blocks and ANS actions go to stderr).")
+        "quiet",
+        help: "Print only the JSON line (otherwise submissions, blocks and the services' actions go to stderr).")
 
     static let all: [any DeclaredOption] = [
-        nodes, blockTime, fund, account, nodeVersion, ansMode, ansPoll, connectionTimeout, maxConnections, fault, quiet,
+        nodes, blockTime, fund, account, nodeVersion, ansMode, ansPoll, service, nsMode, nsPoll, connectionTimeout,
+        maxConnections, fault, quiet,
     ]
 }

@@ -14,6 +14,7 @@ struct CommandTests {
         for arguments in [
             ["start", "--nodes", "zero"], ["start", "--bogus"], ["start", "--fault", "5:drop"],
             ["start", "--account", "not a passphrase=1"], ["start", "--fault", "0:status:404"], [],
+            ["start", "--service", "all"], ["start", "--ns-mode", "csharp"], ["start", "--ns-poll", "0"],
         ] {
             let child = try Child(arguments)
             #expect(child.waitForExit() == 64)
@@ -70,6 +71,20 @@ struct CommandTests {
         let live = output.firstMatch(of: /shows it (\d+) ms after bob sent it, before any block/).flatMap { Int($0.1) }
         let polled = output.firstMatch(of: /every 10 s\) (\d+) ms after, once a block held it/).flatMap { Int($0.1) }
         #expect(live != nil && polled != nil && live! < 1_000 && live! < polled!, "\(output)")
+    }
+
+    @Test func startsWithAdamantNSAlone() throws {
+        let child = try Child(["start", "--quiet", "--nodes", "1", "--service", "ns", "--ns-mode", "ordered"])
+        let ready = try JSONValue.parse(Array(try #require(child.readLine()).utf8))
+        #expect(ready["ans"] == nil)
+        let ns = try #require(ready["ns"])
+        let account = try #require(ns["passphrase"]?.string.flatMap { try? DevnetAccount(passphrase: $0) })
+        #expect(ns["address"]?.string == account.address.description)
+        #expect(ns["publicKey"]?.string == account.publicKey.hex)
+        let control = try #require(ready["control"]?.string)
+        #expect(try HTTPClient.send("GET", control + "/ns/mode").json["mode"]?.string == "ordered")
+        child.closeStdin()
+        #expect(child.waitForExit() == 0)
     }
 
     @Test func stopsOnSIGTERM() throws {

@@ -71,6 +71,7 @@ final class TestNetwork {
         configuration.blockTime = blockTime
         configuration.poolInterval = blockTime
         configuration.ansPollInterval = .seconds(600)
+        configuration.nsPollInterval = .seconds(600)
         configuration.nodeVersion = version
         configuration.allocations = [.init(Fixtures.alice, amount: try ADMAmount("100"))]
         configure(&configuration)

@@ -70,8 +70,9 @@ struct HelpTests {
                 USAGE: adm-devnet start [--nodes <n>] [--block-time <seconds>] [--fund <n>]
                                         [--account <passphrase=adm> ...]
                                         [--node-version <x.y.z>] [--ans-mode <csharp|ordered>]
-                                        [--ans-poll <seconds>] [--connection-timeout <seconds>]
-                                        [--max-connections <n>]
+                                        [--ans-poll <seconds>] [--service <ans|ns|both>]
+                                        [--ns-mode <replay|ordered>] [--ns-poll <seconds>]
+                                        [--connection-timeout <seconds>] [--max-connections <n>]
                                         [--fault <node:kind[:arg][@/path]> ...] [--quiet]
 
                 """), "\(start)")

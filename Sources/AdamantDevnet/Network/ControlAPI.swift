@@ -13,6 +13,10 @@ import AdamantCore
 /// - `GET|POST|DELETE /nodes/N/faults`: list, add `{"fault":"KIND[:ARG][@/prefix]"}`, clear (`?kind=`)
 /// - `GET|DELETE /nodes/N/requests`: the request log `[{"method","path","status"}]`, or clear it
 /// - `GET|PUT /ans/mode` `{"mode":"csharp|ordered"}`, `POST /ans/poll`, `GET /ans/registry`, `GET /ans/pushes`
+/// - `GET|PUT /ns/mode` `{"mode":"replay|ordered"}`, `POST /ns/poll`, `GET /ns/registry`, `GET /ns/pushes`
+///   (each push with its FCM message as a JSON object)
+///
+/// A service's routes answer 404 when it does not run.
 struct ControlAPI {
     let devnet: Devnet
 
@@ -28,6 +32,12 @@ struct ControlAPI {
 
     private func route(_ request: HTTPRequest) throws -> JSONValue {
         let parts = request.path.split(separator: "/").map(String.init)
+        if parts.count == 2, parts[0] == "ans" || parts[0] == "ns" {
+            guard parts[0] == "ans" ? devnet.services.runsANS : devnet.services.runsNS else {
+                throw ControlFailure(status: 404, message: "\(parts[0]) does not run (see adm-devnet start --service)")
+            }
+            if parts[0] == "ns" { return try nsRoute(request, resource: parts[1]) }
+        }
         if parts.count == 3, parts[0] == "nodes" {
             guard let node = Int(parts[1]) else {
                 throw ControlFailure.badRequest("node index must be a number: \(parts[1])")
@@ -83,6 +93,43 @@ struct ControlAPI {
         default:
             throw ControlFailure.notFound(request)
         }
+    }
+
+    /// `/ns/mode`, `/ns/poll`, `/ns/registry` and `/ns/pushes`.
+    private func nsRoute(_ request: HTTPRequest, resource: String) throws -> JSONValue {
+        switch (request.method, resource) {
+        case ("PUT", "mode"):
+            devnet.nsMode = try Self.parse(try Self.body(of: request)["mode"]?.string, as: "mode (replay or ordered)") {
+                guard let mode = NSMode(rawValue: $0) else { throw ControlFailure.badRequest("") }
+                return mode
+            }
+            return ["mode": .string(devnet.nsMode.rawValue)]
+        case ("GET", "mode"):
+            return ["mode": .string(devnet.nsMode.rawValue)]
+        case ("POST", "poll"), ("GET", "registry"):
+            if request.method == "POST" { devnet.pollNS() }
+            return ["registry": .array(devnet.nsDevices.map(Self.json))]
+        case ("GET", "pushes"):
+            return [
+                "pushes": .array(
+                    devnet.nsPushes.map { push in
+                        [
+                            "transactionId": .string(push.transactionID.description),
+                            "device": Self.json(push.device),
+                            "message": JSONValue(parsing: push.message) ?? .string(push.message),
+                        ]
+                    })
+            ]
+        default:
+            throw ControlFailure.notFound(request)
+        }
+    }
+
+    private static func json(_ device: NSDevice) -> JSONValue {
+        [
+            "deviceId": .string(device.deviceId), "address": .string(device.address.description),
+            "token": .string(device.token), "provider": .string(device.provider),
+        ]
     }
 
     /// `/nodes/N/faults` and `/nodes/N/requests`.
@@ -198,16 +245,24 @@ private struct ControlFailure: Error {
 }
 
 extension Devnet {
-    /// `{"nodes","control","nethash","ans":{…},"accounts":[…]}`, balances in ADM.
+    /// `{"nodes","control","nethash","ans":{…},"ns":{…},"accounts":[…]}`, balances in ADM; a
+    /// service that does not run is left out.
     var summary: JSONValue {
-        [
+        let identity = { (account: DevnetAccount) -> JSONValue in
+            [
+                "address": .string(account.address.description), "publicKey": .string(account.publicKey.hex),
+                "passphrase": .string(account.passphrase),
+            ]
+        }
+        var services: [(key: String, value: JSONValue)] = []
+        if self.services.runsANS { services.append(("ans", identity(ans))) }
+        if self.services.runsNS { services.append(("ns", identity(ns))) }
+        let head: JSONValue = [
             "nodes": .array(nodeURLs.map(JSONValue.string)),
             "control": .string(controlURL),
             "nethash": .string(nethash),
-            "ans": [
-                "address": .string(ans.address.description), "publicKey": .string(ans.publicKey.hex),
-                "passphrase": .string(ans.passphrase),
-            ],
+        ]
+        let tail: JSONValue = [
             "accounts": .array(
                 accounts.map { funded in
                     [
@@ -215,8 +270,9 @@ extension Devnet {
                         "address": .string(funded.account.address.description),
                         "balance": .string(funded.balance.description),
                     ]
-                }),
+                })
         ]
+        return .object(head.members + services + tail.members)
     }
 
     /// The summary as one line of JSON: what `adm-devnet start` prints when ready.

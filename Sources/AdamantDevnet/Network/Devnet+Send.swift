@@ -14,7 +14,7 @@ public enum DevnetMessageKind: String, Sendable, Hashable, CaseIterable {
 }
 
 extension Devnet {
-    /// Signs as `from` (a devnet account, or the ANS emulator) and puts the transaction through
+    /// Signs as `from` (a devnet account, or either service emulator) and puts the transaction through
     /// node admission into the pool, as if posted to a node; it lands in the next block.
     /// Chat kinds are encrypted to `to`'s public key, known from the chain or, for devnet
     /// accounts, from the devnet itself.
@@ -106,6 +106,7 @@ extension Devnet {
 
     private func signer(_ address: Address) throws(DevnetError) -> KeyPair {
         if ans.address == address { return ans.keyPair }
+        if ns.address == address { return ns.keyPair }
         guard let funded = accounts.first(where: { $0.account.address == address }) else {
             throw .rejected("\(address) is not a devnet account (the devnet signs only for its own)")
         }
@@ -117,6 +118,7 @@ extension Devnet {
             chain.ledger.withLock { $0.account(recipient)?.publicKey }
             ?? accounts.first { $0.account.address == recipient }?.account.publicKey
             ?? (ans.address == recipient ? ans.publicKey : nil)
+            ?? (ns.address == recipient ? ns.publicKey : nil)
         guard let partner = known else {
             throw DevnetError.rejected("the public key of \(recipient) is unknown: it has sent no transaction yet")
         }

@@ -2,8 +2,8 @@ public import AdamantCore
 import Synchronization
 
 /// A local simulated ADAMANT network: N nodes on loopback ports sharing one ledger, blocks on a
-/// timer, an ANS emulator, faults per node, and a control endpoint. Runs in-process; the
-/// `adm-devnet` command is a thin shell around it.
+/// timer, emulators of the two notification services (the ANS and adamant-ns), faults per node,
+/// and a control endpoint. Runs in-process; the `adm-devnet` command is a thin shell around it.
 public final class Devnet: Sendable {
     /// A genesis account and what it was given.
     public struct FundedAccount: Sendable {
@@ -16,6 +16,11 @@ public final class Devnet: Sendable {
     public let nethash: String
     /// The ANS emulator's own account (its passphrase too, for tests).
     public let ans: DevnetAccount
+    /// The adamant-ns emulator's own account, so signals can be encrypted to it (its passphrase
+    /// too, for tests).
+    public let ns: DevnetAccount
+    /// Which notification services run.
+    public let services: DevnetServices
     /// The funded accounts, then one with a zero balance.
     public let accounts: [FundedAccount]
 
@@ -24,6 +29,7 @@ public final class Devnet: Sendable {
     let nodeVersion: NodeVersion
     private let nodes: [SimulatedNode]
     private let service: ANSService
+    let nsService: NSService
     private let control: HTTPServer
     private let tickers: Mutex<[Ticker]>
 
@@ -50,6 +56,12 @@ public final class Devnet: Sendable {
         nethash = DevnetNethash.value
         ans = .random()
         service = ANSService(ANSEmulator(account: ans, mode: configuration.ansMode))
+        ns = .random()
+        services = configuration.services
+        nsService = NSService(
+            NSEmulator(account: ns, mode: configuration.nsMode, version: configuration.nodeVersion, nethash: nethash))
+        // The service listens on a node's client socket before any transaction can be admitted.
+        if services.runsNS { chain.listen { [nsService] in nsService.admitted($0) } }
         let limits = HTTPServer.Limits(
             connectionTimeout: configuration.connectionTimeout, maxConnections: configuration.maxConnections)
         // The control handler reaches the devnet through this box, filled once `self` exists.
@@ -110,11 +122,16 @@ public final class Devnet: Sendable {
 
     /// The timers hold the chain and the service, never `self`, so dropping the devnet stops them.
     private func startTickers(_ configuration: DevnetConfiguration) {
-        let started = [
+        var started = [
             Ticker(every: configuration.effectivePoolInterval) { [chain] in chain.promote() },
             Ticker(every: configuration.blockTime) { [chain] in chain.forge() },
-            Ticker(every: configuration.ansPollInterval) { [chain, service] in service.poll(chain) },
         ]
+        if services.runsANS {
+            started.append(Ticker(every: configuration.ansPollInterval) { [chain, service] in service.poll(chain) })
+        }
+        if services.runsNS {
+            started.append(Ticker(every: configuration.nsPollInterval) { [chain, nsService] in nsService.poll(chain) })
+        }
         tickers.withLock { $0 = started }
     }
 
@@ -203,8 +220,9 @@ public final class Devnet: Sendable {
         set { service.emulator.withLock { $0.mode = newValue } }
     }
 
-    /// Polls now, as the service's timer would: everything confirmed since the last poll is one batch.
-    public func pollANS() { service.poll(chain) }
+    /// Polls now, as the service's timer would: everything confirmed since the last poll is one
+    /// batch. Does nothing when the ANS does not run.
+    public func pollANS() { if services.runsANS { service.poll(chain) } }
 
     public var ansRegistrations: [ANSRegistration] { service.emulator.withLock { $0.registrations } }
     public var ansPushes: [ANSPush] { service.emulator.withLock { $0.pushes } }

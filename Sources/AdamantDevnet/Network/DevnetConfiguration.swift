@@ -1,5 +1,20 @@
 public import AdamantCore
 
+/// Which emulated notification services run beside the nodes.
+public enum DevnetServices: String, Sendable, CaseIterable {
+    /// The iOS app's C# service only.
+    case ans
+    /// The web and Android apps' TypeScript service (adamant-ns) only.
+    case ns
+    /// Both, each with its own account.
+    case both
+
+    /// Whether the ANS emulator runs.
+    public var runsANS: Bool { self != .ns }
+    /// Whether the adamant-ns emulator runs.
+    public var runsNS: Bool { self != .ans }
+}
+
 /// Everything `adm-devnet start` takes.
 public struct DevnetConfiguration: Sendable {
     /// An account funded at genesis.
@@ -34,6 +49,13 @@ public struct DevnetConfiguration: Sendable {
     public var nodeVersion = NodeVersion.current
     public var ansMode = ANSMode.csharp
     public var ansPollInterval: Duration = .seconds(10)
+    /// Which notification services run; a service that does not run neither reads the chain
+    /// nor appears in the summary.
+    public var services = DevnetServices.both
+    /// How the adamant-ns emulator applies signals.
+    public var nsMode = NSMode.replay
+    /// How often the adamant-ns emulator polls the chain; the service polls every 3 s.
+    public var nsPollInterval: Duration = .seconds(3)
     public var faults: [NodeFault] = []
     public var poolCapacity = 1000
     /// Each server closes a connection idle this long, and lets go of a request a fault holds

@@ -9,6 +9,7 @@ final class SharedChain: Sendable {
     let clock: any WallClock
     let log: (@Sendable (String) -> Void)?
     private let sockets = Mutex<[SocketHub]>([])
+    private let listeners = Mutex<[@Sendable ([Transaction]) -> [String]]>([])
 
     init(ledger: Ledger, clock: any WallClock, log: (@Sendable (String) -> Void)?) {
         self.ledger = Mutex(ledger)
@@ -18,17 +19,27 @@ final class SharedChain: Sendable {
 
     func announce(on hub: SocketHub) { sockets.withLock { $0.append(hub) } }
 
+    /// Adds a socket client every node has, told of each admission in admission order; it
+    /// returns log lines.
+    func listen(_ listener: @escaping @Sendable ([Transaction]) -> [String]) {
+        listeners.withLock { $0.append(listener) }
+    }
+
     /// Hands what the pool admitted to every node's socket: the pool is shared, so a transaction
     /// posted to one node is one every node has admitted, as if relayed at once.
     /// Under the ledger's lock, which the hubs' JSON reads (a recipient's key): a copy of the
-    /// ledger taken out of it would make the next change copy the whole chain.
+    /// ledger taken out of it would make the next change copy the whole chain. The lock also
+    /// keeps the listeners' order the pool's when two nodes admit at once.
     func announceAdmissions() {
         let hubs = sockets.withLock { $0 }
-        ledger.withLock { ledger in
+        let listeners = listeners.withLock { $0 }
+        let lines = ledger.withLock { ledger in
             let admitted = ledger.takeAdmissions()
-            guard !admitted.isEmpty else { return }
+            guard !admitted.isEmpty else { return [String]() }
             for hub in hubs { hub.admitted(admitted, ledger: ledger) }
+            return listeners.flatMap { $0(admitted) }
         }
+        for line in lines { log?(line) }
     }
 }
 
