@@ -188,7 +188,9 @@ struct NSTests {
                         == (transaction.type == .transfer
                             ? "Transfer of 0.5" : "You received a new message from \(Fixtures.bob.address)"))
                 let data = try #require(message["data"])
-                #expect(data["txn-id"]?.string == "0" && data["push-recipient"]?.string == "U0000000000000000000")
+                #expect(
+                    data["txn-id"]?.string == "1780057658950425716"
+                        && data["push-recipient"]?.string == "U3716604363012166999")
                 let txn = try #require(data["txn"]?.string.flatMap { JSONValue(parsing: $0) })
                 #expect(txn["id"]?.string == id.description && txn["height"]?.int64 == devnet.height)
                 #expect(txn["recipientId"]?.string == Fixtures.alice.address.description)
@@ -198,7 +200,7 @@ struct NSTests {
 
         let control = try network.control("GET", "/ns/pushes").json["pushes"]?.arrayValue ?? []
         #expect(control.count == 4)
-        #expect(control.first?["message"]?["message"]?["data"]?["txn-id"]?.string == "0")
+        #expect(control.first?["message"]?["message"]?["data"]?["txn-id"]?.string == "1780057658950425716")
     }
 
     /// The service's `isChatMessage` is any type 8, so a signal to a registered user pushes too.

@@ -2,11 +2,11 @@ import AdamantCore
 
 /// The message adamant-ns hands to Firebase (`buildNotification`), written as FCM HTTP v1 JSON.
 enum FCMMessage {
-    /// This emulator's stand-ins for the fixed placeholders the service puts in every push's
-    /// `txn-id` and `push-recipient` (kept for its older clients): they name no real transaction
-    /// or account, so a client must read `txn` and never trust these two.
-    static let transactionIDPlaceholder = "0"
-    static let recipientPlaceholder = "U0000000000000000000"
+    /// The fixed values the service puts in every push's `txn-id` and `push-recipient` (for
+    /// clients of the older service): the same in every push, whatever it is about, and well
+    /// formed, so a client must read `txn` and never trust or look up these two.
+    static let transactionIDPlaceholder = "1780057658950425716"
+    static let recipientPlaceholder = "U3716604363012166999"
 
     /// - Parameter txn: the transaction as the node's JSON returned it to the service; FCM data
     ///   values are strings, so it goes in as JSON text.
