@@ -9,7 +9,7 @@ func coldNodesBenchmark() async throws -> [Figure] {
     let rss = "adm-push nodes peak RSS"
     guard let push = Spawn.sibling("adm-push"), let curl = Spawn.curl() else {
         return skippedColdFigures(
-            cold, rss, because: Spawn.curl() == nil ? "curl is not installed" : missing("adm-push"))
+            cold, rss, because: Spawn.missing("adm-push", orCurl: true))
     }
     let devnet = try benchDevnet(freshAccounts: 0)
     defer { devnet.stop() }
@@ -32,7 +32,7 @@ func coldRegisterBenchmark() async throws -> [Figure] {
     let rss = "adm-push register peak RSS"
     guard let push = Spawn.sibling("adm-push"), let curl = Spawn.curl() else {
         return skippedColdFigures(
-            cold, rss, because: Spawn.curl() == nil ? "curl is not installed" : missing("adm-push"))
+            cold, rss, because: Spawn.missing("adm-push", orCurl: true))
     }
     let devnet = try benchDevnet(freshAccounts: 1)
     defer { devnet.stop() }
@@ -66,8 +66,6 @@ func coldRegisterBenchmark() async throws -> [Figure] {
     figures[0].note! += String(format: "; the bare commit's median %.2f ms", commit.median)
     return figures
 }
-
-private func missing(_ name: String) -> String { "build \(name) beside adm-bench first (swift build -c release)" }
 
 private func skippedColdFigures(_ cold: String, _ rss: String, because reason: String) -> [Figure] {
     [

@@ -17,9 +17,7 @@ func coldFetchBenchmark() async throws -> [Figure] {
     let lived = "cold adm-fetch --no-names, 2,000 fetches in its home"
     let proxied = "cold adm-fetch --no-names through a loopback SOCKS5 proxy"
     guard let fetch = Spawn.sibling("adm-fetch"), let curl = Spawn.curl() else {
-        let reason =
-            Spawn.curl() == nil
-            ? "curl is not installed" : "build adm-fetch beside adm-bench first (swift build -c release)"
+        let reason = Spawn.missing("adm-fetch", orCurl: true)
         return [
             .skipped(cold, .milliseconds, goal: .ratio(.atMost, 1.5), because: reason),
             .skipped(named, .milliseconds, goal: .ratio(.atMost, 2.0), because: reason),

@@ -46,9 +46,7 @@ func readBenchmark() async throws -> [Figure] {
     let idleStart = now()
     while Budget(iterations: 100, seconds: 8).allowsAnother(after: idleSamples.count, startedAt: idleStart) {
         try await Task.sleep(for: NodePool.Configuration().hedgeDelayBounds.lowerBound)
-        let begin = now()
-        try await read(by: client)
-        idleSamples.append(milliseconds(since: begin))
+        idleSamples.append(try await elapsed { try await read(by: client) })
     }
     let afterIdle = Timing(idleSamples)
 
@@ -59,9 +57,7 @@ func readBenchmark() async throws -> [Figure] {
         let degraded = await checkedClient()
         let best = try await bestNode(of: degraded)
         try devnet.add(Fault(.blackhole), toNode: best)
-        let begin = now()
-        try await read(by: degraded)
-        blackholedSamples.append(milliseconds(since: begin))
+        blackholedSamples.append(try await elapsed { try await read(by: degraded) })
         try devnet.clearFaults(ofNode: best)  // lets go of the held connection
     }
     let blackholed = Timing(blackholedSamples)

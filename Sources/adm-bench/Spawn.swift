@@ -89,6 +89,13 @@ enum Spawn {
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 
+    /// Why a benchmark that found `name` or (with `orCurl`) curl missing is skipped: curl first,
+    /// as the one not built here.
+    static func missing(_ name: String, orCurl needsCurl: Bool = false) -> String {
+        needsCurl && curl() == nil
+            ? "curl is not installed" : "build \(name) beside adm-bench first (swift build -c release)"
+    }
+
     /// curl from PATH (a bare default when PATH is unset), or nil.
     static func curl() -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

@@ -49,14 +49,20 @@ struct Budget {
     }
 }
 
+/// How long one run of `body` took, in milliseconds. Runs on the caller's actor, so the body
+/// need not be Sendable.
+nonisolated(nonsending) func elapsed(_ body: () async throws -> Void) async rethrows -> Double {
+    let begin = now()
+    try await body()
+    return milliseconds(since: begin)
+}
+
 /// Times `body` once per run. Runs on the caller's actor, so the body need not be Sendable.
 nonisolated(nonsending) func timings(_ budget: Budget, _ body: () async throws -> Void) async rethrows -> Timing {
     var samples: [Double] = []
     let start = now()
     while budget.allowsAnother(after: samples.count, startedAt: start) {
-        let begin = now()
-        try await body()
-        samples.append(milliseconds(since: begin))
+        samples.append(try await elapsed(body))
     }
     return Timing(samples)
 }
@@ -69,12 +75,8 @@ nonisolated(nonsending) func pairedTimings(
     var floorSamples: [Double] = []
     let start = now()
     while budget.allowsAnother(after: oursSamples.count, startedAt: start) {
-        var begin = now()
-        try await ours()
-        oursSamples.append(milliseconds(since: begin))
-        begin = now()
-        try await floor()
-        floorSamples.append(milliseconds(since: begin))
+        oursSamples.append(try await elapsed(ours))
+        floorSamples.append(try await elapsed(floor))
     }
     return (Timing(oursSamples), Timing(floorSamples))
 }

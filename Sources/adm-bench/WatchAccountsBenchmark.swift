@@ -8,7 +8,7 @@ import Foundation
 func watchAccountsBenchmark() async throws -> [Figure] {
     let sizes = [1, 10, 100]
     guard let fetch = Spawn.sibling("adm-fetch") else {
-        let reason = "build adm-fetch beside adm-bench first (swift build -c release)"
+        let reason = Spawn.missing("adm-fetch")
         return sizes.flatMap { size -> [Figure] in
             let peer = size == 1
             return [

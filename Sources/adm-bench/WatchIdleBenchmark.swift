@@ -11,7 +11,7 @@ func watchIdleBenchmark() async throws -> [Figure] {
     let requests = "idle watch requests per hour, live next to --no-live"
     let memory = "idle watch resident memory, live next to --no-live"
     guard let fetch = Spawn.sibling("adm-fetch") else {
-        let reason = "build adm-fetch beside adm-bench first (swift build -c release)"
+        let reason = Spawn.missing("adm-fetch")
         return [
             .skipped(cpu, .seconds, goal: .ratio(.atMost, 1.0), because: reason),
             .skipped(requests, .count, goal: .ratio(.atMost, 2.0), because: reason),

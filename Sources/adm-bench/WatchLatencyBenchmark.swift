@@ -11,7 +11,7 @@ func watchLatencyBenchmark() async throws -> [Figure] {
     let liveP95 = "watch latency, live p95"
     let ratio = "watch latency p95, live next to --no-live"
     guard let fetch = Spawn.sibling("adm-fetch") else {
-        let reason = "build adm-fetch beside adm-bench first (swift build -c release)"
+        let reason = Spawn.missing("adm-fetch")
         return [
             .skipped(liveP95, .milliseconds, goal: .value(.atMost, 250), because: reason),
             .skipped(ratio, .milliseconds, goal: .ratio(.atMost, 0.05), because: reason),

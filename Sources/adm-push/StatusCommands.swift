@@ -18,9 +18,7 @@ struct StatusCommand: Command {
     let arguments: ParsedArguments
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
-        guard arguments.positional.isEmpty else { throw .usage("status takes no arguments") }
-        _ = try OutboxOptions.service(arguments)
-        self.arguments = arguments
+        self.arguments = try checkedOutboxArguments(arguments, of: "status")
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
@@ -71,9 +69,7 @@ struct QueueCommand: Command {
     let arguments: ParsedArguments
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
-        guard arguments.positional.isEmpty else { throw .usage("queue takes no arguments") }
-        _ = try OutboxOptions.service(arguments)
-        self.arguments = arguments
+        self.arguments = try checkedOutboxArguments(arguments, of: "queue")
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
@@ -132,11 +128,9 @@ struct FlushCommand: Command {
     let arguments: ParsedArguments
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
-        guard arguments.positional.isEmpty else { throw .usage("flush takes no arguments") }
-        _ = try OutboxOptions.service(arguments)
+        self.arguments = try checkedOutboxArguments(arguments, of: "flush")
         _ = try OutboxOptions.deadline(arguments)
         _ = try Self.interval(arguments)
-        self.arguments = arguments
     }
 
     /// `--interval`, plain seconds (as `--deadline` takes them), 60 when not given.
@@ -207,10 +201,8 @@ struct RepairCommand: Command {
     let arguments: ParsedArguments
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
-        guard arguments.positional.isEmpty else { throw .usage("repair takes no arguments") }
-        _ = try OutboxOptions.service(arguments)
+        self.arguments = try checkedOutboxArguments(arguments, of: "repair")
         _ = try OutboxOptions.deadline(arguments)
-        self.arguments = arguments
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
@@ -229,4 +221,14 @@ struct RepairCommand: Command {
         OutboxReport.advice(report.keys, balance: report.balance, context)
         return OutboxReport.exitCode(for: report.keys)
     }
+}
+
+/// What each command here checks before it asks for the passphrase: it takes no positional
+/// argument, and the push service named is valid.
+private func checkedOutboxArguments(_ arguments: ParsedArguments, of command: String) throws(CLIError)
+    -> ParsedArguments
+{
+    guard arguments.positional.isEmpty else { throw .usage("\(command) takes no arguments") }
+    _ = try OutboxOptions.service(arguments)
+    return arguments
 }

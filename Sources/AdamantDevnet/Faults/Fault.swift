@@ -65,6 +65,14 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
         self.pathPrefix = pathPrefix
     }
 
+    /// The kinds written with no argument, by name: `kind` names them, so parsing cannot spell one
+    /// differently.
+    private static let argumentless: [String: Effect] = Dictionary(
+        uniqueKeysWithValues: [
+            Effect.refuse, .blackhole, .html404, .garbage, .truncate, .tamper, .drop, .timeoutAfterAccept,
+            .socketRefuse, .socketSilent, .socketDuplicate, .socketForge, .socketHold, .socketHuge, .socketFlood,
+        ].map { (Fault($0).kind, $0) })
+
     /// Parses `KIND[:ARG][@/path/prefix]`.
     public init(parsing text: String) throws(FaultError) {
         let scoped = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
@@ -86,26 +94,11 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
 
         let effect: Effect
         switch kind {
-        case "refuse":
-            try noArgument()
-            effect = .refuse
-        case "blackhole":
-            try noArgument()
-            effect = .blackhole
         case "delay": effect = .delay(milliseconds: try integer(0...600_000))
         case "status":
             let code = try integer(100...599)
             guard Self.statusCodes.contains(code) else { throw .invalid(text, "status takes 500, 403, 429 or 503") }
             effect = .status(code)
-        case "html404":
-            try noArgument()
-            effect = .html404
-        case "garbage":
-            try noArgument()
-            effect = .garbage
-        case "truncate":
-            try noArgument()
-            effect = .truncate
         case "trickle":
             effect = .trickle(
                 millisecondsPerByte: argument == nil ? Self.defaultTrickleMilliseconds : try integer(1...60_000))
@@ -119,39 +112,12 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
             guard let argument, let version = NodeVersion(argument) else { throw .invalid(text, "version takes X.Y.Z") }
             effect = .version(version)
         case "skew": effect = .skew(seconds: try integer(-31_536_000...31_536_000))
-        case "tamper":
-            try noArgument()
-            effect = .tamper
-        case "drop":
-            try noArgument()
-            effect = .drop
-        case "timeout-after-accept":
-            try noArgument()
-            effect = .timeoutAfterAccept
-        case "socket-refuse":
-            try noArgument()
-            effect = .socketRefuse
-        case "socket-silent":
-            try noArgument()
-            effect = .socketSilent
         case "socket-drop": effect = .socketDrop(seconds: try integer(1...3600))
-        case "socket-duplicate":
-            try noArgument()
-            effect = .socketDuplicate
-        case "socket-forge":
-            try noArgument()
-            effect = .socketForge
         case "socket-slow": effect = .socketSlow(milliseconds: try integer(1...600_000))
-        case "socket-hold":
+        default:
+            guard let plain = Self.argumentless[kind] else { throw .invalid(text, "unknown fault \"\(kind)\"") }
             try noArgument()
-            effect = .socketHold
-        case "socket-huge":
-            try noArgument()
-            effect = .socketHuge
-        case "socket-flood":
-            try noArgument()
-            effect = .socketFlood
-        default: throw .invalid(text, "unknown fault \"\(kind)\"")
+            effect = plain
         }
         if effect == .refuse, scoped.count == 2 {
             throw .invalid(text, "refuse closes the port, it cannot be scoped to a path")
