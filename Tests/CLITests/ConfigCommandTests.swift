@@ -77,8 +77,8 @@ final class ConfigCommandTests {
         let defaults = try await config()
         #expect(
             defaults.settings.map(\.name) == [
-                "file", "home", "nodes", "nethash", "proxy", "service.address", "service.publicKey", "notify", "open",
-                "preview", "mute", "quiet", "quietMode", "kinds",
+                "file", "home", "nodes", "nethash", "proxy", "service", "service.address", "service.publicKey", "notify",
+                "open", "preview", "mute", "quiet", "quietMode", "kinds",
             ])
         #expect(
             defaults["preview"]?.value == .text("full") && defaults["mute"]?.value == .list([])
@@ -106,6 +106,7 @@ final class ConfigCommandTests {
         #expect(defaults["service.address"]?.value == .text(NotificationService.adamantIOS.address.description))
         #expect(defaults["service.publicKey"]?.value == .text(NotificationService.adamantIOS.publicKey.hex))
         #expect(defaults["service.address"]?.origin == "default" && defaults["service.publicKey"]?.origin == "default")
+        #expect(defaults["service"]?.value == .text("ans") && defaults["service"]?.origin == "default")
         let state = try await config(extra: ["XDG_STATE_HOME": folder + "/state"])
         #expect(state["home"]?.value == .text(folder + "/state/adm-push") && state["home"]?.origin == "default")
 
@@ -263,6 +264,32 @@ final class ConfigCommandTests {
             "only the built-in list")
     }
 
+    /// The service's kind comes from --service, else the file, and brings its own identity; an
+    /// identity written for one kind never serves the other, while the flags' identity takes the
+    /// kind chosen.
+    @Test func theServiceKindComesFromTheFlagElseTheFileWithItsOwnIdentity() async throws {
+        try write(#"{"service": "ns"}"#)
+        let file = try await config()
+        #expect(file["service"]?.value == .text("ns") && file["service"]?.origin == "file")
+        #expect(file["service.address"]?.value == .text(NotificationService.adamantNS.address.description))
+        #expect(file["service.publicKey"]?.value == .text(NotificationService.adamantNS.publicKey.hex))
+        let flag = try await config(["--service", "ans"])
+        #expect(flag["service"]?.value == .text("ans") && flag["service"]?.origin == "flag")
+        #expect(flag["service.address"]?.value == .text(NotificationService.adamantIOS.address.description))
+
+        try write(
+            #"{"service": {"address": "\#(Self.flagService.address)", "publicKey": "\#(Self.flagService.publicKey.hex)"}}"#)
+        let ans = try await config()
+        #expect(ans["service"]?.value == .text("ans") && ans["service.address"]?.origin == "file")
+        let ns = try await config(["--service", "ns"])
+        #expect(ns["service.address"]?.value == .text(NotificationService.adamantNS.address.description))
+        #expect(ns["service.address"]?.origin == "flag")
+
+        try write(#"{"service": "nss"}"#)
+        let wrong = try await run("adm-push", ["config"], environment: environment)
+        #expect(wrong.status == 64 && wrong.stderr.contains(#"must be "ans" or "ns", got 'nss'"#), "\(wrong.stderr)")
+    }
+
     @Test func theTextFormAlignsValuesAndSaysEachOrigin() async throws {
         try write(#"{"nodes": ["http://127.0.0.1:1"], "home": "/srv/adm"}"#)
         let result = try await run(
@@ -270,7 +297,7 @@ final class ConfigCommandTests {
             environment: environment.merging(["ADM_NODES": "http://127.0.0.1:2"]) { $1 })
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 14)
+        #expect(lines.count == 15)
         #expect(
             lines[0].hasPrefix("file               \(configPath)  ") && lines[0].hasSuffix("  (env XDG_CONFIG_HOME)"),
             "\(lines[0])")
@@ -284,7 +311,8 @@ final class ConfigCommandTests {
             lines[3].hasPrefix("nethash            any (the majority's network)  ") && lines[3].hasSuffix("  (default)")
         )
         #expect(lines[4].hasPrefix("proxy              none  ") && lines[4].hasSuffix("  (default)"), "\(lines[4])")
-        #expect(lines[5].hasPrefix("service.address    U10629337621822775991  ") && lines[5].hasSuffix("  (default)"))
+        #expect(lines[5].hasPrefix("service            ans  ") && lines[5].hasSuffix("  (default)"), "\(lines[5])")
+        #expect(lines[6].hasPrefix("service.address    U10629337621822775991  ") && lines[6].hasSuffix("  (default)"))
         // The origins start in one column.
         #expect(
             Set(lines.map { $0.range(of: "  (", options: .backwards)?.lowerBound.utf16Offset(in: $0) }).count == 1,
@@ -328,7 +356,7 @@ final class ConfigCommandTests {
         try write("not json")
         let given = [
             "--home", folder + "/home", "--node", "http://127.0.0.1:1", "--proxy", "none",
-            "--service-address", Self.flagService.address.description, "--service-public-key",
+            "--service", "ans", "--service-address", Self.flagService.address.description, "--service-public-key",
             Self.flagService.publicKey.hex,
         ]
         let environment = environment.merging(["ADM_PASSPHRASE": BIP39.randomMnemonic()]) { $1 }
