@@ -11,16 +11,21 @@ final class OutboxDevnet: Sendable {
     let account: KeyPair
     let passphrase: String
 
-    /// `ansPoll` nil: the service polls only when a test says so.
+    /// Which service `push` registers with.
+    let service: ServiceKind
+
+    /// `ansPoll` nil: the services poll only when a test says so (`nsPoll` likewise).
     init(
         mode: ANSMode = .csharp, funded: Bool = true, ansPoll: Duration? = nil, nodes: Int = 2,
-        blockTime: Duration = .milliseconds(150)
+        blockTime: Duration = .milliseconds(150), service: ServiceKind = .ans, nsPoll: Duration? = nil
     ) throws {
         var configuration = DevnetConfiguration()
         configuration.nodeCount = nodes
         configuration.blockTime = blockTime
         configuration.ansPollInterval = ansPoll ?? .seconds(600)
+        configuration.nsPollInterval = nsPoll ?? .seconds(600)
         configuration.ansMode = mode
+        self.service = service
         devnet = try Devnet(configuration)
         passphrase = BIP39.randomMnemonic()
         account = KeyPair(passphrase: try Passphrase(validating: passphrase))
@@ -38,9 +43,10 @@ final class OutboxDevnet: Sendable {
     func push(
         _ arguments: [String], home name: String = "home", passphrase: String? = nil, extra: [String: String] = [:]
     ) async throws -> RunResult {
+        let identity = service == .ans ? devnet.ans : devnet.ns
         let common = [
-            "--home", home + "/" + name, "--service-address", devnet.ans.address.description, "--service-public-key",
-            devnet.ans.publicKey.hex,
+            "--home", home + "/" + name, "--service", service.rawValue, "--service-address",
+            identity.address.description, "--service-public-key", identity.publicKey.hex,
         ]
         let environment = [
             "ADM_NODES": devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": passphrase ?? self.passphrase,
@@ -60,10 +66,13 @@ final class OutboxDevnet: Sendable {
         for _ in 0..<blocks {
             _ = devnet.mine()
             devnet.pollANS()
+            devnet.pollNS()
         }
     }
 
     var registered: [String] { devnet.ansRegistrations.filter { $0.address == account.address }.map(\.token) }
+    /// adamant-ns's devices of the account.
+    var devices: [NSDevice] { devnet.nsDevices.filter { $0.address == account.address } }
 }
 
 @Suite("adm-push outbox commands", .timeLimit(.minutes(2)))

@@ -145,7 +145,7 @@ public final class Outbox: Sendable {
         let device: String
         if let deviceId { device = deviceId } else { device = try await deviceID() }
         let current = try await latest(ofKey: device)
-        if let current, current.token != token { throw .tokenReplaced }
+        if let current, current.action == .add, current.token != token { throw .tokenReplaced }
         let provider = current?.provider ?? (Hex.decode(token) != nil ? .apns : .fcm)
         let signal = try checked(token: token, provider: provider, action: .remove, deviceId: device)
         return try await store.addIntent(signal, scope: scope, now: wallClock.unixMillis())
