@@ -32,7 +32,9 @@ struct FetchCommand: Command {
             + [PassphraseInput.option],
         discussion: """
             Give the transaction id, or --payload with the push itself; a payload that carries the
-            whole transaction needs no node, and is verified all the same. The transaction is
+            whole transaction (FCM's data.txn, as adamant-ns sends it) needs no node, and is
+            verified all the same; it is for the transaction's recipient, and the "txn-id" and
+            "push-recipient" beside it, placeholders in that service, are ignored. The transaction is
             looked for in blocks, then in the nodes' pools, until --deadline (default 25 s).
             Exits 0 when shown, 65 when it cannot be verified or is not this account's, 69 when
             no node had it by the deadline or none could be used, 64 for bad input (a push for

@@ -266,6 +266,27 @@ struct LiveFetchTests {
         }
         #expect(result.text == nil)
     }
+
+    /// A carried transaction says itself whom the push is for, as adamant-ns pushes name no
+    /// account: one this account sent is shown as sent, and one between two others is for its
+    /// recipient, another account, and never decrypted.
+    @Test func aCarriedTransactionSaysWhichAccountItIsFor() async throws {
+        let network = try await FetchNetwork()
+        let stranger = KeyPair(passphrase: Passphrase(unvalidated: "a stranger \(UUID())"))
+        // The friend's key is on the chain once it has sent something: a sent message opens with it.
+        _ = try network.confirmed(try await network.send("hello", from: network.friend, to: network.me))
+        let sent = try await network.send("from me", from: network.me, to: network.friend)
+        let shown = await network.fetcher().fetch(PushPayload(id: try sent.computedID(), transaction: sent))
+        #expect(shown.failure == nil, "\(String(describing: shown.failure))")
+        #expect(shown.text == "from me")
+        #expect(shown.notification.body == "You: from me")
+
+        let between = try await network.send("private", from: network.friend, to: stranger)
+        let result = await network.fetcher().fetch(PushPayload(id: try between.computedID(), transaction: between))
+        #expect(result.failure == .wrongAccount(pushedFor: stranger.address, account: network.me.address))
+        #expect(result.text == nil)
+        #expect(result.transaction == nil)
+    }
 }
 
 /// Polls `condition` every few milliseconds until it holds or `timeout` passes (generous: it

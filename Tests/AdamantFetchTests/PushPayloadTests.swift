@@ -47,10 +47,66 @@ struct PushPayloadTests {
         #expect(try Self.parse("{\"txn-id\":12345}").id == TransactionID(number: 12345))
     }
 
-    @Test func anIdThatDisagreesWithTheCarriedTransactionIsRefused() {
-        #expect(throws: PushPayloadError.idsDisagree(id: TransactionID(number: 7), carried: Self.id)) {
-            try Self.parse("{\"txn-id\":\"7\",\"txn\":\(Self.transactionJSON)}")
+    /// adamant-ns (the web and Android apps' service) sends `txn-id` and `push-recipient` beside
+    /// `txn` as fixed placeholders: beside a carried transaction they are neither read nor
+    /// judged, whatever they hold and wherever they stand, before `txn` or after it.
+    @Test(
+        arguments: ["{\"data\":%@}", "{\"message\":{\"token\":\"t\",\"data\":%@}}", "%@"],
+        [
+            #""txn-id":"0","push-recipient":"U0000000000000000000""#,
+            #""txn-id":"txn-id","push-recipient":"push-recipient""#,
+            #""txn-id":"7","push-recipient":"U1""#, #""txn-id":7,"push-recipient":5"#,
+            #""txn-id":{"x":[1]},"push-recipient":null"#, #""txn-id":"18446744073709551616""#,
+        ])
+    func adamantNSPlaceholdersBesideACarriedTransactionAreIgnored(_ level: String, _ placeholders: String) throws {
+        let carried = String(decoding: try JSONEncoder().encode(Self.transactionJSON), as: UTF8.self)
+        for fields in ["\(placeholders),\"txn\":\(carried)", "\"txn\":\(carried),\(placeholders)"] {
+            let payload = try Self.parse(level.replacingOccurrences(of: "%@", with: "{\(fields)}"))
+            #expect(payload == PushPayload(id: Self.id, transaction: Self.transaction))
         }
+    }
+
+    /// Another transaction's id beside a carried transaction is a placeholder too: the push is
+    /// the carried transaction's, and the other id is nowhere in it.
+    @Test func anotherIdBesideACarriedTransactionIsNotThePushs() throws {
+        let payload = try Self.parse(
+            "{\"txn-id\":\"7\",\"push-recipient\":\"\(Self.friend.address)\",\"txn\":\(Self.transactionJSON)}")
+        #expect(payload == PushPayload(id: Self.id, transaction: Self.transaction))
+        #expect(payload.recipient == nil, "not the placeholder's: the transaction says whom it is for")
+    }
+
+    /// With no id of its own a carried transaction names none: a `txn-id` beside it is no
+    /// stand-in, as it may be a placeholder.
+    @Test func aCarriedTransactionWithoutAnIdIsRefused() throws {
+        var transaction = Self.transaction
+        transaction.id = nil
+        let json = String(decoding: try JSONEncoder().encode(transaction), as: UTF8.self)
+        #expect(!json.contains("\"id\""))
+        for text in ["{\"txn\":\(json)}", "{\"data\":{\"txn-id\":\"\(Self.id)\",\"txn\":\(json)}}"] {
+            let error = #expect(throws: PushPayloadError.self) { try Self.parse(text) }
+            guard case .invalid("txn", let reason)? = error else {
+                Issue.record("\(String(describing: error))")
+                continue
+            }
+            #expect(reason == "has no \"id\"")
+        }
+    }
+
+    /// Without `txn`, as the C# service sends an APNs push, both fields are the push's and are
+    /// judged: a placeholder there is refused.
+    @Test(arguments: [
+        (#"{"txn-id":"txn-id","push-recipient":"push-recipient"}"#, "txn-id"),
+        (#"{"push-recipient":"push-recipient","txn-id":"1"}"#, "push-recipient"),
+        (#"{"data":{"txn-id":"1","push-recipient":"push-recipient"}}"#, "push-recipient"),
+        (#"{"push-recipient":"push-recipient","data":{"txn-id":"1"}}"#, "push-recipient"),
+    ])
+    func withoutACarriedTransactionBothFieldsAreJudged(_ text: String, _ field: String) {
+        let error = #expect(throws: PushPayloadError.self) { try Self.parse(text) }
+        guard case .invalid(let named, _)? = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+        #expect(named == field)
     }
 
     @Test(arguments: [

@@ -146,6 +146,49 @@ struct FetchCommandTests {
         #expect((object["reason"] as? String)?.contains("cannot be verified") == true, "\(object)")
     }
 
+    /// adamant-ns's FCM push: the whole transaction in `data.txn`, beside `txn-id` and
+    /// `push-recipient` that service fills with fixed placeholders. The push is the carried
+    /// transaction's whatever they hold (another transaction's id is never asked for), and it is
+    /// for the transaction's recipient: a third account's passphrase is told so (64).
+    @Test func anAdamantNSPushIsTheCarriedTransactionsWhateverItsPlaceholders() async throws {
+        let network = try await FetchDevnet()
+        let other = try await network.send("another", from: network.me, to: network.friend)
+        let sent = try await network.send("carried", from: network.friend, to: network.me)
+        let json = String(decoding: try JSONEncoder().encode(sent), as: UTF8.self)
+        let carried = String(decoding: try JSONEncoder().encode(json), as: UTF8.self)
+        func payload(_ placeholders: String) -> Data {
+            Data("{\"message\":{\"token\":\"t\",\"data\":{\(placeholders),\"txn\":\(carried)}}}".utf8)
+        }
+        for placeholders in [
+            #""txn-id":"0","push-recipient":"U0000000000000000000""#,
+            #""txn-id":"txn-id","push-recipient":"push-recipient""#,
+            "\"txn-id\":\"\(try #require(other.id))\",\"push-recipient\":\"\(network.friend.address)\"",
+        ] {
+            for index in 0..<2 { try network.devnet.clearRequests(toNode: index) }
+            let result = try await network.fetch(["--payload", "-", "--json"], input: payload(placeholders))
+            #expect(result.status == 0, "\(placeholders): \(result.stderr)")
+            let object = try network.object(result)
+            #expect(object["id"] as? String == sent.id?.description, "\(placeholders)")
+            #expect(object["text"] as? String == "carried")
+            #expect(object["verified"] as? Bool == true)
+            let asked = try (0..<2).flatMap { try network.devnet.requests(toNode: $0).map(\.path) }
+            #expect(!asked.contains { $0.hasPrefix("/api/transactions") }, "\(placeholders): \(asked)")
+        }
+
+        let words = BIP39.randomMnemonic()
+        let third = KeyPair(passphrase: try Passphrase(validating: words)).address
+        let refused = try await network.fetch(
+            ["--payload", "-", "--no-names"], passphrase: words,
+            input: payload(#""txn-id":"0","push-recipient":"U0000000000000000000""#))
+        #expect(refused.status == 64, "\(refused.stderr)")
+        #expect(refused.stdout == "ADAMANT\nNew message\n", "\(refused.stdout)")
+        #expect(
+            refused.stderr.hasPrefix(
+                "Error: the push is for \(network.me.address), not for this passphrase's account \(third):"),
+            "\(refused.stderr)")
+        #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+    }
+
     /// libcurl starts loading as the fetch starts when a node will be asked, and is not loaded
     /// at all when none is: a payload that carries its transaction, with no names to look up
     /// (glibc's loader says what it opens under LD_DEBUG=files).

@@ -58,6 +58,11 @@ public struct Fetcher: Sendable {
     }
 
     /// The push's transaction as a notification. Ends by `configuration.deadline`.
+    ///
+    /// A push for another account than this one's (``PushPayload/recipient``) is not fetched.
+    /// One that carries its transaction is for that transaction's recipient, once it verifies:
+    /// when this account is neither its sender nor its recipient, the push is another
+    /// account's, as adamant-ns pushes name no account.
     public func fetch(_ push: PushPayload) async -> FetchResult {
         let deadline = clock.now + configuration.deadline
         // Looked for while the keys may still be being derived; a push for another account
@@ -69,9 +74,12 @@ public struct Fetcher: Sendable {
         }
         switch await located {
         case .success(let transaction):
-            return await show(
-                transaction, id: push.id, sender: transaction.senderPublicKey.address, account: account, until: deadline
-            )
+            let sender = transaction.senderPublicKey.address
+            if push.transaction != nil, sender != account, let pushedFor = transaction.recipientId, pushedFor != account
+            {
+                return fallback(push.id, .wrongAccount(pushedFor: pushedFor, account: account), type: transaction)
+            }
+            return await show(transaction, id: push.id, sender: sender, account: account, until: deadline)
         case .failure(let fallback): return fallback.result
         }
     }

@@ -6,17 +6,22 @@ public import AdamantCore
 /// Accepted shapes (the keys may sit at the top level, under `data`, or under `message.data`,
 /// the FCM HTTP v1 envelope):
 /// - APNs from the C# ANS: `{"aps": {…}, "txn-id": "…", "push-recipient": "U…"}`
-/// - FCM from the new ANS: `{"data": {"txn": "<the transaction as a JSON string>"}}`, or with
-///   `txn-id` instead of `txn`
-/// - either with `txn` as a JSON object, and both `txn` and `txn-id` (they must then agree)
+/// - FCM from adamant-ns, the web and Android apps' service:
+///   `{"data": {"txn": "<the transaction as a JSON string>", "txn-id": "…", "push-recipient": "…"}}`
+/// - FCM with `txn-id` (and `push-recipient`) and no `txn`, read as the APNs shape is
+/// - `txn` as a JSON object instead of a string, at any of these levels
 ///
-/// A carried transaction is still verified exactly like a fetched one; this only reads it.
+/// Where `txn` is, the push is the transaction it carries, with the id it carries: adamant-ns
+/// fills `txn-id` and `push-recipient` beside it with fixed placeholders, so there they are
+/// neither read nor judged, and the account the push is for is the transaction's own. A
+/// carried transaction is still verified exactly like a fetched one; this only reads it.
 public struct PushPayload: Sendable, Hashable {
     /// The transaction the push is about.
     public var id: TransactionID
     /// The whole transaction, when the push carries it (FCM's `txn`); not verified yet.
     public var transaction: Transaction?
-    /// The account the push was sent for (`push-recipient`), when the push says.
+    /// The account the push was sent for (`push-recipient`), when the push says; never read
+    /// beside a carried transaction, whose own parties say it.
     public var recipient: Address?
 
     /// APNs allows 4 KiB and FCM 4 KiB of data; a transaction of the largest message is ~21 KiB.
@@ -54,11 +59,8 @@ public struct PushPayload: Sendable, Hashable {
         } catch {
             throw refusal ?? .notJSON
         }
-        guard let carrier else { throw .noTransaction }
-        let transaction = carrier.transaction
-        guard let id = carrier.id ?? transaction?.id else { throw .noTransaction }
-        if let carried = transaction?.id, carried != id { throw .idsDisagree(id: id, carried: carried) }
-        self.init(id: id, transaction: transaction, recipient: carrier.recipient)
+        guard let carrier, let id = carrier.transaction?.id ?? carrier.id else { throw .noTransaction }
+        self.init(id: id, transaction: carrier.transaction, recipient: carrier.recipient)
     }
 }
 
@@ -76,8 +78,6 @@ public enum PushPayloadError: Error, Sendable, Hashable, CustomStringConvertible
     case noTransaction
     /// A field is there but wrong: its name, and why.
     case invalid(field: String, reason: String)
-    /// `txn-id` and the carried transaction's id differ.
-    case idsDisagree(id: TransactionID, carried: TransactionID)
 
     /// The reason in a sentence, naming the field.
     public var description: String {
@@ -89,8 +89,6 @@ public enum PushPayloadError: Error, Sendable, Hashable, CustomStringConvertible
         case .noTransaction:
             "the payload names no transaction: expected \"txn-id\" or \"txn\" (at the top level, under \"data\" or under \"message.data\")"
         case .invalid(let field, let reason): "the payload's \"\(field)\" \(reason)"
-        case .idsDisagree(let id, let carried):
-            "the payload's \"txn-id\" \(id) is not the id of the transaction it carries (\(carried))"
         }
     }
 }
@@ -100,13 +98,17 @@ private struct Level {
     var id: TransactionID?
     var transaction: Transaction?
     var recipient: Address?
+    /// The first of `txn-id` and `push-recipient` that is wrong, judged only once the level is
+    /// read: beside `txn`, wherever it stands, they are placeholders.
+    var wrong: PushPayloadError?
 
     /// Levels are only ever two deep (`message.data`); deeper is not a push.
     static let deepest = 2
 
     /// The level at the reader if it names a transaction, else the first under its `data`, else
     /// under its `message`. One that is not an object carries nothing; a bad field, wherever it
-    /// stands, is `refusal` (the read then stops), since it is what the push is about.
+    /// stands, is `refusal` (the read then stops), since it is what the push is about; except
+    /// `txn-id` and `push-recipient` beside `txn`, which are not read.
     static func firstNaming(_ reader: inout JSONReader, depth: Int, refusal: inout PushPayloadError?)
         throws(JSONReadError) -> Level?
     {
@@ -124,6 +126,9 @@ private struct Level {
                 refusal = .invalid(field: field, reason: reason)
                 return reader.failure(reason)
             }
+            func judgeLater(_ field: String, _ reason: String) {
+                if level.wrong == nil { level.wrong = .invalid(field: field, reason: reason) }
+            }
             guard seen.insert(key.text).inserted else {
                 try reader.skipValue()
                 return
@@ -131,11 +136,16 @@ private struct Level {
             guard try !reader.readNull() else { return }
             switch key {
             case "txn-id":
-                // A string of digits as the C# ANS sends it, or a number.
-                guard let number = try? reader.readIntegerOrString(UInt64.self) else {
-                    throw refuse("txn-id", "is not a transaction id (digits below 2^64)")
+                // A string of digits as the C# ANS sends it, or a number. Read on a copy, so
+                // that one that is not (perhaps a placeholder) is passed over whole.
+                var value = reader
+                if let number = try? value.readIntegerOrString(UInt64.self) {
+                    reader = value
+                    level.id = TransactionID(number: number)
+                } else {
+                    try reader.skipValue()
+                    judgeLater("txn-id", "is not a transaction id (digits below 2^64)")
                 }
-                level.id = TransactionID(number: number)
             case "txn":
                 // The transaction as a JSON string (FCM data values are strings) or as an object.
                 do throws(JSONReadError) {
@@ -148,17 +158,29 @@ private struct Level {
                 } catch {
                     throw refuse("txn", "is not a transaction: \(error)")
                 }
+                // Its own id is the push's: a `txn-id` beside it may be a placeholder.
+                guard level.transaction?.id != nil else { throw refuse("txn", "has no \"id\"") }
             case "push-recipient":
-                guard reader.kind == .string else { throw refuse("push-recipient", "is not a string") }
-                let text = try reader.readString()
-                do { level.recipient = try Address(text) } catch {
-                    throw refuse("push-recipient", "is not an ADAMANT address: \(error)")
+                var value = reader
+                if reader.kind == .string, let text = try? value.readString() {
+                    reader = value
+                    do { level.recipient = try Address(text) } catch {
+                        judgeLater("push-recipient", "is not an ADAMANT address: \(error)")
+                    }
+                } else {
+                    try reader.skipValue()
+                    judgeLater("push-recipient", "is not a string")
                 }
             case "data": data = try firstNaming(&reader, depth: depth + 1, refusal: &refusal)
             case "message": message = try firstNaming(&reader, depth: depth + 1, refusal: &refusal)
             default: try reader.skipValue()
             }
         }
-        return level.id != nil || level.transaction != nil ? level : data ?? message
+        if let transaction = level.transaction { return Level(transaction: transaction) }
+        if let wrong = level.wrong {
+            refusal = wrong
+            throw reader.failure("\(wrong)")
+        }
+        return level.id != nil ? level : data ?? message
     }
 }
