@@ -11,6 +11,9 @@ import Testing
 struct CrashTortureTests {
     static let trials = ProcessInfo.processInfo.environment["CRASH_TRIALS"].flatMap(Int.init) ?? 120
     static let tokens = [String(repeating: "e5", count: 32), String(repeating: "f6", count: 32)]
+    static let fcmTokens = [
+        "fcm-e5-" + String(repeating: "e5", count: 20), "fcm-f6-" + String(repeating: "f6", count: 20),
+    ]
 
     struct Queue: Decodable {
         struct Intent: Decodable {
@@ -30,8 +33,11 @@ struct CrashTortureTests {
     }
 
     /// One trial: a fresh account and home, 1–4 commands with a random kill point each, then a
-    /// clean flush. Returns what went wrong.
+    /// clean flush. Returns what went wrong. With adamant-ns the home is one device: the last
+    /// intent is its newest token, or none, and an unregister of a token it no longer holds is
+    /// no intent at all.
     static func trial(_ seed: UInt64, on network: OutboxDevnet) async throws -> Outcome {
+        let ns = network.service == .ns
         var random = SeededGenerator(seed: seed)
         let passphrase = BIP39.randomMnemonic()
         let account = KeyPair(passphrase: try Passphrase(validating: passphrase))
@@ -39,13 +45,14 @@ struct CrashTortureTests {
         let home = "trial-\(seed)"
         var outcome = Outcome()
         var last: [String: String] = [:]
+        var device: String?
         var commands = 0
         for _ in 0..<Int.random(in: 1...4, using: &random) {
-            let token = tokens.randomElement(using: &random)!
+            let token = (ns ? fcmTokens : tokens).randomElement(using: &random)!
             let add = Bool.random(using: &random)
             let arguments =
                 add
-                ? ["register", "--token", token, "--provider", "apns", "--deadline", "3"]
+                ? ["register", "--token", token, "--provider", ns ? "fcm" : "apns", "--deadline", "3"]
                 : ["unregister", "--token", token, "--deadline", "3"]
             let point =
                 Bool.random(using: &random)
@@ -58,10 +65,21 @@ struct CrashTortureTests {
             } else if ![0, 75].contains(result.status) {
                 Issue.record("seed \(seed): \(arguments[0]) exited \(result.status): \(result.stderr)")
             }
-            commands += 1
             last[token] = add ? "add" : "remove"
+            guard ns else {
+                commands += 1
+                continue
+            }
+            if add {
+                device = token
+                commands += 1
+            } else if device == nil || device == token {
+                device = nil
+                commands += 1
+            }
         }
-        let flush = try await network.push(["flush", "--deadline", "20"], home: home, passphrase: passphrase)
+        let flush = try await network.push(
+            ["flush", "--deadline", ns ? "40" : "20"], home: home, passphrase: passphrase)
         if flush.status != 0 { Issue.record("seed \(seed): flush exited \(flush.status): \(flush.stderr)") }
         network.settle()
 
@@ -71,8 +89,11 @@ struct CrashTortureTests {
         outcome.lost = commands - queue.intents.count
         outcome.landedTwice =
             queue.intents.filter { $0.attempts.filter { $0.outcome.hasPrefix("confirmed") }.count > 1 }.count
-        let registered = Set(network.devnet.ansRegistrations.filter { $0.address == account.address }.map(\.token))
-        let expected = Set(last.filter { $0.value == "add" }.keys)
+        let registered =
+            ns
+            ? Set(network.devnet.nsDevices.filter { $0.address == account.address }.map(\.token))
+            : Set(network.devnet.ansRegistrations.filter { $0.address == account.address }.map(\.token))
+        let expected = ns ? Set(device.map { [$0] } ?? []) : Set(last.filter { $0.value == "add" }.keys)
         if registered != expected {
             outcome.wrongRegistry = 1
             // What a reader needs to see why: this account's signals and every signal to the
@@ -110,6 +131,38 @@ struct CrashTortureTests {
         }
         print(
             "crash torture (\(mode)): \(Self.trials / 2) trials, \(total.killed) processes killed; intents lost \(total.lost), intents landed twice \(total.landedTwice), registries not at the last intent \(total.wrongRegistry)"
+        )
+        #expect(total.lost == 0)
+        #expect(total.wrongRegistry == 0)
+        #expect(total.killed > 0, "the kill points were reached")
+    }
+
+    /// The same against adamant-ns, which replays each signal in its polls: it polls a little
+    /// faster than blocks come, as the real one does (3 s, blocks of 5 s). A device's signals
+    /// keep some seconds apart, so these trials are fewer.
+    @Test func killedSendsLoseNothingAndAdamantNSEndsAtTheLastIntent() async throws {
+        let network = try OutboxDevnet(service: .ns, nsPoll: .milliseconds(100))
+        let trials = UInt64(max(Self.trials / 4, 1))
+        var total = Outcome()
+        try await withThrowingTaskGroup(of: Outcome.self) { group in
+            // Six at once: a trial mostly waits out a device's replay window.
+            var next: UInt64 = 0
+            func start() {
+                guard next < trials else { return }
+                let seed = 2_000_000 + next
+                next += 1
+                group.addTask { try await Self.trial(seed, on: network) }
+            }
+            for _ in 0..<6 { start() }
+            while let outcome = try await group.next() {
+                start()
+                total.lost += outcome.lost
+                total.wrongRegistry += outcome.wrongRegistry
+                total.killed += outcome.killed
+            }
+        }
+        print(
+            "crash torture (adamant-ns): \(trials) trials, \(total.killed) processes killed; intents lost \(total.lost), devices not at the last intent \(total.wrongRegistry)"
         )
         #expect(total.lost == 0)
         #expect(total.wrongRegistry == 0)
