@@ -9,7 +9,8 @@ import Foundation
 struct DemoCommand: Command {
     static let info = CommandInfo(
         name: "demo",
-        overview: "Start a fresh devnet, send transfers, messages and a push registration, and show what the ANS sees.",
+        overview:
+            "Start a fresh devnet, send transfers, messages and push registrations, and show what both services see.",
         options: [])
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
@@ -30,14 +31,16 @@ struct DemoCommand: Command {
     }
 }
 
-private struct Demo {
+struct Demo {
     let output: Output
 
     func run() async throws {
         var configuration = DevnetConfiguration()
         configuration.blockTime = .milliseconds(500)
         configuration.freshAccounts = 2
-        configuration.ansPollInterval = .seconds(3600)  // polled by hand below, to show each step
+        // Both services are polled by hand below, to show each step.
+        configuration.ansPollInterval = .seconds(3600)
+        configuration.nsPollInterval = .seconds(3600)
         let devnet = try Devnet(configuration)
         defer { devnet.stop() }
         let alice = devnet.accounts[0].account
@@ -143,6 +146,7 @@ private struct Demo {
         say("   After more polls the ANS still holds \(devnet.registrations(of: bob.address)) device(s) for bob.")
 
         try await watchBothWays(alice: alice, bob: bob, tools, client)
+        try await adamantNS(alice: alice, bob: bob, devnet: devnet, tools: tools)
 
         let balances = try await (client.balance(of: alice.address).balance, client.balance(of: bob.address).balance)
         say(
@@ -222,7 +226,7 @@ private struct Demo {
         throw DemoError("\(result.transactionID) was not confirmed within 15 s")
     }
 
-    private func say(_ line: String) { output.print(line) }
+    func say(_ line: String) { output.print(line) }
 }
 
 extension Devnet {

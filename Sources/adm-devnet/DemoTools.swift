@@ -11,7 +11,7 @@ struct DemoTools {
     private let directory: String
     private let work: String
     private let nodes: [String]
-    private let service: [String]
+    private let services: [ServiceKind: [String]]
     /// Only what the tools need: no config file, proxy or home of the user's applies.
     private let environment: [String: String]
 
@@ -30,21 +30,29 @@ struct DemoTools {
         try FileManager.default.createDirectory(
             atPath: work, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         nodes = devnet.nodeURLs.flatMap { ["--node", $0] } + ["--nethash", devnet.nethash]
-        service = [
-            "--service-address", devnet.ans.address.description, "--service-public-key",
-            devnet.ans.publicKey.description,
+        services = [
+            .ans: [
+                "--service-address", devnet.ans.address.description, "--service-public-key",
+                devnet.ans.publicKey.description,
+            ],
+            .ns: [
+                "--service", "ns", "--service-address", devnet.ns.address.description, "--service-public-key",
+                devnet.ns.publicKey.description,
+            ],
         ]
         environment = ["HOME": work, "XDG_CONFIG_HOME": work + "/config", "XDG_STATE_HOME": work + "/state"]
     }
 
     func remove() { try? FileManager.default.removeItem(atPath: work) }
 
-    /// Runs `adm-push ARGUMENTS` as `account`, in its own home; throws unless it exits with
-    /// `expecting`.
-    func push(_ arguments: [String], as account: DevnetAccount, expecting status: Int32) async throws -> PushRun {
+    /// Runs `adm-push ARGUMENTS` as `account` with the devnet's `service`, in its own home;
+    /// throws unless it exits with `expecting`.
+    func push(_ arguments: [String], as account: DevnetAccount, expecting status: Int32, service: ServiceKind = .ans)
+        async throws -> PushRun
+    {
         let options = ["--home", "\(work)/push-\(account.address)", "--passphrase-file", try passphraseFile(account)]
         let run = try await PipedProcess.run(
-            "\(directory)/adm-push", arguments + options + nodes + service, environment: environment)
+            "\(directory)/adm-push", arguments + options + nodes + (services[service] ?? []), environment: environment)
         guard run.outcome == .exited(status) else {
             throw DemoError("adm-push \(arguments[0]) \(run.outcome), not with status \(status): \(run.error)")
         }
