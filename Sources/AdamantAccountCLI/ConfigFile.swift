@@ -231,9 +231,12 @@ public struct ConfigFile: Sendable, Hashable {
     private static func kind(_ entry: Body.Service, path: String) throws(ConfigFileError) -> ServiceKind {
         guard let name = entry.kind else { return .ans }
         guard let kind = ServiceKind(rawValue: name) else {
-            let key = entry.address == nil ? "service" : "service.kind"
+            let (key, choices) =
+                entry.address == nil
+                ? ("service", #""ans", "ns" or an object: {"address": "U…", "publicKey": "hex"}"#)
+                : ("service.kind", #""ans" or "ns""#)
             throw ConfigFileError(
-                path: path, problem: .invalid(key: key, reason: "must be \"ans\" or \"ns\", got \(name.quoted)"))
+                path: path, problem: .invalid(key: key, reason: "must be \(choices), got \(name.quoted)"))
         }
         return kind
     }

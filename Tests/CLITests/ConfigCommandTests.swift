@@ -77,7 +77,8 @@ final class ConfigCommandTests {
         let defaults = try await config()
         #expect(
             defaults.settings.map(\.name) == [
-                "file", "home", "nodes", "nethash", "proxy", "service", "service.address", "service.publicKey", "notify",
+                "file", "home", "nodes", "nethash", "proxy", "service", "service.address", "service.publicKey",
+                "notify",
                 "open", "preview", "mute", "quiet", "quietMode", "kinds",
             ])
         #expect(
@@ -278,16 +279,24 @@ final class ConfigCommandTests {
         #expect(flag["service.address"]?.value == .text(NotificationService.adamantIOS.address.description))
 
         try write(
-            #"{"service": {"address": "\#(Self.flagService.address)", "publicKey": "\#(Self.flagService.publicKey.hex)"}}"#)
+            #"{"service": {"address": "\#(Self.flagService.address)", "publicKey": "\#(Self.flagService.publicKey.hex)"}}"#
+        )
         let ans = try await config()
         #expect(ans["service"]?.value == .text("ans") && ans["service.address"]?.origin == "file")
         let ns = try await config(["--service", "ns"])
         #expect(ns["service.address"]?.value == .text(NotificationService.adamantNS.address.description))
         #expect(ns["service.address"]?.origin == "flag")
 
+        try write(
+            #"{"service": {"kind": "ns", "address": "\#(Self.flagService.address)", "publicKey": "\#(Self.flagService.publicKey.hex)"}}"#
+        )
+        let own = try await config()
+        #expect(own["service"]?.value == .text("ns") && own["service"]?.origin == "file")
+        #expect(own["service.address"]?.value == .text(Self.flagService.address.description))
+
         try write(#"{"service": "nss"}"#)
         let wrong = try await run("adm-push", ["config"], environment: environment)
-        #expect(wrong.status == 64 && wrong.stderr.contains(#"must be "ans" or "ns", got 'nss'"#), "\(wrong.stderr)")
+        #expect(wrong.status == 64 && wrong.stderr.contains(#"must be "ans", "ns" or an object"#), "\(wrong.stderr)")
     }
 
     @Test func theTextFormAlignsValuesAndSaysEachOrigin() async throws {

@@ -126,7 +126,8 @@ import Testing
         let nested = problem(#"{"service": {"address": "U1", "publicKey": "00", "name": "ANS"}}"#)
         #expect(
             nested?.description
-                == "unknown key 'service.name' in /cfg/config.json (known: service.address, service.publicKey)")
+                == "unknown key 'service.name' in /cfg/config.json (known: service.kind, service.address, service.publicKey)"
+        )
         let account = problem(#"{"accounts": [{"passphrase": "x"}]}"#)
         #expect(
             account?.description
@@ -206,7 +207,11 @@ import Testing
         (#"{"nethash": ["x"]}"#, "'nethash' in /cfg/config.json must be a string"),
         (
             #"{"service": "U1"}"#,
-            #"'service' in /cfg/config.json must be an object: {"address": "U…", "publicKey": "hex"}"#
+            #"'service' in /cfg/config.json must be "ans", "ns" or an object: {"address": "U…", "publicKey": "hex"}, got 'U1'"#
+        ),
+        (
+            #"{"service": 7}"#,
+            #"'service' in /cfg/config.json must be "ans", "ns" or an object: {"address": "U…", "publicKey": "hex"}"#
         ),
         (#"{"service": {"address": 1, "publicKey": "00"}}"#, "'service.address' in /cfg/config.json must be a string"),
         (#"{"service": {"address": "U1"}}"#, #"'service' in /cfg/config.json needs both "address" and "publicKey""#),
