@@ -114,6 +114,14 @@ struct NSOutboxTests {
         network.settle()
         #expect(Set(network.devices.map(\.token)) == [Self.old, Self.new])
         #expect(Set(network.devices.map(\.deviceId)).count == 2)
+        // A fresh home reads both devices back from the chain: repair holds them, sending nothing.
+        let repair = try await network.push(["repair"], home: "repaired")
+        #expect(repair.status == 0, "\(repair.stderr)")
+        let held = try await queue(network, home: "repaired")
+        #expect(held.map(\.action) == ["add", "add"] && held.allSatisfy { $0.attempts.isEmpty })
+        let status = try await network.push(["status"], home: "repaired")
+        #expect(status.stdout.components(separatedBy: ": applied").count == 3, "\(status.stdout)")
+        #expect(status.stdout.components(separatedBy: " on device ").count == 3, "\(status.stdout)")
         let one = try await network.push(["unregister", "--token", Self.old], home: "a")
         #expect(one.status == 0, "\(one.stderr)")
         network.settle()
@@ -125,8 +133,36 @@ struct NSOutboxTests {
         #expect(network.devices.isEmpty)
         let removes = try await queue(network, home: "fresh")
         #expect(removes.map(\.action) == ["remove"] && removes[0].state.hasPrefix("applied"), "\(all.stdout)")
-        let status = try await network.push(["status"], home: "b")
-        #expect(status.stdout.contains("chain: unregistered"), "\(status.stdout)")
+        let after = try await network.push(["status"], home: "b")
+        #expect(after.stdout.contains("chain: unregistered"), "\(after.stdout)")
+    }
+
+    /// From the registration to the bubble: a message to the account makes adamant-ns push to
+    /// the device, and `adm-fetch --payload` shows that push's carried transaction, asking no
+    /// node for it and trusting none of the service's fixed placeholders.
+    @Test func thePushAdamantNSSendsIsShownFromItsCarriedTransaction() async throws {
+        let network = try OutboxDevnet(service: .ns)
+        let register = try await network.push(["register", "--token", Self.old, "--provider", "fcm"])
+        #expect(register.status == 0, "\(register.stderr)")
+        _ = try network.devnet.fund(network.devnet.ans.address, amount: ADMAmount(units: ADMAmount.unitsPerADM))
+        let sent = try network.devnet.send(
+            from: network.devnet.ans.address, to: network.account.address, kind: .message, message: "Dinner at 8?")
+        #expect(network.devnet.nsPushes.isEmpty, "nothing before the block")
+        network.settle(blocks: 1)
+        let push = try #require(network.devnet.nsPushes.first { $0.transactionID == sent })
+        #expect(network.devnet.nsPushes.count == 1 && push.device.token == Self.old)
+
+        for index in network.devnet.nodeURLs.indices { try network.devnet.clearRequests(toNode: index) }
+        let fetched = try await run(
+            "adm-fetch", ["--payload", "-", "--json", "--no-names", "--home", network.home + "/home"],
+            environment: [
+                "ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.passphrase,
+            ], input: Data(push.message.utf8))
+        #expect(fetched.status == 0, "\(fetched.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(fetched.stdout.utf8)) as? [String: Any])
+        #expect(object["id"] as? String == sent.description && object["text"] as? String == "Dinner at 8?")
+        let asked = try network.devnet.nodeURLs.indices.flatMap { try network.devnet.requests(toNode: $0).map(\.path) }
+        #expect(!asked.contains { $0.hasPrefix("/api/transactions") }, "\(asked)")
     }
 
     /// adamant-ns has no Apple sandbox (64, nothing written) and cannot push to APNs yet (a
