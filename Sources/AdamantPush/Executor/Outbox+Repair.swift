@@ -6,9 +6,10 @@ extension Outbox {
     /// to its last signal (so an at-risk add is sent once more after the gap), and failed
     /// intents are tried again. The caller then flushes.
     ///
-    /// `resend` names tokens whose last signal is on chain but evidently not held by the
-    /// service (pushes stopped while it is registered, or keep arriving after its remove):
-    /// each gets a must-send intent equal to that signal, sent although the chain holds it.
+    /// `resend` names tokens (devices, for adamant-ns: the keys `tokensOnChain` gives) whose
+    /// last signal is on chain but evidently not held by the service (pushes stopped while it is
+    /// registered, or keep arriving after its remove): each gets a must-send intent equal to
+    /// that signal, sent although the chain holds it.
     public func repair(resend: Set<String> = []) async throws(OutboxError) -> [Intent] {
         let view = try await syncChain()
         let known = Set(
@@ -16,7 +17,7 @@ extension Outbox {
         var made: [Intent] = []
         for (key, state) in fold.states(of: view.signals).sorted(by: { $0.key < $1.key }) {
             guard let last = state.last?.signal else { continue }
-            if resend.contains(last.token) {
+            if resend.contains(key) {
                 made.append(try await store.addIntent(last, scope: scope, now: wallClock.unixMillis(), mustSend: true))
             } else if !known.contains(scope.tag(key)) {
                 made.append(try await store.addIntent(last, scope: scope, now: wallClock.unixMillis()))
