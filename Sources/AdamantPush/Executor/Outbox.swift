@@ -106,9 +106,6 @@ public final class Outbox: Sendable {
 
     // MARK: Intents
 
-    /// The service this outbox registers with.
-    public var notificationService: NotificationService { service }
-
     /// What `signal`'s registration is keyed by here: its token, or its device for adamant-ns.
     public func key(of signal: PushSignal) -> String { service.kind.key(of: signal) }
 
