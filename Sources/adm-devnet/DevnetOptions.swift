@@ -30,27 +30,14 @@ enum DevnetOptions {
             }
             configuration.nodeVersion = version
         }
-        if let text = arguments.value(StartOptions.ansMode) {
-            guard let mode = ANSMode(rawValue: text) else {
-                throw .usage("--ans-mode takes csharp or ordered, got \(text.quoted)")
-            }
-            configuration.ansMode = mode
-        }
+        if let mode: ANSMode = try choice(StartOptions.ansMode, arguments) { configuration.ansMode = mode }
         if let text = arguments.value(StartOptions.nsPoll) {
             configuration.nsPollInterval = try seconds(StartOptions.nsPoll, text)
         }
-        if let text = arguments.value(StartOptions.service) {
-            guard let services = DevnetServices(rawValue: text) else {
-                throw .usage("--service takes ans, ns or both, got \(text.quoted)")
-            }
+        if let services: DevnetServices = try choice(StartOptions.service, arguments) {
             configuration.services = services
         }
-        if let text = arguments.value(StartOptions.nsMode) {
-            guard let mode = NSMode(rawValue: text) else {
-                throw .usage("--ns-mode takes replay or ordered, got \(text.quoted)")
-            }
-            configuration.nsMode = mode
-        }
+        if let mode: NSMode = try choice(StartOptions.nsMode, arguments) { configuration.nsMode = mode }
         for text in arguments.values(StartOptions.account) { configuration.allocations.append(try allocation(text)) }
         for text in arguments.values(StartOptions.fault) {
             configuration.faults.append(try nodeFault(text, nodes: configuration.nodeCount))
@@ -67,6 +54,20 @@ enum DevnetOptions {
             )
         }
         return number
+    }
+
+    /// The case of `T` the option names, if it is given: "--x takes a, b or c" otherwise.
+    private static func choice<T: RawRepresentable & CaseIterable>(_ option: SingleOption, _ arguments: ParsedArguments)
+        throws(CLIError) -> T? where T.RawValue == String
+    {
+        guard let text = arguments.value(option) else { return nil }
+        guard let value = T(rawValue: text) else {
+            let names = T.allCases.map(\.rawValue)
+            throw .usage(
+                "--\(option.spec.name) takes \(names.dropLast().joined(separator: ", ")) or \(names.last ?? ""), got \(text.quoted)"
+            )
+        }
+        return value
     }
 
     private static func seconds(_ option: SingleOption, _ text: String) throws(CLIError) -> Duration {
