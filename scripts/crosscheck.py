@@ -8,6 +8,7 @@ vectors are run through a model of the Swift checks (decode, validate(), verify(
 each fails first for its stated reason.
 
     python3 scripts/crosscheck.py        # prints failures, then "crosscheck: N passed, M failed"
+
 """
 import hashlib
 import json
@@ -26,6 +27,8 @@ VECTORS = ROOT / "Vectors"
 TOTAL = 9_800_000_000_000_000
 MAX_CIPHERTEXT = 10_240
 P25519 = 2**255 - 19
+NS_ADDRESS = "U922832474468487910"  # adamant-ns on mainnet (node-api §4.2)
+NS_PUBLIC_KEY = "e62976484f30862e26765ad98a5835fbccc43a50de59c56bd2e0b4989ee2e0af"
 
 
 def h256(data):
@@ -378,6 +381,55 @@ def signal_text(payload):
     return "{" + ",".join(parts) + "}"
 
 
+def ns_payload_problem(payload):
+    """adm-push's own refusals for adamant-ns, after the signal itself is valid: the service keys
+    devices by id, and has no Apple sandbox."""
+    if payload.get("deviceId") is None:
+        return "deviceIDRequired"
+    if payload["provider"] not in ("fcm", "apns"):
+        return "providerNotTaken"
+    return None
+
+
+NS_PROVIDER = {"fcm": "FCM", "apns": "APNS"}
+
+
+def ns_signal_text(payload):
+    """The plaintext for adamant-ns: four fields, deviceId first, the provider as its schema spells it."""
+    fields = (("deviceId", payload["deviceId"]), ("token", payload["token"]),
+              ("provider", NS_PROVIDER[payload["provider"]]), ("action", payload["action"]))
+    return "{" + ",".join('"%s":"%s"' % field for field in fields) + "}"
+
+
+def _no_constant(name):
+    raise ValueError("%s is not JSON" % name)  # JSON.parse knows no NaN or Infinity
+
+
+def ns_schema(plaintext):
+    """adamant-ns reading a decrypted signal: JSON.parse, then its zod schema (all of deviceId,
+    token, provider and action strings, provider exactly FCM or APNS, action exactly add or
+    remove, other keys ignored). Returns ("accepted", fields) or ("refused", why)."""
+    if isinstance(plaintext, bytes):
+        try:
+            plaintext = plaintext.decode("utf-8")
+        except UnicodeDecodeError:
+            return "refused", "not UTF-8"
+    try:
+        obj = json.loads(plaintext, parse_constant=_no_constant)
+    except ValueError:
+        return "refused", "not JSON"
+    if not isinstance(obj, dict):
+        return "refused", "not an object"
+    for key in ("deviceId", "token", "provider", "action"):
+        if not isinstance(obj.get(key), str):
+            return "refused", "%s is not a string" % key
+    if obj["provider"] not in ("FCM", "APNS"):
+        return "refused", "provider %r" % obj["provider"]
+    if obj["action"] not in ("add", "remove"):
+        return "refused", "action %r" % obj["action"]
+    return "accepted", {k: obj[k] for k in ("deviceId", "token", "provider", "action")}
+
+
 def service_problem(value):
     if address_problem(value["address"]) or not is_hex(value["publicKey"], 32):
         return "decoding"
@@ -515,8 +567,17 @@ def check_chat(v):
 
 def check_signal(v):
     p = []
+    ns = v.get("service", "ans") == "ns"
+    agree(p, "service absent (the ANS) or ns", v.get("service") in (None, "ns"), True)
     agree(p, "payload validity", None, signal_problem(v["payload"]))
-    agree(p, "plaintext", v["plaintext"], signal_text(v["payload"]))
+    if ns:
+        agree(p, "payload validity for adamant-ns", None, ns_payload_problem(v["payload"]))
+        if ns_payload_problem(v["payload"]) is None:
+            expected = {**v["payload"], "provider": NS_PROVIDER[v["payload"]["provider"]]}
+            agree(p, "plaintext", v["plaintext"], ns_signal_text(v["payload"]))
+            agree(p, "plaintext read by the adamant-ns schema", ns_schema(v["plaintext"]), ("accepted", expected))
+    else:
+        agree(p, "plaintext", v["plaintext"], signal_text(v["payload"]))
     service_key = bytes.fromhex(v["servicePublicKey"])
     agree(p, "serviceAddress", v["serviceAddress"], address(service_key))
     obj = v["transaction"]
@@ -534,6 +595,8 @@ def check_signal(v):
         agree(p, "servicePublicKey", service_key, service.public)
         opened = open_box(tx["chat"]["message"], tx["chat"]["nonce"], shared_key(service.ed_seed, sender.public))
         agree(p, "plaintext (service decrypts)", v["plaintext"].encode(), opened)
+        if ns:
+            agree(p, "what the service decrypts passes its schema", ns_schema(opened)[0], "accepted")
     agree(p, "bytes", v["bytes"], signed_bytes(tx).hex())
     agree(p, "id", v["id"], verify(tx))
     agree(p, "transaction.id", obj.get("id"), v["id"])
@@ -610,7 +673,25 @@ def anchor_checks(files):
             for v in txs for k in files["kvs.json"]),
         "§7.3 ANS address": address(bytes.fromhex("188b24bd116a556ac8ba905bbbdaa16e237dfb14269f5a4f9a26be77537d977c"))
                             == "U10629337621822775991",
+        "node-api §4.2 adamant-ns address": address(bytes.fromhex(NS_PUBLIC_KEY)) == NS_ADDRESS,
+        **ns_schema_anchors(),
     }
+
+
+def ns_schema_anchors():
+    """The schema model against the service's rules as written, so it cannot pass whatever it is given."""
+    good = {"deviceId": "d1", "token": "t1", "provider": "FCM", "action": "add"}
+    text = lambda **changes: json.dumps({k: v for k, v in {**good, **changes}.items() if v is not None})
+    refused = {
+        "lowercase provider": text(provider="fcm"), "apns-sandbox": text(provider="APNS-SANDBOX"),
+        "no deviceId": text(deviceId=None), "numeric deviceId": text(deviceId=7), "no token": text(token=None),
+        "action Add": text(action="Add"), "no action": text(action=None), "an array": "[%s]" % text(),
+        "not JSON": text()[:-1], "NaN token": text().replace('"t1"', "NaN"), "bytes not UTF-8": b"\xff{}",
+    }
+    out = {"adamant-ns schema refuses %s" % name: ns_schema(value)[0] == "refused" for name, value in refused.items()}
+    out["adamant-ns schema takes extra keys and any key order"] = ns_schema(
+        '{"action":"remove","extra":1,"provider":"APNS","token":"","deviceId":"x"}')[0] == "accepted"
+    return out
 
 
 def coverage_checks(files):
@@ -630,7 +711,26 @@ def coverage_checks(files):
         "≥ 10 state (type 9) transactions": sum(t["type"] == 9 for t in shapes) >= 10,
         "≥ 4 kvs vectors": len(files["kvs.json"]) >= 4,
         "≥ 12 signal vectors": len(files["signals.json"]) >= 12,
+        **ns_coverage(files["signals.json"]),
         "≥ 60 invalid vectors": len(files["invalid.json"]) >= 60,
+    }
+
+
+def ns_coverage(signals):
+    ns = [v for v in signals if v.get("service") == "ns"]
+    payloads = {(v["payload"]["provider"], v["payload"]["action"]) for v in ns}
+    devices = [v["payload"].get("deviceId") or "" for v in ns]
+    return {
+        "≥ 4 ns signal vectors": len(ns) >= 4,
+        "ns: fcm add, fcm remove, apns add, apns remove": {
+            ("fcm", "add"), ("fcm", "remove"), ("apns", "add"), ("apns", "remove")} <= payloads,
+        "ns: a 128-character deviceId": 128 in map(len, devices),
+        "ns: a deviceId of 32 hex digits, as adm-push makes them": any(is_hex(d, 16) for d in devices),
+        "ns: to the mainnet adamant-ns identity": any(v["serviceAddress"] == NS_ADDRESS
+                                                      and v["servicePublicKey"] == NS_PUBLIC_KEY for v in ns),
+        "ns: to a service the check decrypts as": any("servicePassphrase" in v for v in ns),
+        "no ANS signal's plaintext passes the adamant-ns schema": not any(
+            ns_schema(v["plaintext"])[0] == "accepted" for v in signals if v.get("service", "ans") == "ans"),
     }
 
 
