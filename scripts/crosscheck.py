@@ -9,7 +9,12 @@ each fails first for its stated reason.
 
     python3 scripts/crosscheck.py        # prints failures, then "crosscheck: N passed, M failed"
 
+It also judges every signal the devnet's adamant-ns emulator heard in a test run, as logged by
+scripts/test in .build/ns-signals.jsonl (or the file given with --ns-signals FILE): each line is
+decrypted again and read with a model of the service's schema, whose verdict must be the
+emulator's.
 """
+import argparse
 import hashlib
 import json
 import re
@@ -734,6 +739,64 @@ def ns_coverage(signals):
     }
 
 
+# --- signals the devnet's adamant-ns heard in a test run --------------------------------------
+
+NS_SIGNAL_LOG = ROOT / ".build" / "ns-signals.jsonl"
+
+
+def check_ns_signal(entry):
+    """One line of the emulator's log: the transaction, the service's passphrase (or secret key)
+    and the emulator's verdict, "applied" (the action) or "dropped" (why). The service decrypts
+    with its key and the sender's; its schema then accepts the signal exactly when the emulator
+    applied it, with the same action."""
+    if ("applied" in entry) == ("dropped" in entry) or entry.get("applied", "add") not in ("add", "remove"):
+        return ["the line's verdict is not one of applied add, applied remove or dropped"]
+    p = []
+    obj = entry["transaction"]
+    tx = decode_transaction(obj)
+    validate(tx)
+    agree(p, "transaction.id", obj.get("id"), verify(tx))
+    if "servicePassphrase" in entry:
+        service = keys(entry["servicePassphrase"])
+        seed, public = service.ed_seed, service.public
+    else:
+        secret = bytes.fromhex(entry["serviceSecretKey"])
+        seed, public = secret[:32], secret[32:]
+    agree(p, "type / chat type", (tx["type"], tx["chat"]["type"]), (8, 3))
+    agree(p, "recipientId is the service", tx["recipientId"], address(public))
+    opened = open_box(tx["chat"]["message"], tx["chat"]["nonce"], shared_key(seed, tx["senderPublicKey"]))
+    verdict, detail = ns_schema(opened) if opened is not None else ("refused", "cannot decrypt")
+    mine = ("applied", detail["action"]) if verdict == "accepted" else ("dropped",)
+    emulators = ("applied", entry["applied"]) if "applied" in entry else ("dropped",)
+    if mine != emulators:  # the reasons for a drop may be worded apart
+        p.append("the emulator %s, the schema's model %s" % (
+            " ".join(emulators) + (" (%s)" % entry.get("dropped") if "dropped" in entry else ""),
+            " ".join(mine) + ("" if verdict == "accepted" else " (%s)" % detail)))
+    return p
+
+
+def ns_signal_results(path, required):
+    """(label, problems) for each line of the log, then for "at least one applied". An empty log
+    found in its usual place is a run that sent adamant-ns nothing (a filtered one): no checks."""
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if not lines and not required:
+        print("ns signals: %s is empty" % path)
+        return []
+    results, applied = [], 0
+    for number, line in enumerate(lines, 1):
+        try:
+            entry = json.loads(line)
+        except ValueError as error:
+            results.append(("line %d" % number, ["not JSON: %s" % error]))
+            continue
+        applied += "applied" in entry
+        label = "line %d (%s)" % (number, (entry.get("transaction") or {}).get("id"))
+        results.append((label, run_one(check_ns_signal, entry)))
+    results.append(("at least one signal applied", [] if applied else ["no line says applied"]))
+    print("ns signals: %d from %s, %d applied" % (len(lines), path, applied))
+    return [("%s: %s" % (path.name, label), problems) for label, problems in results]
+
+
 # --- runner -----------------------------------------------------------------------------------
 
 CHECKS = {"keys.json": check_key, "transactions.json": check_transaction, "chat.json": check_chat,
@@ -750,6 +813,13 @@ def run_one(check, vector):
 
 
 def main():
+    parser = argparse.ArgumentParser(description="Re-derives every vector in Vectors/ independently.")
+    parser.add_argument("--ns-signals", metavar="FILE", type=Path,
+                        help="the adamant-ns emulator's signal log (default: %s, when it exists)"
+                             % NS_SIGNAL_LOG.relative_to(ROOT))
+    args = parser.parse_args()
+    if args.ns_signals is not None and not args.ns_signals.is_file():
+        sys.exit("crosscheck: no signal log at %s" % args.ns_signals)
     files = {name: json.loads((VECTORS / name).read_text(encoding="utf-8")) for name in CHECKS}
     passed = failed = 0
     for name, check in CHECKS.items():
@@ -766,6 +836,13 @@ def main():
         else:
             failed += 1
             print("FAIL %s" % label)
+    log = args.ns_signals or (NS_SIGNAL_LOG if NS_SIGNAL_LOG.exists() else None)
+    for label, problems in ns_signal_results(log, args.ns_signals is not None) if log else []:
+        if problems:
+            failed += 1
+            print("FAIL %s: %s" % (label, "; ".join(problems)))
+        else:
+            passed += 1
     print("crosscheck: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
