@@ -8,7 +8,13 @@ vectors are run through a model of the Swift checks (decode, validate(), verify(
 each fails first for its stated reason.
 
     python3 scripts/crosscheck.py        # prints failures, then "crosscheck: N passed, M failed"
+
+It also judges every signal the devnet's adamant-ns emulator heard in a test run, as logged by
+scripts/test in .build/ns-signals.jsonl (or the file given with --ns-signals FILE): each line is
+decrypted again and read with a model of the service's schema, whose verdict must be the
+emulator's.
 """
+import argparse
 import hashlib
 import json
 import re
@@ -26,6 +32,8 @@ VECTORS = ROOT / "Vectors"
 TOTAL = 9_800_000_000_000_000
 MAX_CIPHERTEXT = 10_240
 P25519 = 2**255 - 19
+NS_ADDRESS = "U922832474468487910"  # adamant-ns on mainnet (node-api §4.2)
+NS_PUBLIC_KEY = "e62976484f30862e26765ad98a5835fbccc43a50de59c56bd2e0b4989ee2e0af"
 
 
 def h256(data):
@@ -378,6 +386,55 @@ def signal_text(payload):
     return "{" + ",".join(parts) + "}"
 
 
+def ns_payload_problem(payload):
+    """adm-push's own refusals for adamant-ns, after the signal itself is valid: the service keys
+    devices by id, and has no Apple sandbox."""
+    if payload.get("deviceId") is None:
+        return "deviceIDRequired"
+    if payload["provider"] not in ("fcm", "apns"):
+        return "providerNotTaken"
+    return None
+
+
+NS_PROVIDER = {"fcm": "FCM", "apns": "APNS"}
+
+
+def ns_signal_text(payload):
+    """The plaintext for adamant-ns: four fields, deviceId first, the provider as its schema spells it."""
+    fields = (("deviceId", payload["deviceId"]), ("token", payload["token"]),
+              ("provider", NS_PROVIDER[payload["provider"]]), ("action", payload["action"]))
+    return "{" + ",".join('"%s":"%s"' % field for field in fields) + "}"
+
+
+def _no_constant(name):
+    raise ValueError("%s is not JSON" % name)  # JSON.parse knows no NaN or Infinity
+
+
+def ns_schema(plaintext):
+    """adamant-ns reading a decrypted signal: JSON.parse, then its zod schema (all of deviceId,
+    token, provider and action strings, provider exactly FCM or APNS, action exactly add or
+    remove, other keys ignored). Returns ("accepted", fields) or ("refused", why)."""
+    if isinstance(plaintext, bytes):
+        try:
+            plaintext = plaintext.decode("utf-8")
+        except UnicodeDecodeError:
+            return "refused", "not UTF-8"
+    try:
+        obj = json.loads(plaintext, parse_constant=_no_constant)
+    except ValueError:
+        return "refused", "not JSON"
+    if not isinstance(obj, dict):
+        return "refused", "not an object"
+    for key in ("deviceId", "token", "provider", "action"):
+        if not isinstance(obj.get(key), str):
+            return "refused", "%s is not a string" % key
+    if obj["provider"] not in ("FCM", "APNS"):
+        return "refused", "provider %r" % obj["provider"]
+    if obj["action"] not in ("add", "remove"):
+        return "refused", "action %r" % obj["action"]
+    return "accepted", {k: obj[k] for k in ("deviceId", "token", "provider", "action")}
+
+
 def service_problem(value):
     if address_problem(value["address"]) or not is_hex(value["publicKey"], 32):
         return "decoding"
@@ -515,8 +572,17 @@ def check_chat(v):
 
 def check_signal(v):
     p = []
+    ns = v.get("service", "ans") == "ns"
+    agree(p, "service absent (the ANS) or ns", v.get("service") in (None, "ns"), True)
     agree(p, "payload validity", None, signal_problem(v["payload"]))
-    agree(p, "plaintext", v["plaintext"], signal_text(v["payload"]))
+    if ns:
+        agree(p, "payload validity for adamant-ns", None, ns_payload_problem(v["payload"]))
+        if ns_payload_problem(v["payload"]) is None:
+            expected = {**v["payload"], "provider": NS_PROVIDER[v["payload"]["provider"]]}
+            agree(p, "plaintext", v["plaintext"], ns_signal_text(v["payload"]))
+            agree(p, "plaintext read by the adamant-ns schema", ns_schema(v["plaintext"]), ("accepted", expected))
+    else:
+        agree(p, "plaintext", v["plaintext"], signal_text(v["payload"]))
     service_key = bytes.fromhex(v["servicePublicKey"])
     agree(p, "serviceAddress", v["serviceAddress"], address(service_key))
     obj = v["transaction"]
@@ -534,6 +600,8 @@ def check_signal(v):
         agree(p, "servicePublicKey", service_key, service.public)
         opened = open_box(tx["chat"]["message"], tx["chat"]["nonce"], shared_key(service.ed_seed, sender.public))
         agree(p, "plaintext (service decrypts)", v["plaintext"].encode(), opened)
+        if ns:
+            agree(p, "what the service decrypts passes its schema", ns_schema(opened)[0], "accepted")
     agree(p, "bytes", v["bytes"], signed_bytes(tx).hex())
     agree(p, "id", v["id"], verify(tx))
     agree(p, "transaction.id", obj.get("id"), v["id"])
@@ -610,7 +678,25 @@ def anchor_checks(files):
             for v in txs for k in files["kvs.json"]),
         "§7.3 ANS address": address(bytes.fromhex("188b24bd116a556ac8ba905bbbdaa16e237dfb14269f5a4f9a26be77537d977c"))
                             == "U10629337621822775991",
+        "node-api §4.2 adamant-ns address": address(bytes.fromhex(NS_PUBLIC_KEY)) == NS_ADDRESS,
+        **ns_schema_anchors(),
     }
+
+
+def ns_schema_anchors():
+    """The schema model against the service's rules as written, so it cannot pass whatever it is given."""
+    good = {"deviceId": "d1", "token": "t1", "provider": "FCM", "action": "add"}
+    text = lambda **changes: json.dumps({k: v for k, v in {**good, **changes}.items() if v is not None})
+    refused = {
+        "lowercase provider": text(provider="fcm"), "apns-sandbox": text(provider="APNS-SANDBOX"),
+        "no deviceId": text(deviceId=None), "numeric deviceId": text(deviceId=7), "no token": text(token=None),
+        "action Add": text(action="Add"), "no action": text(action=None), "an array": "[%s]" % text(),
+        "not JSON": text()[:-1], "NaN token": text().replace('"t1"', "NaN"), "bytes not UTF-8": b"\xff{}",
+    }
+    out = {"adamant-ns schema refuses %s" % name: ns_schema(value)[0] == "refused" for name, value in refused.items()}
+    out["adamant-ns schema takes extra keys and any key order"] = ns_schema(
+        '{"action":"remove","extra":1,"provider":"APNS","token":"","deviceId":"x"}')[0] == "accepted"
+    return out
 
 
 def coverage_checks(files):
@@ -630,8 +716,85 @@ def coverage_checks(files):
         "≥ 10 state (type 9) transactions": sum(t["type"] == 9 for t in shapes) >= 10,
         "≥ 4 kvs vectors": len(files["kvs.json"]) >= 4,
         "≥ 12 signal vectors": len(files["signals.json"]) >= 12,
+        **ns_coverage(files["signals.json"]),
         "≥ 60 invalid vectors": len(files["invalid.json"]) >= 60,
     }
+
+
+def ns_coverage(signals):
+    ns = [v for v in signals if v.get("service") == "ns"]
+    payloads = {(v["payload"]["provider"], v["payload"]["action"]) for v in ns}
+    devices = [v["payload"].get("deviceId") or "" for v in ns]
+    return {
+        "≥ 4 ns signal vectors": len(ns) >= 4,
+        "ns: fcm add, fcm remove, apns add, apns remove": {
+            ("fcm", "add"), ("fcm", "remove"), ("apns", "add"), ("apns", "remove")} <= payloads,
+        "ns: a 128-character deviceId": 128 in map(len, devices),
+        "ns: a deviceId of 32 hex digits, as adm-push makes them": any(is_hex(d, 16) for d in devices),
+        "ns: to the mainnet adamant-ns identity": any(v["serviceAddress"] == NS_ADDRESS
+                                                      and v["servicePublicKey"] == NS_PUBLIC_KEY for v in ns),
+        "ns: to a service the check decrypts as": any("servicePassphrase" in v for v in ns),
+        "no ANS signal's plaintext passes the adamant-ns schema": not any(
+            ns_schema(v["plaintext"])[0] == "accepted" for v in signals if v.get("service", "ans") == "ans"),
+    }
+
+
+# --- signals the devnet's adamant-ns heard in a test run --------------------------------------
+
+NS_SIGNAL_LOG = ROOT / ".build" / "ns-signals.jsonl"
+
+
+def check_ns_signal(entry):
+    """One line of the emulator's log: the transaction, the service's passphrase (or secret key)
+    and the emulator's verdict, "applied" (the action) or "dropped" (why). The service decrypts
+    with its key and the sender's; its schema then accepts the signal exactly when the emulator
+    applied it, with the same action."""
+    if ("applied" in entry) == ("dropped" in entry) or entry.get("applied", "add") not in ("add", "remove"):
+        return ["the line's verdict is not one of applied add, applied remove or dropped"]
+    p = []
+    obj = entry["transaction"]
+    tx = decode_transaction(obj)
+    validate(tx)
+    agree(p, "transaction.id", obj.get("id"), verify(tx))
+    if "servicePassphrase" in entry:
+        service = keys(entry["servicePassphrase"])
+        seed, public = service.ed_seed, service.public
+    else:
+        secret = bytes.fromhex(entry["serviceSecretKey"])
+        seed, public = secret[:32], secret[32:]
+    agree(p, "type / chat type", (tx["type"], tx["chat"]["type"]), (8, 3))
+    agree(p, "recipientId is the service", tx["recipientId"], address(public))
+    opened = open_box(tx["chat"]["message"], tx["chat"]["nonce"], shared_key(seed, tx["senderPublicKey"]))
+    verdict, detail = ns_schema(opened) if opened is not None else ("refused", "cannot decrypt")
+    mine = ("applied", detail["action"]) if verdict == "accepted" else ("dropped",)
+    emulators = ("applied", entry["applied"]) if "applied" in entry else ("dropped",)
+    if mine != emulators:  # the reasons for a drop may be worded apart
+        p.append("the emulator %s, the schema's model %s" % (
+            " ".join(emulators) + (" (%s)" % entry.get("dropped") if "dropped" in entry else ""),
+            " ".join(mine) + ("" if verdict == "accepted" else " (%s)" % detail)))
+    return p
+
+
+def ns_signal_results(path, required):
+    """(label, problems) for each line of the log, then for "at least one applied". An empty log
+    found in its usual place is a run that sent adamant-ns nothing (a filtered one): no checks."""
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if not lines and not required:
+        print("ns signals: %s is empty" % path)
+        return []
+    results, applied = [], 0
+    for number, line in enumerate(lines, 1):
+        try:
+            entry = json.loads(line)
+        except ValueError as error:
+            results.append(("line %d" % number, ["not JSON: %s" % error]))
+            continue
+        applied += "applied" in entry
+        label = "line %d (%s)" % (number, (entry.get("transaction") or {}).get("id"))
+        results.append((label, run_one(check_ns_signal, entry)))
+    results.append(("at least one signal applied", [] if applied else ["no line says applied"]))
+    print("ns signals: %d from %s, %d applied" % (len(lines), path, applied))
+    return [("%s: %s" % (path.name, label), problems) for label, problems in results]
 
 
 # --- runner -----------------------------------------------------------------------------------
@@ -650,6 +813,13 @@ def run_one(check, vector):
 
 
 def main():
+    parser = argparse.ArgumentParser(description="Re-derives every vector in Vectors/ independently.")
+    parser.add_argument("--ns-signals", metavar="FILE", type=Path,
+                        help="the adamant-ns emulator's signal log (default: %s, when it exists)"
+                             % NS_SIGNAL_LOG.relative_to(ROOT))
+    args = parser.parse_args()
+    if args.ns_signals is not None and not args.ns_signals.is_file():
+        sys.exit("crosscheck: no signal log at %s" % args.ns_signals)
     files = {name: json.loads((VECTORS / name).read_text(encoding="utf-8")) for name in CHECKS}
     passed = failed = 0
     for name, check in CHECKS.items():
@@ -666,6 +836,13 @@ def main():
         else:
             failed += 1
             print("FAIL %s" % label)
+    log = args.ns_signals or (NS_SIGNAL_LOG if NS_SIGNAL_LOG.exists() else None)
+    for label, problems in ns_signal_results(log, args.ns_signals is not None) if log else []:
+        if problems:
+            failed += 1
+            print("FAIL %s: %s" % (label, "; ".join(problems)))
+        else:
+            passed += 1
     print("crosscheck: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

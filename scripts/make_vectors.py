@@ -31,6 +31,8 @@ ABSENT = object()                    # "leave this JSON key out", as opposed to 
 
 ANS_ADDRESS = "U10629337621822775991"  # §7.3
 ANS_PUBLIC_KEY = "188b24bd116a556ac8ba905bbbdaa16e237dfb14269f5a4f9a26be77537d977c"
+NS_ADDRESS = "U922832474468487910"  # adamant-ns on mainnet (node-api §4.2)
+NS_PUBLIC_KEY = "e62976484f30862e26765ad98a5835fbccc43a50de59c56bd2e0b4989ee2e0af"
 WORDLIST_SHA256 = "2f5eed53a4727b4bf8880d8f3f199efc90e58503646d9ff8eff3a2ed3b24dbda"
 
 WORKED_EXAMPLE = "wrap track hamster grocery casual talk theory half artist toast art essence"
@@ -636,17 +638,33 @@ def fcm_token(label, length):
     return token[:length]
 
 
-def signal_vector(name, sender, service, timestamp, token, provider, action, device_id=None, ms=ABSENT):
+def ns_plaintext(token, provider, action, device_id):
+    """Exactly what adm-push encrypts for adamant-ns: deviceId first, the provider in capitals
+    (the service's schema takes only FCM and APNS), no whitespace."""
+    return '{"deviceId":"%s","token":"%s","provider":"%s","action":"%s"}' % (
+        device_id, token, {"fcm": "FCM", "apns": "APNS"}[provider], action)
+
+
+def signal_vector(name, sender, service, timestamp, token, provider, action, device_id=None, ms=ABSENT,
+                  kind="ans"):
+    """`kind` is the service's grammar: "ans" (the C# service) or "ns" (adamant-ns). The payload
+    is adm-push's logical signal either way; only the plaintext differs."""
     payload = {"token": token, "provider": provider, "action": action}
     if device_id is not None:
         payload["deviceId"] = device_id
-    plaintext = signal_plaintext(token, provider, action, device_id)
+    if kind == "ns":
+        plaintext = ns_plaintext(token, provider, action, device_id)
+    else:
+        plaintext = signal_plaintext(token, provider, action, device_id)
     nonce = nonce_for("signal " + name)
     asset = chat_asset(encrypt(plaintext, sender, service.public_key, nonce), nonce, 3)
     core = signed_core(sender, 8, 0, service.address, timestamp, asset)
     tx = node_json(core, "signed", name, ms_within(timestamp, name) if ms is True else ms)
-    vector = {"name": name, "payload": payload, "plaintext": plaintext, "nonce": nonce.hex(),
-              "servicePublicKey": service.public_key.hex(), "serviceAddress": service.address}
+    vector = {"name": name}
+    if kind != "ans":  # absent means the ANS, so the older vectors keep their bytes
+        vector["service"] = kind
+    vector.update({"payload": payload, "plaintext": plaintext, "nonce": nonce.hex(),
+                   "servicePublicKey": service.public_key.hex(), "serviceAddress": service.address})
     if service.passphrase:
         vector["servicePassphrase"] = service.passphrase
     unsigned = unsigned_bytes(core)
@@ -682,7 +700,47 @@ def signal_vectors(accounts, service):
         sender = accounts[3 + i % 22]
         out.append(signal_vector(name, sender, svc, BASE_TIMESTAMP + 50_000 + 61 * i,
                                  token, provider, action, device_id, ms))
+    for i, (name, svc, token, provider, action, device_id, ms) in enumerate(ns_cases(service), len(cases)):
+        sender = accounts[3 + i % 22]
+        out.append(signal_vector(name, sender, svc, BASE_TIMESTAMP + 50_000 + 61 * i,
+                                 token, provider, action, device_id, ms, kind="ns"))
     return out
+
+
+def new_device_id(label):
+    """A device id as adm-push makes one: 128 random bits as 32 lowercase hex digits."""
+    return label_bytes("adm-push device " + label, 16).hex()
+
+
+def device_id_of_length(label, length):
+    """A device id of `length` characters from every class the id may hold: [A-Za-z0-9.:_-]."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.:_-"
+    stream = b"".join(sha256(("%s %d" % (label, i)).encode()) for i in range(length // 32 + 1))
+    return "".join(alphabet[b % len(alphabet)] for b in stream)[:length]
+
+
+def ns_cases(service):
+    """Signals to adamant-ns: to its mainnet identity (whose key only the service holds) and to the
+    generated service (whose passphrase lets the cross-check decrypt as the service would)."""
+    ns = Account(bytes.fromhex(NS_PUBLIC_KEY), None)
+    assert ns.address == NS_ADDRESS
+    apns = lambda n: label_bytes("adm-push ns apns token %d" % n, 32).hex()
+    fcm = lambda n, length=163: fcm_token("adm-push ns fcm %d" % n, length)
+    return [
+        ("ns: fcm add", ns, fcm(1), "fcm", "add", new_device_id("ns 1"), ABSENT),
+        ("ns: fcm remove", ns, fcm(1), "fcm", "remove", new_device_id("ns 1"), True),
+        ("ns: apns add", ns, apns(1), "apns", "add", new_device_id("ns 2"), ABSENT),
+        ("ns: apns remove", ns, apns(1), "apns", "remove", new_device_id("ns 2"), ABSENT),
+        ("ns: Firebase Installation ID as deviceId", ns, fcm(2), "fcm", "add", "cR_2vAfM3kXmY5Z8p9qL1a", ABSENT),
+        ("ns generated service: fcm add", service, fcm(3), "fcm", "add", new_device_id("ns 3"), ABSENT),
+        ("ns generated service: fcm remove", service, fcm(3), "fcm", "remove", new_device_id("ns 3"), True),
+        ("ns generated service: apns add", service, apns(2), "apns", "add", new_device_id("ns 4"), ABSENT),
+        ("ns generated service: 128-character deviceId", service, fcm(4), "fcm", "add",
+         device_id_of_length("adm-push ns device 128", 128), ABSENT),
+        ("ns generated service: 1-character deviceId", service, apns(3), "apns", "remove", "7", ABSENT),
+        ("ns generated service: fcm 4096-character token", service, fcm(5, 4096), "fcm", "add",
+         new_device_id("ns 5"), ABSENT),
+    ]
 
 
 # --- invalid.json -----------------------------------------------------------------------------

@@ -45,6 +45,9 @@ struct NSEmulator: Sendable {
     private var cursor = 0
     /// The service's unique index on (transaction, device): a transaction read again pushes no more.
     private var notified: Set<[String]> = []
+    /// The signals already in the signal log (`NSSignalLog`): a signal is heard again at every
+    /// poll that reads its block, and is judged the same each time.
+    private var logged: Set<TransactionID> = []
     private let keyPair: KeyPair
     private let profile: NodeProfile
 
@@ -88,7 +91,14 @@ struct NSEmulator: Sendable {
     /// others included (the service's `isChatMessage` is any type 8), may push.
     private mutating func handle(_ transaction: Transaction, ledger: Ledger?) -> [String] {
         if isSignalToService(transaction) {
-            switch payload(of: transaction) {
+            let verdict = payload(of: transaction)
+            if NSSignalLog.path != nil, logged.insert(transaction.id!).inserted {
+                switch verdict {
+                case .success(let payload): NSSignalLog.append(transaction, service: account, applied: payload.action)
+                case .failure(let reason): NSSignalLog.append(transaction, service: account, dropped: reason.text)
+                }
+            }
+            switch verdict {
             case .success(let payload): return [apply(payload, from: transaction.senderPublicKey.address)]
             case .failure(let reason): return ["NS dropped \(transaction.id!): \(reason.text)"]
             }
