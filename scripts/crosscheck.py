@@ -435,6 +435,22 @@ def ns_schema(plaintext):
     return "accepted", {k: obj[k] for k in ("deviceId", "token", "provider", "action")}
 
 
+def ns_signal_problem(payload):
+    """adm-push reading a plaintext in adamant-ns's grammar, as SignalError kinds: the schema
+    first (anything it refuses reads as no signal, a wrong provider or action as such), then the
+    fields as for any signal."""
+    verdict, fields = ns_schema(json.dumps(payload))
+    if verdict == "refused":
+        if fields.startswith("provider '"):
+            return "unknownProvider"
+        if fields.startswith("action '"):
+            return "unknownAction"
+        return "notASignal"
+    provider = {"FCM": "fcm", "APNS": "apns"}[fields["provider"]]
+    return signal_problem({"token": fields["token"], "provider": provider, "action": fields["action"],
+                           "deviceId": fields["deviceId"]})
+
+
 def service_problem(value):
     if address_problem(value["address"]) or not is_hex(value["publicKey"], 32):
         return "decoding"
@@ -629,6 +645,7 @@ CLASSIFIERS = {
     "transaction": transaction_problem,
     "chat": chat_problem,
     "signal": signal_problem,
+    "nsSignal": ns_signal_problem,
     "service": service_problem,
 }
 

@@ -867,6 +867,30 @@ def signal_invalids():
     return [invalid("signal: " + n, "signal", payload, error) for n, payload, error in cases]
 
 
+def ns_signal_invalids():
+    """Plaintexts adamant-ns's schema drops, or whose fields no signal may hold."""
+    fcm = fcm_token("adm-push fcm 1", 163)
+    device = "0123456789abcdef0123456789abcdef"
+
+    def ns(**fields):
+        payload = {"deviceId": device, "token": fcm, "provider": "FCM", "action": "add"}
+        payload.update(fields)
+        return {k: v for k, v in payload.items() if v is not None}
+
+    cases = [
+        ("provider in lower case", ns(provider="fcm"), "unknownProvider"),
+        ("provider apns-sandbox", ns(provider="APNS-SANDBOX"), "unknownProvider"),
+        ("action in upper case", ns(action="Add"), "unknownAction"),
+        ("no deviceId", ns(deviceId=None), "notASignal"),
+        ("deviceId a number", ns(deviceId=7), "notASignal"),
+        ("no action", ns(action=None), "notASignal"),
+        ("deviceId with space", ns(deviceId="my phone"), "invalidDeviceID"),
+        ("fcm token 19 characters", ns(token=fcm[:19]), "invalidFCMToken"),
+        ("APNS token not hex", ns(provider="APNS", token="zz" * 32), "invalidAPNsToken"),
+    ]
+    return [invalid("adamant-ns signal: " + n, "nsSignal", payload, error) for n, payload, error in cases]
+
+
 def service_invalids(service):
     return [invalid("service: ANS address with another key", "service",
                     {"address": ANS_ADDRESS, "publicKey": service.public_key.hex()}, "serviceKeyMismatch"),
@@ -1016,7 +1040,7 @@ def main():
     write("signals.json", signal_vectors(accounts, service))
     write("kvs.json", kvs_vectors(accounts))
     write("invalid.json", passphrase_invalids() + simple_invalids() + signal_invalids()
-          + service_invalids(service) + chat_invalids(accounts) + tx_invalids(accounts))
+          + service_invalids(service) + chat_invalids(accounts) + tx_invalids(accounts) + ns_signal_invalids())
 
 
 if __name__ == "__main__":

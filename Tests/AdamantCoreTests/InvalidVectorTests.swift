@@ -38,7 +38,9 @@ struct InvalidVectorTests {
     @Test func coversEveryCategory() {
         let categories = Set(Self.vectors.map(\.category))
         #expect(
-            categories == ["passphrase", "address", "amount", "publicKey", "transaction", "chat", "signal", "service"])
+            categories == [
+                "passphrase", "address", "amount", "publicKey", "transaction", "chat", "signal", "nsSignal", "service",
+            ])
         #expect(Self.vectors.count >= 60)
     }
 
@@ -75,6 +77,9 @@ struct InvalidVectorTests {
         case "signal":
             let plaintext = String(decoding: input.data, as: UTF8.self)
             do throws(SignalError) { _ = try PushSignal(plaintext: plaintext) } catch { return error.kind }
+        case "nsSignal":
+            let plaintext = String(decoding: input.data, as: UTF8.self)
+            do throws(SignalError) { _ = try ServiceKind.ns.signal(plaintext: plaintext) } catch { return error.kind }
         case "service":
             let address = try Address(try text("address"))
             let key = try PublicKey(hex: try text("publicKey"))
