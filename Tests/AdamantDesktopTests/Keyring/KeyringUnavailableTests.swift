@@ -3,10 +3,6 @@ import Testing
 
 @testable import AdamantDesktop
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// No bus, no service, a service that never comes up: each an error of one line within
 /// seconds, never D-Bus's 25 s.
 @Suite(.serialized) struct KeyringUnavailableTests {
@@ -45,18 +41,7 @@ import Testing
     /// The bus starts the service when first called, and waits for it far longer than a call
     /// may: the call gives up after its 5 s.
     @Test func aServiceTheBusStartsButNeverComesUpFailsWithinSixSeconds() async throws {
-        let never = { (folder: String) in "/bin/sh \(folder)/never.sh" }
-        try await TestKeyring.with(gnomeKeyring: false, services: [SecretService.name: never]) { keyring in
-            // It says who it is, so that it is killed by its id with the test's processes.
-            try "echo $$ > \(keyring.folder)/never.pid\nexec sleep 60\n".write(
-                toFile: keyring.folder + "/never.sh", atomically: true, encoding: .utf8)
-            defer {
-                if let pid = (try? String(contentsOfFile: keyring.folder + "/never.pid", encoding: .utf8)).flatMap({
-                    pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
-                }) {
-                    kill(pid, SIGKILL)
-                }
-            }
+        try await TestKeyring.with(gnomeKeyring: false, neverStarting: [SecretService.name]) { keyring in
             let start = ContinuousClock.now
             let error = await #expect(throws: KeyringError.self) {
                 try await Keyring.connect(address: keyring.busAddress)
@@ -67,7 +52,22 @@ import Testing
                 throw KeyringChild.Failure("not noSecretService: \(String(describing: error))")
             }
             #expect(error.map { !"\($0)".contains("\n") } == true)
-            #expect(FileManager.default.fileExists(atPath: keyring.folder + "/never.pid"), "the bus did start it")
+            #expect(keyring.started(SecretService.name), "the bus did start it")
+        }
+    }
+
+    /// gnome-keyring asks its prompter, which the bus starts and which never comes up: the
+    /// unlock waits no longer than its prompt timeout, and takes the prompt down.
+    @Test func aPrompterThatNeverComesUpIsLockedAfterThePromptTimeout() async throws {
+        try await TestKeyring.with(neverStarting: ["org.gnome.keyring.SystemPrompter"]) { keyring in
+            let client = try await Keyring.connect(address: keyring.busAddress, promptTimeout: .seconds(2))
+            try await client.lockDefaultCollection()
+            let start = ContinuousClock.now
+            let error = await #expect(throws: KeyringError.self) { try await client.unlockDefaultCollection() }
+            let elapsed = ContinuousClock.now - start
+            #expect(elapsed >= .seconds(2) && elapsed < .seconds(4), "failed after \(elapsed)")
+            guard case .locked = error else { throw KeyringChild.Failure("not locked: \(String(describing: error))") }
+            #expect(keyring.started("org.gnome.keyring.SystemPrompter"), "gnome-keyring asked for its prompter")
         }
     }
 }

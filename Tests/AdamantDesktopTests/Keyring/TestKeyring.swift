@@ -2,6 +2,10 @@ import Foundation
 
 @testable import AdamantDesktop
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A keyring of a test's own: a private session bus (dbus-daemon, which starts no service by
 /// itself unless given `services`) and on it a real gnome-keyring-daemon serving the Secret
 /// Service, its login keyring unlocked with a password and kept in a temporary home. Both are
@@ -15,11 +19,11 @@ final class TestKeyring: Sendable {
     /// What the keyring's tools run with: this bus, this home, nothing of the user's.
     var environment: [String: String] { Self.environment(folder, busAddress) }
 
-    /// `body` with a bus and, unless `gnomeKeyring` is false, gnome-keyring on it; a service
-    /// file for each of `services` (name: Exec line) in a folder the bus starts services from.
+    /// `body` with a bus and, unless `gnomeKeyring` is false, gnome-keyring on it. Each name
+    /// of `neverStarting` the bus can start a service for, which starts (a process that writes
+    /// its id to never-NAME.pid, so that it is killed with the rest) and never comes up.
     static func with<Value>(
-        gnomeKeyring: Bool = true, services: [String: (_ folder: String) -> String] = [:],
-        _ body: (TestKeyring) async throws -> Value
+        gnomeKeyring: Bool = true, neverStarting: [String] = [], _ body: (TestKeyring) async throws -> Value
     ) async throws -> Value {
         // Short: the bus's socket path must fit a Unix socket address.
         let folder = "/tmp/kr-" + UUID().uuidString.prefix(8)
@@ -28,10 +32,12 @@ final class TestKeyring: Sendable {
                 atPath: folder + "/" + part, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        for (name, exec) in services {
-            try "[D-BUS Service]\nName=\(name)\nExec=\(exec(folder))\n".write(
+        try "echo $$ > \"$1\"\nexec sleep 120\n".write(toFile: folder + "/never.sh", atomically: true, encoding: .utf8)
+        for name in neverStarting {
+            try "[D-BUS Service]\nName=\(name)\nExec=/bin/sh \(folder)/never.sh \(folder)/never-\(name).pid\n".write(
                 toFile: "\(folder)/services/\(name).service", atomically: true, encoding: .utf8)
         }
+        defer { killNeverStarting(folder, neverStarting) }
         try busConfiguration(folder).write(toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)
         let bus = try KeyringChild(
             "/usr/bin/dbus-daemon", ["--config-file=\(folder)/bus.conf", "--nofork", "--print-address=1"],
@@ -52,6 +58,18 @@ final class TestKeyring: Sendable {
         let keyring = TestKeyring(folder: folder, busAddress: address, bus: bus, daemon: daemon)
         if gnomeKeyring { try await keyring.untilServed() }
         return try await body(keyring)
+    }
+
+    /// Whether the bus started the never-starting `name`.
+    func started(_ name: String) -> Bool { FileManager.default.fileExists(atPath: "\(folder)/never-\(name).pid") }
+
+    private static func killNeverStarting(_ folder: String, _ names: [String]) {
+        for name in names {
+            guard let text = try? String(contentsOfFile: "\(folder)/never-\(name).pid", encoding: .utf8),
+                let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            else { continue }
+            kill(pid, SIGKILL)
+        }
     }
 
     private init(folder: String, busAddress: String, bus: KeyringChild, daemon: KeyringChild?) {
