@@ -35,6 +35,13 @@ let package = Package(
             linkerSettings: [
                 .linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("pthread", .when(platforms: [.linux])),
             ]),
+        // libcrypto (libssl-dev to build), loaded with dlopen by the first encrypted session
+        // with the desktop's keyring: its Diffie-Hellman and AES-CBC, which libsodium lacks.
+        .target(
+            name: "CCrypto",
+            linkerSettings: [
+                .linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("pthread", .when(platforms: [.linux])),
+            ]),
         // posix_spawn's close-from action, which Swift's Glibc module does not declare.
         .target(name: "CSpawn"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -60,8 +67,9 @@ let package = Package(
         // A push's transaction found, verified, decrypted and rendered; `watch`; and the delivery
         // of notifications: the policy, the machine per account and the notifier that runs it.
         .target(name: "AdamantFetch", dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore"]),
-        // Desktop notifications over the session bus: the only code that calls D-Bus.
-        .target(name: "AdamantDesktop", dependencies: ["AdamantCore", "AdamantFetch", "CSDBus"]),
+        // The desktop over the session bus, the only code that calls D-Bus: notifications, and
+        // the keyring (the Secret Service) that keeps the passphrase.
+        .target(name: "AdamantDesktop", dependencies: ["AdamantCore", "AdamantFetch", "CSDBus", "CSodium", "CCrypto"]),
         // What every command shares: argument parsing, help, man pages, passphrase input, output,
         // exit codes, logging and child processes. No store, outbox or watch: adm-devnet is
         // built on it alone.

@@ -10,7 +10,10 @@
 # desktop-file-validate checks the .desktop file, and ImageMagick draws the icon's PNG; notify-send
 # (libnotify-bin) is the peer adm-bench's desktop figure is measured next to;
 # microsocks is the real SOCKS5 server every networked command, watch and its socket included,
-# is run through under strace by the proxy tests, which fail in CI rather than skip without it).
+# is run through under strace by the proxy tests, which fail in CI rather than skip without it;
+# libssl-dev has the OpenSSL headers the keyring's encrypted session is built against, and the
+# keyring tests talk to a real gnome-keyring-daemon on a private bus, checked both ways with
+# libsecret-tools' secret-tool).
 # The Swift 6 toolchain itself is assumed to be installed already.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -18,7 +21,8 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq \
-    libsodium-dev libcurl4-openssl-dev libsqlite3-dev libmicrohttpd-dev libunistring-dev libstdc++-12-dev libsystemd-dev pkg-config \
+    libsodium-dev libcurl4-openssl-dev libsqlite3-dev libmicrohttpd-dev libunistring-dev libstdc++-12-dev libsystemd-dev libssl-dev pkg-config \
     python3 python3-nacl openssl strace microsocks groff-base mandoc zsh fish \
     systemd dpkg-dev binutils lintian man-db \
-    dbus-daemon dbus-bin xvfb dunst librsvg2-common xdotool imagemagick libnotify-bin fonts-dejavu-core fonts-noto-color-emoji desktop-file-utils >/dev/null
+    dbus-daemon dbus-bin xvfb dunst librsvg2-common xdotool imagemagick libnotify-bin fonts-dejavu-core fonts-noto-color-emoji desktop-file-utils \
+    gnome-keyring libsecret-tools >/dev/null

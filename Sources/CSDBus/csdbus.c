@@ -31,6 +31,8 @@ static struct {
     __typeof__(sd_bus_message_open_container) *message_open_container;
     __typeof__(sd_bus_message_close_container) *message_close_container;
     __typeof__(sd_bus_message_read_basic) *message_read_basic;
+    __typeof__(sd_bus_message_append_array) *message_append_array;
+    __typeof__(sd_bus_message_read_array) *message_read_array;
     __typeof__(sd_bus_message_enter_container) *message_enter_container;
     __typeof__(sd_bus_message_exit_container) *message_exit_container;
     __typeof__(sd_bus_set_fd) *set_fd;
@@ -86,6 +88,8 @@ static void load(void) {
         && resolve(library, "sd_bus_message_open_container", (void **)&sd.message_open_container)
         && resolve(library, "sd_bus_message_close_container", (void **)&sd.message_close_container)
         && resolve(library, "sd_bus_message_read_basic", (void **)&sd.message_read_basic)
+        && resolve(library, "sd_bus_message_append_array", (void **)&sd.message_append_array)
+        && resolve(library, "sd_bus_message_read_array", (void **)&sd.message_read_array)
         && resolve(library, "sd_bus_message_enter_container", (void **)&sd.message_enter_container)
         && resolve(library, "sd_bus_message_exit_container", (void **)&sd.message_exit_container)
         && resolve(library, "sd_bus_set_fd", (void **)&sd.set_fd)
@@ -139,6 +143,12 @@ int csd_bus_message_open_container(sd_bus_message *message, char type, const cha
 }
 int csd_bus_message_close_container(sd_bus_message *message) { return sd.message_close_container(message); }
 int csd_bus_message_read_basic(sd_bus_message *message, char type, void *value) { return sd.message_read_basic(message, type, value); }
+int csd_bus_message_append_array(sd_bus_message *message, char type, const void *pointer, size_t size) {
+    return sd.message_append_array(message, type, pointer, size);
+}
+int csd_bus_message_read_array(sd_bus_message *message, char type, const void **pointer, size_t *size) {
+    return sd.message_read_array(message, type, pointer, size);
+}
 int csd_bus_message_enter_container(sd_bus_message *message, char type, const char *contents) {
     return sd.message_enter_container(message, type, contents);
 }

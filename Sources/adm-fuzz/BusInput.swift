@@ -65,6 +65,9 @@ struct BusInput {
         case .variants(let entries):
             return Array("{".utf8) + [UInt8(entries.count)]
                 + entries.sorted { $0.key < $1.key }.flatMap { text($0.key) + encode($0.value) }
+        case .bytes, .objectPath, .objectPaths, .stringPairs, .variant, .structure:
+            // The Secret Service's types: this target reads the notification service's alone.
+            preconditionFailure("the bus target's input has no letter for \(value.signature)")
         }
     }
 }

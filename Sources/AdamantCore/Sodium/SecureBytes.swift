@@ -1,11 +1,12 @@
 /// Heap bytes for secrets: zeroed with `sodium_memzero` when released and never printed. Immutable after initialisation, hence `@unchecked Sendable`.
-final class SecureBytes: @unchecked Sendable {
+package final class SecureBytes: @unchecked Sendable {
     private let storage: UnsafeMutableRawBufferPointer
-    let count: Int
+    /// How many bytes it holds.
+    package let count: Int
 
     /// Allocates `count` bytes and lets `initialize` write them in place, so a secret never
     /// passes through an ordinary array.
-    init<E: Error>(count: Int, initialize: (UnsafeMutableRawBufferPointer) throws(E) -> Void) throws(E) {
+    package init<E: Error>(count: Int, initialize: (UnsafeMutableRawBufferPointer) throws(E) -> Void) throws(E) {
         let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 16)
         storage.initializeMemory(as: UInt8.self, repeating: 0)
         do {
@@ -20,7 +21,7 @@ final class SecureBytes: @unchecked Sendable {
     }
 
     /// Copies `bytes` in and zeroes the caller's array.
-    convenience init(consuming bytes: inout [UInt8]) {
+    package convenience init(consuming bytes: inout [UInt8]) {
         let count = bytes.count
         self.init(count: count) { buffer in
             bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
@@ -33,7 +34,8 @@ final class SecureBytes: @unchecked Sendable {
         storage.deallocate()
     }
 
-    func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    /// The bytes, readable inside `body` only.
+    package func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try body(UnsafeRawBufferPointer(rebasing: storage[0..<count]))
     }
 }

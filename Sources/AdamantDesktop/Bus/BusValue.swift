@@ -1,7 +1,8 @@
 internal import CSDBus
 
-/// An argument of a method call, in the D-Bus types the notification interface uses.
-package enum BusValue: Sendable, Hashable {
+/// An argument of a method call, in the D-Bus types the notification interface and the Secret
+/// Service use.
+package indirect enum BusValue: Sendable, Hashable {
     case string(String)
     case uint32(UInt32)
     case int32(Int32)
@@ -11,6 +12,18 @@ package enum BusValue: Sendable, Hashable {
     case strings([String])
     /// `a{sv}`: a hints dictionary, each value in a variant.
     case variants([String: BusValue])
+    /// `ay`
+    case bytes([UInt8])
+    /// `o`: the caller vouches that it is an object path (`/` and `[A-Za-z0-9_]` elements).
+    case objectPath(String)
+    /// `ao`
+    case objectPaths([String])
+    /// `a{ss}`: the Secret Service's attributes.
+    case stringPairs([String: String])
+    /// `v`
+    case variant(BusValue)
+    /// A structure of its fields, in order: `(oayays)` for a secret.
+    case structure([BusValue])
 
     /// The value's D-Bus signature.
     package var signature: String {
@@ -22,6 +35,12 @@ package enum BusValue: Sendable, Hashable {
         case .boolean: "b"
         case .strings: "as"
         case .variants: "a{sv}"
+        case .bytes: "ay"
+        case .objectPath: "o"
+        case .objectPaths: "ao"
+        case .stringPairs: "a{ss}"
+        case .variant: "v"
+        case .structure(let fields): "(" + fields.map(\.signature).joined() + ")"
         }
     }
 
@@ -56,6 +75,31 @@ package enum BusValue: Sendable, Hashable {
                     guard status >= 0 else { return status }
                 }
                 return 0
+            }
+        case .bytes(let bytes):
+            return bytes.withUnsafeBytes {
+                csd_bus_message_append_array(message, Self.code("y"), $0.baseAddress, $0.count)
+            }
+        case .objectPath(let path):
+            return path.withCString { csd_bus_message_append_basic(message, Self.code("o"), $0) }
+        case .objectPaths(let paths):
+            return Self.container(message, "a", "o") {
+                paths.lazy.map { BusValue.objectPath($0).append(to: message) }.first { $0 < 0 } ?? 0
+            }
+        case .stringPairs(let pairs):
+            return Self.container(message, "a", "{ss}") {
+                pairs.sorted { $0.key < $1.key }.lazy.map { key, value in
+                    Self.container(message, "e", "ss") {
+                        let status = BusValue.string(key).append(to: message)
+                        return status < 0 ? status : BusValue.string(value).append(to: message)
+                    }
+                }.first { $0 < 0 } ?? 0
+            }
+        case .variant(let value):
+            return Self.container(message, "v", value.signature) { value.append(to: message) }
+        case .structure(let fields):
+            return Self.container(message, "r", String(signature.dropFirst().dropLast())) {
+                fields.lazy.map { $0.append(to: message) }.first { $0 < 0 } ?? 0
             }
         }
     }

@@ -99,15 +99,20 @@ package struct PeerMessage: ~Copyable {
         _ = csd_bus_unref(bus)
     }
 
-    /// Whether `socket` reaches its end without waiting, past what the bus wrote (its
-    /// authentication).
+    /// Whether `socket` reaches its end, past what the bus wrote (its authentication), within
+    /// 2 s. Not at once: a process another thread is spawning holds a copy of every descriptor
+    /// from its fork to its exec, which closes the copy (close-on-exec), and the end comes then.
     private static func readsToEnd(_ socket: Int32) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(2)
         var buffer = [UInt8](repeating: 0, count: 256)
         while true {
             let count = recv(socket, &buffer, buffer.count, Int32(MSG_DONTWAIT))
             if count > 0 { continue }
             if count == 0 { return true }
-            if errno != EINTR { return false }
+            if errno == EINTR { continue }
+            guard errno == EAGAIN || errno == EWOULDBLOCK, ContinuousClock.now < deadline else { return false }
+            var readable = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            _ = poll(&readable, 1, 20)
         }
     }
 }

@@ -40,6 +40,8 @@ int csd_bus_message_append_basic(sd_bus_message *message, char type, const void 
 int csd_bus_message_open_container(sd_bus_message *message, char type, const char *contents);
 int csd_bus_message_close_container(sd_bus_message *message);
 int csd_bus_message_read_basic(sd_bus_message *message, char type, void *value);
+int csd_bus_message_append_array(sd_bus_message *message, char type, const void *pointer, size_t size);
+int csd_bus_message_read_array(sd_bus_message *message, char type, const void **pointer, size_t *size);
 int csd_bus_message_enter_container(sd_bus_message *message, char type, const char *contents);
 int csd_bus_message_exit_container(sd_bus_message *message);
 
