@@ -29,11 +29,16 @@ extension Demo {
             "    alice's web app registers its installation's FCM token: adamant-ns holds \(devices(alice).count) device(s)."
         )
         // Both in the pool before the block is forged, as two sends a moment apart usually are.
-        let pair = [try send(.remove, old), try send(.add, new)]
-        let block = devnet.mine()
-        devnet.pollNS()
-        let heights = Set(devnet.confirmedTransactions.filter { pair.contains($0.id!) }.compactMap(\.height))
-        guard heights == [block] else { throw DemoError("the rotation's two signals were not forged together") }
+        // Should the devnet's own timer forge between them, the app rotates once more.
+        var block: Int64 = 0
+        for (from, to) in zip([old, new, old], [new, old, new]) {
+            let pair = [try send(.remove, from), try send(.add, to)]
+            block = devnet.mine()
+            devnet.pollNS()
+            let heights = Set(devnet.confirmedTransactions.filter { pair.contains($0.id!) }.compactMap(\.height))
+            if heights == [block] { break }
+        }
+        guard devices(alice).isEmpty else { throw DemoError("the rotation's two signals were never forged together") }
         say(
             "    Firebase rotates the token: the app sends remove(old) then add(new) under the same id (block \(block))."
         )
