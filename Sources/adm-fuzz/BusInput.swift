@@ -11,7 +11,17 @@ import AdamantDesktop
 ///     {       `a{sv}`: a count byte, then that many keys (each as after `s`) and values, each
 ///             any of these; a map ends early at a byte that is no value's letter, and one
 ///             nested `depth` deep is empty
-///     reads   s: `string()`, u: `uint32()`, a: `strings()`; other bytes are skipped
+///     Y       `ay`: a count byte, then that many bytes
+///     o       `o`: a text as after `s`, made an object path (each byte a letter, digit, `_` or
+///             `/`, empty elements dropped)
+///     O       `ao`: a count byte, then that many paths as after `o`
+///     p       `a{ss}`: a count byte, then that many keys and values as after `s` (a key
+///             repeated as D-Bus carries it counts once)
+///     v       `v`: one value, any of these (nested `depth` deep, an empty string)
+///     r       a structure: a count byte (0 counts as 1), then that many values
+///     reads   s: `string()`, u: `uint32()`, a: `strings()`, b: `boolean()`, Y: `bytes()`,
+///             o: `objectPath()`, O: `objectPaths()`, p: `stringPairs()`, v: a variant of
+///             `ay`, r: a secret `(oayays)`, as the keyring reads them; other bytes are skipped
 ///
 /// Bytes missing at the end count as zeros. A message's signature holds at most 255 letters
 /// (D-Bus's limit, whatever the peer), so the values end before the one that would pass it.
@@ -20,6 +30,13 @@ struct BusInput {
         case string = "s"
         case uint32 = "u"
         case strings = "a"
+        case boolean = "b"
+        case bytes = "Y"
+        case objectPath = "o"
+        case objectPaths = "O"
+        case stringPairs = "p"
+        case variantOfBytes = "v"
+        case secret = "r"
     }
 
     static let signals = ["ActionInvoked", "NotificationClosed"]
@@ -65,9 +82,14 @@ struct BusInput {
         case .variants(let entries):
             return Array("{".utf8) + [UInt8(entries.count)]
                 + entries.sorted { $0.key < $1.key }.flatMap { text($0.key) + encode($0.value) }
-        case .bytes, .objectPath, .objectPaths, .stringPairs, .variant, .structure:
-            // The Secret Service's types: this target reads the notification service's alone.
-            preconditionFailure("the bus target's input has no letter for \(value.signature)")
+        case .bytes(let bytes): return Array("Y".utf8) + [UInt8(bytes.count)] + bytes
+        case .objectPath(let path): return Array("o".utf8) + text(path)
+        case .objectPaths(let paths): return Array("O".utf8) + [UInt8(paths.count)] + paths.flatMap(text)
+        case .stringPairs(let pairs):
+            return Array("p".utf8) + [UInt8(pairs.count)]
+                + pairs.sorted { $0.key < $1.key }.flatMap { text($0.key) + text($0.value) }
+        case .variant(let value): return Array("v".utf8) + encode(value)
+        case .structure(let fields): return Array("r".utf8) + [UInt8(fields.count)] + fields.flatMap(encode)
         }
     }
 }
@@ -120,7 +142,48 @@ private struct Bytes {
                 entries[key] = value
             }
             return .variants(entries)
+        case "Y":
+            _ = byte()
+            let count = Int(byte())
+            defer { rest = rest.dropFirst(count) }
+            return .bytes(Array(rest.prefix(count)) + [UInt8](repeating: 0, count: max(0, count - rest.count)))
+        case "o":
+            _ = byte()
+            return .objectPath(Self.path(text()))
+        case "O":
+            _ = byte()
+            return .objectPaths((0..<byte()).map { _ in Self.path(text()) })
+        case "p":
+            _ = byte()
+            var pairs: [String: String] = [:]
+            for _ in 0..<byte() {
+                let (key, value) = (BusFuzz.carried(text()), BusFuzz.carried(text()))
+                if pairs[key] == nil { pairs[key] = value }
+            }
+            return .stringPairs(pairs)
+        case "v":
+            _ = byte()
+            guard depth < BusInput.depth, let value = value(depth: depth + 1) else { return .variant(.string("")) }
+            return .variant(value)
+        case "r":
+            _ = byte()
+            let count = max(1, Int(byte()))
+            var fields: [BusValue] = []
+            if depth < BusInput.depth {
+                for _ in 0..<count {
+                    guard let field = value(depth: depth + 1) else { break }
+                    fields.append(field)
+                }
+            }
+            return .structure(fields.isEmpty ? [.string("")] : fields)
         default: return nil
         }
+    }
+
+    /// Any text as an object path: `/` and elements of `[A-Za-z0-9_]`, none empty.
+    static func path(_ text: String) -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_/")
+        let mapped = String(text.utf8.map { alphabet[Int($0) % alphabet.count] })
+        return "/" + mapped.split(separator: "/").joined(separator: "/")
     }
 }

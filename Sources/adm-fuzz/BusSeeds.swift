@@ -58,6 +58,21 @@ extension BusFuzz {
                     .strings(["default", "Open", "adm-mute", "Mute 1 hour"]), .variants(hints), .int32(-1),
                 ], "susssaau"
             ),
+            // What the Secret Service answers, read as the keyring reads it.
+            (
+                "open session", notify, [.variant(.bytes(Array(repeating: 0x5a, count: 128))), .objectPath("/s/1")],
+                "vo"
+            ),
+            ("open session plain", notify, [.variant(.string("")), .objectPath("/s/2")], "vo"),
+            ("search items", notify, [.objectPaths(["/c/login/1", "/c/login/2"]), .objectPaths([])], "OO"),
+            (
+                "secret", notify,
+                [.structure([.objectPath("/s/1"), .bytes([1, 2]), .bytes([3]), .string("text/plain")])],
+                "r"
+            ),
+            ("secret short", notify, [.structure([.objectPath("/s/1"), .bytes([1, 2])])], "r"),
+            ("attributes", notify, [.stringPairs(["address": "U1", "xdg:schema": "im.adamant"])], "p"),
+            ("prompt completed", signal, [.boolean(true), .variant(.objectPaths(["/c/login/1"]))], "bv"),
         ]
         return seeds.map { Seed(name: $0.0, bytes: BusInput.encode($0.1, $0.2, reads: $0.3)) }
     }
