@@ -67,9 +67,13 @@ let package = Package(
         // A push's transaction found, verified, decrypted and rendered; `watch`; and the delivery
         // of notifications: the policy, the machine per account and the notifier that runs it.
         .target(name: "AdamantFetch", dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore"]),
-        // The desktop over the session bus, the only code that calls D-Bus: notifications, and
-        // the keyring (the Secret Service) that keeps the passphrase.
-        .target(name: "AdamantDesktop", dependencies: ["AdamantCore", "AdamantFetch", "CSDBus", "CSodium", "CCrypto"]),
+        // The session bus, over sd-bus: the only code that calls D-Bus, every call bounded.
+        .target(name: "AdamantBus", dependencies: ["CSDBus"]),
+        // The desktop's keyring (the Secret Service) that keeps the passphrase, in an encrypted
+        // session: apart from the notifications, so that adm-push uses it and links none of them.
+        .target(name: "AdamantKeyring", dependencies: ["AdamantBus", "AdamantCore", "CSodium", "CCrypto"]),
+        // Desktop notifications over the session bus.
+        .target(name: "AdamantDesktop", dependencies: ["AdamantCore", "AdamantFetch", "AdamantBus"]),
         // What every command shares: argument parsing, help, man pages, passphrase input, output,
         // exit codes, logging and child processes. No store, outbox or watch: adm-devnet is
         // built on it alone.
@@ -113,7 +117,7 @@ let package = Package(
             dependencies: [
                 "CFuzzer", "AdamantCore", "AdamantNodes", "AdamantDevnet", "AdamantCLI", "AdamantAccountCLI",
                 "AdamantStore", "AdamantPush",
-                "AdamantFetch", "AdamantDesktop", "CSQLite",
+                "AdamantFetch", "AdamantDesktop", "AdamantBus", "CSQLite",
             ]),
 
         .testTarget(name: "AdamantCoreTests", dependencies: ["AdamantCore"]),
@@ -128,7 +132,10 @@ let package = Package(
             dependencies: [
                 "AdamantFetch", "AdamantStore", "AdamantPush", "AdamantCore", "AdamantNodes", "AdamantDevnet",
             ]),
-        .testTarget(name: "AdamantDesktopTests", dependencies: ["AdamantDesktop", "AdamantFetch", "AdamantCore"]),
+        .testTarget(name: "AdamantBusTests", dependencies: ["AdamantBus"]),
+        .testTarget(name: "AdamantKeyringTests", dependencies: ["AdamantKeyring", "AdamantBus", "AdamantCore"]),
+        .testTarget(
+            name: "AdamantDesktopTests", dependencies: ["AdamantDesktop", "AdamantBus", "AdamantFetch", "AdamantCore"]),
         .testTarget(
             name: "AdamantDevnetTests",
             dependencies: ["AdamantDevnet", "AdamantCore", "AdamantCLI", "adm-devnet", "adm-push", "adm-fetch"]),
@@ -137,7 +144,7 @@ let package = Package(
             dependencies: [
                 "AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantAccountCLI", "AdamantDevnet", "AdamantStore",
                 "AdamantPush",
-                "AdamantFetch", "AdamantDesktop", "adm-push", "adm-fetch", "adm-devnet", "adm-bench",
+                "AdamantFetch", "AdamantDesktop", "AdamantBus", "adm-push", "adm-fetch", "adm-devnet", "adm-bench",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+internal import AdamantBus
 public import AdamantFetch
 import Synchronization
 

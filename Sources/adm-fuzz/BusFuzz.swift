@@ -1,4 +1,4 @@
-import AdamantDesktop
+import AdamantBus
 
 /// What a notification server, or any client of the bus, can send the watch: a signal or an
 /// answer whose arguments are of its choosing, read by `BusReader` as the receiving code reads

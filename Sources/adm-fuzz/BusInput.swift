@@ -1,4 +1,4 @@
-import AdamantDesktop
+import AdamantBus
 
 /// The bus target's input: a kind byte, then values, each its D-Bus letter and its bytes, then
 /// any byte that is no value's letter (`|` in the seeds), then the reads, a letter each.

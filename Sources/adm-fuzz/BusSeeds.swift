@@ -1,4 +1,4 @@
-import AdamantDesktop
+import AdamantBus
 
 /// bus's seeds: what the notification service sends, read as the watch reads it, and the
 /// same with an argument of another type, missing, or more of them.

@@ -1,6 +1,7 @@
 import AdamantCore
 import Testing
 
+@testable import AdamantBus
 @testable import AdamantDesktop
 @testable import AdamantFetch
 

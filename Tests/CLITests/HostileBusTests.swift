@@ -3,6 +3,7 @@ import AdamantDevnet
 import Foundation
 import Testing
 
+@testable import AdamantBus
 @testable import AdamantDesktop
 
 /// `--notify` on a session bus that does not play along: one that never answers, a service

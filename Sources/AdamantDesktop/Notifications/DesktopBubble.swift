@@ -1,3 +1,4 @@
+internal import AdamantBus
 public import AdamantFetch
 
 /// One notification as `Notify` sends it.

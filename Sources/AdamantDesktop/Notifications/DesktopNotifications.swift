@@ -1,3 +1,5 @@
+public import AdamantBus
+
 /// The desktop's notification service, `org.freedesktop.Notifications` on the session bus
 /// (the Desktop Notifications Specification 1.2): what it can do, `Notify`,
 /// `CloseNotification`, and the signals that say what the user did.

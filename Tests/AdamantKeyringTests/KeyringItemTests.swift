@@ -1,7 +1,8 @@
+import AdamantBus
 import Foundation
 import Testing
 
-@testable import AdamantDesktop
+@testable import AdamantKeyring
 
 /// Items in a real gnome-keyring: found by their attributes, deleted one by one, and what a
 /// locked collection does to them.

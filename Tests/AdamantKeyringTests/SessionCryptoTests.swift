@@ -1,7 +1,8 @@
+import AdamantBus
 import AdamantCore
 import Testing
 
-@testable import AdamantDesktop
+@testable import AdamantKeyring
 
 /// The encrypted session's primitives against published vectors, so that a broken one fails
 /// here before any keyring test does.

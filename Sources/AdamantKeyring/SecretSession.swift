@@ -1,3 +1,4 @@
+internal import AdamantBus
 internal import AdamantCore
 
 /// A session with the Secret Service, through which secrets travel: encrypted with an AES key

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import AdamantDesktop
+@testable import AdamantBus
 
 /// Which bus failures are a refusal (asked again the same way, the same answer) and which a
 /// service that is not there or not answering: a notification is given up only for the first.

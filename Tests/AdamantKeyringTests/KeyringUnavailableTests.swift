@@ -1,7 +1,8 @@
+import AdamantBus
 import Foundation
 import Testing
 
-@testable import AdamantDesktop
+@testable import AdamantKeyring
 
 /// No bus, no service, a service that never comes up: each an error of one line within
 /// seconds, never D-Bus's 25 s.

@@ -10,7 +10,7 @@
 extension SessionBus {
     /// The session bus's address in `environment`: `DBUS_SESSION_BUS_ADDRESS`, else the
     /// socket `bus` in `XDG_RUNTIME_DIR` (where systemd's user session puts it).
-    static func address(in environment: [String: String]) throws(BusError) -> String {
+    package static func address(in environment: [String: String]) throws(BusError) -> String {
         if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty {
             // sd-bus skips what it cannot parse and then says "Connection refused".
             guard isAddress(address) else {
@@ -37,7 +37,7 @@ extension SessionBus {
 
     /// Whether `text` is a list of D-Bus addresses (`transport:key=value,…`, `;` between
     /// them), at least one of a transport sd-bus speaks.
-    static func isAddress(_ text: String) -> Bool {
+    package static func isAddress(_ text: String) -> Bool {
         let entries = text.split(separator: ";")
         guard !entries.isEmpty else { return false }
         var usable = false
@@ -59,7 +59,7 @@ extension SessionBus {
     /// Why a socket `address` names cannot be connected to, when its path is longer than a Unix
     /// socket's address holds (108 bytes: a path and its NUL, or an abstract name with a NUL
     /// before and after it); nil when none is. sd-bus says only "Argument list too long".
-    static func socketTooLong(in address: String) -> String? {
+    package static func socketTooLong(in address: String) -> String? {
         for entry in address.split(separator: ";") where entry.hasPrefix("unix:") {
             for pair in entry.dropFirst("unix:".count).split(separator: ",") {
                 let (key, value) = (pair.prefix { $0 != "=" }, pair.drop { $0 != "=" }.dropFirst())

@@ -1,6 +1,7 @@
+import AdamantBus
 import Foundation
 
-@testable import AdamantDesktop
+@testable import AdamantKeyring
 
 #if canImport(Glibc)
     import Glibc

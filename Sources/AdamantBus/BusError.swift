@@ -6,13 +6,13 @@ public struct BusError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What failed.
     public let description: String
 
-    init(_ description: String, name: String? = nil) {
+    package init(_ description: String, name: String? = nil) {
         self.description = description
         self.name = name
     }
 
     /// From an sd-bus return value (a negated errno).
-    init(_ what: String, status: Int32) {
+    package init(_ what: String, status: Int32) {
         self.init("\(what): \(String(cString: strerror(-status)))")
     }
 

@@ -1,3 +1,5 @@
+internal import AdamantBus
+
 /// An item of the keyring: a secret with a label and attributes, as a search found it.
 public struct KeyringItem: Sendable, Hashable {
     /// Its D-Bus object path, which names it while it exists

@@ -1,3 +1,4 @@
+internal import AdamantBus
 internal import AdamantCore
 internal import CSodium
 

@@ -1,3 +1,5 @@
+internal import AdamantBus
+
 /// Why the desktop's keyring could not be used, in a sentence that says what to do.
 /// Compared by case: each holds the detail it was thrown with (the bus's or the service's own
 /// words), which `description` ends with.

@@ -1,3 +1,4 @@
+internal import AdamantBus
 internal import AdamantCore
 
 /// The user's keyring, through the freedesktop Secret Service on the session bus

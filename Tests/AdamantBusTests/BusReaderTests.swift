@@ -1,6 +1,6 @@
 import Testing
 
-@testable import AdamantDesktop
+@testable import AdamantBus
 
 /// `BusReader` on messages sealed here as a peer's would arrive (`PeerMessage`): what the watch
 /// reads of the notification service's signals and answers, and what it throws on.

@@ -1,3 +1,5 @@
+internal import AdamantBus
+
 /// Locking, unlocking, and the prompts the service may ask the user through.
 extension Keyring {
     /// Unlocks `items`, through the service's prompt if it shows one (waited for up to the

@@ -12,17 +12,17 @@ import Synchronization
 /// this connection alone, so a service's signals are taken only from the connection that
 /// answers its calls: the unique name its last answer came from.
 // `connection`, `subscriptions` and `answerers` are touched only on `queue`
-final class SessionBus: @unchecked Sendable {
+package final class SessionBus: @unchecked Sendable {
     /// A member of a matched signal and its arguments.
-    typealias SignalHandler = @Sendable (_ member: String, _ arguments: BusReader) -> Void
+    package typealias SignalHandler = @Sendable (_ member: String, _ arguments: BusReader) -> Void
 
     /// Longest a call waits for its answer: a notification server that hangs holds up
     /// nothing longer than this. Calls sd-bus makes itself (AddMatch) wait as long.
-    static let callTimeout: Duration = .seconds(5)
+    package static let callTimeout: Duration = .seconds(5)
     /// Longest the bus may take to authenticate a new connection and answer its Hello, which
     /// sd-bus alone would wait 90 s for: a bus that is hung, or a socket that is no bus's,
     /// holds up the start no longer than this.
-    static let connectTimeout: Duration = .seconds(5)
+    package static let connectTimeout: Duration = .seconds(5)
 
     private let queue = DispatchQueue(label: "adm.session-bus")
     private var connection: OpaquePointer?
@@ -54,7 +54,7 @@ final class SessionBus: @unchecked Sendable {
 
     /// Connects to the session bus at `address` (a D-Bus address, as
     /// `DBUS_SESSION_BUS_ADDRESS` holds).
-    static func connect(address: String) async throws(BusError) -> SessionBus {
+    package static func connect(address: String) async throws(BusError) -> SessionBus {
         if let failure = csdbus_load_failure() { throw BusError(String(cString: failure)) }
         let bus = SessionBus()
         try await bus.onQueue { () throws(BusError) in
@@ -120,10 +120,10 @@ final class SessionBus: @unchecked Sendable {
     }
 
     /// Called once, on the bus's queue, when the connection is lost.
-    func onLoss(_ handler: @escaping @Sendable (BusError) -> Void) { lost.withLock { $0 = handler } }
+    package func onLoss(_ handler: @escaping @Sendable (BusError) -> Void) { lost.withLock { $0 = handler } }
 
     /// Calls `member` and reads its answer with `read`.
-    func call<Answer: Sendable>(
+    package func call<Answer: Sendable>(
         _ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [BusValue],
         read: @escaping @Sendable (BusReader) throws(BusError) -> Answer
     ) async throws(BusError) -> Answer {
@@ -161,7 +161,7 @@ final class SessionBus: @unchecked Sendable {
     /// Hands `handler` every signal of `interface` at `path` that `service` (a well-known
     /// name) sends, on the bus's queue: those from the connection that last answered a call to
     /// it, none before the first answer.
-    func subscribe(to service: String, path: String, interface: String, _ handler: @escaping SignalHandler)
+    package func subscribe(to service: String, path: String, interface: String, _ handler: @escaping SignalHandler)
         async throws(BusError)
     {
         try await onQueue { () throws(BusError) in

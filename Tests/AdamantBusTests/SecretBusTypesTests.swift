@@ -1,6 +1,6 @@
 import Testing
 
-@testable import AdamantDesktop
+@testable import AdamantBus
 
 /// The Secret Service's D-Bus types, written as a call writes them and read back as from a
 /// peer (`PeerMessage`), and a wrong type an error, never a trap.

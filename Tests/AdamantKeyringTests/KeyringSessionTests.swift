@@ -1,8 +1,9 @@
+import AdamantBus
 import AdamantCore
 import Foundation
 import Testing
 
-@testable import AdamantDesktop
+@testable import AdamantKeyring
 
 /// The encrypted session with a real gnome-keyring, both ways: what is stored here
 /// `secret-tool` reads, and what `secret-tool` stored is read here.

@@ -1,3 +1,5 @@
+internal import AdamantBus
+
 /// The Secret Service's names on the bus.
 enum SecretService {
     static let name = "org.freedesktop.secrets"
