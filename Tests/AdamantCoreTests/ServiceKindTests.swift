@@ -33,8 +33,10 @@ struct ServiceKindTests {
         (#"{"deviceId":"d1","token":"ab","provider":"APNS","action":"add"}"#, "invalidAPNsToken"),
     ])
     func adamantNSDropsAnythingElse(_ text: String, _ kind: String) {
-        #expect(throws: SignalError.self) { try ServiceKind.ns.signal(plaintext: text) }
-        do { _ = try ServiceKind.ns.signal(plaintext: text) } catch { #expect(error.kind == kind) }
+        do {
+            _ = try ServiceKind.ns.signal(plaintext: text)
+            Issue.record("accepted: \(text)")
+        } catch { #expect(error.kind == kind) }
     }
 
     @Test func theANSGrammarIsLenientWhereTheCSharpServiceIs() throws {
