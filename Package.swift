@@ -133,7 +133,13 @@ let package = Package(
                 "AdamantFetch", "AdamantStore", "AdamantPush", "AdamantCore", "AdamantNodes", "AdamantDevnet",
             ]),
         .testTarget(name: "AdamantBusTests", dependencies: ["AdamantBus"]),
-        .testTarget(name: "AdamantKeyringTests", dependencies: ["AdamantKeyring", "AdamantBus", "AdamantCore"]),
+        // A real gnome-keyring on a private session bus, for the keyring's tests and the commands'.
+        .target(
+            name: "KeyringTestSupport", dependencies: ["AdamantKeyring", "AdamantBus"], path: "Tests/KeyringTestSupport"
+        ),
+        .testTarget(
+            name: "AdamantKeyringTests",
+            dependencies: ["AdamantKeyring", "AdamantBus", "AdamantCore", "KeyringTestSupport"]),
         .testTarget(
             name: "AdamantDesktopTests", dependencies: ["AdamantDesktop", "AdamantBus", "AdamantFetch", "AdamantCore"]),
         .testTarget(
@@ -144,7 +150,9 @@ let package = Package(
             dependencies: [
                 "AdamantCore", "AdamantNodes", "AdamantCLI", "AdamantAccountCLI", "AdamantDevnet", "AdamantStore",
                 "AdamantPush",
-                "AdamantFetch", "AdamantDesktop", "AdamantBus", "adm-push", "adm-fetch", "adm-devnet", "adm-bench",
+                "AdamantFetch", "AdamantDesktop", "AdamantBus", "KeyringTestSupport", "adm-push", "adm-fetch",
+                "adm-devnet",
+                "adm-bench",
             ]),
     ],
     swiftLanguageModes: [.v6]

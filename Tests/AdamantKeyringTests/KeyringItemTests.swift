@@ -1,5 +1,6 @@
 import AdamantBus
 import Foundation
+import KeyringTestSupport
 import Testing
 
 @testable import AdamantKeyring
@@ -79,6 +80,8 @@ import Testing
             try await Self.expectLockedQuickly {
                 try await client.store(secret: Array("t".utf8), label: "L", attributes: ["address": "U2"])
             }
+            try await keyring.unlockWithPassword()
+            #expect(try await client.secret(of: item) == Array("s".utf8), "unlocked again by its password")
         }
     }
 

@@ -1,6 +1,7 @@
 import AdamantBus
 import AdamantCore
 import Foundation
+import KeyringTestSupport
 import Testing
 
 @testable import AdamantKeyring

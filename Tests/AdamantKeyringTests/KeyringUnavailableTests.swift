@@ -1,5 +1,6 @@
 import AdamantBus
 import Foundation
+import KeyringTestSupport
 import Testing
 
 @testable import AdamantKeyring

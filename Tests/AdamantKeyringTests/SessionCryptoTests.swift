@@ -1,5 +1,6 @@
 import AdamantBus
 import AdamantCore
+import KeyringTestSupport
 import Testing
 
 @testable import AdamantKeyring

@@ -9,19 +9,19 @@ import Synchronization
 /// errors in files. Spawned with `posix_spawn`, every signal unblocked and at its default (a
 /// child of `Foundation.Process` started from a task has them all blocked), and killed by its
 /// id when the test lets go of it.
-final class KeyringChild: Sendable {
+public final class KeyringChild: Sendable {
     let pid: pid_t
-    let stdoutPath: String
-    let stderrPath: String
+    public let stdoutPath: String
+    public let stderrPath: String
     /// Whether it was collected: its id may then be another process's, never to be signalled.
     private let reaped = Mutex(false)
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public init(_ description: String) { self.description = description }
     }
 
-    init(
+    public init(
         _ program: String, _ arguments: [String], environment: [String: String], input: String = "", folder: String,
         name: String
     )
@@ -63,12 +63,12 @@ final class KeyringChild: Sendable {
         close(ends[1])
     }
 
-    var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
-    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    public var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
     /// Its exit status once it ended by itself within `seconds`, polled; else it is killed and
     /// that is an error.
-    func exitStatus(within seconds: Double) async throws -> Int32 {
+    public func exitStatus(within seconds: Double) async throws -> Int32 {
         let deadline = ContinuousClock.now + .seconds(seconds)
         var status: Int32 = 0
         while reaped.withLock({ reaped in
@@ -85,7 +85,7 @@ final class KeyringChild: Sendable {
     }
 
     /// Kills it and collects it; nothing is left whatever state it was in.
-    func stop() {
+    public func stop() {
         reaped.withLock { reaped in
             guard !reaped else { return }
             kill(pid, SIGKILL)

@@ -11,19 +11,22 @@ import Foundation
 /// itself unless given `services`) and on it a real gnome-keyring-daemon serving the Secret
 /// Service, its login keyring unlocked with a password and kept in a temporary home. Both are
 /// killed, and the home removed, when the test is done.
-final class TestKeyring: Sendable {
-    let folder: String
-    let busAddress: String
+public final class TestKeyring: Sendable {
+    public let folder: String
+    public let busAddress: String
     private let bus: KeyringChild
     private let daemon: KeyringChild?
 
+    /// The login keyring's password.
+    public static let password = "test-password"
+
     /// What the keyring's tools run with: this bus, this home, nothing of the user's.
-    var environment: [String: String] { Self.environment(folder, busAddress) }
+    public var environment: [String: String] { Self.environment(folder, busAddress) }
 
     /// `body` with a bus and, unless `gnomeKeyring` is false, gnome-keyring on it. Each name
     /// of `neverStarting` the bus can start a service for, which starts (a process that writes
     /// its id to never-NAME.pid, so that it is killed with the rest) and never comes up.
-    static func with<Value>(
+    public static func with<Value>(
         gnomeKeyring: Bool = true, neverStarting: [String] = [], _ body: (TestKeyring) async throws -> Value
     ) async throws -> Value {
         // Short: the bus's socket path must fit a Unix socket address.
@@ -52,7 +55,7 @@ final class TestKeyring: Sendable {
             // --components=secrets it serves the Secret Service on the bus by itself.
             daemon = try KeyringChild(
                 "/usr/bin/gnome-keyring-daemon", ["--foreground", "--unlock", "--components=secrets"],
-                environment: Self.environment(folder, address), input: "test-password", folder: folder,
+                environment: Self.environment(folder, address), input: password, folder: folder,
                 name: "gnome-keyring")
         }
         defer { daemon?.stop() }
@@ -62,7 +65,9 @@ final class TestKeyring: Sendable {
     }
 
     /// Whether the bus started the never-starting `name`.
-    func started(_ name: String) -> Bool { FileManager.default.fileExists(atPath: "\(folder)/never-\(name).pid") }
+    public func started(_ name: String) -> Bool {
+        FileManager.default.fileExists(atPath: "\(folder)/never-\(name).pid")
+    }
 
     private static func killNeverStarting(_ folder: String, _ names: [String]) {
         for name in names {
@@ -110,7 +115,7 @@ final class TestKeyring: Sendable {
     }
 
     /// Runs secret-tool on this keyring: its exit status and what it printed.
-    func secretTool(_ arguments: [String], input: String = "") async throws -> (status: Int32, stdout: String) {
+    public func secretTool(_ arguments: [String], input: String = "") async throws -> (status: Int32, stdout: String) {
         let tool = try KeyringChild(
             "/usr/bin/secret-tool", arguments, environment: environment, input: input, folder: folder,
             name: "secret-tool-" + UUID().uuidString.prefix(8))
