@@ -84,14 +84,17 @@ let package = Package(
         // release builds, which ship, have none.
         .target(
             name: "AdamantAccountCLI",
-            dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantCLI"],
+            dependencies: [
+                "AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantCLI",
+                "AdamantKeyring",
+            ],
             swiftSettings: [.define("ADM_TEST_HOOKS", .when(configuration: .debug))]),
 
         .executableTarget(
             name: "adm-push",
             dependencies: [
                 "AdamantCore", "AdamantNodes", "AdamantStore", "AdamantPush", "AdamantFetch", "AdamantCLI",
-                "AdamantAccountCLI",
+                "AdamantAccountCLI", "AdamantKeyring",
             ]),
         .executableTarget(
             name: "adm-fetch",

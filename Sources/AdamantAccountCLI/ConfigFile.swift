@@ -19,7 +19,8 @@ public import AdamantNodes
 ///   "proxy": "socks5h://127.0.0.1:9050",
 ///   "home": "~/adm-push",
 ///   "service": "ns",
-///   "accounts": [{"passphraseFile": "~/.config/adm-push/alice", "home": "~/adm-push/alice"}],
+///   "account": "U123…",
+///   "accounts": [{"account": "U123…"}, {"passphraseFile": "~/.config/adm-push/bot", "home": "~/adm-push/bot"}],
 ///   "notify": true,
 ///   "open": "xdg-open \"$ADM_CHAT_URL\"",
 ///   "preview": "sender",
@@ -35,16 +36,22 @@ public struct ConfigFile: Sendable, Hashable {
     /// Far more than a few settings need; a larger file is refused unread.
     public static let maxBytes = 1 << 20
     public static let keys = [
-        "nodes", "nethash", "proxy", "home", "service", "accounts", "notify", "open", "preview", "mute", "quiet",
+        "nodes", "nethash", "proxy", "home", "service", "account", "accounts", "notify", "open", "preview", "mute",
+        "quiet",
         "quietMode", "kinds",
     ]
     static let serviceKeys = ["kind", "address", "publicKey"]
-    static let accountKeys = ["passphraseFile", "home"]
+    static let accountKeys = ["account", "passphraseFile", "home"]
 
-    /// An account `adm-fetch watch` follows when no --passphrase-file is given.
+    /// An account `adm-fetch watch` follows when no --passphrase-file or --account is given.
     public struct Account: Sendable, Hashable {
-        /// As written: absolute, or `~/…`.
-        public var passphraseFile: String
+        /// Where its passphrase is: the keyring's item of an account, or a file.
+        public enum Passphrase: Sendable, Hashable {
+            case keyring(Address)
+            /// As written: absolute, or `~/…`.
+            case file(String)
+        }
+        public var passphrase: Passphrase
         /// Its own home; nil for the file's (or the default) home.
         public var home: String?
     }
@@ -62,6 +69,8 @@ public struct ConfigFile: Sendable, Hashable {
     public var service: NotificationService?
     /// Which service: `"service": "ans" | "ns"`, or the object's `kind` (ans when it has none).
     public var serviceKind: ServiceKind?
+    /// Whose passphrase the keyring gives when it holds several.
+    public var account: Address?
     /// Checked to be paths; nil when the file has no `accounts` key.
     public var accounts: [Account]?
     /// `adm-fetch` shows notifications on the desktop.
@@ -124,11 +133,16 @@ public struct ConfigFile: Sendable, Hashable {
         service = try body.service.flatMap { entry throws(ConfigFileError) in
             try entry.address == nil ? nil : Self.service(entry, kind: serviceKind ?? .ans, path: path)
         }
-        for (index, account) in (body.accounts ?? []).enumerated() {
-            try Self.checkPath(account.passphraseFile, key: "accounts[\(index)].passphraseFile", in: path)
-            try Self.checkPath(account.home, key: "accounts[\(index)].home", in: path)
+        account = try body.account.map { text throws(ConfigFileError) in
+            guard let address = try? Address(text) else {
+                throw ConfigFileError(
+                    path: path, problem: .invalid(key: "account", reason: "is not an ADAMANT address: \(text.quoted)"))
+            }
+            return address
         }
-        accounts = body.accounts?.map { Account(passphraseFile: $0.passphraseFile, home: $0.home) }
+        accounts = try body.accounts?.enumerated().map { index, entry throws(ConfigFileError) in
+            try Self.account(entry, key: "accounts[\(index)]", in: path)
+        }
         notify = body.notify
         if let open = body.open, open.allSatisfy(\.isWhitespace) {
             throw ConfigFileError(
@@ -228,6 +242,31 @@ public struct ConfigFile: Sendable, Hashable {
         }
     }
 
+    /// An entry of `accounts`: exactly one of `account` and `passphraseFile`, and a home.
+    private static func account(_ entry: Body.Account, key: String, in path: String) throws(ConfigFileError)
+        -> Account
+    {
+        try checkPath(entry.home, key: key + ".home", in: path)
+        switch (entry.account, entry.passphraseFile) {
+        case (let text?, nil):
+            guard let address = try? Address(text) else {
+                throw ConfigFileError(
+                    path: path,
+                    problem: .invalid(key: key + ".account", reason: "is not an ADAMANT address: \(text.quoted)"))
+            }
+            return Account(passphrase: .keyring(address), home: entry.home)
+        case (nil, let file?):
+            try checkPath(file, key: key + ".passphraseFile", in: path)
+            return Account(passphrase: .file(file), home: entry.home)
+        default:
+            throw ConfigFileError(
+                path: path,
+                problem: .invalid(
+                    key: key,
+                    reason: #"needs either "account" (its passphrase in the keyring) or "passphraseFile", not both"#))
+        }
+    }
+
     private static func kind(_ entry: Body.Service, path: String) throws(ConfigFileError) -> ServiceKind {
         guard let name = entry.kind else { return .ans }
         guard let kind = ServiceKind(rawValue: name) else {
@@ -264,9 +303,7 @@ public struct ConfigFile: Sendable, Hashable {
         let path: [any CodingKey]
         switch error {
         case .typeMismatch(_, let context), .valueNotFound(_, let context): path = context.codingPath
-        case .keyNotFound(_, let context) where context.codingPath.first?.stringValue == "accounts":
-            return .invalid(key: "accounts", reason: #"each needs a "passphraseFile""#)
-        case .keyNotFound:  // only the service's keys and an account's passphrase file are required
+        case .keyNotFound:  // only the service's keys are required
             return .invalid(key: "service", reason: #"needs both "address" and "publicKey""#)
         case .dataCorrupted(let context): path = context.codingPath
         @unknown default: return .malformed(line: nil, column: nil, reason: "not readable as settings")
@@ -282,7 +319,9 @@ public struct ConfigFile: Sendable, Hashable {
         case "accounts":
             return .invalid(
                 key: "accounts",
-                reason: #"must be a list of objects: {"passphraseFile": "/path", "home": "/path"}, home optional"#)
+                reason:
+                    #"must be a list of objects: {"account": "U…"} or {"passphraseFile": "/path"}, each with an optional "home""#
+            )
         case "notify": return .invalid(key: "notify", reason: "must be true or false")
         case "mute":
             return .invalid(
@@ -332,6 +371,7 @@ public struct ConfigFile: Sendable, Hashable {
         var proxy: String?
         var home: String?
         var service: Service?
+        var account: String?
         var accounts: [Account]?
         var notify: Bool?
         var open: String?
@@ -359,13 +399,15 @@ public struct ConfigFile: Sendable, Hashable {
         }
 
         struct Account: Decodable {
-            var passphraseFile: String
+            var account: String?
+            var passphraseFile: String?
             var home: String?
 
             init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: AnyKey.self)
                 try UnknownKeys.check(container, known: ConfigFile.accountKeys, prefix: "accounts[].")
-                passphraseFile = try container.decode(String.self, forKey: AnyKey("passphraseFile"))
+                account = try container.decodeIfPresent(String.self, forKey: AnyKey("account"))
+                passphraseFile = try container.decodeIfPresent(String.self, forKey: AnyKey("passphraseFile"))
                 home = try container.decodeIfPresent(String.self, forKey: AnyKey("home"))
             }
         }
@@ -397,6 +439,7 @@ public struct ConfigFile: Sendable, Hashable {
             proxy = try container.decodeIfPresent(String.self, forKey: AnyKey("proxy"))
             home = try container.decodeIfPresent(String.self, forKey: AnyKey("home"))
             service = try container.decodeIfPresent(Service.self, forKey: AnyKey("service"))
+            account = try container.decodeIfPresent(String.self, forKey: AnyKey("account"))
             accounts = try container.decodeIfPresent([Account].self, forKey: AnyKey("accounts"))
             notify = try container.decodeIfPresent(Bool.self, forKey: AnyKey("notify"))
             open = try container.decodeIfPresent(String.self, forKey: AnyKey("open"))

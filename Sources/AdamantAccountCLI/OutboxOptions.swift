@@ -35,13 +35,13 @@ public enum OutboxOptions {
     public static let json = Flag("json", help: "Print one JSON object.")
 
     public static let options: [any DeclaredOption] =
-        [home, service, serviceAddress, servicePublicKey] + NodeOptions.options + [PassphraseInput.option]
+        [home, service, serviceAddress, servicePublicKey] + NodeOptions.options + AccountPassphrase.options
 
     public static let help = """
         The outbox lives in --home, else ADM_PUSH_HOME, else the config file's "home", else
         $XDG_STATE_HOME/adm-push (mode 700; tokens are stored sealed with a key derived from your
         passphrase). 'adm-push config' shows every setting and where it came from.
-        """ + "\n" + NodeOptions.help + "\n" + PassphraseInput.help
+        """ + "\n" + NodeOptions.help + "\n" + AccountPassphrase.help
 
     /// The home directory, from the option, the environment, the config file or the XDG default.
     public static func homeDirectory(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> String {
@@ -166,12 +166,15 @@ public enum OutboxOptions {
 
     /// The outbox of the passphrase's account. The settings are checked first, so that a broken
     /// config file is said before the passphrase is asked for. Without `network`, for a command
-    /// that only reads the store, no node is ever asked.
+    /// that only reads the store, no node is ever asked. `whenLocked`: what a locked keyring
+    /// does.
     public static func openForPassphrase(
-        _ arguments: ParsedArguments, _ context: Context, network: Bool = true, log: any LogSink = SilentLog()
+        _ arguments: ParsedArguments, _ context: Context, network: Bool = true, log: any LogSink = SilentLog(),
+        whenLocked: AccountPassphrase.WhenLocked = .prompt
     ) async throws(CLIError) -> Outbox {
         try checkSettings(arguments, context, network: network)
-        let keys = AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context))
+        let keys = AccountKeys(
+            deriving: try await AccountPassphrase.passphrase(arguments, context, whenLocked: whenLocked).0)
         return try await open(arguments, context, keys: keys, nodes: network ? nil : NoChain(), log: log)
     }
 

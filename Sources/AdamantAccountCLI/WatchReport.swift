@@ -51,7 +51,7 @@ public enum WatchReport {
         case .leaseRefused(.held(let holder)):
             throw CLIError(
                 "another watch of \(error.account) runs on this home (\(holder)); stop it first, or give this one another --home",
-                exitCode: .queued)
+                exitCode: .temporaryFailure)
         case .leaseRefused(let refusal):
             throw CLIError(WatchError.leaseRefused(refusal).description, exitCode: .rejected)
         case .aheadOfChain(let height, let tip):

@@ -8,50 +8,81 @@ public struct WatchedAccount: Sendable {
         help: "Read an account's passphrase from this file (mode 600 or stricter); repeat it to watch several accounts."
     )
 
+    public static let accountsInKeyring = RepeatableOption(
+        "account", valueName: "U…",
+        help: "Watch this account, its passphrase in the keyring ('adm-push login'); repeat it to watch several.")
+
     public let keyPair: KeyPair
     public let home: String
 
-    /// Every --passphrase-file, each with the home; else the config file's `accounts`, each
-    /// with its own home or the shared one; else the one passphrase from the environment or
-    /// the terminal. An account given twice is refused: it would be shown twice.
-    public static func all(_ arguments: ParsedArguments, _ context: Context) throws(CLIError) -> [WatchedAccount] {
+    /// Where one account's passphrase is.
+    private enum Source {
+        case file(String)
+        case keyring(Address)
+        /// The one passphrase of a command on one account (`AccountPassphrase`).
+        case chosen
+    }
+
+    /// Every --passphrase-file and --account, each with the home; else the config file's
+    /// `accounts`, each with its own home or the shared one; else the one account a command on
+    /// one account would take. An account given twice is refused: it would be shown twice.
+    /// A locked keyring is waited for, `log` saying so.
+    public static func all(
+        _ arguments: ParsedArguments, _ context: Context, log: @escaping @Sendable (String) -> Void
+    ) async throws(CLIError) -> [WatchedAccount] {
         let shared = try OutboxOptions.homeDirectory(arguments, context)
-        var sources: [(file: String?, home: String)] = arguments.values(Self.passphraseFiles).map {
-            ($0, shared)
+        var sources: [(source: Source, home: String)] = arguments.values(Self.passphraseFiles).map {
+            (.file($0), shared)
+        }
+        for text in arguments.values(Self.accountsInKeyring) {
+            guard let address = try? Address(text) else {
+                throw .usage("--account takes an ADAMANT address (U and digits), got \(text.quoted)")
+            }
+            sources.append((.keyring(address), shared))
         }
         if sources.isEmpty, let file = try OutboxOptions.configFile(context), let accounts = file.accounts,
             !accounts.isEmpty
         {
             do throws(ConfigFileError) {
                 for (index, account) in accounts.enumerated() {
-                    let passphraseFile = try file.expanded(
-                        account.passphraseFile, key: "accounts[\(index)].passphraseFile",
-                        environment: context.environment)
                     let home = try account.home.map { home throws(ConfigFileError) in
                         try file.expanded(home, key: "accounts[\(index)].home", environment: context.environment)
                     }
-                    sources.append((passphraseFile, home ?? shared))
+                    switch account.passphrase {
+                    case .keyring(let address):
+                        sources.append((.keyring(address), home ?? shared))
+                    case .file(let path):
+                        let expanded = try file.expanded(
+                            path, key: "accounts[\(index)].passphraseFile", environment: context.environment)
+                        sources.append((.file(expanded), home ?? shared))
+                    }
                 }
             } catch {
                 throw CLIError(error)
             }
         }
-        if sources.isEmpty { sources = [(nil, shared)] }
+        if sources.isEmpty { sources = [(.chosen, shared)] }
+        let whenLocked = AccountPassphrase.WhenLocked.wait(every: .seconds(2), log: log)
         var accounts: [WatchedAccount] = []
-        for source in sources {
+        for (source, home) in sources {
             let passphrase: Passphrase
-            do { passphrase = try PassphraseInput.passphrase(file: source.file, context) } catch {
-                // With several files, which one is at fault.
-                guard sources.count > 1, let file = source.file, error.message.hasPrefix("invalid passphrase") else {
-                    throw error
+            switch source {
+            case .file(let file):
+                do { passphrase = try PassphraseInput.passphrase(file: file, context) } catch {
+                    // With several files, which one is at fault.
+                    guard sources.count > 1, error.message.hasPrefix("invalid passphrase") else { throw error }
+                    throw .invalidInput("--passphrase-file \(file.quoted): \(error.message)")
                 }
-                throw .invalidInput("--passphrase-file \(file.quoted): \(error.message)")
+            case .keyring(let address):
+                passphrase = try await AccountPassphrase.stored(address, context, whenLocked: whenLocked)
+            case .chosen:
+                passphrase = try await AccountPassphrase.passphrase(arguments, context, whenLocked: whenLocked).0
             }
             let keyPair = KeyPair(passphrase: passphrase)
             if accounts.contains(where: { $0.keyPair.address == keyPair.address }) {
                 throw .invalidInput("\(keyPair.address) is given twice: watch each account once")
             }
-            accounts.append(WatchedAccount(keyPair: keyPair, home: source.home))
+            accounts.append(WatchedAccount(keyPair: keyPair, home: home))
         }
         return accounts
     }

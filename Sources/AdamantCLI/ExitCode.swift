@@ -13,8 +13,9 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     /// Output, or a file of the home, could not be written: a full disk, a closed pipe, a
     /// read-only or locked store (EX_IOERR).
     case outputFailed = 74
-    /// Durably queued, not yet applied; it will be retried (EX_TEMPFAIL).
-    case queued = 75
+    /// Not done yet, and worth trying again (EX_TEMPFAIL): durably queued and not yet applied (it
+    /// will be retried), another watch of the account running, or the keyring locked.
+    case temporaryFailure = 75
 
     /// One line each, for `--help`.
     public var meaning: String {
@@ -26,7 +27,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .unavailable: "no usable node, or not found before the deadline"
         case .outputFailed:
             "output or a file of the home could not be written (a closed pipe, a full disk, a lock held too long)"
-        case .queued: "durably queued, not yet applied (will retry)"
+        case .temporaryFailure: "not done yet: durably queued (will retry), or the keyring is locked"
         }
     }
 }

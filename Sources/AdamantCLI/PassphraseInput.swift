@@ -28,21 +28,38 @@ public enum PassphraseInput {
     /// The passphrase in the private file at `path`, or with none the one from the
     /// environment or the terminal.
     public static func passphrase(file path: String?, _ context: Context) throws(CLIError) -> Passphrase {
+        if let given = try given(file: path, context) { return given }
+        if let typed = try typed(context) { return typed }
+        throw .invalidInput(
+            "no passphrase: set ADM_PASSPHRASE, use --passphrase-file PATH (mode 600), or run on a terminal to be asked"
+        )
+    }
+
+    /// The passphrase given for this run: in the private file at `path`, else in
+    /// `ADM_PASSPHRASE`; nil when neither is given.
+    public static func given(file path: String?, _ context: Context) throws(CLIError) -> Passphrase? {
         var bytes: [UInt8]
         if let path {
             bytes = try readPrivateFile(path)
         } else if let value = context.environment["ADM_PASSPHRASE"] {
             bytes = Array(value.utf8)
-        } else if context.terminal.isInteractive {
-            guard let line = try context.terminal.readSecretLine(prompt: "Passphrase: ", output: context.output) else {
-                throw .invalidInput("no passphrase entered")
-            }
-            bytes = line
         } else {
-            throw .invalidInput(
-                "no passphrase: set ADM_PASSPHRASE, use --passphrase-file PATH (mode 600), or run on a terminal to be asked"
-            )
+            return nil
         }
+        return try validated(&bytes)
+    }
+
+    /// The passphrase typed on the terminal with echo off; nil when there is no terminal.
+    public static func typed(_ context: Context) throws(CLIError) -> Passphrase? {
+        guard context.terminal.isInteractive else { return nil }
+        guard var line = try context.terminal.readSecretLine(prompt: "Passphrase: ", output: context.output) else {
+            throw .invalidInput("no passphrase entered")
+        }
+        return try validated(&line)
+    }
+
+    /// The passphrase in `bytes`, which are zeroed.
+    private static func validated(_ bytes: inout [UInt8]) throws(CLIError) -> Passphrase {
         do {
             return try Passphrase(validating: &bytes)
         } catch {

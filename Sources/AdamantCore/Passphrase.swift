@@ -1,7 +1,7 @@
 /// An account passphrase. Its bytes live in zeroed-on-release memory, it prints as a
 /// redaction marker, and it can only be made by validating (or explicitly not validating) it.
 public final class Passphrase: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
-    private let utf8: SecureBytes
+    fileprivate let utf8: SecureBytes
 
     /// Validates a 12-word BIP39 English phrase with its checksum and zeroes `bytes`.
     public init(validating bytes: inout [UInt8]) throws(PassphraseError) {
@@ -41,4 +41,12 @@ public final class Passphrase: Sendable, CustomStringConvertible, CustomDebugStr
     public var description: String { "<passphrase redacted>" }
     /// The same redaction marker.
     public var debugDescription: String { description }
+}
+
+extension Passphrase {
+    /// Its UTF-8 bytes, handed to `body` and never copied out by this: for a keeper of
+    /// passphrases (the desktop's keyring) that must store the words themselves.
+    package func withUTF8<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try utf8.withUnsafeBytes(body)
+    }
 }

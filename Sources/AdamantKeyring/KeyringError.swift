@@ -19,6 +19,9 @@ public enum KeyringError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The service's answer is not what the Secret Service API says it is, or a secret it
     /// sent could not be decrypted.
     case malformedAnswer(String)
+    /// An item holds what it should not: an account's item something other than that
+    /// account's passphrase (edited by hand, or by another program).
+    case notAPassphrase(String)
     /// A library the encrypted session needs (libcrypto) could not be loaded.
     case missingLibrary(String)
 
@@ -37,6 +40,8 @@ public enum KeyringError: Error, Sendable, Hashable, CustomStringConvertible {
             "the keyring refused: \(detail)"
         case .malformedAnswer(let detail):
             "the keyring answered what the Secret Service API does not allow: \(detail) (report it to the keyring's authors)"
+        case .notAPassphrase(let detail):
+            "the keyring's item is wrong: \(detail) (run adm-push login again with the account's passphrase)"
         case .missingLibrary(let detail):
             "the keyring's encrypted session cannot be set up: \(detail)"
         }

@@ -29,7 +29,7 @@ struct FetchCommand: Command {
             OutboxOptions.home
         ]
             + NodeOptions.options
-            + [PassphraseInput.option],
+            + AccountPassphrase.options,
         discussion: """
             Give the transaction id, or --payload with the push itself; a payload that carries the
             whole transaction (FCM's data.txn, as adamant-ns sends it) needs no node, and is
@@ -44,7 +44,7 @@ struct FetchCommand: Command {
             clicked); with no session bus or notification service, exit 69 once the input is
             checked and before any node is asked, and 69 when the service fails to take it. A push seen before is not shown
             again, nor one in a chat muted by a bubble's "Mute 1 hour".
-            """ + "\n" + NodeOptions.help + "\n" + PassphraseInput.help)
+            """ + "\n" + NodeOptions.help + "\n" + AccountPassphrase.help)
 
     let arguments: ParsedArguments
     let id: TransactionID?
@@ -100,7 +100,7 @@ struct FetchCommand: Command {
         // request cannot go before the load ends, so a third thread for the derivation would
         // only take a CPU from the load: about 2 ms of a cold fetch on two cores.
         if push.transaction == nil || !arguments.flag(Self.noNames) { CurlTransport.startLoading() }
-        let keys = AccountKeys(KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context)))
+        let keys = AccountKeys(KeyPair(passphrase: try await AccountPassphrase.passphrase(arguments, context).0))
         // Bad input is said first (64), then a missing desktop (69), before any node is asked.
         let desktop = try await DesktopOutput.notifier(arguments, context)
         let (home, log) = FetchSetup.log(arguments, context)

@@ -32,7 +32,7 @@ struct WatchCommand: Command {
                 OutboxOptions.servicePublicKey,
             ]
             + NodeOptions.options
-            + [WatchedAccount.passphraseFiles],
+            + [WatchedAccount.passphraseFiles, WatchedAccount.accountsInKeyring],
         discussion: """
             Follows the account's incoming transactions, verifies and decrypts each, and prints
             one line per notification: "title: body", or with --json the object adm-fetch
@@ -111,7 +111,7 @@ struct WatchCommand: Command {
         // A broken config file before the passphrase is asked for.
         try OutboxOptions.checkSettings(arguments, context)
         let policy = try DesktopOptions.policy(arguments, context).policy
-        let accounts = try WatchedAccount.all(arguments, context)
+        let accounts = try await WatchedAccount.all(arguments, context) { logger.log(.warning, "watch: " + $0) }
         // Through a SOCKS proxy each account reads on its own circuit, sockets and all; else
         // the accounts share one pool and one socket per node.
         let ownCircuits = try NodeOptions.separatesAccounts(arguments, context)

@@ -8,8 +8,8 @@ enum AdmPush {
         overview: "Register ADAMANT push tokens privately, through the nodes you choose.",
         commands: [
             RegisterCommand.self, UnregisterCommand.self, StatusCommand.self, QueueCommand.self, FlushCommand.self,
-            RepairCommand.self,
-            KeysCommand.self, NodesCommand.self, ConfigCommand.self,
+            RepairCommand.self, LoginCommand.self, LogoutCommand.self, KeysCommand.self, NodesCommand.self,
+            ConfigCommand.self,
         ],
         examples: {
             [

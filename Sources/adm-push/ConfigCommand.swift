@@ -17,7 +17,7 @@ struct ConfigCommand: Command {
             OutboxOptions.servicePublicKey,
         ]
             + NodeOptions.options
-            + DesktopOptions.options,
+            + DesktopOptions.options + AccountPassphrase.options,
         discussion: """
             \(SettingOrigin.precedence)
             The settings: home (--home, ADM_PUSH_HOME); nodes (--node, ADM_NODES); nethash
@@ -31,10 +31,14 @@ struct ConfigCommand: Command {
             what notifications show and when, for bubbles, --json lines and --exec hooks alike:
             preview (--preview full|sender|none), mute (--mute U…, added to the file's list),
             quiet (--quiet 22:00-07:00, local hours), quietMode (--quiet-mode silent|hold) and
-            kinds (--kinds messages,transfers,reactions). The file,
+            kinds (--kinds messages,transfers,reactions); account (--account, ADM_ACCOUNT: whose
+            passphrase to take from the keyring when it holds several) and passphrase, where this
+            run would take it from (--passphrase-file, ADM_PASSPHRASE, the keyring or the terminal),
+            said without reading it. The file,
             $XDG_CONFIG_HOME/adm-push/config.json, may hold any of them:
             {"nodes": ["https://…"], "nethash": "hex", "proxy": "socks5h://127.0.0.1:9050", "home": "~/dir",
-             "service": "ns" or {"kind": "ns", "address": "U…", "publicKey": "hex"}, "notify": true, "open": "command",
+             "service": "ns" or {"kind": "ns", "address": "U…", "publicKey": "hex"}, "account": "U…",
+             "notify": true, "open": "command",
              "preview": "sender", "mute": ["U…", {"address": "U…", "until": "2026-12-24T18:00:00Z"}],
              "quiet": "22:00-07:00", "quietMode": "hold", "kinds": ["messages", "transfers"]}
             Its home is absolute or starts with ~/. It is read, and checked whole, by any command
@@ -63,6 +67,8 @@ struct ConfigCommand: Command {
         let notify = try DesktopOptions.notifySetting(arguments, context)
         let open = try DesktopOptions.openSetting(arguments, context)
         let (policy, policyOrigins, muteOrigins) = try DesktopOptions.policy(arguments, context)
+        let account = try AccountPassphrase.accountSetting(arguments, context)
+        let passphrase = try await AccountPassphrase.source(arguments, context)
         let keyOrigin: SettingOrigin =
             if case .flag = service.origin { .flag("--" + OutboxOptions.servicePublicKey.spec.name) } else {
                 service.origin
@@ -77,6 +83,8 @@ struct ConfigCommand: Command {
                 Row("service", .text(kind.value.rawValue), kind.origin),
                 Row("service.address", .text(service.value.address.description), service.origin),
                 Row("service.publicKey", .text(service.value.publicKey.hex), keyOrigin),
+                Row("account", account.map { .text($0.value.description) } ?? .none, account?.origin ?? .builtIn),
+                Row("passphrase", .text(passphrase.value), passphrase.origin),
                 Row("notify", .text(notify.value ? "true" : "false"), notify.origin),
                 Row("open", .text(open.value), open.origin),
                 Row("preview", .text(policy.preview.rawValue), policyOrigins["preview"] ?? .builtIn),
@@ -189,7 +197,7 @@ struct ConfigCommand: Command {
             case .none:
                 switch name {
                 case "nethash": "any (the majority's network)"
-                case "quiet": "none"
+                case "quiet", "account": "none"
                 default: "none (HOME is not an absolute path)"
                 }
             }

@@ -1,3 +1,4 @@
+import AdamantAccountCLI
 import AdamantCLI
 import AdamantCore
 
@@ -6,8 +7,8 @@ struct KeysCommand: Command {
     static let info = CommandInfo(
         name: "keys",
         overview: "Show the address and public key of your passphrase.",
-        options: [PassphraseInput.option, json],
-        discussion: PassphraseInput.help)
+        options: AccountPassphrase.options + [json],
+        discussion: AccountPassphrase.help)
     static let json = Flag("json", help: "Print {\"address\",\"publicKey\"} as JSON.")
 
     let arguments: ParsedArguments
@@ -21,7 +22,7 @@ struct KeysCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
-        let keys = KeyPair(passphrase: try PassphraseInput.passphrase(arguments, context))
+        let keys = KeyPair(passphrase: try await AccountPassphrase.passphrase(arguments, context).0)
         if arguments.flag(Self.json) {
             context.output.printJSON(["address": keys.address.description, "publicKey": keys.publicKey.hex])
         } else {

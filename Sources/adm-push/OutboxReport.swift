@@ -165,7 +165,7 @@ enum OutboxReport {
             default: false
             }
         }
-        return done ? .success : .queued
+        return done ? .success : .temporaryFailure
     }
 
     /// What to tell the user after waiting, on standard error.

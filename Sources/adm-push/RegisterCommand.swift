@@ -71,7 +71,7 @@ struct RegisterCommand: Command {
         default:
             break
         }
-        let keys = AccountKeys(deriving: try PassphraseInput.passphrase(arguments, context))
+        let keys = AccountKeys(deriving: try await AccountPassphrase.passphrase(arguments, context).0)
         let outbox = try await OutboxOptions.open(arguments, context, keys: keys)
         let intent: Intent
         do {
@@ -100,7 +100,7 @@ enum OutboxCommand {
                     "queued: \(intent.action.rawValue) \(OutboxReport.hint(intent.signal.token)) (intent \(intent.sequence))"
                 )
             }
-            return .queued
+            return .temporaryFailure
         }
         let wait = try OutboxOptions.wait(arguments, for: outbox)
         // The intents are stored by now: Ctrl-C or SIGTERM end the wait, not the process, so
@@ -122,7 +122,7 @@ enum OutboxCommand {
             FlushReport(keys: settled, balance: report.balance, networkProblem: report.networkProblem), json: json,
             context)
         let code = OutboxReport.exitCode(for: settled)
-        if stop.requested, code == .queued {
+        if stop.requested, code == .temporaryFailure {
             context.output.error("Interrupted: the wait ended; what was asked for is not lost.")
         }
         OutboxReport.advice(settled, balance: report.balance, context)

@@ -23,6 +23,9 @@ struct StatusCommand: Command {
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
         let outbox = try await OutboxOptions.openForPassphrase(arguments, context)
+        if let warning = await AccountPassphrase.plainFileWarning(arguments, context) {
+            context.output.error("warning: " + warning)
+        }
         let report: FlushReport
         do { report = try await outbox.status() } catch { throw CLIError(outboxError: error) }
         let evidence = await PushEvidenceReport.assess(
@@ -144,7 +147,10 @@ struct FlushCommand: Command {
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
         let logger = try LogOptions.logger(arguments, context)
-        let outbox = try await OutboxOptions.openForPassphrase(arguments, context, log: Demoted(logger, as: "outbox"))
+        // Run by a timer, nobody is there to answer an unlock prompt every few minutes.
+        let outbox = try await OutboxOptions.openForPassphrase(
+            arguments, context, log: Demoted(logger, as: "outbox"),
+            whenLocked: context.terminal.isInteractive ? .prompt : .fail)
         let wait = try OutboxOptions.wait(arguments, for: outbox)
         let json = arguments.flag(OutboxOptions.json)
         guard arguments.flag(Self.loop) else {

@@ -38,9 +38,14 @@ import Testing
             empty.nodes == nil && empty.nethash == nil && empty.home == nil && empty.service == nil
                 && empty.accounts == nil)
         let accounts = try parse(
-            #"{"accounts": [{"passphraseFile": "~/a", "home": "/h/a"}, {"passphraseFile": "/b"}]}"#)
+            #"{"account": "U1", "accounts": [{"passphraseFile": "~/a", "home": "/h/a"}, {"passphraseFile": "/b"}, {"account": "U2"}]}"#
+        )
         #expect(
-            accounts.accounts == [.init(passphraseFile: "~/a", home: "/h/a"), .init(passphraseFile: "/b", home: nil)])
+            accounts.accounts == [
+                .init(passphrase: .file("~/a"), home: "/h/a"), .init(passphrase: .file("/b"), home: nil),
+                .init(passphrase: .keyring(try Address("U2")), home: nil),
+            ])
+        #expect(accounts.account == (try Address("U1")))
         #expect(try accounts.expanded("~/a", key: "accounts[0].passphraseFile", environment: ["HOME": "/u"]) == "/u/a")
     }
 
@@ -120,7 +125,7 @@ import Testing
     @Test func unknownKeysAreErrorsNamingTheKeyAndTheFile() {
         #expect(
             problem(#"{"nodez": []}"#)?.description
-                == "unknown key 'nodez' in /cfg/config.json (known: nodes, nethash, proxy, home, service, accounts, notify, open, preview, mute, quiet, quietMode, kinds)"
+                == "unknown key 'nodez' in /cfg/config.json (known: nodes, nethash, proxy, home, service, account, accounts, notify, open, preview, mute, quiet, quietMode, kinds)"
         )
         #expect(problem(#"{"theme": "dark", "colour": 1, "nodes": []}"#)?.problem == .unknownKeys(["colour", "theme"]))
         let nested = problem(#"{"service": {"address": "U1", "publicKey": "00", "name": "ANS"}}"#)
@@ -131,7 +136,7 @@ import Testing
         let account = problem(#"{"accounts": [{"passphrase": "x"}]}"#)
         #expect(
             account?.description
-                == "unknown key 'accounts[].passphrase' in /cfg/config.json (known: accounts[].passphraseFile, accounts[].home)"
+                == "unknown key 'accounts[].passphrase' in /cfg/config.json (known: accounts[].account, accounts[].passphraseFile, accounts[].home)"
         )
     }
 
@@ -228,9 +233,21 @@ import Testing
         ),
         (
             #"{"accounts": {"passphraseFile": "/a"}}"#,
-            #"'accounts' in /cfg/config.json must be a list of objects: {"passphraseFile": "/path", "home": "/path"}, home optional"#
+            #"'accounts' in /cfg/config.json must be a list of objects: {"account": "U…"} or {"passphraseFile": "/path"}, each with an optional "home""#
         ),
-        (#"{"accounts": [{"home": "/h"}]}"#, #"'accounts' in /cfg/config.json each needs a "passphraseFile""#),
+        (
+            #"{"accounts": [{"home": "/h"}]}"#,
+            #"'accounts[0]' in /cfg/config.json needs either "account" (its passphrase in the keyring) or "passphraseFile", not both"#
+        ),
+        (
+            #"{"accounts": [{"account": "U1", "passphraseFile": "/a"}]}"#,
+            #"'accounts[0]' in /cfg/config.json needs either "account" (its passphrase in the keyring) or "passphraseFile", not both"#
+        ),
+        (
+            #"{"accounts": [{"account": "alice"}]}"#,
+            "'accounts[0].account' in /cfg/config.json is not an ADAMANT address: 'alice'"
+        ),
+        (#"{"account": "U1x"}"#, "'account' in /cfg/config.json is not an ADAMANT address: 'U1x'"),
         (
             #"{"accounts": [{"passphraseFile": "/a"}, {"passphraseFile": "a"}]}"#,
             "'accounts[1].passphraseFile' in /cfg/config.json must be an absolute path or start with ~/, got 'a'"

@@ -110,7 +110,7 @@ struct HelpTests {
                 "  65   data from the network could not be verified",
                 "  69   no usable node, or not found before the deadline",
                 "  74   output or a file of the home could not be written (a closed pipe, a full disk, a lock held too long)",
-                "  75   durably queued, not yet applied (will retry)",
+                "  75   not done yet: durably queued (will retry), or the keyring is locked",
             ])
     }
 }

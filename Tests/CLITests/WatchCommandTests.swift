@@ -11,24 +11,28 @@ import Testing
 final class WatchProcess: Sendable {
     private let process: BackgroundProcess
 
-    /// Started with `standardOutput` when given (then `stdout` reads nothing), else a file.
+    /// Started with `standardOutput` when given (then `stdout` reads nothing), else a file;
+    /// with the account's passphrase in `ADM_PASSPHRASE` unless `givingPassphrase` is false;
+    /// returned once it is watching, or at once when `untilWatching` is false.
     init(
         _ network: FetchDevnet, _ arguments: [String] = [], name: String, environment extra: [String: String] = [:],
-        json: Bool = true,
+        json: Bool = true, givingPassphrase: Bool = true, untilWatching: Bool = true,
         standardOutput: FileHandle? = nil
     ) async throws {
-        let environment = [
-            "ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "ADM_PASSPHRASE": network.outbox.passphrase,
-            "PATH": "/usr/bin:/bin",
+        var environment = [
+            "ADM_NODES": network.devnet.nodeURLs.joined(separator: ","), "PATH": "/usr/bin:/bin",
         ]
         .merging(extra) { $1 }
+        if givingPassphrase {
+            environment["ADM_PASSPHRASE"] = environment["ADM_PASSPHRASE"] ?? network.outbox.passphrase
+        }
         let all =
             ["watch"] + (json ? ["--json"] : []) + ["--interval", "0.5", "--home", network.outbox.home + "/home"]
             + arguments
         process = try BackgroundProcess(
             "adm-fetch", all, environment: environment, folder: network.outbox.home + "/runs", name: name,
             standardOutput: standardOutput, timeout: 240)
-        try await until("it is watching") { self.stderr.contains("Watching ") }
+        if untilWatching { try await until("it is watching") { self.stderr.contains("Watching ") } }
     }
 
     var stdout: String { process.stdout }

@@ -16,3 +16,10 @@ extension TestKeyring {
         ) { _ throws(BusError) in () }
     }
 }
+
+extension TestKeyring {
+    /// Locks the default collection through the Secret Service's own `Lock`.
+    public func lock() async throws {
+        try await Keyring.connect(address: busAddress).lockDefaultCollection()
+    }
+}

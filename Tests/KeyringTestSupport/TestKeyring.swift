@@ -14,7 +14,7 @@ import Foundation
 public final class TestKeyring: Sendable {
     public let folder: String
     public let busAddress: String
-    private let bus: KeyringChild
+    private let bus: KeyringChild?
     private let daemon: KeyringChild?
 
     /// The login keyring's password.
@@ -26,8 +26,10 @@ public final class TestKeyring: Sendable {
     /// `body` with a bus and, unless `gnomeKeyring` is false, gnome-keyring on it. Each name
     /// of `neverStarting` the bus can start a service for, which starts (a process that writes
     /// its id to never-NAME.pid, so that it is killed with the rest) and never comes up.
+    /// `onBus`: gnome-keyring on that bus (a test desktop's) instead of one of its own.
     public static func with<Value>(
-        gnomeKeyring: Bool = true, neverStarting: [String] = [], _ body: (TestKeyring) async throws -> Value
+        gnomeKeyring: Bool = true, neverStarting: [String] = [], onBus: String? = nil,
+        _ body: (TestKeyring) async throws -> Value
     ) async throws -> Value {
         // Short: the bus's socket path must fit a Unix socket address.
         let folder = "/tmp/kr-" + UUID().uuidString.prefix(8)
@@ -43,11 +45,14 @@ public final class TestKeyring: Sendable {
         }
         defer { killNeverStarting(folder, neverStarting) }
         try busConfiguration(folder).write(toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)
-        let bus = try KeyringChild(
-            "/usr/bin/dbus-daemon", ["--config-file=\(folder)/bus.conf", "--nofork", "--print-address=1"],
-            environment: ["PATH": "/usr/bin:/bin"], folder: folder, name: "bus")
-        defer { bus.stop() }
-        let address = try await firstLine(of: bus, "the bus's address")
+        let bus =
+            onBus == nil
+            ? try KeyringChild(
+                "/usr/bin/dbus-daemon", ["--config-file=\(folder)/bus.conf", "--nofork", "--print-address=1"],
+                environment: ["PATH": "/usr/bin:/bin"], folder: folder, name: "bus") : nil
+        defer { bus?.stop() }
+        var address = onBus ?? ""
+        if let bus { address = try await firstLine(of: bus, "the bus's address") }
         var daemon: KeyringChild?
         if gnomeKeyring {
             // --unlock reads the login keyring's password on standard input (creating the
@@ -78,7 +83,7 @@ public final class TestKeyring: Sendable {
         }
     }
 
-    private init(folder: String, busAddress: String, bus: KeyringChild, daemon: KeyringChild?) {
+    private init(folder: String, busAddress: String, bus: KeyringChild?, daemon: KeyringChild?) {
         (self.folder, self.busAddress, self.bus, self.daemon) = (folder, busAddress, bus, daemon)
     }
 

@@ -1,0 +1,164 @@
+public import AdamantCLI
+public import AdamantCore
+public import AdamantKeyring
+
+/// Where a command's passphrase comes from, in this order: `--passphrase-file`,
+/// `ADM_PASSPHRASE`, the desktop's keyring (`adm-push login` puts it there), the terminal.
+/// `--account`, `ADM_ACCOUNT` and the config file's `account` choose among the keyring's
+/// accounts, and among nothing else.
+public enum AccountPassphrase {
+    public static let account = SingleOption(
+        "account", valueName: "U…",
+        help: "Take this account's passphrase from the keyring (else ADM_ACCOUNT, else the config file's \"account\").")
+
+    /// The options of a command on one account.
+    public static let options: [any DeclaredOption] = [PassphraseInput.option, account]
+
+    public static let help = """
+        The passphrase is read from --passphrase-file PATH (a file only you can read), else from
+        the ADM_PASSPHRASE environment variable, else from the desktop's keyring, where
+        'adm-push login' keeps it (--account U… picks one when it holds several), else asked
+        for on the terminal with echo off. It is never accepted as an argument.
+        """
+
+    /// Where a passphrase came from.
+    public enum Origin: Sendable, Hashable {
+        case file(String)
+        case environment
+        case keyring(Address)
+        case terminal
+    }
+
+    /// What a command does while the keyring is locked.
+    public enum WhenLocked: Sendable {
+        /// Ask for the unlock through the service's prompt, and fail if it stays locked.
+        case prompt
+        /// Fail at once: for a run nobody is there to answer (a timer's), which must not put
+        /// a prompt on the desktop every few minutes.
+        case fail
+        /// Ask once, then wait, looking every `every`, for the user or the login to unlock it:
+        /// for a command that runs for hours.
+        case wait(every: Duration, log: @Sendable (String) -> Void)
+    }
+
+    /// The passphrase of this run and where it came from.
+    public static func passphrase(
+        _ arguments: ParsedArguments, _ context: Context, whenLocked: WhenLocked = .prompt
+    ) async throws(CLIError) -> (Passphrase, Origin) {
+        let file = arguments.value(PassphraseInput.option)
+        if let given = try PassphraseInput.given(file: file, context) {
+            return (given, file.map(Origin.file) ?? .environment)
+        }
+        let chosen = try accountSetting(arguments, context)?.value
+        let stored: [AccountKeyring.Account]
+        let keyring: AccountKeyring
+        do {
+            keyring = try await AccountKeyring.connect(environment: context.environment)
+            stored = try await keyring.accounts()
+        } catch {
+            if let typed = try PassphraseInput.typed(context) { return (typed, .terminal) }
+            throw Self.none("the keyring cannot be reached (\(Self.reason(error)))")
+        }
+        let listed = stored.map(\.address.description).joined(separator: ", ")
+        let found: AccountKeyring.Account
+        if let chosen {
+            guard let match = stored.first(where: { $0.address == chosen }) else {
+                if let typed = try PassphraseInput.typed(context) { return (typed, .terminal) }
+                throw .invalidInput(
+                    "the keyring holds no passphrase of \(chosen)\(stored.isEmpty ? "" : " (it holds \(listed))"): store it with 'adm-push login', or give --passphrase-file PATH or ADM_PASSPHRASE"
+                )
+            }
+            found = match
+        } else {
+            guard stored.count <= 1 else {
+                throw .invalidInput(
+                    "the keyring holds the passphrases of \(listed): choose one with --account U…, ADM_ACCOUNT or \"account\" in the config file"
+                )
+            }
+            guard let only = stored.first else {
+                if let typed = try PassphraseInput.typed(context) { return (typed, .terminal) }
+                throw Self.none("the keyring holds none")
+            }
+            found = only
+        }
+        return (try await read(found, from: keyring, whenLocked: whenLocked), .keyring(found.address))
+    }
+
+    /// The passphrase of `address` in the keyring, for an account the command was told to take
+    /// from there (a watch's `{"account": "U…"}`).
+    public static func stored(
+        _ address: Address, _ context: Context, whenLocked: WhenLocked
+    ) async throws(CLIError) -> Passphrase {
+        let keyring: AccountKeyring
+        let stored: [AccountKeyring.Account]
+        do {
+            keyring = try await AccountKeyring.connect(environment: context.environment)
+            stored = try await keyring.accounts()
+        } catch {
+            throw CLIError("no passphrase of \(address): \(error)", exitCode: .unavailable)
+        }
+        guard let found = stored.first(where: { $0.address == address }) else {
+            throw .invalidInput("the keyring holds no passphrase of \(address): store it with 'adm-push login'")
+        }
+        return try await read(found, from: keyring, whenLocked: whenLocked)
+    }
+
+    /// No source gave a passphrase; the keyring's part is `keyring`.
+    private static func none(_ keyring: String) -> CLIError {
+        .invalidInput(
+            "no passphrase: none given by --passphrase-file or ADM_PASSPHRASE, no terminal to ask on, and \(keyring); store it once with 'adm-push login' in the desktop session, or give --passphrase-file PATH (mode 600) or ADM_PASSPHRASE"
+        )
+    }
+
+    /// What kept the keyring out of reach, without the advice `KeyringError` adds.
+    static func reason(_ error: KeyringError) -> String {
+        switch error {
+        case .noSessionBus(let detail): detail
+        case .noSecretService(let detail): "no Secret Service on the session bus: \(detail)"
+        default: "\(error)"
+        }
+    }
+
+    /// The account `--account`, `ADM_ACCOUNT` or the config file's `account` chooses, with
+    /// where the choice came from; nil when none does.
+    public static func accountSetting(_ arguments: ParsedArguments, _ context: Context) throws(CLIError)
+        -> Setting<Address>?
+    {
+        if let text = arguments.value(account) {
+            guard let address = try? Address(text) else {
+                throw .usage("--account takes an ADAMANT address (U and digits), got \(text.quoted)")
+            }
+            return Setting(address, .flag("--" + account.spec.name))
+        }
+        if let text = context.environment["ADM_ACCOUNT"], !text.isEmpty {
+            guard let address = try? Address(text) else {
+                throw .invalidInput("ADM_ACCOUNT must be an ADAMANT address (U and digits), got \(text.quoted)")
+            }
+            return Setting(address, .environment("ADM_ACCOUNT"))
+        }
+        guard let file = try OutboxOptions.configFile(context), let address = file.account else { return nil }
+        return Setting(address, .file(file.path))
+    }
+
+    private static func read(
+        _ account: AccountKeyring.Account, from keyring: AccountKeyring, whenLocked: WhenLocked
+    ) async throws(CLIError) -> Passphrase {
+        do throws(KeyringError) {
+            do throws(KeyringError) {
+                if case .fail = whenLocked { return try await keyring.passphrase(of: account, unlocking: false) }
+                return try await keyring.passphrase(of: account)
+            } catch .locked(let detail) {
+                guard case .wait(let interval, let log) = whenLocked else { throw .locked(detail) }
+                log("the keyring is locked: waiting for it to be unlocked to read the passphrase of \(account.address)")
+                let unlocked = try await keyring.unlocked(account, every: interval)
+                return try await keyring.passphrase(of: unlocked, unlocking: false)
+            }
+        } catch {
+            switch error {
+            case .locked: throw CLIError("\(error)", exitCode: .temporaryFailure)
+            case .notAPassphrase: throw .invalidInput("\(error)")
+            default: throw CLIError("\(error)", exitCode: .unavailable)
+            }
+        }
+    }
+}
