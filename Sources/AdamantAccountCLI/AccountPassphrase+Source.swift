@@ -19,7 +19,13 @@ extension AccountPassphrase {
         do {
             stored = try await AccountKeyring.connect(environment: context.environment).accounts()
         } catch {
-            return Setting("the terminal (no keyring: \(Self.reason(error)))", .builtIn)
+            let missing =
+                switch error {
+                case .noSessionBus: "no session bus"
+                case .noSecretService: "no Secret Service"
+                default: "it fails"
+                }
+            return Setting("the terminal (no keyring: \(missing))", .builtIn)
         }
         if let chosen {
             guard let found = stored.first(where: { $0.address == chosen.value }) else {

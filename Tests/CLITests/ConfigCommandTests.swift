@@ -78,8 +78,7 @@ final class ConfigCommandTests {
         #expect(
             defaults.settings.map(\.name) == [
                 "file", "home", "nodes", "nethash", "proxy", "service", "service.address", "service.publicKey",
-                "notify",
-                "open", "preview", "mute", "quiet", "quietMode", "kinds",
+                "account", "passphrase", "notify", "open", "preview", "mute", "quiet", "quietMode", "kinds",
             ])
         #expect(
             defaults["preview"]?.value == .text("full") && defaults["mute"]?.value == .list([])
@@ -88,6 +87,8 @@ final class ConfigCommandTests {
             defaults["quietMode"]?.value == .text("silent")
                 && defaults["kinds"]?.value == .list(["messages", "reactions", "transfers"]))
         #expect(defaults["notify"]?.value == .text("false") && defaults["notify"]?.origin == "default")
+        #expect(defaults["account"]?.value == Value.none)
+        #expect(defaults["passphrase"]?.value == .text("the terminal (no keyring: no session bus)"))
         #expect(defaults["open"]?.value == .text(#"xdg-open "$ADM_CHAT_URL""#) && defaults["open"]?.origin == "default")
         #expect(defaults["file"]?.value == .text(configPath) && defaults["file"]?.exists == false)
         #expect(defaults["file"]?.origin == "env" && defaults["file"]?.source == "XDG_CONFIG_HOME")
@@ -306,7 +307,7 @@ final class ConfigCommandTests {
             environment: environment.merging(["ADM_NODES": "http://127.0.0.1:2"]) { $1 })
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 15)
+        #expect(lines.count == 17)
         #expect(
             lines[0].hasPrefix("file               \(configPath)  ") && lines[0].hasSuffix("  (env XDG_CONFIG_HOME)"),
             "\(lines[0])")
@@ -333,7 +334,7 @@ final class ConfigCommandTests {
     @Test func anUnknownKeyIsAnErrorNamingTheKeyAndTheFile() async throws {
         try write(#"{"nodez": ["http://127.0.0.1:1"], "home": "/srv/adm"}"#)
         let message =
-            "Error: unknown key 'nodez' in \(configPath) (known: nodes, nethash, proxy, home, service, accounts, notify, open, preview, mute, quiet, quietMode, kinds)"
+            "Error: unknown key 'nodez' in \(configPath) (known: nodes, nethash, proxy, home, service, account, accounts, notify, open, preview, mute, quiet, quietMode, kinds)"
         let config = try await run("adm-push", ["config"], environment: environment)
         #expect(config.status == 64 && config.stderr == message + "\n" && config.stdout.isEmpty, "\(config.stderr)")
 

@@ -56,7 +56,7 @@ struct HelpTests {
 
     @Test func usageLinesAreGeneratedFromTheOptions() async throws {
         let keys = try await run("adm-push", ["help", "keys"]).stdout
-        #expect(keys.contains("\nUSAGE: adm-push keys [--passphrase-file <path>] [--json]\n"))
+        #expect(keys.contains("\nUSAGE: adm-push keys [--passphrase-file <path>] [--account <U…>] [--json]\n"))
         let nodes = try await run("adm-fetch", ["help", "nodes"]).stdout
         #expect(
             nodes.contains(

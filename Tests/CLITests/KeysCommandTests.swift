@@ -122,7 +122,7 @@ final class KeysCommandTests {
         #expect(
             runs[1].stderr == """
                 Error: keys takes no arguments (the passphrase is never an argument)
-                Usage: adm-push keys [--passphrase-file <path>] [--json]
+                Usage: adm-push keys [--passphrase-file <path>] [--account <U…>] [--json]
                   See 'adm-push keys --help' for more information.
 
                 """)
@@ -133,7 +133,7 @@ final class KeysCommandTests {
         #expect(result.status == 64)
         #expect(
             result.stderr
-                == "Error: no passphrase: set ADM_PASSPHRASE, use --passphrase-file PATH (mode 600), or run on a terminal to be asked\n"
+                == "Error: no passphrase: none given by --passphrase-file or ADM_PASSPHRASE, no terminal to ask on, and the keyring cannot be reached (no session bus: neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set (is this a desktop session?)); store it once with 'adm-push login' in the desktop session, or give --passphrase-file PATH (mode 600) or ADM_PASSPHRASE\n"
         )
     }
 

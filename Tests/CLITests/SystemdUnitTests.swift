@@ -1,5 +1,6 @@
 import AdamantCore
 import Foundation
+import KeyringTestSupport
 import Testing
 
 /// The systemd user units of packaging/systemd. `systemd-analyze verify` runs without --user, so
@@ -56,28 +57,25 @@ final class SystemdUnitTests {
         #expect(result.stderr.contains("Unknown key 'NoNewPrivilege'"), "\(result.stderr)")
     }
 
-    /// Each service's ExecStart=, split and expanded as systemd does, parses as the tool's
-    /// command line (a misspelt option is exit 64), and reads the passphrase only from the
-    /// credential, never from the unit.
+    /// Each service's ExecStart=, split as systemd does, parses as the tool's command line (a
+    /// misspelt option is exit 64), and names no passphrase: that is in the keyring.
     @Test(arguments: ["adm-push-flush.service", "adm-fetch-watch.service"])
     func execStartIsACommandLineTheToolAccepts(_ unit: String) async throws {
         let text = try String(contentsOf: Self.source.appendingPathComponent(unit), encoding: .utf8)
         let lines = text.split(separator: "\n").filter { $0.hasPrefix("ExecStart=") }
         try #require(lines.count == 1)
-        #expect(text.contains("\nLoadCredential=passphrase:%h/.config/adm-push/passphrase\n"))
-        #expect(!text.contains("ADM_PASSPHRASE"))
-        let words = Self.systemdWords(
-            String(lines[0].dropFirst("ExecStart=".count)),
-            variables: ["CREDENTIALS_DIRECTORY": "/run/user/1000/credentials/\(unit)"])
-        #expect(words.contains("/run/user/1000/credentials/\(unit)/passphrase"))
+        #expect(!text.contains("\nLoadCredential") && !text.contains("\nEnvironment"))
+        let words = Self.systemdWords(String(lines[0].dropFirst("ExecStart=".count)), variables: [:])
+        #expect(!words.contains { $0.contains("passphrase") }, "\(words)")
         let tool = try #require(words.first.map { URL(fileURLWithPath: $0).lastPathComponent })
         let result = try await run(tool, Array(words.dropFirst()) + ["--help"])
         #expect(result.status == 0 && result.stdout.hasPrefix("OVERVIEW: "), "\(unit): \(result.stderr)")
     }
 
-    /// systemd writes a user service's credential as the user's own file, mode 0400 and in a
-    /// directory only the user can enter (write_credential in systemd's exec-credential.c); the
-    /// passphrase check takes it.
+    /// Where there is no keyring, the units' comments say how to hand a file over as a
+    /// credential: systemd writes it as the user's own file, mode 0400 and in a directory only
+    /// the user can enter (write_credential in systemd's exec-credential.c); the passphrase
+    /// check takes it.
     @Test func aCredentialAsSystemdWritesItIsAccepted() async throws {
         let credentials = folder.appendingPathComponent("credentials")
         try FileManager.default.createDirectory(
@@ -92,39 +90,43 @@ final class SystemdUnitTests {
     }
 
     /// The watch unit's command line, as systemd hands it over, against a devnet and a
-    /// desktop: the passphrase from a credential file as systemd writes it, and each
-    /// notification reaching the desktop's notification service.
+    /// desktop whose keyring holds the passphrase (put there by `adm-push login`): each
+    /// notification reaches the desktop's notification service.
     @Test(.timeLimit(.minutes(2)))
-    func theWatchUnitsCommandNotifiesTheDesktopThroughTheCredential() async throws {
+    func theWatchUnitsCommandNotifiesTheDesktopWithThePassphraseInTheKeyring() async throws {
         try await TestDesktop.with { desktop in
-            let network = try await FetchDevnet()
-            let credentials = folder.appendingPathComponent("watch-credentials")
-            try FileManager.default.createDirectory(
-                at: credentials, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            _ = FileManager.default.createFile(
-                atPath: credentials.appendingPathComponent("passphrase").path,
-                contents: Data(network.outbox.passphrase.utf8), attributes: [.posixPermissions: 0o400])
-            let text = try String(
-                contentsOf: Self.source.appendingPathComponent("adm-fetch-watch.service"), encoding: .utf8)
-            let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
-            let words = Self.systemdWords(
-                String(line.dropFirst("ExecStart=".count)), variables: ["CREDENTIALS_DIRECTORY": credentials.path])
-            try #require(words.prefix(2) == ["/usr/bin/adm-fetch", "watch"])
-            let watch = try await WatchProcess(
-                network, Array(words.dropFirst(2)), name: "unit", environment: desktop.environment)
-            _ = try await network.send("-u critical hi", from: network.friend, to: network.me)
-            let deadline = ContinuousClock.now + .seconds(60)
-            while try await desktop.displayedCount() < 1 {
-                guard ContinuousClock.now < deadline else { throw DesktopFailure("no bubble:\n\(watch.stderr)") }
-                try await Task.sleep(for: .milliseconds(20))
+            try await TestKeyring.with(onBus: desktop.busAddress) { keyring in
+                try await theWatchUnitsCommandNotifies(desktop, keyring)
             }
-            let result = try await watch.stop()
-            #expect(result.status == 0, "\(watch.stderr)")
-            let shown = try await desktop.shown()
-            #expect(
-                shown.count == 1 && shown.first?["body"] == "-u critical hi" && shown.first?["appname"] == "ADAMANT",
-                "\(shown)")
         }
+    }
+
+    private func theWatchUnitsCommandNotifies(_ desktop: TestDesktop, _ keyring: TestKeyring) async throws {
+        let network = try await FetchDevnet()
+        let login = try await run(
+            "adm-push", ["login"],
+            environment: keyring.environment.merging(["ADM_PASSPHRASE": network.outbox.passphrase]) { $1 })
+        try #require(login.status == 0, "\(login.stderr)")
+        let text = try String(
+            contentsOf: Self.source.appendingPathComponent("adm-fetch-watch.service"), encoding: .utf8)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
+        let words = Self.systemdWords(String(line.dropFirst("ExecStart=".count)), variables: [:])
+        try #require(words.prefix(2) == ["/usr/bin/adm-fetch", "watch"])
+        let watch = try await WatchProcess(
+            network, Array(words.dropFirst(2)), name: "unit",
+            environment: keyring.environment.merging(desktop.environment) { $1 }, givingPassphrase: false)
+        _ = try await network.send("-u critical hi", from: network.friend, to: network.me)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try await desktop.displayedCount() < 1 {
+            guard ContinuousClock.now < deadline else { throw DesktopFailure("no bubble:\n\(watch.stderr)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let result = try await watch.stop()
+        #expect(result.status == 0, "\(watch.stderr)")
+        let shown = try await desktop.shown()
+        #expect(
+            shown.count == 1 && shown.first?["body"] == "-u critical hi" && shown.first?["appname"] == "ADAMANT",
+            "\(shown)")
     }
 
     /// An ExecStart= line as systemd splits it, for what the units use: words apart at blanks,

@@ -1,0 +1,133 @@
+import AdamantCore
+import AdamantDevnet
+import Foundation
+import KeyringTestSupport
+import Testing
+
+/// register, fetch and watch on a devnet with the passphrase in the keyring and nowhere else.
+@Suite("the keyring's passphrase on a devnet", .timeLimit(.minutes(4)))
+struct KeyringDevnetTests {
+    /// What every command runs with: the keyring's bus and home, the devnet's nodes, and no
+    /// passphrase.
+    static func environment(_ keyring: TestKeyring, _ network: FetchDevnet) -> [String: String] {
+        keyring.environment.merging(["ADM_NODES": network.devnet.nodeURLs.joined(separator: ",")]) { $1 }
+    }
+
+    static func login(_ passphrase: String, _ keyring: TestKeyring) async throws {
+        let login = try await run(
+            "adm-push", ["login"], environment: keyring.environment.merging(["ADM_PASSPHRASE": passphrase]) { $1 })
+        try #require(login.status == 0, "\(login.stderr)")
+    }
+
+    /// Logged in once, the account registers, fetches and watches with no passphrase given;
+    /// afterwards no file under the homes, the XDG directories or /tmp holds three words of
+    /// the passphrase in a row, and neither does a hook's environment.
+    @Test func registerFetchAndWatchNeedOnlyTheKeyring() async throws {
+        let network = try await FetchDevnet()
+        let started = Date()
+        try await TestKeyring.with { keyring in
+            try await Self.login(network.outbox.passphrase, keyring)
+            let environment = Self.environment(keyring, network)
+            let home = network.outbox.home + "/home"
+            let ans = network.devnet.ans
+            let register = try await run(
+                "adm-push",
+                [
+                    "register", "--token", OutboxCommandTests.token, "--provider", "apns", "--home", home,
+                    "--service-address", ans.address.description, "--service-public-key", ans.publicKey.hex,
+                ], environment: environment, timeout: 60)
+            #expect(register.status == 0, "\(register.stderr)")
+
+            let sent = try await network.send("to the keyring's account", from: network.friend, to: network.me)
+            let fetch = try await run(
+                "adm-fetch", [try #require(sent.id).description, "--home", home, "--json"], environment: environment,
+                timeout: 60)
+            #expect(fetch.status == 0 && fetch.stdout.contains("to the keyring's account"), "\(fetch.stderr)")
+
+            let hooked = network.outbox.home + "/hook-environment"
+            let watch = try await WatchProcess(
+                network, ["--exec", "env > '\(hooked)'"], name: "keyring", environment: environment,
+                givingPassphrase: false)
+            _ = try await network.submit("to the watch", from: network.friend, to: network.me)
+            try await watch.until("the hook ran") {
+                ((try? String(contentsOfFile: hooked, encoding: .utf8)) ?? "").contains("ADM_TITLE=")
+            }
+            let stopped = try await watch.stop()
+            #expect(stopped.status == 0, "\(watch.stderr)")
+            let hookEnvironment = try String(contentsOfFile: hooked, encoding: .utf8)
+            #expect(hookEnvironment.contains("ADM_ACCOUNT=\(network.me.address)"))
+
+            // The search is shown to find what it looks for: a file of another passphrase's.
+            let control = BIP39.randomMnemonic()
+            try control.write(toFile: keyring.folder + "/home/control", atomically: true, encoding: .utf8)
+            let folders = [keyring.folder, network.outbox.home, NSTemporaryDirectory(), "/tmp"]
+            #expect(Self.holders(of: control, under: folders, since: started) == [keyring.folder + "/home/control"])
+            #expect(Self.holders(of: network.outbox.passphrase, under: [hooked], since: started).isEmpty)
+            let holders = Self.holders(of: network.outbox.passphrase, under: folders, since: started)
+            #expect(holders.isEmpty, "the passphrase is in \(holders)")
+        }
+    }
+
+    /// Two accounts listed in the config file by address, the keyring locked when the watch
+    /// starts: it says it waits, watches neither, and once the keyring is unlocked watches
+    /// both and shows what each is sent, for that account.
+    @Test func aWatchStartedLockedWaitsForTheUnlockThenWatchesEachAccount() async throws {
+        let network = try await FetchDevnet()
+        let otherPassphrase = BIP39.randomMnemonic()
+        let other = KeyPair(passphrase: try Passphrase(validating: otherPassphrase))
+        try await TestKeyring.with { keyring in
+            try await Self.login(network.outbox.passphrase, keyring)
+            try await Self.login(otherPassphrase, keyring)
+            let config = keyring.folder + "/config/adm-push"
+            try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+            try #"{"accounts": [{"account": "\#(network.me.address)"}, {"account": "\#(other.address)"}]}"#.write(
+                toFile: config + "/config.json", atomically: true, encoding: .utf8)
+            try await keyring.lock()
+
+            let watch = try await WatchProcess(
+                network, [], name: "locked", environment: Self.environment(keyring, network), givingPassphrase: false,
+                untilWatching: false)
+            try await watch.until("it waits for the unlock") { watch.stderr.contains("waiting for it to be unlocked") }
+            #expect(!watch.stderr.contains("Watching "))
+            try await keyring.unlockWithPassword()
+            try await watch.until("both are watched", within: 30) {
+                watch.stderr.contains("Watching \(network.me.address)")
+                    && watch.stderr.contains("Watching \(other.address)")
+            }
+            let toMe = try await network.submit("to me", from: network.friend, to: network.me)
+            let toOther = try await network.submit("to the other", from: network.friend, to: other)
+            try await watch.until("both are printed") { watch.ids.count >= 2 }
+            let stopped = try await watch.stop()
+            #expect(stopped.status == 0, "\(watch.stderr)")
+            let shown = WatchAccountsTests.objects(watch).map {
+                ($0["id"] as? String ?? "", $0["account"] as? String ?? "")
+            }
+            #expect(
+                Set(shown.map { "\($0.0) \($0.1)" })
+                    == ["\(toMe) \(network.me.address)", "\(toOther) \(other.address)"], "\(shown)")
+        }
+    }
+
+    /// The regular files under `folders` (or the files named), changed since `moment` and
+    /// under 64 MiB, that hold three words of `passphrase` in a row.
+    static func holders(of passphrase: String, under folders: [String], since moment: Date) -> [String] {
+        let words = passphrase.split(separator: " ")
+        let runs = (0...(words.count - 3)).map { Data(words[$0..<($0 + 3)].joined(separator: " ").utf8) }
+        var paths: [String] = []
+        for folder in folders.map({ ($0 as NSString).standardizingPath }) {
+            let walker = FileManager.default.enumerator(atPath: folder)
+            var names = walker == nil ? [""] : []
+            while let name = walker?.nextObject() as? String { names.append(name) }
+            paths += names.map { $0.isEmpty ? folder : folder + "/" + $0 }
+        }
+        return Set(paths).sorted().filter { path in
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                attributes[.type] as? FileAttributeType == .typeRegular,
+                (attributes[.modificationDate] as? Date ?? .distantPast) >= moment,
+                (attributes[.size] as? Int ?? 0) < 64 << 20,
+                let data = FileManager.default.contents(atPath: path)
+            else { return false }
+            return runs.contains { data.range(of: $0) != nil }
+        }
+    }
+}
