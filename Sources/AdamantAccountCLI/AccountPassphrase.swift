@@ -41,13 +41,18 @@ public enum AccountPassphrase {
         case wait(every: Duration, log: @Sendable (String) -> Void)
     }
 
-    /// The passphrase of this run and where it came from.
-    public static func passphrase(
-        _ arguments: ParsedArguments, _ context: Context, whenLocked: WhenLocked = .prompt
-    ) async throws(CLIError) -> (Passphrase, Origin) {
+    /// The keys of this run's passphrase, and where the passphrase came from. They are
+    /// derived off this thread, or on it when `derivingHere` (for a command whose other
+    /// threads are busy already), unless the keyring's check of its item derived them.
+    public static func keys(
+        _ arguments: ParsedArguments, _ context: Context, whenLocked: WhenLocked = .prompt, derivingHere: Bool = false
+    ) async throws(CLIError) -> (keys: AccountKeys, origin: Origin) {
+        func keys(_ passphrase: Passphrase) -> AccountKeys {
+            derivingHere ? AccountKeys(KeyPair(passphrase: passphrase)) : AccountKeys(deriving: passphrase)
+        }
         let file = arguments.value(PassphraseInput.option)
         if let given = try PassphraseInput.given(file: file, context) {
-            return (given, file.map(Origin.file) ?? .environment)
+            return (keys(given), file.map(Origin.file) ?? .environment)
         }
         let chosen = try accountSetting(arguments, context)?.value
         let stored: [AccountKeyring.Account]
@@ -56,14 +61,14 @@ public enum AccountPassphrase {
             keyring = try await AccountKeyring.connect(environment: context.environment)
             stored = try await keyring.accounts()
         } catch {
-            if let typed = try PassphraseInput.typed(context) { return (typed, .terminal) }
+            if let typed = try PassphraseInput.typed(context) { return (keys(typed), .terminal) }
             throw Self.none("the keyring cannot be reached (\(Self.reason(error)))")
         }
         let listed = stored.map(\.address.description).joined(separator: ", ")
         let found: AccountKeyring.Account
         if let chosen {
             guard let match = stored.first(where: { $0.address == chosen }) else {
-                if let typed = try PassphraseInput.typed(context) { return (typed, .terminal) }
+                if let typed = try PassphraseInput.typed(context) { return (keys(typed), .terminal) }
                 throw .invalidInput(
                     "the keyring holds no passphrase of \(chosen)\(stored.isEmpty ? "" : " (it holds \(listed))"): store it with 'adm-push login', or give --passphrase-file PATH or ADM_PASSPHRASE"
                 )
@@ -76,19 +81,19 @@ public enum AccountPassphrase {
                 )
             }
             guard let only = stored.first else {
-                if let typed = try PassphraseInput.typed(context) { return (typed, .terminal) }
+                if let typed = try PassphraseInput.typed(context) { return (keys(typed), .terminal) }
                 throw Self.none("the keyring holds none")
             }
             found = only
         }
-        return (try await read(found, from: keyring, whenLocked: whenLocked), .keyring(found.address))
+        return (AccountKeys(try await read(found, from: keyring, whenLocked: whenLocked)), .keyring(found.address))
     }
 
-    /// The passphrase of `address` in the keyring, for an account the command was told to take
-    /// from there (a watch's `{"account": "U…"}`).
+    /// The keys of `address` from its passphrase in the keyring, for an account the command
+    /// was told to take from there (a watch's `{"account": "U…"}`).
     public static func stored(
         _ address: Address, _ context: Context, whenLocked: WhenLocked
-    ) async throws(CLIError) -> Passphrase {
+    ) async throws(CLIError) -> KeyPair {
         let keyring: AccountKeyring
         let stored: [AccountKeyring.Account]
         do {
@@ -142,16 +147,16 @@ public enum AccountPassphrase {
 
     private static func read(
         _ account: AccountKeyring.Account, from keyring: AccountKeyring, whenLocked: WhenLocked
-    ) async throws(CLIError) -> Passphrase {
+    ) async throws(CLIError) -> KeyPair {
         do throws(KeyringError) {
             do throws(KeyringError) {
-                if case .fail = whenLocked { return try await keyring.passphrase(of: account, unlocking: false) }
-                return try await keyring.passphrase(of: account)
+                if case .fail = whenLocked { return try await keyring.keyPair(of: account, unlocking: false) }
+                return try await keyring.keyPair(of: account)
             } catch .locked(let detail) {
                 guard case .wait(let interval, let log) = whenLocked else { throw .locked(detail) }
                 log("the keyring is locked: waiting for it to be unlocked to read the passphrase of \(account.address)")
                 let unlocked = try await keyring.unlocked(account, every: interval)
-                return try await keyring.passphrase(of: unlocked, unlocking: false)
+                return try await keyring.keyPair(of: unlocked, unlocking: false)
             }
         } catch {
             switch error {

@@ -173,8 +173,7 @@ public enum OutboxOptions {
         whenLocked: AccountPassphrase.WhenLocked = .prompt
     ) async throws(CLIError) -> Outbox {
         try checkSettings(arguments, context, network: network)
-        let keys = AccountKeys(
-            deriving: try await AccountPassphrase.passphrase(arguments, context, whenLocked: whenLocked).0)
+        let keys = try await AccountPassphrase.keys(arguments, context, whenLocked: whenLocked).keys
         return try await open(arguments, context, keys: keys, nodes: network ? nil : NoChain(), log: log)
     }
 

@@ -65,20 +65,19 @@ public struct WatchedAccount: Sendable {
         let whenLocked = AccountPassphrase.WhenLocked.wait(every: .seconds(2), log: log)
         var accounts: [WatchedAccount] = []
         for (source, home) in sources {
-            let passphrase: Passphrase
+            let keyPair: KeyPair
             switch source {
             case .file(let file):
-                do { passphrase = try PassphraseInput.passphrase(file: file, context) } catch {
+                do { keyPair = KeyPair(passphrase: try PassphraseInput.passphrase(file: file, context)) } catch {
                     // With several files, which one is at fault.
                     guard sources.count > 1, error.message.hasPrefix("invalid passphrase") else { throw error }
                     throw .invalidInput("--passphrase-file \(file.quoted): \(error.message)")
                 }
             case .keyring(let address):
-                passphrase = try await AccountPassphrase.stored(address, context, whenLocked: whenLocked)
+                keyPair = try await AccountPassphrase.stored(address, context, whenLocked: whenLocked)
             case .chosen:
-                passphrase = try await AccountPassphrase.passphrase(arguments, context, whenLocked: whenLocked).0
+                keyPair = try await AccountPassphrase.keys(arguments, context, whenLocked: whenLocked).keys.keyPair
             }
-            let keyPair = KeyPair(passphrase: passphrase)
             if accounts.contains(where: { $0.keyPair.address == keyPair.address }) {
                 throw .invalidInput("\(keyPair.address) is given twice: watch each account once")
             }

@@ -46,9 +46,9 @@ public struct AccountKeyring: Sendable {
         return address
     }
 
-    /// The passphrase of `account`, checked to be a passphrase of that account. Locked, it is
+    /// The keys of `account`, from its passphrase, checked to be that account's. Locked, it is
     /// unlocked through the service's prompt first when `unlocking`; else it is `locked`.
-    public func passphrase(of account: Account, unlocking: Bool = true) async throws(KeyringError) -> Passphrase {
+    public func keyPair(of account: Account, unlocking: Bool = true) async throws(KeyringError) -> KeyPair {
         if account.item.isLocked {
             guard unlocking else { throw .locked("the item of \(account.address) is locked") }
             try await keyring.unlock([account.item])
@@ -59,11 +59,11 @@ public struct AccountKeyring: Sendable {
         do { passphrase = try Passphrase(validating: &secret) } catch {
             throw .notAPassphrase("the item of \(account.address) does not hold a passphrase (\(error))")
         }
-        let holder = KeyPair(passphrase: passphrase).address
-        guard holder == account.address else {
-            throw .notAPassphrase("the item of \(account.address) holds the passphrase of \(holder)")
+        let keyPair = KeyPair(passphrase: passphrase)
+        guard keyPair.address == account.address else {
+            throw .notAPassphrase("the item of \(account.address) holds the passphrase of \(keyPair.address)")
         }
-        return passphrase
+        return keyPair
     }
 
     /// `account` once its item is unlocked, by the user or the desktop's login, looking every

@@ -100,7 +100,7 @@ struct FetchCommand: Command {
         // request cannot go before the load ends, so a third thread for the derivation would
         // only take a CPU from the load: about 2 ms of a cold fetch on two cores.
         if push.transaction == nil || !arguments.flag(Self.noNames) { CurlTransport.startLoading() }
-        let keys = AccountKeys(KeyPair(passphrase: try await AccountPassphrase.passphrase(arguments, context).0))
+        let keys = try await AccountPassphrase.keys(arguments, context, derivingHere: true).keys
         // Bad input is said first (64), then a missing desktop (69), before any node is asked.
         let desktop = try await DesktopOutput.notifier(arguments, context)
         let (home, log) = FetchSetup.log(arguments, context)

@@ -22,7 +22,7 @@ struct KeysCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
-        let keys = KeyPair(passphrase: try await AccountPassphrase.passphrase(arguments, context).0)
+        let keys = try await AccountPassphrase.keys(arguments, context, derivingHere: true).keys.keyPair
         if arguments.flag(Self.json) {
             context.output.printJSON(["address": keys.address.description, "publicKey": keys.publicKey.hex])
         } else {

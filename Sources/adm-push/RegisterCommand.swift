@@ -71,7 +71,7 @@ struct RegisterCommand: Command {
         default:
             break
         }
-        let keys = AccountKeys(deriving: try await AccountPassphrase.passphrase(arguments, context).0)
+        let keys = try await AccountPassphrase.keys(arguments, context).keys
         let outbox = try await OutboxOptions.open(arguments, context, keys: keys)
         let intent: Intent
         do {
