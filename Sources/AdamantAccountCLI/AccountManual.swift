@@ -16,6 +16,23 @@ public enum AccountManual {
         let nodes = declared.contains(NodeOptions.node.spec)
         let home = declared.contains(OutboxOptions.home.spec)
         var entries: [Entry] = []
+        if declared.contains(AccountPassphrase.account.spec) || declared.contains(WatchedAccount.accountsInKeyring.spec)
+        {
+            entries.append(
+                Entry(
+                    name: "ADM_ACCOUNT",
+                    text: """
+                        Whose passphrase to take from the keyring when it holds several and no --account is \
+                        given (an address, U and digits); the config file's "account" otherwise.
+                        """))
+            entries.append(
+                Entry(
+                    name: "DBUS_SESSION_BUS_ADDRESS",
+                    text: """
+                        The session bus (else $XDG_RUNTIME_DIR/bus), on which the desktop's keyring, the \
+                        Secret Service, keeps the passphrase 'adm-push login' stored.
+                        """))
+        }
         if nodes {
             entries.append(
                 Entry(

@@ -24,8 +24,9 @@ public enum ManualText {
                 Entry(
                     name: "ADM_PASSPHRASE",
                     text: """
-                        The passphrase, when --passphrase-file is not given; without either, it is asked for \
-                        on the terminal with echo off. It is never taken from the command line.
+                        The passphrase, when --passphrase-file is not given; without either, it is taken from \
+                        the desktop's keyring when the command can ('adm-push login' puts it there), else \
+                        asked for on the terminal with echo off. It is never taken from the command line.
                         """))
         }
         entries += supplement.environment(declared)

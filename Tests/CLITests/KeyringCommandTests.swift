@@ -126,6 +126,19 @@ struct KeyringCommandTests {
         }
     }
 
+    /// A flush with no terminal, as its timer runs it, says the keyring is locked at once and
+    /// asks for no unlock: gnome-keyring's prompter, which the bus would start for one (as
+    /// `KeyringUnavailableTests` shows), is never started.
+    @Test func aTimersFlushAsksForNoUnlock() async throws {
+        try await TestKeyring.with(neverStarting: ["org.gnome.keyring.SystemPrompter"]) { keyring in
+            #expect(try await Self.push(keyring, ["login"], ["ADM_PASSPHRASE": alice]).status == 0)
+            try await keyring.lock()
+            let flush = try await Self.push(keyring, ["flush", "--node", "http://127.0.0.1:1"])
+            Self.expectOneLine(flush, status: 75, starting: "the keyring is locked")
+            #expect(flush.elapsed < .seconds(5) && !keyring.started("org.gnome.keyring.SystemPrompter"))
+        }
+    }
+
     /// No bus, or a bus with no Secret Service, even one the bus starts and that never comes
     /// up: login is 69 naming what is missing, another command 64 saying what it tried, each
     /// within seconds and in one line.
