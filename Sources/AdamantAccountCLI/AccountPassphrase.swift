@@ -130,10 +130,7 @@ public enum AccountPassphrase {
         -> Setting<Address>?
     {
         if let text = arguments.value(account) {
-            guard let address = try? Address(text) else {
-                throw .usage("--account takes an ADAMANT address (U and digits), got \(text.quoted)")
-            }
-            return Setting(address, .flag("--" + account.spec.name))
+            return Setting(try Self.account(text), .flag("--" + account.spec.name))
         }
         if let text = context.environment["ADM_ACCOUNT"], !text.isEmpty {
             guard let address = try? Address(text) else {
@@ -143,6 +140,14 @@ public enum AccountPassphrase {
         }
         guard let file = try OutboxOptions.configFile(context), let address = file.account else { return nil }
         return Setting(address, .file(file.path))
+    }
+
+    /// The address an `--account` names.
+    public static func account(_ text: String) throws(CLIError) -> Address {
+        guard let address = try? Address(text) else {
+            throw .usage("--account takes an ADAMANT address (U and digits), got \(text.quoted)")
+        }
+        return address
     }
 
     private static func read(

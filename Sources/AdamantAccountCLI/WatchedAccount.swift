@@ -35,10 +35,7 @@ public struct WatchedAccount: Sendable {
             (.file($0), shared)
         }
         for text in arguments.values(Self.accountsInKeyring) {
-            guard let address = try? Address(text) else {
-                throw .usage("--account takes an ADAMANT address (U and digits), got \(text.quoted)")
-            }
-            sources.append((.keyring(address), shared))
+            sources.append((.keyring(try AccountPassphrase.account(text)), shared))
         }
         if sources.isEmpty, let file = try OutboxOptions.configFile(context), let accounts = file.accounts,
             !accounts.isEmpty

@@ -14,6 +14,9 @@ enum AdmPush {
         examples: {
             [
                 .init(
+                    "adm-push login",
+                    "Ask for the passphrase and keep it in the desktop's keyring, where every command then finds it."),
+                .init(
                     "adm-push keys --passphrase-file ~/.adm-passphrase",
                     "The address and public key of a passphrase kept in a private file."),
                 .init(

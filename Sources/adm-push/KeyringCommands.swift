@@ -81,12 +81,7 @@ struct LogoutCommand: Command {
         guard arguments.positional.isEmpty else {
             throw .usage("unexpected argument \(StrayArguments.quotingFirst(of: arguments.positional))")
         }
-        account = try arguments.value(AccountPassphrase.account).map { text throws(CLIError) in
-            guard let address = try? Address(text) else {
-                throw .usage("--account takes an ADAMANT address (U and digits), got \(text.quoted)")
-            }
-            return address
-        }
+        account = try arguments.value(AccountPassphrase.account).map(AccountPassphrase.account)
         if account != nil, arguments.flag(Self.all) { throw .usage("give --account or --all, not both") }
         self.arguments = arguments
     }
