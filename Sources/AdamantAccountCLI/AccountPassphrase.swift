@@ -44,8 +44,11 @@ public enum AccountPassphrase {
     /// The keys of this run's passphrase, and where the passphrase came from. They are
     /// derived off this thread, or on it when `derivingHere` (for a command whose other
     /// threads are busy already), unless the keyring's check of its item derived them.
+    /// `recipient`: the account a push is for, which the keyring's accounts are chosen by
+    /// when nothing else chooses.
     public static func keys(
-        _ arguments: ParsedArguments, _ context: Context, whenLocked: WhenLocked = .prompt, derivingHere: Bool = false
+        _ arguments: ParsedArguments, _ context: Context, whenLocked: WhenLocked = .prompt, derivingHere: Bool = false,
+        recipient: Address? = nil
     ) async throws(CLIError) -> (keys: AccountKeys, origin: Origin) {
         func keys(_ passphrase: Passphrase) -> AccountKeys {
             derivingHere ? AccountKeys(KeyPair(passphrase: passphrase)) : AccountKeys(deriving: passphrase)
@@ -54,7 +57,7 @@ public enum AccountPassphrase {
         if let given = try PassphraseInput.given(file: file, context) {
             return (keys(given), file.map(Origin.file) ?? .environment)
         }
-        let chosen = try accountSetting(arguments, context)?.value
+        let chosen = try accountSetting(arguments, context)?.value ?? recipient
         let stored: [AccountKeyring.Account]
         let keyring: AccountKeyring
         do {

@@ -25,6 +25,15 @@ public enum PassphraseInput {
         try passphrase(file: arguments.value(option), context)
     }
 
+    /// Refuses any positional argument of `command`, a command that reads a passphrase and
+    /// takes no other argument: without quoting it back, as it may well be the passphrase's
+    /// first word.
+    public static func refuseArguments(_ arguments: ParsedArguments, of command: String) throws(CLIError) {
+        guard arguments.positional.isEmpty else {
+            throw .usage("\(command) takes no arguments (the passphrase is never an argument)")
+        }
+    }
+
     /// The passphrase in the private file at `path`, or with none the one from the
     /// environment or the terminal.
     public static func passphrase(file path: String?, _ context: Context) throws(CLIError) -> Passphrase {

@@ -100,7 +100,9 @@ struct FetchCommand: Command {
         // request cannot go before the load ends, so a third thread for the derivation would
         // only take a CPU from the load: about 2 ms of a cold fetch on two cores.
         if push.transaction == nil || !arguments.flag(Self.noNames) { CurlTransport.startLoading() }
-        let keys = try await AccountPassphrase.keys(arguments, context, derivingHere: true).keys
+        let keys = try await AccountPassphrase.keys(
+            arguments, context, derivingHere: true, recipient: push.recipient ?? push.transaction?.recipientId
+        ).keys
         // Bad input is said first (64), then a missing desktop (69), before any node is asked.
         let desktop = try await DesktopOutput.notifier(arguments, context)
         let (home, log) = FetchSetup.log(arguments, context)

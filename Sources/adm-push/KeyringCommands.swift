@@ -25,10 +25,7 @@ struct LoginCommand: Command {
     let arguments: ParsedArguments
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
-        // Not quoted back: it may well be the first word of the passphrase.
-        guard arguments.positional.isEmpty else {
-            throw .usage("login takes no arguments (the passphrase is never an argument)")
-        }
+        try PassphraseInput.refuseArguments(arguments, of: "login")
         self.arguments = arguments
     }
 

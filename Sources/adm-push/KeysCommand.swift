@@ -14,10 +14,7 @@ struct KeysCommand: Command {
     let arguments: ParsedArguments
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
-        // Not quoted back: it may well be the first word of the passphrase.
-        guard arguments.positional.isEmpty else {
-            throw .usage("keys takes no arguments (the passphrase is never an argument)")
-        }
+        try PassphraseInput.refuseArguments(arguments, of: "keys")
         self.arguments = arguments
     }
 

@@ -68,6 +68,30 @@ struct KeyringDevnetTests {
         }
     }
 
+    /// With two accounts in the keyring and none chosen, a push names whose it is: its
+    /// recipient's passphrase is taken. A bare transaction id names nobody: 64, naming both.
+    @Test func aPushChoosesItsRecipientsPassphrase() async throws {
+        let network = try await FetchDevnet()
+        let otherPassphrase = BIP39.randomMnemonic()
+        let other = KeyPair(passphrase: try Passphrase(validating: otherPassphrase))
+        try await TestKeyring.with { keyring in
+            try await Self.login(network.outbox.passphrase, keyring)
+            try await Self.login(otherPassphrase, keyring)
+            let sent = try await network.send("for the other", from: network.friend, to: other)
+            let id = try #require(sent.id).description
+            let home = ["--home", network.outbox.home + "/home"]
+            let payload = #"{"txn-id": "\#(id)", "push-recipient": "\#(other.address)"}"#
+            let pushed = try await run(
+                "adm-fetch", ["--payload", "-", "--json"] + home, environment: Self.environment(keyring, network),
+                input: Data(payload.utf8), timeout: 60)
+            #expect(pushed.status == 0 && pushed.stdout.contains("for the other"), "\(pushed.stderr)")
+            let bare = try await run(
+                "adm-fetch", [id] + home, environment: Self.environment(keyring, network), timeout: 60)
+            #expect(
+                bare.status == 64 && bare.stderr.contains("the keyring holds the passphrases of "), "\(bare.stderr)")
+        }
+    }
+
     /// Two accounts listed in the config file by address, the keyring locked when the watch
     /// starts: it says it waits, watches neither, and once the keyring is unlocked watches
     /// both and shows what each is sent, for that account.
