@@ -1,6 +1,6 @@
 public import AdamantCLI
 public import AdamantCore
-public import AdamantKeyring
+import AdamantKeyring
 
 /// Where a command's passphrase comes from, in this order: `--passphrase-file`,
 /// `ADM_PASSPHRASE`, the desktop's keyring (`adm-push login` puts it there), the terminal.
