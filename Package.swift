@@ -71,7 +71,8 @@ let package = Package(
         .target(
             name: "AdamantFetch",
             dependencies: [
-                "AdamantCore", "AdamantNodes", "AdamantStore", .target(name: "CIntl", condition: .when(platforms: [.linux])),
+                "AdamantCore", "AdamantNodes", "AdamantStore",
+                .target(name: "CIntl", condition: .when(platforms: [.linux])),
             ]),
         // The session bus, over sd-bus: the only code that calls D-Bus, every call bounded.
         .target(name: "AdamantBus", dependencies: ["CSDBus"]),
