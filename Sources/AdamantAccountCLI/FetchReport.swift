@@ -20,7 +20,8 @@ public enum FetchReport {
     /// The generic text for a push that could not even be read (no id to name); the error
     /// itself is the caller's to report.
     public static func printFallback(reason: String, json: Bool, _ context: Context) {
-        let notification = NotificationRenderer.fallback(type: nil, amount: 0, title: "ADAMANT")
+        let notification = NotificationRenderer.fallback(
+            type: nil, amount: 0, title: "ADAMANT", wording: Wording(environment: context.environment))
         if json {
             context.output.printJSON(
                 Unread(

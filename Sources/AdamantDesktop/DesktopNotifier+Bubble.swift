@@ -19,8 +19,9 @@ extension DesktopNotifier {
         let actions: [DesktopBubble.Action] =
             chatActions && server.capabilities.contains("actions")
             ? [
-                .init(key: "default", label: "Open"), .init(key: NotificationDelivery.openKey, label: "Open"),
-                .init(key: NotificationDelivery.muteKey, label: "Mute 1 hour"),
+                .init(key: "default", label: appearance.wording.openAction),
+                .init(key: NotificationDelivery.openKey, label: appearance.wording.openAction),
+                .init(key: NotificationDelivery.muteKey, label: appearance.wording.muteAction),
             ]
             : []
         return DesktopBubble(

@@ -17,6 +17,8 @@ public final class DesktopNotifier: BubbleService {
         public var desktopEntry = "adm-push"
         /// A sound of the freedesktop sound theme, for servers that play one.
         public var soundName = "message-new-instant"
+        /// The words of the actions.
+        public var wording = Wording.english
 
         /// The app's defaults.
         public init() {}

@@ -13,9 +13,12 @@ enum DesktopOutput {
 
     /// The desktop's notification service when notifications go there (`--notify` or the
     /// file's `notify`), nil when they do not.
-    static func notifier(_ arguments: ParsedArguments, _ context: Context) async throws(CLIError) -> DesktopNotifier? {
+    static func notifier(_ arguments: ParsedArguments, _ context: Context, wording: Wording) async throws(CLIError)
+        -> DesktopNotifier?
+    {
         guard try DesktopOptions.notifySetting(arguments, context).value else { return nil }
         var appearance = DesktopNotifier.Appearance()
+        appearance.wording = wording
         appearance.icon = DesktopIcon.path(environment: context.environment) { SmallFile.exists(atPath: $0) } ?? ""
         do { return try await DesktopNotifier.connect(environment: context.environment, appearance) } catch {
             throw CLIError("--notify: \(error)", exitCode: .unavailable)

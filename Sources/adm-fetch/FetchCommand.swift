@@ -104,7 +104,8 @@ struct FetchCommand: Command {
             arguments, context, derivingHere: true, recipient: push.recipient ?? push.transaction?.recipientId
         ).keys
         // Bad input is said first (64), then a missing desktop (69), before any node is asked.
-        let desktop = try await DesktopOutput.notifier(arguments, context)
+        let wording = Wording(environment: context.environment)
+        let desktop = try await DesktopOutput.notifier(arguments, context, wording: wording)
         let (home, log) = FetchSetup.log(arguments, context)
         let pool = try await NodeOptions.pool(arguments, context, home: home, account: keys) {
             context.output.error("warning: " + $0)
@@ -113,6 +114,7 @@ struct FetchCommand: Command {
         let deadline = self.deadline ?? pool.allowingDeadline(.seconds(25))
         var configuration = Fetcher.Configuration()
         configuration.deadline = deadline
+        configuration.wording = wording
         defer { HealthCache.save(pool, home: home) }
         let client = NodeClient(pool: pool, deadline: deadline)
         var names: (@Sendable (Address, Duration) async -> String?) = { _, _ in nil }
@@ -149,7 +151,7 @@ struct FetchCommand: Command {
                 }
             }
             let now = NotificationDelivery.Moment(unixMillis: context.wallClock.unixMillis())
-            for bubble in NotificationDelivery.bubbles(ofPushed: pushed, policy: policy, at: now) {
+            for bubble in NotificationDelivery.bubbles(ofPushed: pushed, policy: policy, at: now, wording: wording) {
                 do throws(ServiceFailure) { _ = try await desktop.notify(bubble) } catch {
                     throw CLIError("--notify: \(error)", exitCode: .unavailable)
                 }

@@ -117,7 +117,8 @@ struct WatchCommand: Command {
         let ownCircuits = try NodeOptions.separatesAccounts(arguments, context)
         // Bad input is said first (64), then a missing desktop (69).
         let open = try DesktopOutput.opener(arguments, context, log: logger)
-        let desktop = try await DesktopOutput.notifier(arguments, context)
+        let wording = Wording(environment: context.environment)
+        let desktop = try await DesktopOutput.notifier(arguments, context, wording: wording)
         if let server = desktop?.server { logger.log(.info, "desktop: notifications through \(server)") }
         let pools = try await WatchSetup.pools(for: accounts, ownCircuits: ownCircuits, arguments, context, logger)
         defer { for (pool, account) in zip(pools, accounts) { HealthCache.save(pool, home: account.home) } }
@@ -127,12 +128,14 @@ struct WatchCommand: Command {
         var configuration = Watcher.Configuration()
         configuration.live = !arguments.flag(Self.noLive)
         if let pollInterval { (configuration.interval, configuration.liveInterval) = (pollInterval, pollInterval) }
+        var fetching = Fetcher.Configuration()
+        fetching.wording = wording
         for (index, account) in accounts.enumerated() {
             let pool = pools[ownCircuits ? index : 0]
             guard let log = logsByAccount[account.keyPair.address] else { continue }  // every account has one
             let fetcher = Fetcher(
                 keyPair: account.keyPair, client: NodeClient(pool: pool, deadline: pool.allowing(.seconds(15))),
-                publicKeys: log)
+                configuration: fetching, publicKeys: log)
             fetchers[account.keyPair.address] = fetcher
             let chore = await WatchSetup.outbox(of: account, nodes: fetcher.client, arguments, context, logger).map {
                 outbox in { @Sendable in await RegistrationChore(outbox: outbox, events: logger).run() }
@@ -150,8 +153,10 @@ struct WatchCommand: Command {
             output: context.output, progress: logger.progress, json: arguments.flag(Self.json),
             named: accounts.count > 1)
         let hook = command.map { NotificationHook(command: $0, environment: context.environment, logger: logger) }
+        var delivery = NotificationDelivery.Configuration(policy: policy, desktop: desktop != nil, stays: true)
+        delivery.wording = wording
         let notifier = await Notifier(
-            logs: logsByAccount, configuration: .init(policy: policy, desktop: desktop != nil, stays: true),
+            logs: logsByAccount, configuration: delivery,
             service: desktop,
             show: { notification throws(HandOverFailure) in
                 guard output.print(notification) else {

@@ -43,9 +43,11 @@ public struct ChatBubbles: Sendable, Hashable {
     }
 
     private var unseen: [Chat: Unseen] = [:]
+    /// The words of the line that counts.
+    private let wording: Wording
 
-    /// No bubbles.
-    public init() {}
+    /// No bubbles; the line that counts them in `wording`.
+    public init(wording: Wording = .english) { self.wording = wording }
 
     /// Counts one more notification in `chat`, sent at `sentAt` (any clock, the same for all) and shown
     /// as `presentation`: the bubble it replaces (0 for a new one), the line that counts them
@@ -57,7 +59,7 @@ public struct ChatBubbles: Sendable, Hashable {
         if isTransfer { state.transfers += 1 } else { state.messages += 1 }
         if sentAt >= state.newest?.sentAt ?? .min { state.newest = Newest(sentAt: sentAt, presentation: presentation) }
         unseen[chat] = state
-        return (state.shownAs ?? 0, Self.countLine(state), state.newest?.presentation ?? presentation)
+        return (state.shownAs ?? 0, Self.countLine(state, wording), state.newest?.presentation ?? presentation)
     }
 
     /// The server showed the chat's bubble as `id`.
@@ -88,14 +90,14 @@ public struct ChatBubbles: Sendable, Hashable {
     }
 
     /// "2 new messages", "3 new messages, 1 transfer"; nil for a single one.
-    static func countLine(_ state: Unseen) -> String? {
+    static func countLine(_ state: Unseen, _ wording: Wording) -> String? {
         guard state.messages + state.transfers > 1 else { return nil }
-        func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
         switch (state.messages, state.transfers) {
-        case (let messages, 0): return counted(messages, "new message")
-        case (0, let transfers): return counted(transfers, "new transfer")
+        case (let messages, 0): return wording.counted(.newMessages, messages)
+        case (0, let transfers): return wording.counted(.newTransfers, transfers)
         case (let messages, let transfers):
-            return counted(messages, "new message") + ", " + counted(transfers, "transfer")
+            return wording.text(
+                .bothCounts, wording.counted(.newMessages, messages), wording.counted(.transfers, transfers))
         }
     }
 }

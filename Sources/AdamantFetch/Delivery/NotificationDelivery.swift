@@ -22,6 +22,8 @@ public struct NotificationDelivery: Sendable {
         public var stays: Bool
         /// The title of the summary of what quiet hours held.
         public var appName = "ADAMANT"
+        /// The words of what the delivery says itself: a preview's, the counts, the summary.
+        public var wording = Wording.english
 
         /// A configuration with `policy`.
         public init(policy: NotificationPolicy = NotificationPolicy(), desktop: Bool, stays: Bool) {
@@ -176,6 +178,7 @@ public struct NotificationDelivery: Sendable {
     /// that the service is there before it starts).
     public init(_ configuration: Configuration) {
         self.configuration = configuration
+        bubbles = ChatBubbles(wording: configuration.wording)
         service = .connected
     }
 
@@ -186,7 +189,7 @@ public struct NotificationDelivery: Sendable {
         case .missed(let notification): return missed(notification, at: now)
         case .connected(let server):
             service = .connected
-            bubbles = ChatBubbles()  // a new connection's ids are not the old one's
+            bubbles = ChatBubbles(wording: configuration.wording)  // a new connection's ids are not the old one's
             var actions: [Action] = []
             if wasAway {
                 wasAway = false
@@ -237,7 +240,7 @@ public struct NotificationDelivery: Sendable {
     private mutating func found(_ notification: WatchNotification, at now: Moment) -> [Action] {
         switch configuration.policy.decide(
             notification.result.notification, in: ChatBubbles.Chat(of: notification), unixMillis: now.unixMillis,
-            minute: now.minuteOfDay)
+            minute: now.minuteOfDay, wording: configuration.wording)
         {
         case .drop:
             return [.log(.info, "watch: not shown: muted, or a kind not asked for")]
@@ -268,7 +271,7 @@ public struct NotificationDelivery: Sendable {
         }
         switch configuration.policy.decide(
             notification.result.notification, in: ChatBubbles.Chat(of: notification), unixMillis: now.unixMillis,
-            minute: now.minuteOfDay)
+            minute: now.minuteOfDay, wording: configuration.wording)
         {
         case .show(let presentation):
             return enqueue(presentation.applied(to: notification), as: presentation, recorded: true)
@@ -290,10 +293,11 @@ public struct NotificationDelivery: Sendable {
     private mutating func releaseHeld() -> [Action] {
         let (ids, chats) = held
         held = ([], [])
-        func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+        let wording = configuration.wording
         let summary = NotificationPolicy.Presentation(
             title: configuration.appName,
-            body: counted(ids.count, "notification") + " in " + counted(chats.count, "chat") + " while quiet",
+            body: wording.text(
+                .quietSummary, wording.counted(.notifications, ids.count), wording.counted(.inChats, chats.count)),
             showsText: false, urgency: .normal, silent: false)
         waiting.append(
             Pending(

@@ -144,10 +144,11 @@ public struct NotificationPolicy: Sendable, Hashable {
     public init() {}
 
     /// The decision for `notification` in `chat`, at `unixMillis`, `minute` minutes after
-    /// local midnight.
-    public func decide(_ notification: RenderedNotification, in chat: ChatBubbles.Chat, unixMillis: Int64, minute: Int)
-        -> Decision
-    {
+    /// local midnight; what a preview puts in place of the text is in `wording`.
+    public func decide(
+        _ notification: RenderedNotification, in chat: ChatBubbles.Chat, unixMillis: Int64, minute: Int,
+        wording: Wording = .english
+    ) -> Decision {
         guard notification.shown, let group = KindGroup(notification.kind), kinds.contains(group) else { return .drop }
         if let mute = muted[chat.partner], mute.map({ unixMillis < $0 }) ?? true { return .drop }
         if let until = mutedChats[chat], unixMillis < until { return .drop }
@@ -156,11 +157,11 @@ public struct NotificationPolicy: Sendable, Hashable {
         switch preview {
         case .full: break
         case .sender:
-            presentation.body = group == .transfers ? "New transfer" : "New message"
+            presentation.body = wording.text(group == .transfers ? .newTransfer : .newMessage)
             presentation.showsText = false
         case .none:
             presentation.title = "ADAMANT"
-            presentation.body = "New message"
+            presentation.body = wording.text(.newMessage)
             presentation.showsText = false
         }
         guard let quiet, quiet.contains(minute: minute) else { return .show(presentation) }

@@ -15,7 +15,10 @@ public struct Fetcher: Sendable {
         public var pollInterval: Duration = .milliseconds(250)
         /// The longest pause between two rounds of asking.
         public var maximumPollInterval: Duration = .seconds(2)
-        /// The defaults: 25 s, asking again after 250 ms, then less often, up to every 2 s.
+        /// The words notifications are rendered in.
+        public var wording = Wording.english
+        /// The defaults: 25 s, asking again after 250 ms, then less often, up to every 2 s,
+        /// in English.
         public init() {}
     }
 
@@ -149,7 +152,8 @@ public struct Fetcher: Sendable {
             type: transaction.type, chatType: chat?.type, amount: transaction.amount, plaintext: plaintext,
             incoming: incoming)
         return FetchResult(
-            id: id, transaction: transaction, notification: NotificationRenderer.render(content, title: title),
+            id: id, transaction: transaction,
+            notification: NotificationRenderer.render(content, title: title, wording: configuration.wording),
             text: plaintext, thread: partner)
     }
 
@@ -205,7 +209,8 @@ public struct Fetcher: Sendable {
         _ id: TransactionID, _ failure: FetchFailure, type transaction: Transaction? = nil, title: String? = nil
     ) -> FetchResult {
         let notification = NotificationRenderer.fallback(
-            type: transaction?.type, amount: transaction?.amount ?? 0, title: title ?? "ADAMANT")
+            type: transaction?.type, amount: transaction?.amount ?? 0, title: title ?? "ADAMANT",
+            wording: configuration.wording)
         return FetchResult(id: id, transaction: nil, notification: notification, failure: failure)
     }
 }

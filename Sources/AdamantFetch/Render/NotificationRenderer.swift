@@ -27,6 +27,10 @@ public import AdamantCore
 /// An ADM amount on a chat wins over the rich shape (the chain moved that ADM; a crypto amount
 /// is only what the sender wrote), and `adm_transaction` is never a crypto transfer, for the
 /// same reason. A reaction shows at most `reactionLimit` characters.
+///
+/// The words are `wording`'s (the table is English); what the sender wrote is cleaned before
+/// it is put into them, so the sentence itself is only capped, and a right-to-left language's
+/// isolation marks stay.
 public enum NotificationRenderer {
     /// The longest body, in characters, "…" included.
     public static let bodyLimit = NotificationText.bodyLimit
@@ -36,11 +40,13 @@ public enum NotificationRenderer {
     public static let reactionLimit = 8
 
     /// `title` is the partner's display name (from the address book) or address; it is hostile input too.
-    public static func render(_ content: MessageContent, title: String) -> RenderedNotification {
-        let title = cleanTitle(title)
-        let voice = Voice(incoming: content.incoming)
+    public static func render(_ content: MessageContent, title: String, wording: Wording = .english)
+        -> RenderedNotification
+    {
+        let title = cleanTitle(title, wording)
+        let voice = Voice(incoming: content.incoming, wording: wording)
         func notification(_ kind: NotificationKind, _ body: String) -> RenderedNotification {
-            RenderedNotification(kind: kind, title: title, body: NotificationText.oneLine(body, limit: bodyLimit))
+            RenderedNotification(kind: kind, title: title, body: NotificationText.capped(body, limit: bodyLimit))
         }
         let admAmount = content.amount > 0 ? ADMAmount(units: content.amount).description : nil
 
@@ -71,21 +77,25 @@ public enum NotificationRenderer {
         default:
             break
         }
-        return fallback(type: content.type, amount: content.amount, title: title)
+        return fallback(type: content.type, amount: content.amount, title: title, wording: wording)
     }
 
     /// The generic notification shown when the transaction could not be found, verified or read:
     /// "New message" / "New transfer" (a transfer when `type` is 0 or `amount > 0`), kind from the type.
-    public static func fallback(type: TransactionType?, amount: Int64, title: String) -> RenderedNotification {
+    public static func fallback(type: TransactionType?, amount: Int64, title: String, wording: Wording = .english)
+        -> RenderedNotification
+    {
         let isTransfer = type == .transfer || amount > 0
         let kind: NotificationKind = isTransfer ? .transfer : type == .chat ? .message : .unknown
         return RenderedNotification(
-            kind: kind, title: cleanTitle(title), body: isTransfer ? "New transfer" : "New message")
+            kind: kind, title: cleanTitle(title, wording),
+            body: wording.text(isTransfer ? .newTransfer : .newMessage))
     }
 
     private static func describe(_ message: RichMessage, _ voice: Voice) -> (NotificationKind, String) {
         switch message {
         case .cryptoTransfer(let ticker, let amount, let comment):
+            let (ticker, amount) = (cleanLine(ticker), cleanLine(amount))
             return (.cryptoTransfer, voice.sent(amount, ticker, comment: cleanText(comment)))
         case .textReply(let text):
             return (.reply, voice.said(cleanText(text)))
@@ -104,37 +114,41 @@ public enum NotificationRenderer {
 
     /// Sender text as shown: Markdown stripped, then one clean line.
     private static func cleanText(_ text: String) -> String {
-        NotificationText.oneLine(Markdown.strip(text), limit: bodyLimit)
+        cleanLine(Markdown.strip(text))
     }
 
-    private static func cleanTitle(_ title: String) -> String {
+    private static func cleanLine(_ text: String) -> String {
+        NotificationText.oneLine(text, limit: bodyLimit)
+    }
+
+    private static func cleanTitle(_ title: String, _ wording: Wording) -> String {
         let line = NotificationText.oneLine(title, limit: titleLimit)
-        return line.isEmpty ? "Unknown contact" : line
+        return line.isEmpty ? wording.text(.unknownContact) : line
     }
 }
 
 /// The wording, by direction: the other party's doing, or this account's from another device.
 private struct Voice {
     let incoming: Bool
+    let wording: Wording
 
     func sent(_ amount: String, _ symbol: String, comment: String = "") -> String {
-        let transfer = incoming ? "Sent you \(amount) \(symbol)" : "You sent \(amount) \(symbol)"
-        return comment.isEmpty ? transfer : "\(transfer): \(comment)"
+        let value = wording.number(amount) + " " + symbol
+        if comment.isEmpty { return wording.text(incoming ? .sentYou : .youSent, value) }
+        return wording.text(incoming ? .sentYouWithComment : .youSentWithComment, value, comment)
     }
 
     func said(_ text: String) -> String {
-        if text.isEmpty { return incoming ? "Sent an empty message" : "You sent an empty message" }
-        return incoming ? text : "You: \(text)"
+        if text.isEmpty { return wording.text(incoming ? .sentEmpty : .youSentEmpty) }
+        return incoming ? text : wording.text(.yourMessage, text)
     }
 
     func reacted(_ emoji: String) -> String {
-        let verb = incoming ? "Reacted" : "You reacted"
-        return emoji.isEmpty ? verb : "\(verb) \(emoji)"
+        if emoji.isEmpty { return wording.text(incoming ? .reactedUnshown : .youReactedUnshown) }
+        return wording.text(incoming ? .reacted : .youReacted, emoji)
     }
 
-    var removedReaction: String { incoming ? "Removed a reaction" : "You removed a reaction" }
-    var unreadable: String {
-        incoming ? "Sent a message this app cannot show" : "You sent a message this app cannot show"
-    }
-    var signal: String { incoming ? "Sent a service signal" : "You sent a service signal" }
+    var removedReaction: String { wording.text(incoming ? .removedReaction : .youRemovedReaction) }
+    var unreadable: String { wording.text(incoming ? .unreadable : .youSentUnreadable) }
+    var signal: String { wording.text(incoming ? .signal : .youSentSignal) }
 }

@@ -120,6 +120,12 @@ enum NotificationText {
 
     /// The first `limit - 1` characters of `line`, without the space or line break they may
     /// end in, and "…".
+    /// `text`, made of lines already clean, cut to `limit` characters ending in "…" when it is
+    /// longer; nothing else is taken out (a right-to-left sentence's isolation marks stay).
+    static func capped(_ text: String, limit: Int) -> String {
+        text.utf8.count <= limit || text.count <= limit ? text : ellipsized(text, limit: limit)
+    }
+
     private static func ellipsized(_ line: String, limit: Int) -> String {
         var cut = Substring(line.prefix(limit - 1))
         while let last = cut.last, last.isWhitespace || last == "↵" { cut.removeLast() }

@@ -81,6 +81,6 @@ import Testing
         (2, 4, "2 new messages, 4 transfers"),
     ])
     func theCountSaysWhatCame(messages: Int, transfers: Int, line: String) {
-        #expect(ChatBubbles.countLine(.init(messages: messages, transfers: transfers)) == line)
+        #expect(ChatBubbles.countLine(.init(messages: messages, transfers: transfers), .english) == line)
     }
 }
