@@ -20,7 +20,8 @@ struct DesktopScreenshots {
     /// bubble's summary and body, given the network and the stranger) and that the picture
     /// holds them.
     static func take(
-        _ name: String, _ arguments: [String] = [], notifications: Int = 1, bubbles: Int,
+        _ name: String, _ arguments: [String] = [], environment: [String: String] = [:], notifications: Int = 1,
+        bubbles: Int,
         shows: (FetchDevnet, KeyPair, [[String]]) -> Bool, send: (FetchDevnet, KeyPair) async throws -> Void
     ) async throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -33,7 +34,8 @@ struct DesktopScreenshots {
                 ["--address", desktop.busAddress, "interface=org.freedesktop.Notifications,member=Notify"],
                 environment: desktop.environment, folder: desktop.folder, name: "monitor")
             let watch = try await WatchProcess(
-                network, ["--notify"] + arguments, name: name, environment: desktop.environment)
+                network, ["--notify"] + arguments, name: name,
+                environment: desktop.environment.merging(environment) { $1 })
             try await send(network, stranger)
             let deadline = ContinuousClock.now + .seconds(30)
             while try await desktop.displayedCount() < bubbles || watch.ids.count < notifications
@@ -89,6 +91,39 @@ struct DesktopScreenshots {
                 for text in ["Lunch?", "The usual place", "See you at noon"] {
                     _ = try await network.submit(text, from: network.friend, to: network.me)
                 }
+            })
+    }
+
+    /// Russian: the count line's plural form, the text as the sender wrote it.
+    @Test func aChatInRussian() async throws {
+        try await Self.take(
+            "chat-ru", environment: ["LANG": "ru_RU.UTF-8"], notifications: 3, bubbles: 1,
+            shows: { network, _, shown in
+                shown == [[network.friend.address.description, "3 новых сообщения\nВстретимся в полдень"]]
+            },
+            send: { network, _ in
+                for text in ["Обед?", "Там же, где обычно", "Встретимся в полдень"] {
+                    _ = try await network.submit(text, from: network.friend, to: network.me)
+                }
+            })
+    }
+
+    /// Arabic, right to left: the amount and the comment, left-to-right values inside the
+    /// sentence, each isolated so it reads whole where it stands.
+    @Test func aTransferInArabic() async throws {
+        try await Self.take(
+            "transfer-ar", environment: ["LANG": "ar_EG.UTF-8"], bubbles: 1,
+            shows: { network, _, shown in
+                shown == [
+                    [
+                        network.friend.address.description,
+                        "تم إرسال \u{2068}2.5 ADM\u{2069} إليك: \u{2068}for the tickets\u{2069}",
+                    ]
+                ]
+            },
+            send: { network, _ in
+                _ = try await network.send(
+                    "for the tickets", from: network.friend, to: network.me, amount: 25 * ADMAmount.unitsPerADM / 10)
             })
     }
 
