@@ -1,9 +1,9 @@
-internal import AdamantBus
+package import AdamantBus
 
 /// The Secret Service's names on the bus.
-enum SecretService {
-    static let name = "org.freedesktop.secrets"
-    static let path = "/org/freedesktop/secrets"
+package enum SecretService {
+    package static let name = "org.freedesktop.secrets"
+    package static let path = "/org/freedesktop/secrets"
     static let interface = "org.freedesktop.Secret.Service"
     static let collection = "org.freedesktop.Secret.Collection"
     static let item = "org.freedesktop.Secret.Item"
@@ -18,7 +18,7 @@ extension SessionBus {
     /// answer with `read`: an error answer, no answer and a malformed one each the
     /// `KeyringError` that says so. `onItem`: the call is to an item, whose interfaces every
     /// item has, so an unknown method means the item is gone (gnome-keyring's words for it).
-    func secretCall<Answer: Sendable>(
+    package func secretCall<Answer: Sendable>(
         _ path: String, _ interface: String, _ member: String, _ arguments: [BusValue], onItem: Bool = false,
         read: @escaping @Sendable (BusReader) throws(BusError) -> Answer
     ) async throws(KeyringError) -> Answer {

@@ -1,11 +1,11 @@
-internal import AdamantBus
+package import AdamantBus
 internal import AdamantCore
 
 /// A session with the Secret Service, through which secrets travel: encrypted with an AES key
 /// agreed by Diffie-Hellman when the service offers that, as they are when it refuses it.
-struct SecretSession: Sendable {
+package struct SecretSession: Sendable {
     /// Its object path, which every secret sent or received names.
-    let path: String
+    package let path: String
     let transport: KeyringTransport
     /// The AES-128 key, nil in a plain session.
     private let key: SecureBytes?
@@ -48,7 +48,7 @@ struct SecretSession: Sendable {
     }
 
     /// Opens a plain session on `bus`.
-    static func openPlain(on bus: SessionBus) async throws(KeyringError) -> SecretSession {
+    package static func openPlain(on bus: SessionBus) async throws(KeyringError) -> SecretSession {
         let path = try await bus.secretCall(
             SecretService.path, SecretService.interface, "OpenSession",
             [.string(KeyringTransport.plain.rawValue), .variant(.string(""))]
@@ -61,7 +61,7 @@ struct SecretSession: Sendable {
 
     /// `secret` as the Secret Service takes it, `(oayays)`: this session, the IV, the
     /// ciphertext and the content type (in a plain session no IV, and the secret as it is).
-    func encode(_ secret: [UInt8]) throws(KeyringError) -> BusValue {
+    package func encode(_ secret: [UInt8]) throws(KeyringError) -> BusValue {
         guard let key else {
             return .structure([.objectPath(path), .bytes([]), .bytes(secret), .string(Self.contentType)])
         }

@@ -1,6 +1,5 @@
 import AdamantBus
-
-@testable import AdamantKeyring
+import AdamantKeyring
 
 extension TestKeyring {
     /// Unlocks the login keyring with its password, as the desktop's login does, and with no

@@ -1,7 +1,6 @@
 import AdamantBus
+import AdamantKeyring
 import Foundation
-
-@testable import AdamantKeyring
 
 #if canImport(Glibc)
     import Glibc
