@@ -2,6 +2,7 @@ import AdamantAccountCLI
 import AdamantCLI
 import AdamantCore
 import AdamantDevnet
+import AdamantFetch
 import AdamantNodes
 import AdamantStore
 import Foundation
@@ -16,6 +17,7 @@ func coldFetchBenchmark() async throws -> [Figure] {
     let named = "cold adm-fetch TXN --json, names looked up"
     let lived = "cold adm-fetch --no-names, 2,000 fetches in its home"
     let proxied = "cold adm-fetch --no-names through a loopback SOCKS5 proxy"
+    let translated = "cold adm-fetch --no-names in Russian, minus in English"
     guard let fetch = Spawn.sibling("adm-fetch"), let curl = Spawn.curl() else {
         let reason = Spawn.missing("adm-fetch", orCurl: true)
         return [
@@ -25,6 +27,7 @@ func coldFetchBenchmark() async throws -> [Figure] {
             .skipped(rss, .mebibytes, goal: .value(.atMost, 20), because: reason),
             .skipped(silent, .milliseconds, goal: .ratio(.atMost, 1.0), because: reason),
             .skipped(proxied, .milliseconds, goal: .ratio(.atMost, 1.2), because: reason),
+            .skipped(translated, .milliseconds, goal: .value(.atMost, 0.3), because: reason),
         ]
     }
     let devnet = try benchDevnet(freshAccounts: 2)
@@ -91,6 +94,50 @@ func coldFetchBenchmark() async throws -> [Figure] {
             proxied, .milliseconds, goal: .ratio(.atMost, 1.2), because: "microsocks is not installed")
     }
 
+    // Under a translated locale, next to English in the same run, a transfer with a comment:
+    // its sentence looked up in the catalog, the locale made, the amount written as Russian
+    // writes numbers (a message's text alone would need no word of the catalog).
+    let inRussian: Figure
+    if FileManager.default.fileExists(
+        atPath: Wording.catalogDirectory(environment: [:]) + "/ru/LC_MESSAGES/adm-push.mo")
+    {
+        let transfer = try devnet.send(
+            from: friend.address, to: me.address, kind: .transfer, message: "for the tickets",
+            amount: ADMAmount(units: 250_000_000))
+        devnet.mine()
+        let arguments = [transfer.description, "--json", "--no-names"]
+        var russian = environment
+        russian["LANG"] = "ru_RU.UTF-8"
+        var english = environment
+        english["LANG"] = "en_US.UTF-8"
+        let russianFetch = Spawn.Command(path: fetch, arguments: arguments, environment: russian)
+        // What is measured is Russian: the sentence is the catalog's, not the code's.
+        let spoken = try Spawn.run(
+            "/bin/sh", ["-c", #""$0" "$@" | grep -q 'Вы получили 2,5 ADM'"#, fetch] + arguments, environment: russian)
+        guard spoken.exitStatus == 0 else {
+            throw BenchmarkError(description: "adm-fetch under ru_RU.UTF-8 did not speak Russian (is the locale made?)")
+        }
+        let englishFetch = Spawn.Command(path: fetch, arguments: arguments, environment: english)
+        // Each Russian run next to the English one after it: the median of the 200 differences,
+        // which a loaded machine moves far less than either median.
+        var differences: [Double] = []
+        var (russianRuns, englishRuns): ([Double], [Double]) = ([], [])
+        for _ in 0..<200 {
+            let (russianRun, englishRun) = (try Spawn.checked(russianFetch), try Spawn.checked(englishFetch))
+            russianRuns.append(russianRun.milliseconds)
+            englishRuns.append(englishRun.milliseconds)
+            differences.append(russianRun.milliseconds - englishRun.milliseconds)
+        }
+        inRussian = Figure(
+            translated, .milliseconds, value: Timing(differences).median, goal: .value(.atMost, 0.3),
+            note:
+                "median of 200 paired differences; ru_RU.UTF-8 \(Timing(russianRuns).summary), en_US.UTF-8 \(Timing(englishRuns).summary)"
+        )
+    } else {
+        inRussian = .skipped(
+            translated, .milliseconds, goal: .value(.atMost, 0.3), because: "no compiled catalogs (scripts/locales)")
+    }
+
     // The cache's best node goes silent; each run starts from the healthy cache again.
     let snapshot = try JSONDecoder().decode(HealthFile.self, from: healthyCache).snapshot
     let best = snapshot.nodes.filter(\.usable).min { ($0.latencyMicros ?? .max) < ($1.latencyMicros ?? .max) }
@@ -125,7 +172,7 @@ func coldFetchBenchmark() async throws -> [Figure] {
             silent, .milliseconds, value: blackholed.timing.median,
             floor: Figure.Floor(name: "hedge + 2× cold", value: hedge + 2 * fetches.median), goal: .ratio(.atMost, 1.0),
             note: "\(blackholed.timing.summary); bound: hedge delay \(Int(hedge)) ms + 2 × cold median"),
-        throughProxy,
+        throughProxy, inRussian,
     ]
 }
 
