@@ -48,8 +48,6 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // NFKD for passphrases that are not BIP39 (Linux; Foundation does it elsewhere).
         .systemLibrary(name: "CUnistring", providers: [.apt(["libunistring-dev"])]),
-        // glibc's gettext: the catalogs a notification's words are looked up in (Linux only).
-        .systemLibrary(name: "CIntl"),
         // libFuzzer's driver entry, linked only by scripts/fuzz.
         .systemLibrary(name: "CFuzzer"),
 
@@ -68,12 +66,7 @@ let package = Package(
         .target(name: "AdamantPush", dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore"]),
         // A push's transaction found, verified, decrypted and rendered; `watch`; and the delivery
         // of notifications: the policy, the machine per account and the notifier that runs it.
-        .target(
-            name: "AdamantFetch",
-            dependencies: [
-                "AdamantCore", "AdamantNodes", "AdamantStore",
-                .target(name: "CIntl", condition: .when(platforms: [.linux])),
-            ]),
+        .target(name: "AdamantFetch", dependencies: ["AdamantCore", "AdamantNodes", "AdamantStore"]),
         // The session bus, over sd-bus: the only code that calls D-Bus, every call bounded.
         .target(name: "AdamantBus", dependencies: ["CSDBus"]),
         // The desktop's keyring (the Secret Service) that keeps the passphrase, in an encrypted

@@ -25,6 +25,7 @@ struct FuzzTarget: Sendable {
         FuzzTarget("signal", SignalFuzz.run),
         FuzzTarget("chat", ChatFuzz.run),
         FuzzTarget("passphrase", PassphraseFuzz.run),
+        FuzzTarget("catalog", CatalogFuzz.run),
         FuzzTarget("values", ValuesFuzz.run),
         FuzzTarget("proxy", ProxyFuzz.run),
         FuzzTarget("arguments", ArgumentsFuzz.run),
