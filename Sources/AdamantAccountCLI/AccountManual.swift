@@ -33,6 +33,24 @@ public enum AccountManual {
                         Secret Service, keeps the passphrase 'adm-push login' stored.
                         """))
         }
+        if declared.contains(DesktopOptions.notify.spec) {
+            entries.append(
+                Entry(
+                    name: "LANGUAGE, LC_ALL, LC_MESSAGES, LANG",
+                    text: """
+                        The language of the notifications' own words (ru, de, fr, it, ar; English otherwise), as \
+                        a desktop program reads it: LANGUAGE's list first unless the locale is C or POSIX, and \
+                        the locale must be on the system. LC_NUMERIC (else LC_ALL or LANG) says how their numbers \
+                        are written. What a sender wrote, addresses, ids and --json's machine fields never change.
+                        """))
+            entries.append(
+                Entry(
+                    name: "TEXTDOMAINDIR",
+                    text: """
+                        Where the translations are (LANG/LC_MESSAGES/adm-push.mo), when an absolute path; else \
+                        share/locale beside the program's directory, /usr/share/locale when installed.
+                        """))
+        }
         if nodes {
             entries.append(
                 Entry(

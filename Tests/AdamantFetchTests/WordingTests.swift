@@ -99,6 +99,44 @@ struct WordingTranslationTests {
         }
     }
 
+    /// Every shape with words of the app's, in each language: not the English sentence, the
+    /// sender's words kept as written, the amount written with the locale's decimal point.
+    @Test(arguments: [
+        ("ru_RU.UTF-8", "2,5"), ("de_DE.UTF-8", "2,5"), ("fr_FR.UTF-8", "2,5"), ("it_IT.UTF-8", "2,5"),
+        ("ar_EG.UTF-8", "2.5"),
+    ])
+    func everyShapeIsToldInTheLanguage(_ locale: String, _ amount: String) {
+        let wording = Self.wording(locale)
+        let adm = Int64(250_000_000)
+        let eth = #"{"type":"eth_transaction","amount":"0.002","hash":"0xfa46","comments":"lunch"}"#
+        let shapes: [(MessageContent, [String])] = [
+            (Fixture.transfer(adm), [amount]), (Fixture.transfer(adm, incoming: false), [amount]),
+            (Fixture.text("tickets", amount: adm), [amount, "tickets"]),
+            (Fixture.text("tickets", amount: adm, incoming: false), [amount, "tickets"]),
+            // The sender's crypto amount, a plain number, is written the locale's way too.
+            (Fixture.rich(eth), [amount.contains(",") ? "0,002" : "0.002", "ETH", "lunch"]),
+            (Fixture.rich(eth, incoming: false), ["ETH", "lunch"]),
+            (Fixture.text("hello", incoming: false), ["hello"]), (Fixture.text(""), []),
+            (Fixture.text("", incoming: false), []),
+            (Fixture.rich(#"{"replyto_id":"1","reply_message":"sure"}"#, incoming: false), ["sure"]),
+            (Fixture.rich(#"{"reactto_id":"1","react_message":"👍"}"#), ["👍"]),
+            (Fixture.rich(#"{"reactto_id":"1","react_message":"👍"}"#, incoming: false), ["👍"]),
+            (Fixture.rich(#"{"reactto_id":"1","react_message":""}"#), []),
+            (Fixture.rich(#"{"reactto_id":"1","react_message":""}"#, incoming: false), []),
+            (Fixture.rich(#"{"type":"unknown_thing"}"#), []),
+            (Fixture.rich(#"{"type":"unknown_thing"}"#, incoming: false), []),
+            (Fixture.text("x", chatType: .signal), []), (Fixture.text("x", chatType: .signal, incoming: false), []),
+        ]
+        for (content, kept) in shapes {
+            let body = Self.body(content, wording)
+            let english = Self.body(content, .english)
+            #expect(body != english, "\(locale): \(english) is not translated")
+            for value in kept { #expect(body.contains(value), "\(locale): \(body) lost \(value)") }
+        }
+        let fallback = NotificationRenderer.fallback(type: .transfer, amount: adm, title: "", wording: wording)
+        #expect(fallback.body != "New transfer" && fallback.title != "Unknown contact")
+    }
+
     @Test func russianShapes() {
         let ru = Self.wording("ru_RU.UTF-8")
         #expect(Self.body(Fixture.transfer(Fixture.oneAndAHalfADM), ru) == "Вы получили 1,5 ADM")
