@@ -19,6 +19,18 @@ struct KeyringDevnetTests {
         try #require(login.status == 0, "\(login.stderr)")
     }
 
+    /// `body` with a devnet, a second account, and a keyring both are logged in to.
+    static func withTwoAccounts(_ body: (FetchDevnet, KeyPair, TestKeyring) async throws -> Void) async throws {
+        let network = try await FetchDevnet()
+        let otherPassphrase = BIP39.randomMnemonic()
+        let other = KeyPair(passphrase: try Passphrase(validating: otherPassphrase))
+        try await TestKeyring.with { keyring in
+            try await login(network.outbox.passphrase, keyring)
+            try await login(otherPassphrase, keyring)
+            try await body(network, other, keyring)
+        }
+    }
+
     /// Logged in once, the account registers, fetches and watches with no passphrase given;
     /// afterwards no file under the homes, the XDG directories or /tmp holds three words of
     /// the passphrase in a row, and neither does a hook's environment.
@@ -71,12 +83,7 @@ struct KeyringDevnetTests {
     /// With two accounts in the keyring and none chosen, a push names whose it is: its
     /// recipient's passphrase is taken. A bare transaction id names nobody: 64, naming both.
     @Test func aPushChoosesItsRecipientsPassphrase() async throws {
-        let network = try await FetchDevnet()
-        let otherPassphrase = BIP39.randomMnemonic()
-        let other = KeyPair(passphrase: try Passphrase(validating: otherPassphrase))
-        try await TestKeyring.with { keyring in
-            try await Self.login(network.outbox.passphrase, keyring)
-            try await Self.login(otherPassphrase, keyring)
+        try await Self.withTwoAccounts { network, other, keyring in
             let sent = try await network.send("for the other", from: network.friend, to: other)
             let id = try #require(sent.id).description
             let home = ["--home", network.outbox.home + "/home"]
@@ -96,12 +103,7 @@ struct KeyringDevnetTests {
     /// starts: it says it waits, watches neither, and once the keyring is unlocked watches
     /// both and shows what each is sent, for that account.
     @Test func aWatchStartedLockedWaitsForTheUnlockThenWatchesEachAccount() async throws {
-        let network = try await FetchDevnet()
-        let otherPassphrase = BIP39.randomMnemonic()
-        let other = KeyPair(passphrase: try Passphrase(validating: otherPassphrase))
-        try await TestKeyring.with { keyring in
-            try await Self.login(network.outbox.passphrase, keyring)
-            try await Self.login(otherPassphrase, keyring)
+        try await Self.withTwoAccounts { network, other, keyring in
             let config = keyring.folder + "/config/adm-push"
             try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
             try #"{"accounts": [{"account": "\#(network.me.address)"}, {"account": "\#(other.address)"}]}"#.write(
