@@ -24,6 +24,7 @@ public struct Wording: Sendable, Hashable {
     /// The same language: the same words (one language's catalogs are one).
     public static func == (lhs: Wording, rhs: Wording) -> Bool { lhs.language == rhs.language }
 
+    /// Hashes the language, as `==` compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(language) }
 
     /// The wording `environment` asks for, as a desktop program reads it: `LC_ALL`, else
