@@ -17,7 +17,7 @@ extension AccountPassphrase {
         let chosen = try accountSetting(arguments, context)
         let stored: [AccountKeyring.Account]
         do {
-            stored = try await AccountKeyring.connect(environment: context.environment).accounts()
+            (_, stored) = try await connected(context)
         } catch {
             let missing =
                 switch error {

@@ -21,14 +21,6 @@ public enum AccountPassphrase {
         for on the terminal with echo off. It is never accepted as an argument.
         """
 
-    /// Where a passphrase came from.
-    public enum Origin: Sendable, Hashable {
-        case file(String)
-        case environment
-        case keyring(Address)
-        case terminal
-    }
-
     /// What a command does while the keyring is locked.
     public enum WhenLocked: Sendable {
         /// Ask for the unlock through the service's prompt, and fail if it stays locked.
@@ -41,37 +33,30 @@ public enum AccountPassphrase {
         case wait(every: Duration, log: @Sendable (String) -> Void)
     }
 
-    /// The keys of this run's passphrase, and where the passphrase came from. They are
-    /// derived off this thread, or on it when `derivingHere` (for a command whose other
+    /// The keys of this run's passphrase, derived off this thread, or on it when `derivingHere` (for a command whose other
     /// threads are busy already), unless the keyring's check of its item derived them.
     /// `recipient`: the account a push is for, which the keyring's accounts are chosen by
     /// when nothing else chooses.
     public static func keys(
         _ arguments: ParsedArguments, _ context: Context, whenLocked: WhenLocked = .prompt, derivingHere: Bool = false,
         recipient: Address? = nil
-    ) async throws(CLIError) -> (keys: AccountKeys, origin: Origin) {
+    ) async throws(CLIError) -> AccountKeys {
         func keys(_ passphrase: Passphrase) -> AccountKeys {
             derivingHere ? AccountKeys(KeyPair(passphrase: passphrase)) : AccountKeys(deriving: passphrase)
         }
         let file = arguments.value(PassphraseInput.option)
-        if let given = try PassphraseInput.given(file: file, context) {
-            return (keys(given), file.map(Origin.file) ?? .environment)
-        }
+        if let given = try PassphraseInput.given(file: file, context) { return keys(given) }
         let chosen = try accountSetting(arguments, context)?.value ?? recipient
-        let stored: [AccountKeyring.Account]
-        let keyring: AccountKeyring
-        do {
-            keyring = try await AccountKeyring.connect(environment: context.environment)
-            stored = try await keyring.accounts()
-        } catch {
-            if let typed = try PassphraseInput.typed(context) { return (keys(typed), .terminal) }
+        let (keyring, stored): (AccountKeyring, [AccountKeyring.Account])
+        do { (keyring, stored) = try await connected(context) } catch {
+            if let typed = try PassphraseInput.typed(context) { return keys(typed) }
             throw Self.none("the keyring cannot be reached (\(Self.reason(error)))")
         }
         let listed = stored.map(\.address.description).joined(separator: ", ")
         let found: AccountKeyring.Account
         if let chosen {
             guard let match = stored.first(where: { $0.address == chosen }) else {
-                if let typed = try PassphraseInput.typed(context) { return (keys(typed), .terminal) }
+                if let typed = try PassphraseInput.typed(context) { return keys(typed) }
                 throw .invalidInput(
                     "the keyring holds no passphrase of \(chosen)\(stored.isEmpty ? "" : " (it holds \(listed))"): store it with 'adm-push login', or give --passphrase-file PATH or ADM_PASSPHRASE"
                 )
@@ -84,12 +69,12 @@ public enum AccountPassphrase {
                 )
             }
             guard let only = stored.first else {
-                if let typed = try PassphraseInput.typed(context) { return (keys(typed), .terminal) }
+                if let typed = try PassphraseInput.typed(context) { return keys(typed) }
                 throw Self.none("the keyring holds none")
             }
             found = only
         }
-        return (AccountKeys(try await read(found, from: keyring, whenLocked: whenLocked)), .keyring(found.address))
+        return AccountKeys(try await read(found, from: keyring, whenLocked: whenLocked))
     }
 
     /// The keys of `address` from its passphrase in the keyring, for an account the command
@@ -97,18 +82,20 @@ public enum AccountPassphrase {
     public static func stored(
         _ address: Address, _ context: Context, whenLocked: WhenLocked
     ) async throws(CLIError) -> KeyPair {
-        let keyring: AccountKeyring
-        let stored: [AccountKeyring.Account]
-        do {
-            keyring = try await AccountKeyring.connect(environment: context.environment)
-            stored = try await keyring.accounts()
-        } catch {
+        let (keyring, stored): (AccountKeyring, [AccountKeyring.Account])
+        do { (keyring, stored) = try await connected(context) } catch {
             throw CLIError("no passphrase of \(address): \(error)", exitCode: .unavailable)
         }
         guard let found = stored.first(where: { $0.address == address }) else {
             throw .invalidInput("the keyring holds no passphrase of \(address): store it with 'adm-push login'")
         }
         return try await read(found, from: keyring, whenLocked: whenLocked)
+    }
+
+    /// The keyring of the session `context` names, and the accounts it holds.
+    static func connected(_ context: Context) async throws(KeyringError) -> (AccountKeyring, [AccountKeyring.Account]) {
+        let keyring = try await AccountKeyring.connect(environment: context.environment)
+        return (keyring, try await keyring.accounts())
     }
 
     /// No source gave a passphrase; the keyring's part is `keyring`.

@@ -173,7 +173,7 @@ public enum OutboxOptions {
         whenLocked: AccountPassphrase.WhenLocked = .prompt
     ) async throws(CLIError) -> Outbox {
         try checkSettings(arguments, context, network: network)
-        let keys = try await AccountPassphrase.keys(arguments, context, whenLocked: whenLocked).keys
+        let keys = try await AccountPassphrase.keys(arguments, context, whenLocked: whenLocked)
         return try await open(arguments, context, keys: keys, nodes: network ? nil : NoChain(), log: log)
     }
 

@@ -73,7 +73,7 @@ public struct WatchedAccount: Sendable {
             case .keyring(let address):
                 keyPair = try await AccountPassphrase.stored(address, context, whenLocked: whenLocked)
             case .chosen:
-                keyPair = try await AccountPassphrase.keys(arguments, context, whenLocked: whenLocked).keys.keyPair
+                keyPair = try await AccountPassphrase.keys(arguments, context, whenLocked: whenLocked).keyPair
             }
             if accounts.contains(where: { $0.keyPair.address == keyPair.address }) {
                 throw .invalidInput("\(keyPair.address) is given twice: watch each account once")

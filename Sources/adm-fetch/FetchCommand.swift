@@ -102,7 +102,7 @@ struct FetchCommand: Command {
         if push.transaction == nil || !arguments.flag(Self.noNames) { CurlTransport.startLoading() }
         let keys = try await AccountPassphrase.keys(
             arguments, context, derivingHere: true, recipient: push.recipient ?? push.transaction?.recipientId
-        ).keys
+        )
         // Bad input is said first (64), then a missing desktop (69), before any node is asked.
         let wording = Wording(environment: context.environment)
         let desktop = try await DesktopOutput.notifier(arguments, context, wording: wording)

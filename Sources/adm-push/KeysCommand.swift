@@ -19,7 +19,7 @@ struct KeysCommand: Command {
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
-        let keys = try await AccountPassphrase.keys(arguments, context, derivingHere: true).keys.keyPair
+        let keys = try await AccountPassphrase.keys(arguments, context, derivingHere: true).keyPair
         if arguments.flag(Self.json) {
             context.output.printJSON(["address": keys.address.description, "publicKey": keys.publicKey.hex])
         } else {

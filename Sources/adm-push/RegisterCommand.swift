@@ -71,7 +71,7 @@ struct RegisterCommand: Command {
         default:
             break
         }
-        let keys = try await AccountPassphrase.keys(arguments, context).keys
+        let keys = try await AccountPassphrase.keys(arguments, context)
         let outbox = try await OutboxOptions.open(arguments, context, keys: keys)
         let intent: Intent
         do {
