@@ -57,14 +57,7 @@ import Testing
             }
             try #require(
                 session.sharedSecretHasLeadingZero, "no session of 4000 had a shared secret starting with zero")
-            let client = Keyring(bus: bus, session: session)
-            try await client.store(secret: Self.secret, label: "L", attributes: ["adm-test": "U3"])
-            let lookup = try await keyring.secretTool(["lookup", "adm-test", "U3"])
-            #expect(lookup.status == 0 && Array(lookup.stdout.utf8) == Self.secret)
-            let stored = try await keyring.secretTool(["store", "--label=L", "adm-test", "U4"], input: "other")
-            #expect(stored.status == 0)
-            let item = try #require(try await client.search(attributes: ["adm-test": "U4"]).first)
-            #expect(try await client.secret(of: item) == Array("other".utf8))
+            try await Self.expectBothWays(Keyring(bus: bus, session: session), keyring, storing: "U3", reading: "U4")
         }
     }
 
@@ -75,14 +68,24 @@ import Testing
             let bus = try await SessionBus.connect(address: keyring.busAddress)
             let client = Keyring(bus: bus, session: try await SecretSession.openPlain(on: bus))
             #expect(client.transport == .plain)
-            try await client.store(secret: Self.secret, label: "L", attributes: ["adm-test": "U5"])
-            let lookup = try await keyring.secretTool(["lookup", "adm-test", "U5"])
-            #expect(lookup.status == 0 && Array(lookup.stdout.utf8) == Self.secret)
-            let stored = try await keyring.secretTool(["store", "--label=L", "adm-test", "U6"], input: "other")
-            #expect(stored.status == 0)
-            let item = try #require(try await client.search(attributes: ["adm-test": "U6"]).first)
-            #expect(try await client.secret(of: item) == Array("other".utf8))
+            try await Self.expectBothWays(client, keyring, storing: "U5", reading: "U6")
         }
+    }
+
+    /// What `client` stores under `storing`, secret-tool reads; what secret-tool stores under
+    /// `reading`, `client` reads.
+    static func expectBothWays(
+        _ client: Keyring, _ keyring: TestKeyring, storing: String, reading: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        try await client.store(secret: secret, label: "L", attributes: ["adm-test": storing])
+        let lookup = try await keyring.secretTool(["lookup", "adm-test", storing])
+        #expect(lookup.status == 0 && Array(lookup.stdout.utf8) == secret, sourceLocation: sourceLocation)
+        let stored = try await keyring.secretTool(["store", "--label=L", "adm-test", reading], input: "other")
+        #expect(stored.status == 0, sourceLocation: sourceLocation)
+        let item = try #require(
+            try await client.search(attributes: ["adm-test": reading]).first, sourceLocation: sourceLocation)
+        #expect(try await client.secret(of: item) == Array("other".utf8), sourceLocation: sourceLocation)
     }
 
     static func close(_ session: SecretSession, on bus: SessionBus) async throws {
