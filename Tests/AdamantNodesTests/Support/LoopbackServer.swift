@@ -24,6 +24,8 @@ final class LoopbackServer: Sendable {
 
     let port: UInt16
     private let socket: Int32
+    /// Whether a thread serves it, and so closes its socket when done.
+    private let served: Bool
     private let inbox = Inbox()
 
     init(_ mode: Mode) {
@@ -41,14 +43,24 @@ final class LoopbackServer: Sendable {
             }
         }
         port = UInt16(bigEndian: address.sin_port)
-        if case .silent = mode { return }
+        if case .silent = mode {
+            served = false
+            return
+        }
+        served = true
         let inbox = inbox
         Thread { Self.serve(socket, mode, inbox) }.start()
     }
 
+    /// Shuts the socket and every connection being served, which ends the serving thread
+    /// (a stream without end, a wait for a request included); the thread closes the socket
+    /// itself once it is out of `accept`. Closed here, its number could be a later server's
+    /// socket while the thread, back from a connection, called `accept` on it again and
+    /// answered that server's requests in its own way.
     deinit {
-        shutdown(socket, Int32(SHUT_RDWR))  // wakes a blocked accept
-        close(socket)
+        shutdown(socket, Int32(SHUT_RDWR))  // wakes a blocked accept, and fails the next
+        inbox.clients.withLock { clients in for client in clients { shutdown(client, Int32(SHUT_RDWR)) } }
+        if !served { close(socket) }
     }
 
     /// The request heads and bodies received so far.
@@ -63,8 +75,16 @@ final class LoopbackServer: Sendable {
     private static func serve(_ socket: Int32, _ mode: Mode, _ inbox: Inbox) {
         while true {
             let client = accept(socket, nil, nil)
-            guard client >= 0 else { return }
-            defer { close(client) }
+            guard client >= 0 else {
+                close(socket)
+                return
+            }
+            inbox.clients.withLock { _ = $0.insert(client) }
+            defer {
+                // Out of the set before the number is free for another descriptor.
+                inbox.clients.withLock { _ = $0.remove(client) }
+                close(client)
+            }
             var buffer = [UInt8](repeating: 0, count: 65_536)
             let count = recv(client, &buffer, buffer.count, 0)
             inbox.requests.withLock { $0.append(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)) }
@@ -90,4 +110,6 @@ final class LoopbackServer: Sendable {
 /// Shared with the serving thread, which must not keep the server itself alive.
 private final class Inbox: Sendable {
     let requests = Mutex<[String]>([])
+    /// The connections being served, which the server's end shuts down.
+    let clients = Mutex<Set<Int32>>([])
 }
