@@ -11,13 +11,15 @@ extension AccountPassphrase {
         if let file = arguments.value(PassphraseInput.option) {
             return Setting("the file \(file)", .flag("--" + PassphraseInput.option.spec.name))
         }
-        if context.environment["ADM_PASSPHRASE"] != nil {
+        if context.passphraseVariable != nil {
             return Setting("the environment", .environment("ADM_PASSPHRASE"))
         }
         let chosen = try accountSetting(arguments, context)
-        let stored: [AccountKeyring.Account]
+        let keyring: AccountKeyring
+        let found: Lookup
         do {
-            (_, stored) = try await connected(context)
+            keyring = try await AccountKeyring.connect(environment: context.environment)
+            found = try await lookup(in: keyring, recipient: nil, named: chosen?.value)
         } catch {
             let missing =
                 switch error {
@@ -27,20 +29,19 @@ extension AccountPassphrase {
                 }
             return Setting("the terminal (no keyring: \(missing))", .builtIn)
         }
-        if let chosen {
-            guard let found = stored.first(where: { $0.address == chosen.value }) else {
-                return Setting("the terminal (the keyring holds none of \(chosen.value))", chosen.origin)
-            }
-            return Setting("the keyring, \(found.address)\(found.item.isLocked ? " (locked)" : "")", chosen.origin)
-        }
-        switch stored.count {
-        case 0: return Setting("the terminal (the keyring holds none)", .builtIn)
-        case 1:
-            let found = stored[0]
-            return Setting("the keyring, \(found.address)\(found.item.isLocked ? " (locked)" : "")", .builtIn)
-        default:
-            return Setting(
-                "none chosen of the keyring's \(stored.map(\.address.description).joined(separator: ", "))", .builtIn)
+        let origin = chosen?.origin ?? .builtIn
+        switch found {
+        case .found(let account):
+            let notes = [account.isLocked ? "locked" : nil, keyring.isPlain ? "unencrypted on the bus" : nil]
+                .compactMap { $0 }
+            let noted = notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))"
+            return Setting("the keyring, \(account.address)\(noted)", origin)
+        case .notHeld(let address, _):
+            return Setting("the terminal (the keyring holds none of \(address))", origin)
+        case .nothing:
+            return Setting("the terminal (the keyring holds none)", origin)
+        case .several(let held):
+            return Setting("none chosen of the keyring's \(held.map(\.description).joined(separator: ", "))", origin)
         }
     }
 

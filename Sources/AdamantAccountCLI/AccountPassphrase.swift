@@ -2,23 +2,32 @@ public import AdamantCLI
 public import AdamantCore
 import AdamantKeyring
 
-/// Where a command's passphrase comes from, in this order: `--passphrase-file`,
-/// `ADM_PASSPHRASE`, the desktop's keyring (`adm-push login` puts it there), the terminal.
-/// `--account`, `ADM_ACCOUNT` and the config file's `account` choose among the keyring's
-/// accounts, and among nothing else.
+/// Which account a command acts on, and where its passphrase comes from: the one rule every
+/// command follows.
+///
+/// The account: `--account`, else (for a push) its recipient wherever its passphrase is at
+/// hand, else `ADM_ACCOUNT`, else the config file's `account`, else the keyring's only one.
+/// The passphrase: `--passphrase-file`, else `ADM_PASSPHRASE`, else the account's in the
+/// desktop's keyring (`adm-push login` puts it there), else the terminal. A passphrase given
+/// for another account than the chosen one is refused, naming both, before anything is read or
+/// written.
 public enum AccountPassphrase {
     public static let account = SingleOption(
         "account", valueName: "U…",
-        help: "Take this account's passphrase from the keyring (else ADM_ACCOUNT, else the config file's \"account\").")
+        help:
+            "Act on this account (else ADM_ACCOUNT, else the config file's \"account\"): its passphrase comes from the keyring, and one given for another account is refused."
+    )
 
     /// The options of a command on one account.
     public static let options: [any DeclaredOption] = [PassphraseInput.option, account]
 
     public static let help = """
-        The passphrase is read from --passphrase-file PATH (a file only you can read), else from
-        the ADM_PASSPHRASE environment variable, else from the desktop's keyring, where
-        'adm-push login' keeps it (--account U… picks one when it holds several), else asked
-        for on the terminal with echo off. It is never accepted as an argument.
+        The account is --account U…, else ADM_ACCOUNT, else "account" in the config file, else
+        the one account in the keyring. Its passphrase is read from --passphrase-file PATH (a
+        file only you can read), else from the ADM_PASSPHRASE environment variable, else from
+        the desktop's keyring, where 'adm-push login' keeps it, else asked for on the terminal
+        with echo off; a passphrase of another account than the chosen one is refused. It is
+        never accepted as an argument.
         """
 
     /// What a command does while the keyring is locked.
@@ -33,48 +42,65 @@ public enum AccountPassphrase {
         case wait(every: Duration, log: @Sendable (String) -> Void)
     }
 
-    /// The keys of this run's passphrase, derived off this thread, or on it when `derivingHere` (for a command whose other
-    /// threads are busy already), unless the keyring's check of its item derived them.
-    /// `recipient`: the account a push is for, which the keyring's accounts are chosen by
-    /// when nothing else chooses.
+    /// The keys of the chosen account's passphrase, derived off this thread, or on it when
+    /// `derivingHere` (for a command whose other threads are busy already). `recipient`: the
+    /// account a push is for, which chooses where its passphrase is at hand, unless `--account`
+    /// chooses another (refused).
     public static func keys(
         _ arguments: ParsedArguments, _ context: Context, whenLocked: WhenLocked = .prompt, derivingHere: Bool = false,
         recipient: Address? = nil
     ) async throws(CLIError) -> AccountKeys {
-        func keys(_ passphrase: Passphrase) -> AccountKeys {
+        let named = try accountSetting(arguments, context)
+        if let recipient, let named, case .flag = named.origin, named.value != recipient {
+            throw .invalidInput(
+                "the push is for \(recipient), but --account chooses \(named.value): leave --account out, or give the push's own"
+            )
+        }
+        func derived(_ passphrase: Passphrase) -> AccountKeys {
             derivingHere ? AccountKeys(KeyPair(passphrase: passphrase)) : AccountKeys(deriving: passphrase)
         }
+        // A passphrase the user gave is the chosen account's, or the push's recipient's.
+        func checked(_ passphrase: Passphrase, from source: String) async throws(CLIError) -> AccountKeys {
+            let keys = derived(passphrase)
+            guard let named else { return keys }
+            let own = await keys.keyPair.address
+            guard own == named.value || own == recipient else {
+                throw .invalidInput(
+                    "the passphrase \(source) gave is \(own)'s, but \(chooser(named.origin)) chooses \(named.value): give \(named.value)'s passphrase, or choose \(own)"
+                )
+            }
+            return keys
+        }
         let file = arguments.value(PassphraseInput.option)
-        if let given = try PassphraseInput.given(file: file, context) { return keys(given) }
-        let chosen = try accountSetting(arguments, context)?.value ?? recipient
-        let (keyring, stored): (AccountKeyring, [AccountKeyring.Account])
-        do { (keyring, stored) = try await connected(context) } catch {
-            if let typed = try PassphraseInput.typed(context) { return keys(typed) }
+        if let given = try PassphraseInput.given(file: file, context) {
+            return try await checked(given, from: file == nil ? "ADM_PASSPHRASE" : "--passphrase-file")
+        }
+        let keyring: AccountKeyring
+        let found: Lookup
+        do {
+            keyring = try await AccountKeyring.connect(environment: context.environment)
+            found = try await lookup(in: keyring, recipient: recipient, named: named?.value)
+        } catch {
+            if let typed = try PassphraseInput.typed(context) { return try await checked(typed, from: "the terminal") }
             throw Self.none("the keyring cannot be reached (\(Self.reason(error)))")
         }
-        let listed = stored.map(\.address.description).joined(separator: ", ")
-        let found: AccountKeyring.Account
-        if let chosen {
-            guard let match = stored.first(where: { $0.address == chosen }) else {
-                if let typed = try PassphraseInput.typed(context) { return keys(typed) }
-                throw .invalidInput(
-                    "the keyring holds no passphrase of \(chosen)\(stored.isEmpty ? "" : " (it holds \(listed))"): store it with 'adm-push login', or give --passphrase-file PATH or ADM_PASSPHRASE"
-                )
-            }
-            found = match
-        } else {
-            guard stored.count <= 1 else {
-                throw .invalidInput(
-                    "the keyring holds the passphrases of \(listed): choose one with --account U…, ADM_ACCOUNT or \"account\" in the config file"
-                )
-            }
-            guard let only = stored.first else {
-                if let typed = try PassphraseInput.typed(context) { return keys(typed) }
-                throw Self.none("the keyring holds none")
-            }
-            found = only
+        switch found {
+        case .found(let account):
+            return AccountKeys(try await read(account, from: keyring, whenLocked: whenLocked, context))
+        case .notHeld(let address, let held):
+            if let typed = try PassphraseInput.typed(context) { return try await checked(typed, from: "the terminal") }
+            let listed = held.isEmpty ? "" : " (it holds \(held.map(\.description).joined(separator: ", ")))"
+            throw .invalidInput(
+                "the keyring holds no passphrase of \(address)\(listed): store it with 'adm-push login', or give --passphrase-file PATH or ADM_PASSPHRASE"
+            )
+        case .nothing:
+            if let typed = try PassphraseInput.typed(context) { return try await checked(typed, from: "the terminal") }
+            throw Self.none("the keyring holds none")
+        case .several(let held):
+            throw .invalidInput(
+                "the keyring holds the passphrases of \(held.map(\.description).joined(separator: ", ")): choose one with --account U…, ADM_ACCOUNT or \"account\" in the config file"
+            )
         }
-        return AccountKeys(try await read(found, from: keyring, whenLocked: whenLocked))
     }
 
     /// The keys of `address` from its passphrase in the keyring, for an account the command
@@ -82,20 +108,44 @@ public enum AccountPassphrase {
     public static func stored(
         _ address: Address, _ context: Context, whenLocked: WhenLocked
     ) async throws(CLIError) -> KeyPair {
-        let (keyring, stored): (AccountKeyring, [AccountKeyring.Account])
-        do { (keyring, stored) = try await connected(context) } catch {
+        let keyring: AccountKeyring
+        let found: AccountKeyring.Account?
+        do {
+            keyring = try await AccountKeyring.connect(environment: context.environment)
+            found = try await keyring.account(address)
+        } catch {
             throw CLIError("no passphrase of \(address): \(error)", exitCode: .unavailable)
         }
-        guard let found = stored.first(where: { $0.address == address }) else {
+        guard let found else {
             throw .invalidInput("the keyring holds no passphrase of \(address): store it with 'adm-push login'")
         }
-        return try await read(found, from: keyring, whenLocked: whenLocked)
+        return try await read(found, from: keyring, whenLocked: whenLocked, context)
     }
 
-    /// The keyring of the session `context` names, and the accounts it holds.
-    static func connected(_ context: Context) async throws(KeyringError) -> (AccountKeyring, [AccountKeyring.Account]) {
-        let keyring = try await AccountKeyring.connect(environment: context.environment)
-        return (keyring, try await keyring.accounts())
+    /// What the keyring holds of the account the rule chooses.
+    enum Lookup {
+        case found(AccountKeyring.Account)
+        /// The chosen account's passphrase is not there; `held` is what is.
+        case notHeld(Address, held: [Address])
+        /// None is chosen and the keyring holds none.
+        case nothing
+        /// None is chosen and the keyring holds these.
+        case several([Address])
+    }
+
+    /// The push's `recipient` where the keyring holds it, else `named`, else the only
+    /// account: one search for each account named, a listing only when none is.
+    static func lookup(in keyring: AccountKeyring, recipient: Address?, named: Address?) async throws(KeyringError)
+        -> Lookup
+    {
+        if let recipient, let held = try await keyring.account(recipient) { return .found(held) }
+        if let named {
+            if let held = try await keyring.account(named) { return .found(held) }
+            return .notHeld(named, held: try await keyring.accounts().map(\.address))
+        }
+        let all = try await keyring.accounts()
+        guard all.count <= 1 else { return .several(all.map(\.address)) }
+        return all.first.map(Lookup.found) ?? .nothing
     }
 
     /// No source gave a passphrase; the keyring's part is `keyring`.
@@ -132,6 +182,16 @@ public enum AccountPassphrase {
         return Setting(address, .file(file.path))
     }
 
+    /// What made a choice, as a sentence names it: `--account`, `ADM_ACCOUNT`, or the config
+    /// file's `"account"`.
+    public static func chooser(_ origin: SettingOrigin) -> String {
+        switch origin {
+        case .flag(let name), .environment(let name): name
+        case .file(let path): "\"account\" in \(path)"
+        case .builtIn: "nothing"
+        }
+    }
+
     /// The address an `--account` names.
     public static func account(_ text: String) throws(CLIError) -> Address {
         guard let address = try? Address(text) else {
@@ -140,19 +200,26 @@ public enum AccountPassphrase {
         return address
     }
 
+    /// The keys from `account`'s passphrase, warning when it crossed the bus unencrypted.
     private static func read(
-        _ account: AccountKeyring.Account, from keyring: AccountKeyring, whenLocked: WhenLocked
+        _ account: AccountKeyring.Account, from keyring: AccountKeyring, whenLocked: WhenLocked, _ context: Context
     ) async throws(CLIError) -> KeyPair {
         do throws(KeyringError) {
+            let keyPair: KeyPair
             do throws(KeyringError) {
-                if case .fail = whenLocked { return try await keyring.keyPair(of: account, unlocking: false) }
-                return try await keyring.keyPair(of: account)
+                if case .fail = whenLocked {
+                    keyPair = try await keyring.keyPair(of: account, unlocking: false)
+                } else {
+                    keyPair = try await keyring.keyPair(of: account)
+                }
             } catch .locked(let detail) {
                 guard case .wait(let interval, let log) = whenLocked else { throw .locked(detail) }
                 log("the keyring is locked: waiting for it to be unlocked to read the passphrase of \(account.address)")
                 let unlocked = try await keyring.unlocked(account, every: interval)
-                return try await keyring.keyPair(of: unlocked, unlocking: false)
+                keyPair = try await keyring.keyPair(of: unlocked, unlocking: false)
             }
+            if keyring.isPlain { context.output.error("warning: " + plainWarning(account.address)) }
+            return keyPair
         } catch {
             switch error {
             case .locked: throw CLIError("\(error)", exitCode: .temporaryFailure)
@@ -160,5 +227,10 @@ public enum AccountPassphrase {
             default: throw CLIError("\(error)", exitCode: .unavailable)
             }
         }
+    }
+
+    /// What a read through a plain session let anyone on the bus see.
+    public static func plainWarning(_ address: Address) -> String {
+        "the keyring offers no encrypted session: the passphrase of \(address) crossed the session bus unencrypted (any program of this session could read it)"
     }
 }

@@ -20,7 +20,7 @@ public import AdamantNodes
 ///   "home": "~/adm-push",
 ///   "service": "ns",
 ///   "account": "U123…",
-///   "accounts": [{"account": "U123…"}, {"passphraseFile": "~/.config/adm-push/bot", "home": "~/adm-push/bot"}],
+///   "accounts": [{"account": "U123…", "name": "work"}, {"passphraseFile": "~/.config/adm-push/bot", "home": "~/adm-push/bot"}],
 ///   "notify": true,
 ///   "open": "xdg-open \"$ADM_CHAT_URL\"",
 ///   "preview": "sender",
@@ -41,7 +41,7 @@ public struct ConfigFile: Sendable, Hashable {
         "quietMode", "kinds",
     ]
     static let serviceKeys = ["kind", "address", "publicKey"]
-    static let accountKeys = ["account", "passphraseFile", "home"]
+    static let accountKeys = ["account", "passphraseFile", "home", "name"]
 
     /// An account `adm-fetch watch` follows when no --passphrase-file or --account is given.
     public struct Account: Sendable, Hashable {
@@ -54,6 +54,13 @@ public struct ConfigFile: Sendable, Hashable {
         public var passphrase: Passphrase
         /// Its own home; nil for the file's (or the default) home.
         public var home: String?
+        /// What its bubbles call it when a watch follows several accounts (at most
+        /// `Account.nameLimit` characters, none of them control or format characters); nil
+        /// for its short address.
+        public var name: String?
+
+        /// The most characters a `name` has: a label beside a partner's name in a bubble's title.
+        public static let nameLimit = 24
     }
 
     public var path: String
@@ -242,11 +249,25 @@ public struct ConfigFile: Sendable, Hashable {
         }
     }
 
-    /// An entry of `accounts`: exactly one of `account` and `passphraseFile`, and a home.
+    /// An entry of `accounts`: exactly one of `account` and `passphraseFile`, a home and a name.
     private static func account(_ entry: Body.Account, key: String, in path: String) throws(ConfigFileError)
         -> Account
     {
         try checkPath(entry.home, key: key + ".home", in: path)
+        if let name = entry.name {
+            let plain = name.unicodeScalars.allSatisfy {
+                ![.control, .format, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory)
+            }
+            guard plain, !name.trimmingSpaces.isEmpty, name.count <= Account.nameLimit else {
+                throw ConfigFileError(
+                    path: path,
+                    problem: .invalid(
+                        key: key + ".name",
+                        reason:
+                            "must be 1 to \(Account.nameLimit) characters with no control or format character, got \(name.quoted)"
+                    ))
+            }
+        }
         switch (entry.account, entry.passphraseFile) {
         case (let text?, nil):
             guard let address = try? Address(text) else {
@@ -254,10 +275,10 @@ public struct ConfigFile: Sendable, Hashable {
                     path: path,
                     problem: .invalid(key: key + ".account", reason: "is not an ADAMANT address: \(text.quoted)"))
             }
-            return Account(passphrase: .keyring(address), home: entry.home)
+            return Account(passphrase: .keyring(address), home: entry.home, name: entry.name)
         case (nil, let file?):
             try checkPath(file, key: key + ".passphraseFile", in: path)
-            return Account(passphrase: .file(file), home: entry.home)
+            return Account(passphrase: .file(file), home: entry.home, name: entry.name)
         default:
             throw ConfigFileError(
                 path: path,
@@ -402,6 +423,7 @@ public struct ConfigFile: Sendable, Hashable {
             var account: String?
             var passphraseFile: String?
             var home: String?
+            var name: String?
 
             init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: AnyKey.self)
@@ -409,6 +431,7 @@ public struct ConfigFile: Sendable, Hashable {
                 account = try container.decodeIfPresent(String.self, forKey: AnyKey("account"))
                 passphraseFile = try container.decodeIfPresent(String.self, forKey: AnyKey("passphraseFile"))
                 home = try container.decodeIfPresent(String.self, forKey: AnyKey("home"))
+                name = try container.decodeIfPresent(String.self, forKey: AnyKey("name"))
             }
         }
 

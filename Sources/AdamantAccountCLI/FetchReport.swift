@@ -1,5 +1,5 @@
 public import AdamantCLI
-import AdamantCore
+public import AdamantCore
 public import AdamantFetch
 
 /// How a fetch is printed: the notification's title and body as two lines, or one JSON
@@ -12,16 +12,18 @@ public enum FetchReport {
             context.output.printJSON(result)
             return
         }
-        context.output.print(result.notification.title)
-        context.output.print(result.notification.body)
+        context.output.printShown(result.notification.title)
+        context.output.printShown(result.notification.body)
         if let failure = result.failure { context.output.error("Error: \(failure)") }
     }
 
-    /// The generic text for a push that could not even be read (no id to name); the error
-    /// itself is the caller's to report.
-    public static func printFallback(reason: String, json: Bool, _ context: Context) {
+    /// The generic text for a push that could not be fetched at all (unread, or no passphrase
+    /// for it): "New transfer" where its `carried` transaction says it is one. The error itself
+    /// is the caller's to report.
+    public static func printFallback(reason: String, json: Bool, carried: Transaction? = nil, _ context: Context) {
         let notification = NotificationRenderer.fallback(
-            type: nil, amount: 0, title: "ADAMANT", wording: Wording(environment: context.environment))
+            type: carried?.type, amount: carried?.amount ?? 0, title: "ADAMANT",
+            wording: Wording(environment: context.environment))
         if json {
             context.output.printJSON(
                 Unread(
@@ -29,8 +31,8 @@ public enum FetchReport {
                 ))
             return
         }
-        context.output.print(notification.title)
-        context.output.print(notification.body)
+        context.output.printShown(notification.title)
+        context.output.printShown(notification.body)
     }
 
     /// The exit code of a fetch that ended with `failure`.

@@ -24,7 +24,7 @@ public struct NotificationLines: Sendable {
             written =
                 json
                 ? output.printJSON(notification)
-                : output.print((named ? "[\(notification.account)] " : "") + shown.title + ": " + body)
+                : output.printShown((named ? "[\(notification.account)] " : "") + shown.title + ": " + body)
         }
         if let progress { progress.interrupt(write) } else { write() }
         return written

@@ -14,6 +14,14 @@ public struct WatchedAccount: Sendable {
 
     public let keyPair: KeyPair
     public let home: String
+    /// What the config file's entry calls it, for its bubbles.
+    public let name: String?
+
+    /// What its bubbles name it by when a watch follows several accounts: its name, else its
+    /// address shortened as the apps show one (`U1560…2016`).
+    public var label: String {
+        name ?? "\(keyPair.address.description.prefix(5))…\(keyPair.address.description.suffix(4))"
+    }
 
     /// Where one account's passphrase is.
     private enum Source {
@@ -31,11 +39,11 @@ public struct WatchedAccount: Sendable {
         _ arguments: ParsedArguments, _ context: Context, log: @escaping @Sendable (String) -> Void
     ) async throws(CLIError) -> [WatchedAccount] {
         let shared = try OutboxOptions.homeDirectory(arguments, context)
-        var sources: [(source: Source, home: String)] = arguments.values(Self.passphraseFiles).map {
-            (.file($0), shared)
+        var sources: [(source: Source, home: String, name: String?)] = arguments.values(Self.passphraseFiles).map {
+            (.file($0), shared, nil)
         }
         for text in arguments.values(Self.accountsInKeyring) {
-            sources.append((.keyring(try AccountPassphrase.account(text)), shared))
+            sources.append((.keyring(try AccountPassphrase.account(text)), shared, nil))
         }
         if sources.isEmpty, let file = try OutboxOptions.configFile(context), let accounts = file.accounts,
             !accounts.isEmpty
@@ -47,21 +55,21 @@ public struct WatchedAccount: Sendable {
                     }
                     switch account.passphrase {
                     case .keyring(let address):
-                        sources.append((.keyring(address), home ?? shared))
+                        sources.append((.keyring(address), home ?? shared, account.name))
                     case .file(let path):
                         let expanded = try file.expanded(
                             path, key: "accounts[\(index)].passphraseFile", environment: context.environment)
-                        sources.append((.file(expanded), home ?? shared))
+                        sources.append((.file(expanded), home ?? shared, account.name))
                     }
                 }
             } catch {
                 throw CLIError(error)
             }
         }
-        if sources.isEmpty { sources = [(.chosen, shared)] }
+        if sources.isEmpty { sources = [(.chosen, shared, nil)] }
         let whenLocked = AccountPassphrase.WhenLocked.wait(every: .seconds(2), log: log)
         var accounts: [WatchedAccount] = []
-        for (source, home) in sources {
+        for (source, home, name) in sources {
             let keyPair: KeyPair
             switch source {
             case .file(let file):
@@ -78,7 +86,7 @@ public struct WatchedAccount: Sendable {
             if accounts.contains(where: { $0.keyPair.address == keyPair.address }) {
                 throw .invalidInput("\(keyPair.address) is given twice: watch each account once")
             }
-            accounts.append(WatchedAccount(keyPair: keyPair, home: home))
+            accounts.append(WatchedAccount(keyPair: keyPair, home: home, name: name))
         }
         return accounts
     }

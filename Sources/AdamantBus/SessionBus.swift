@@ -122,10 +122,10 @@ package final class SessionBus: @unchecked Sendable {
     /// Called once, on the bus's queue, when the connection is lost.
     package func onLoss(_ handler: @escaping @Sendable (BusError) -> Void) { lost.withLock { $0 = handler } }
 
-    /// Calls `member` and reads its answer with `read`.
+    /// Calls `member` and reads its answer with `read`, waiting at most `timeout` for it.
     package func call<Answer: Sendable>(
         _ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [BusValue],
-        read: @escaping @Sendable (BusReader) throws(BusError) -> Answer
+        timeout: Duration = callTimeout, read: @escaping @Sendable (BusReader) throws(BusError) -> Answer
     ) async throws(BusError) -> Answer {
         try await onQueue { () throws(BusError) in
             defer { self.process() }
@@ -141,7 +141,7 @@ package final class SessionBus: @unchecked Sendable {
             var error = sd_bus_error(name: nil, message: nil, _need_free: 0)
             defer { csd_bus_error_free(&error) }
             var reply: OpaquePointer?
-            let status = csd_bus_call(connection, message, Self.microseconds(Self.callTimeout), &error, &reply)
+            let status = csd_bus_call(connection, message, Self.microseconds(timeout), &error, &reply)
             guard status >= 0, let reply else {
                 if let name = error.name {
                     // The peer's own words, cut short: a server is not trusted with the log's length.

@@ -29,7 +29,10 @@ public protocol Command: Sendable {
 
 /// Everything a command may touch of the outside world, passed in so tests need no globals.
 public struct Context: Sendable {
+    /// The variables, `ADM_PASSPHRASE` not among them: a passphrase is no ordinary string.
     public let environment: [String: String]
+    /// The passphrase `ADM_PASSPHRASE` gave, if it was set.
+    public let passphraseVariable: SecretText?
     public let output: Output
     public let terminal: Terminal
     /// The config file, read when a setting first needs it.
@@ -39,10 +42,14 @@ public struct Context: Sendable {
     /// Monotonic time, for what waits and retries.
     public let clock: AnyClock
 
+    /// `environment`'s `ADM_PASSPHRASE`, if it has one, becomes `passphraseVariable`.
     public init(
-        environment: [String: String], output: Output, terminal: Terminal,
+        environment: [String: String], passphraseVariable: SecretText? = nil, output: Output, terminal: Terminal,
         wallClock: any WallClock = SystemWallClock(), clock: AnyClock = .continuous
     ) {
+        var environment = environment
+        let given = environment.removeValue(forKey: ProcessSecrets.variable).map(SecretText.init)
+        self.passphraseVariable = passphraseVariable ?? given
         self.environment = environment
         self.output = output
         self.terminal = terminal

@@ -42,6 +42,17 @@ public struct Output: Sendable {
     public func print(_ text: String) -> Bool { emit(Self.lines(text), to: .standardOutput) }
     public func error(_ text: String) { emit(Self.lines(text), to: .standardError) }
 
+    /// A notification's own text (a title, a body), escaped as `print` escapes but for the
+    /// isolation marks its wording put around each value (`escapingControlCharactersButIsolates`),
+    /// so that a right-to-left sentence reads as it does in its bubble. Tells whether the whole
+    /// text was written.
+    @discardableResult
+    public func printShown(_ text: String) -> Bool {
+        emit(
+            text.split(separator: "\n", omittingEmptySubsequences: false).map(\.escapingControlCharactersButIsolates)
+                .joined(separator: "\n") + "\n", to: .standardOutput)
+    }
+
     /// A prompt on standard error, without a newline.
     public func prompt(_ text: String) { emit(text.escapingControlCharacters, to: .standardError) }
 

@@ -50,8 +50,8 @@ public enum PassphraseInput {
         var bytes: [UInt8]
         if let path {
             bytes = try readPrivateFile(path)
-        } else if let value = context.environment["ADM_PASSPHRASE"] {
-            bytes = Array(value.utf8)
+        } else if let variable = context.passphraseVariable {
+            bytes = variable.copied()
         } else {
             return nil
         }

@@ -58,8 +58,13 @@ public struct Tool: Sendable {
     /// from the task.
     public func main() -> Never {
         signal(SIGPIPE, SIG_IGN)  // a closed pipe becomes EPIPE, not a silent death
+        ProcessSecrets.forbidCores()
+        // Before any other thread exists, the only time environ may be written.
+        let passphrase = ProcessSecrets.takePassphraseVariable()
+        let environment = Self.environment()
         Task.detached {
-            let context = Context(environment: Self.environment(), output: Output(), terminal: Terminal())
+            let context = Context(
+                environment: environment, passphraseVariable: passphrase, output: Output(), terminal: Terminal())
             let code = await run(Array(CommandLine.arguments.dropFirst()), context)
             // Everything is written by now (every line goes out through write(2), no stdio
             // buffer holds any) and every store committed; the exit handlers left would only
@@ -73,17 +78,20 @@ public struct Tool: Sendable {
         while true { pause() }
     }
 
-    /// The process's environment from `environ`; of a name given twice the first counts, as
-    /// with `getenv`. An entry without `=` is no variable.
+    /// The process's environment from `environ`, but `ADM_PASSPHRASE`, which never becomes a
+    /// string (`ProcessSecrets`); of a name given twice the first counts, as with `getenv`. An
+    /// entry without `=` is no variable.
     static func environment() -> [String: String] {
         var variables: [String: String] = [:]
         var entry = environ
+        let secret = ProcessSecrets.variable + "="
         while let pointer = entry.pointee {
+            defer { entry += 1 }
+            if strncmp(pointer, secret, secret.utf8.count) == 0 { continue }
             let text = String(cString: pointer)
             if let equals = text.firstIndex(of: "="), variables[String(text[..<equals])] == nil {
                 variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
             }
-            entry += 1
         }
         return variables
     }

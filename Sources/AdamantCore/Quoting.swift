@@ -20,9 +20,36 @@ extension StringProtocol {
 
     /// Control, format (bidirectional overrides) and line-separator characters as `\n`, `\r`,
     /// `\t` or `\u{…}`; everything else unchanged.
-    public var escapingControlCharacters: String {
+    public var escapingControlCharacters: String { escaping(keeping: []) }
+
+    /// As `escapingControlCharacters`, but each isolate (U+2066, U+2067, U+2068) that a U+2069
+    /// closes is kept with it: the marks a right-to-left sentence puts around each value it
+    /// quotes. An isolate cannot move what lies outside it, so a kept pair changes only how
+    /// its own text reads, whoever wrote it; one left open, or a close with no open, is escaped
+    /// as any other format character.
+    public var escapingControlCharactersButIsolates: String {
+        var open: [Int] = []
+        var kept: Set<Int> = []
+        for (index, scalar) in unicodeScalars.enumerated() {
+            switch scalar.value {
+            case 0x2066...0x2068: open.append(index)
+            case 0x2069:
+                if let opener = open.popLast() { kept.formUnion([opener, index]) }
+            default: break
+            }
+        }
+        return escaping(keeping: kept)
+    }
+
+    /// The text with every control and format character escaped but those at the scalar
+    /// offsets `kept`.
+    private func escaping(keeping kept: Set<Int>) -> String {
         var text = ""
-        for scalar in unicodeScalars {
+        for (index, scalar) in unicodeScalars.enumerated() {
+            if kept.contains(index) {
+                text.unicodeScalars.append(scalar)
+                continue
+            }
             switch scalar {
             case "\n": text += "\\n"
             case "\r": text += "\\r"

@@ -26,7 +26,7 @@ extension Keyring {
 
     func unlock(paths: [String]) async throws(KeyringError) {
         guard !paths.isEmpty else { return }
-        var (unlocked, prompt) = try await bus.secretCall(
+        var (unlocked, prompt) = try await call(
             SecretService.path, SecretService.interface, "Unlock", [.objectPaths(paths)]
         ) { reader throws(BusError) in (try reader.objectPaths(), try reader.objectPath()) }
         if prompt != SecretService.noPrompt {
@@ -40,7 +40,7 @@ extension Keyring {
 
     func lock(paths: [String]) async throws(KeyringError) {
         guard !paths.isEmpty else { return }
-        let answer = try await bus.secretCall(
+        let answer = try await call(
             SecretService.path, SecretService.interface, "Lock", [.objectPaths(paths)]
         ) { reader throws(BusError) in (locked: try reader.objectPaths(), prompt: try reader.objectPath()) }
         let prompt = answer.prompt
@@ -89,6 +89,8 @@ extension Keyring {
         guard let value = try outcome.get() else {
             throw .locked("the unlock prompt was dismissed, or could not be shown (no display, or no prompter)")
         }
+        // The time the user took is not the service's.
+        restartDeadline()
         return value
     }
 

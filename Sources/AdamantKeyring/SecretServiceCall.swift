@@ -20,13 +20,14 @@ extension SessionBus {
     /// item has, so an unknown method means the item is gone (gnome-keyring's words for it).
     package func secretCall<Answer: Sendable>(
         _ path: String, _ interface: String, _ member: String, _ arguments: [BusValue], onItem: Bool = false,
+        within timeout: Duration = SessionBus.callTimeout,
         read: @escaping @Sendable (BusReader) throws(BusError) -> Answer
     ) async throws(KeyringError) -> Answer {
         let answer: Result<Answer, KeyringError>
         do {
-            answer = try await secretAnswer(path, interface, member, arguments, read: read)
+            answer = try await secretAnswer(path, interface, member, arguments, within: timeout, read: read)
         } catch {
-            throw KeyringError(error, onItem: onItem)
+            throw KeyringError(error, onItem: onItem, waited: timeout)
         }
         return try answer.get()
     }
@@ -35,9 +36,10 @@ extension SessionBus {
     /// one error name from another; a malformed answer is the result's failure.
     func secretAnswer<Answer: Sendable>(
         _ path: String, _ interface: String, _ member: String, _ arguments: [BusValue],
+        within timeout: Duration = SessionBus.callTimeout,
         read: @escaping @Sendable (BusReader) throws(BusError) -> Answer
     ) async throws(BusError) -> Result<Answer, KeyringError> {
-        try await call(SecretService.name, path, interface, member, arguments) { reader in
+        try await call(SecretService.name, path, interface, member, arguments, timeout: timeout) { reader in
             Result { () throws(BusError) in try read(reader) }.mapError {
                 .malformedAnswer("\(member): \($0.description)")
             }
@@ -47,8 +49,9 @@ extension SessionBus {
 
 extension KeyringError {
     /// What a failed call means for the keyring; the bus's words (which end with the error's
-    /// name) are the detail. `onItem`: as `secretCall`'s.
-    init(_ error: BusError, onItem: Bool = false) {
+    /// name) are the detail. `onItem`: as `secretCall`'s; `waited`: how long the call was
+    /// given.
+    init(_ error: BusError, onItem: Bool = false, waited: Duration = SessionBus.callTimeout) {
         let detail = error.description
         switch error.name {
         case "org.freedesktop.Secret.Error.IsLocked":
@@ -59,7 +62,7 @@ extension KeyringError {
             self = .noSuchItem(detail)
         case "org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.NoReply", "System.Error.ETIMEDOUT":
             self = .noSecretService(
-                "no answer within \(SessionBus.callTimeout.components.seconds) s (\(detail)): the service is hung, or the bus is starting one that never comes up"
+                "no answer within \(Int((waited / .seconds(1)).rounded(.up))) s (\(detail)): the service is hung or slow, or the bus is starting one that never comes up"
             )
         case nil:
             // Failed here, not answered: the connection is gone.

@@ -18,13 +18,16 @@ package struct SecretSession: Sendable {
 
     /// Opens a session on `bus`: the encrypted one, or the plain one if the service refuses
     /// the algorithm (`org.freedesktop.DBus.Error.NotSupported`), and only then.
-    static func open(on bus: SessionBus) async throws(KeyringError) -> SecretSession {
+    /// Its calls wait at most `timeout`.
+    static func open(on bus: SessionBus, within timeout: Duration = SessionBus.callTimeout) async throws(KeyringError)
+        -> SecretSession
+    {
         let pair = try DiffieHellman()
         let answer: Result<(output: [UInt8], path: String), KeyringError>
         do {
             answer = try await bus.secretAnswer(
                 SecretService.path, SecretService.interface, "OpenSession",
-                [.string(KeyringTransport.encrypted.rawValue), .variant(.bytes(pair.publicKey))]
+                [.string(KeyringTransport.encrypted.rawValue), .variant(.bytes(pair.publicKey))], within: timeout
             ) { reader throws(BusError) in
                 let output = try reader.variant("ay", "the service's public key") { reader throws(BusError) in
                     try reader.bytes()
@@ -32,9 +35,9 @@ package struct SecretSession: Sendable {
                 return (output, try reader.objectPath())
             }
         } catch let error where error.name == SecretService.notSupported {
-            return try await openPlain(on: bus)
+            return try await openPlain(on: bus, within: timeout)
         } catch {
-            throw KeyringError(error)
+            throw KeyringError(error, waited: timeout)
         }
         let opened = try answer.get()
         let secret = try pair.sharedSecret(with: opened.output)
@@ -48,10 +51,12 @@ package struct SecretSession: Sendable {
     }
 
     /// Opens a plain session on `bus`.
-    package static func openPlain(on bus: SessionBus) async throws(KeyringError) -> SecretSession {
+    package static func openPlain(on bus: SessionBus, within timeout: Duration = SessionBus.callTimeout)
+        async throws(KeyringError) -> SecretSession
+    {
         let path = try await bus.secretCall(
             SecretService.path, SecretService.interface, "OpenSession",
-            [.string(KeyringTransport.plain.rawValue), .variant(.string(""))]
+            [.string(KeyringTransport.plain.rawValue), .variant(.string(""))], within: timeout
         ) { reader throws(BusError) in
             _ = try reader.variant("s", "the plain session's output") { reader throws(BusError) in try reader.string() }
             return try reader.objectPath()

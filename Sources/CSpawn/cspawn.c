@@ -12,3 +12,15 @@ int cspawn_add_close_from(void *actions, int lowest) {
     return ENOSYS;
 #endif
 }
+
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
+
+int cspawn_forbid_dumping(void) {
+#if defined(__linux__)
+    return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0 ? 0 : errno;
+#else
+    return ENOSYS;
+#endif
+}

@@ -30,9 +30,8 @@ enum DesktopOutput {
         -> @Sendable (ChatBubbles.Chat) -> Void
     {
         let command = try DesktopOptions.openSetting(arguments, context).value
-        var environment = context.environment
-        environment["ADM_PASSPHRASE"] = nil
-        return { [environment] chat in open(chat, command: command, environment: environment, log: log) }
+        let environment = context.environment  // which holds no passphrase
+        return { chat in open(chat, command: command, environment: environment, log: log) }
     }
 
     /// Starts the open command for `chat` as `--exec` starts its hook, but neither waits for

@@ -100,9 +100,16 @@ struct FetchCommand: Command {
         // request cannot go before the load ends, so a third thread for the derivation would
         // only take a CPU from the load: about 2 ms of a cold fetch on two cores.
         if push.transaction == nil || !arguments.flag(Self.noNames) { CurlTransport.startLoading() }
-        let keys = try await AccountPassphrase.keys(
-            arguments, context, derivingHere: true, recipient: push.recipient ?? push.transaction?.recipientId
-        )
+        let keys: AccountKeys
+        do {
+            keys = try await AccountPassphrase.keys(
+                arguments, context, derivingHere: true, recipient: push.recipient ?? push.transaction?.recipientId)
+        } catch {
+            // No passphrase (a locked keyring, none chosen) is a failure like any other.
+            FetchReport.printFallback(
+                reason: error.message, json: arguments.flag(Self.json), carried: push.transaction, context)
+            throw error
+        }
         // Bad input is said first (64), then a missing desktop (69), before any node is asked.
         let wording = Wording(environment: context.environment)
         let desktop = try await DesktopOutput.notifier(arguments, context, wording: wording)

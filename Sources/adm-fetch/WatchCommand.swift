@@ -66,7 +66,8 @@ struct WatchCommand: Command {
                 A bubble the service could not take (it went away, or quiet hours held it) is recorded
                 in --home and shown when it is back, or by the next watch.
                 """ + "\n" + LogOptions.help + "\n" + NodeOptions.help + "\n" + PassphraseInput.help
-                + " Several accounts' passphrases come only from files.")
+                + " --passphrase-file and --account repeat, one account each; with several accounts, each bubble's title ends with the account's \"name\" from the config file, or its short address."
+    )
 
     let arguments: ParsedArguments
     let start: WatchStart
@@ -111,7 +112,18 @@ struct WatchCommand: Command {
         // A broken config file before the passphrase is asked for.
         try OutboxOptions.checkSettings(arguments, context)
         let policy = try DesktopOptions.policy(arguments, context).policy
-        let accounts = try await WatchedAccount.all(arguments, context) { logger.log(.warning, "watch: " + $0) }
+        // From here a signal stops the watch cleanly (0), one waiting for the keyring's unlock too.
+        let stop = StopOnSignals()
+        defer { stop.release() }
+        let accounts: [WatchedAccount]
+        do {
+            accounts = try await stop.run { [arguments] () throws(CLIError) in
+                try await WatchedAccount.all(arguments, context) { logger.log(.warning, "watch: " + $0) }
+            }
+        } catch  where stop.requested {
+            logger.log(.info, "watch: stopped by \(stop.signalName ?? "a signal") before it began")
+            return .success
+        }
         // Through a SOCKS proxy each account reads on its own circuit, sockets and all; else
         // the accounts share one pool and one socket per node.
         let ownCircuits = try NodeOptions.separatesAccounts(arguments, context)
@@ -147,14 +159,15 @@ struct WatchCommand: Command {
                     progress: logger.progress.map(WatchReport.showing)))
         }
 
-        let stop = StopOnSignals()
-        defer { stop.release() }
         let output = NotificationLines(
             output: context.output, progress: logger.progress, json: arguments.flag(Self.json),
             named: accounts.count > 1)
         let hook = command.map { NotificationHook(command: $0, environment: context.environment, logger: logger) }
         var delivery = NotificationDelivery.Configuration(policy: policy, desktop: desktop != nil, stays: true)
         delivery.wording = wording
+        if accounts.count > 1 {
+            delivery.accountLabels = Dictionary(accounts.map { ($0.keyPair.address, $0.label) }) { first, _ in first }
+        }
         let notifier = await Notifier(
             logs: logsByAccount, configuration: delivery,
             service: desktop,

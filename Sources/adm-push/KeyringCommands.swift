@@ -59,45 +59,57 @@ struct LoginCommand: Command {
 /// `adm-push logout`: the passphrases out of the keyring.
 struct LogoutCommand: Command {
     static let all = Flag("all", help: "Remove every account's passphrase that adm-push stored.")
+    static let account = SingleOption(
+        "account", valueName: "U…",
+        help: "Remove this account's passphrase (else ADM_ACCOUNT's, else the config file's \"account\").")
     static let info = CommandInfo(
         name: "logout",
         overview: "Remove your passphrase from the desktop's keyring.",
-        options: [AccountPassphrase.account, all],
+        options: [account, all],
         discussion: """
-            Removes the passphrase of --account U…, of every account with --all, or with neither of
-            the one account stored (several: exit 64, naming them). Prints each address removed;
-            an account with nothing stored is not an error. Nothing else is touched: the homes, the
-            outbox and the registrations stay. Exits 69 when no session bus or no Secret Service is
-            there, 75 when the keyring stays locked.
+            Removes the passphrase of the account every command would act on: --account U…, else
+            ADM_ACCOUNT, else "account" in the config file, else the one account stored (several:
+            exit 64, naming them); with --all, every account's. Every item of that account goes,
+            and nothing else. Prints each address removed; an account with nothing stored is not
+            an error. The homes, the outbox and the registrations stay. Exits 69 when no session
+            bus or no Secret Service is there, 75 when the keyring stays locked.
             """)
 
     let arguments: ParsedArguments
-    let account: Address?
+    let removesAll: Bool
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
         guard arguments.positional.isEmpty else {
             throw .usage("unexpected argument \(StrayArguments.quotingFirst(of: arguments.positional))")
         }
-        account = try arguments.value(AccountPassphrase.account).map(AccountPassphrase.account)
-        if account != nil, arguments.flag(Self.all) { throw .usage("give --account or --all, not both") }
+        removesAll = arguments.flag(Self.all)
+        if removesAll, arguments.value(Self.account) != nil { throw .usage("give --account or --all, not both") }
         self.arguments = arguments
     }
 
     func run(_ context: Context) async throws(CLIError) -> ExitCode {
+        let chosen = removesAll ? nil : try AccountPassphrase.accountSetting(arguments, context)
         let keyring = try await KeyringCommands.connect(context)
-        let stored: [AccountKeyring.Account]
-        do { stored = try await keyring.accounts() } catch { throw KeyringCommands.failure(error) }
         let removing: [AccountKeyring.Account]
-        if let account {
-            removing = stored.filter { $0.address == account }
-            if removing.isEmpty { context.output.error("The keyring holds no passphrase of \(account).") }
-        } else if arguments.flag(Self.all) || stored.count <= 1 {
-            removing = stored
-            if removing.isEmpty { context.output.error("The keyring holds no passphrase that adm-push stored.") }
-        } else {
+        do {
+            if let chosen {
+                removing = try await keyring.account(chosen.value).map { [$0] } ?? []
+            } else {
+                removing = try await keyring.accounts()
+            }
+        } catch {
+            throw KeyringCommands.failure(error)
+        }
+        if chosen == nil, !removesAll, removing.count > 1 {
             throw .invalidInput(
-                "the keyring holds the passphrases of \(stored.map(\.address.description).joined(separator: ", ")): give --account U… or --all"
+                "the keyring holds the passphrases of \(removing.map(\.address.description).joined(separator: ", ")): give --account U… or --all"
             )
+        }
+        if removing.isEmpty {
+            context.output.error(
+                chosen.map {
+                    "The keyring holds no passphrase of \($0.value) (chosen by \(AccountPassphrase.chooser($0.origin))): nothing was removed."
+                } ?? "The keyring holds no passphrase that adm-push stored.")
         }
         for account in removing {
             do { try await keyring.remove(account) } catch { throw KeyringCommands.failure(error) }

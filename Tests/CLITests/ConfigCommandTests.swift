@@ -364,12 +364,15 @@ final class ConfigCommandTests {
     /// one setting left to it, and the file is read and refused.
     @Test func theFileIsReadOnlyWhenASettingNeedsIt() async throws {
         try write("not json")
+        let passphrase = BIP39.randomMnemonic()
+        // The account is a setting too: the passphrase is checked to be the chosen one's.
+        let account = KeyPair(passphrase: try Passphrase(validating: passphrase)).address.description
         let given = [
             "--home", folder + "/home", "--node", "http://127.0.0.1:1", "--proxy", "none",
             "--service", "ans", "--service-address", Self.flagService.address.description, "--service-public-key",
-            Self.flagService.publicKey.hex,
+            Self.flagService.publicKey.hex, "--account", account,
         ]
-        let environment = environment.merging(["ADM_PASSPHRASE": BIP39.randomMnemonic()]) { $1 }
+        let environment = environment.merging(["ADM_PASSPHRASE": passphrase]) { $1 }
         let queue = try await run("adm-push", ["queue", "--json"] + given, environment: environment)
         #expect(queue.status == 0, "\(queue.stderr)")
         let needed = try await run("adm-push", ["queue", "--json"] + given.dropFirst(2), environment: environment)

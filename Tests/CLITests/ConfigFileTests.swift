@@ -136,7 +136,7 @@ import Testing
         let account = problem(#"{"accounts": [{"passphrase": "x"}]}"#)
         #expect(
             account?.description
-                == "unknown key 'accounts[].passphrase' in /cfg/config.json (known: accounts[].account, accounts[].passphraseFile, accounts[].home)"
+                == "unknown key 'accounts[].passphrase' in /cfg/config.json (known: accounts[].account, accounts[].passphraseFile, accounts[].home, accounts[].name)"
         )
     }
 

@@ -82,6 +82,8 @@ struct KeyringCommandTests {
             let neither = try await Self.push(keyring, ["keys"])
             Self.expectOneLine(neither, status: 64, starting: "the keyring holds the passphrases of ")
             #expect(neither.stderr.contains(a) && neither.stderr.contains(b))
+            Self.expectOneLine(
+                try await Self.push(keyring, ["logout"]), status: 64, starting: "the keyring holds the passphrases of ")
             #expect(try await Self.push(keyring, ["keys", "--account", a]).stdout.contains(a))
             #expect(try await Self.push(keyring, ["keys"], ["ADM_ACCOUNT": b]).stdout.contains(b))
             let config = keyring.folder + "/config/adm-push"
@@ -91,8 +93,6 @@ struct KeyringCommandTests {
             let unknown = try await Self.push(keyring, ["keys", "--account", "U1"])
             Self.expectOneLine(unknown, status: 64, starting: "the keyring holds no passphrase of U1")
 
-            Self.expectOneLine(
-                try await Self.push(keyring, ["logout"]), status: 64, starting: "the keyring holds the passphrases of ")
             let logout = try await Self.push(keyring, ["logout", "--account", a])
             #expect(logout.status == 0 && logout.stdout == a + "\n", "\(logout.stderr)")
             #expect(try await keyring.secretTool(["lookup", "address", a]).status != 0)

@@ -96,6 +96,57 @@ struct KeyringDevnetTests {
                 "adm-fetch", [id] + home, environment: Self.environment(keyring, network), timeout: 60)
             #expect(
                 bare.status == 64 && bare.stderr.contains("the keyring holds the passphrases of "), "\(bare.stderr)")
+            #expect(bare.stdout == "ADAMANT\nNew message\n", "the generic text first: \(bare.stdout)")
+        }
+    }
+
+    /// The config file's account, set as the flush unit's comment advises a user of several
+    /// accounts to, does not keep a push for the other account from that one's passphrase; an
+    /// --account that names another than the push's recipient is 64 naming both, after the
+    /// generic text.
+    @Test func aPushsRecipientWinsOverTheConfigFilesAccount() async throws {
+        try await Self.withTwoAccounts { network, other, keyring in
+            let config = keyring.folder + "/config/adm-push"
+            try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+            try #"{"account": "\#(network.me.address)"}"#.write(
+                toFile: config + "/config.json", atomically: true, encoding: .utf8)
+            let sent = try await network.send("for the other", from: network.friend, to: other)
+            let id = try #require(sent.id).description
+            let home = ["--home", network.outbox.home + "/home"]
+            let payload = Data(#"{"txn-id": "\#(id)", "push-recipient": "\#(other.address)"}"#.utf8)
+            let pushed = try await run(
+                "adm-fetch", ["--payload", "-", "--json"] + home, environment: Self.environment(keyring, network),
+                input: payload, timeout: 60)
+            #expect(pushed.status == 0 && pushed.stdout.contains("for the other"), "\(pushed.stderr)")
+            let named = try await run(
+                "adm-fetch", ["--payload", "-", "--account", network.me.address.description] + home,
+                environment: Self.environment(keyring, network), input: payload, timeout: 60)
+            #expect(named.status == 64 && named.stdout == "ADAMANT\nNew message\n", "\(named.stderr)")
+            #expect(
+                named.stderr.contains("the push is for \(other.address), but --account chooses \(network.me.address)"),
+                "\(named.stderr)")
+        }
+    }
+
+    /// A fetch that gets no passphrase still shows the generic text, before its error: the
+    /// keyring locked (75), and no session bus with no passphrase given (64).
+    @Test func aFetchWithNoPassphraseStillShowsTheGenericText() async throws {
+        let network = try await FetchDevnet()
+        let sent = try await network.send("hello", from: network.friend, to: network.me)
+        let id = try #require(sent.id).description
+        let home = ["--home", network.outbox.home + "/home"]
+        try await TestKeyring.with { keyring in
+            try await Self.login(network.outbox.passphrase, keyring)
+            try await keyring.lock()
+            let locked = try await run("adm-fetch", [id] + home, environment: Self.environment(keyring, network))
+            #expect(locked.status == 75 && locked.stdout == "ADAMANT\nNew message\n", "\(locked.stderr)")
+            #expect(locked.stderr.contains("the keyring is locked"), "\(locked.stderr)")
+            var busless = Self.environment(keyring, network)
+            busless["DBUS_SESSION_BUS_ADDRESS"] = nil
+            busless["XDG_RUNTIME_DIR"] = keyring.folder + "/home"
+            let none = try await run("adm-fetch", [id, "--json"] + home, environment: busless)
+            #expect(none.status == 64, "\(none.stderr)")
+            #expect(none.stdout.contains(#""fallback":true"#) && none.stdout.contains(#""body":"New message""#))
         }
     }
 
@@ -131,6 +182,23 @@ struct KeyringDevnetTests {
             #expect(
                 Set(shown.map { "\($0.0) \($0.1)" })
                     == ["\(toMe) \(network.me.address)", "\(toOther) \(other.address)"], "\(shown)")
+        }
+    }
+
+    /// A watch waiting for the keyring's unlock stops on SIGTERM as a running one does: exit 0,
+    /// saying so, not killed by the signal.
+    @Test func aWatchWaitingForTheUnlockStopsCleanlyOnSigterm() async throws {
+        let network = try await FetchDevnet()
+        try await TestKeyring.with { keyring in
+            try await Self.login(network.outbox.passphrase, keyring)
+            try await keyring.lock()
+            let watch = try await WatchProcess(
+                network, [], name: "waiting", environment: Self.environment(keyring, network), givingPassphrase: false,
+                untilWatching: false)
+            try await watch.until("it waits for the unlock") { watch.stderr.contains("waiting for it to be unlocked") }
+            let stopped = try await watch.stop()
+            #expect(stopped.status == 0, "\(watch.stderr)")
+            #expect(watch.stderr.contains("stopped by SIGTERM"), "\(watch.stderr)")
         }
     }
 

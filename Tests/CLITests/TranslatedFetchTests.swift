@@ -53,6 +53,20 @@ struct TranslatedFetchTests {
         #expect(english.stdout.hasSuffix("\nSent you 2.5 ADM: за билеты\n"), "\(english.stdout)")
     }
 
+    /// Arabic plain output carries the isolation marks the wording put around each value, as
+    /// they are, not escaped; a mark the sender wrote is taken out of the comment as before.
+    @Test func anArabicSentenceKeepsItsIsolationMarks() async throws {
+        let network = try await FetchDevnet()
+        let sent = try await network.send(
+            "for \u{2067}tickets", from: network.friend, to: network.me, amount: 250_000_000)
+        let id = try #require(sent.id).description
+        let text = try await network.fetch([id, "--no-names"], environment: ["LANG": "ar_EG.UTF-8"])
+        #expect(text.status == 0, "\(text.stderr)")
+        let body = String(text.stdout.split(separator: "\n").last ?? "")
+        #expect(!body.contains("\\u{"), "escaped: \(body)")
+        #expect(body.contains("\u{2068}2.5 ADM\u{2069}") && body.contains("\u{2068}for tickets\u{2069}"), "\(body)")
+    }
+
     /// A push that cannot be read still shows the generic text, in the user's language.
     @Test func theGenericTextIsTranslatedToo() async throws {
         let network = try await FetchDevnet()

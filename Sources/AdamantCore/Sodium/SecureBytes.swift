@@ -44,4 +44,6 @@ package final class SecureBytes: @unchecked Sendable {
 public enum SecureMemory {
     /// `sodium_memzero`: a wipe the optimiser may not remove.
     public static func zero(_ bytes: inout [UInt8]) { Sodium.zero(&bytes) }
+    /// The same for memory that is not an array's (a C string's bytes).
+    package static func zero(_ buffer: UnsafeMutableRawBufferPointer) { Sodium.zero(buffer) }
 }

@@ -24,6 +24,10 @@ public struct NotificationDelivery: Sendable {
         public var appName = "ADAMANT"
         /// The words of what the delivery says itself: a preview's, the counts, the summary.
         public var wording = Wording.english
+        /// What a bubble's title names its account by, after the partner (`"Alice · work"`),
+        /// for a watch that follows several accounts: the same partner writing to two of them
+        /// gives two bubbles that say which is which. Empty: titles name no account.
+        public var accountLabels: [Address: String] = [:]
 
         /// A configuration with `policy`.
         public init(policy: NotificationPolicy = NotificationPolicy(), desktop: Bool, stays: Bool) {
@@ -310,6 +314,11 @@ public struct NotificationDelivery: Sendable {
         _ notification: WatchNotification, as presentation: NotificationPolicy.Presentation, recorded: Bool
     ) -> [Action] {
         let kind = notification.result.notification.kind
+        var presentation = presentation
+        if let label = configuration.accountLabels[notification.account] {
+            let wording = configuration.wording
+            presentation.title += " · " + (wording.isRightToLeft ? "\u{2068}\(label)\u{2069}" : label)
+        }
         // Without a transaction (a fallback), it counts as sent now.
         let sentAt = notification.result.transaction.map { $0.timestampMs ?? Int64($0.timestamp) * 1000 } ?? .max
         waiting.append(

@@ -79,6 +79,21 @@ import Testing
             ])
     }
 
+    /// With account labels (a watch of several accounts), a bubble's title names its account
+    /// after the partner; the line printed does not change, and an account with no label gets
+    /// none.
+    @Test func aBubbleOfOneOfSeveralAccountsNamesItsAccount() {
+        var configuration = NotificationDelivery.Configuration(desktop: true, stays: true)
+        configuration.accountLabels = [Self.account: "work"]
+        var delivery = NotificationDelivery(configuration)
+        Self.run(
+            &delivery,
+            [(Self.found("hi", id: 1), ["show 1: Alice: hi", "notify #1 Alice · work: hi"])])
+        configuration.accountLabels = [Self.bob: "home"]
+        delivery = NotificationDelivery(configuration)
+        Self.run(&delivery, [(Self.found("hi", id: 1), ["show 1: Alice: hi", "notify #1 Alice: hi"])])
+    }
+
     @Test func aChatsMessagesAreOneBubbleThatCountsThemAndShowsTheNewest() {
         var delivery = Self.desktop()
         Self.run(
