@@ -13,7 +13,8 @@
 # is run through under strace by the proxy tests, which fail in CI rather than skip without it;
 # libssl-dev has the OpenSSL headers the keyring's encrypted session is built against, and the
 # keyring tests talk to a real gnome-keyring-daemon on a private bus, checked both ways with
-# libsecret-tools' secret-tool; gettext's msgfmt compiles the translations of po/, and the
+# libsecret-tools' secret-tool, and against scripts/fake-secret-service, a misbehaving Secret
+# Service of their own written with python3-dbus and python3-gi; gettext's msgfmt compiles the translations of po/, and the
 # tests read them under the locales generated below, as a user of each language has them).
 # The Swift 6 toolchain itself is assumed to be installed already.
 set -euo pipefail
@@ -26,7 +27,7 @@ $sudo apt-get install -y -qq \
     python3 python3-nacl openssl strace microsocks groff-base mandoc zsh fish \
     systemd dpkg-dev binutils lintian man-db \
     dbus-daemon dbus-bin xvfb dunst librsvg2-common xdotool imagemagick libnotify-bin fonts-dejavu-core fonts-noto-color-emoji desktop-file-utils \
-    gnome-keyring libsecret-tools gettext locales >/dev/null
+    gnome-keyring libsecret-tools python3-dbus python3-gi gettext locales >/dev/null
 # The locales the translations are tested under (localedef is idempotent; an existing one is
 # written again in a second).
 for locale in ru_RU de_DE fr_FR it_IT ar_EG; do
