@@ -51,7 +51,11 @@ public enum PassphraseInput {
         if let path {
             bytes = try readPrivateFile(path)
         } else if let variable = context.passphraseVariable {
-            bytes = variable.copied()
+            // Read once per process (the memory is wiped then); a command reads it once.
+            guard let taken = variable.take() else {
+                throw .invalidInput("ADM_PASSPHRASE was read already: a command reads its passphrase once")
+            }
+            bytes = taken
         } else {
             return nil
         }

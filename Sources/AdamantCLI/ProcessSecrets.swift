@@ -1,5 +1,6 @@
 import AdamantCore
 import CSpawn
+import Synchronization
 
 #if canImport(Glibc)
     @preconcurrency import Glibc
@@ -56,22 +57,30 @@ enum ProcessSecrets {
 }
 
 /// A secret given as text (the passphrase of `ADM_PASSPHRASE`), held in memory that is zeroed
-/// when it is released and copied out only into bytes that the reader zeroes.
+/// when it is released, and read once: the first reader takes the bytes and the memory is
+/// wiped then, so a process that runs for days (a watch) keeps no copy of the passphrase
+/// past the moment its keys are derived.
 public final class SecretText: Sendable {
-    private let bytes: SecureBytes
+    private let bytes: Mutex<SecureBytes?>
 
     /// The bytes of `buffer`, which the caller wipes.
     init(copying buffer: UnsafeRawBufferPointer) {
-        bytes = SecureBytes(count: buffer.count) { $0.copyMemory(from: buffer) }
+        bytes = Mutex(SecureBytes(count: buffer.count) { $0.copyMemory(from: buffer) })
     }
 
     /// `text`'s bytes: for an environment a test gives as a dictionary, whose string cannot be
     /// wiped anyway.
     init(_ text: String) {
         var copy = Array(text.utf8)
-        bytes = SecureBytes(consuming: &copy)
+        bytes = Mutex(SecureBytes(consuming: &copy))
     }
 
-    /// A copy of the bytes, for the caller to zero (`SecureMemory.zero`).
-    func copied() -> [UInt8] { bytes.withUnsafeBytes { Array($0) } }
+    /// The bytes, for the caller to zero (`SecureMemory.zero`), the first time; nil after.
+    func take() -> [UInt8]? {
+        let taken = bytes.withLock { held in
+            defer { held = nil }
+            return held
+        }
+        return taken?.withUnsafeBytes { Array($0) }
+    }
 }
