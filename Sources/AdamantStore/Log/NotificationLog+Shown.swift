@@ -88,10 +88,14 @@ extension NotificationLog {
         guard let low = transactions.lazy.map(\.height).min(), let high = transactions.lazy.map(\.height).max() else {
             return []
         }
+        let asked = Set(transactions.lazy.map(\.id))
         var found = Set<TransactionID>()
         for values in ShownAmong.bindings(account: account, transactions.map(\.id)) {
             for row in try db.query(ShownAmong.sql, values) {
-                if let id = row.integer(0) { found.insert(TransactionID(number: UInt64(bitPattern: id))) }
+                // A damaged b-tree can answer an `IN` with a row it does not hold.
+                guard let id = row.integer(0).map({ TransactionID(number: UInt64(bitPattern: $0)) }), asked.contains(id)
+                else { continue }
+                found.insert(id)
             }
         }
         let watched = try WatchedPages.ids(account: account, reaching: low, through: high, db)
