@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of the fuzz targets (Fuzz/Corpus/<target>/) from Vectors/*.json and
-the node answers of shared/spec/node-api.md (§1.1–§1.6), in the input formats documented in
+the node answers of docs/node-api.md (§1.1–§1.6), in the input formats documented in
 Sources/adm-fuzz/. The seeds are committed; run this again after the vectors change:
 
     python3 Fuzz/make_corpus.py
@@ -59,7 +59,7 @@ ANS_ADDRESS, ANS_KEY = "U10629337621822775991", "188b24bd116a556ac8ba905bbbdaa16
 
 
 def as_node_sends(vector, confirmed=True):
-    """A vector transaction with what a node adds to it (node-api §1.4)."""
+    """A vector transaction with what a node adds to it (docs/node-api.md §1.4)."""
     tx = dict(vector["transaction"])
     tx.update(id=vector["id"], fee=vector["fee"])
     if confirmed:
@@ -89,7 +89,7 @@ def transaction_seeds():
 
 
 def status(version="0.10.3", height=1034307, nethash=NETHASH, timestamp=230021386, millis=True):
-    """`/api/node/status` in the shape of `version` (node-api §1.6)."""
+    """`/api/node/status` in the shape of `version` (docs/node-api.md §1.6)."""
     body = {"success": True, "nodeTimestamp": timestamp,
             "network": {"broadhash": NETHASH, "epoch": "2017-09-02T17:00:00.000Z", "height": height,
                         "fee": 50000000, "milestone": 0, "nethash": nethash, "reward": 0,
@@ -298,7 +298,7 @@ def config_seeds():
 
 
 def devnet_seeds():
-    """`selector ‖ body` for the three submission paths (node-api §1.2), `selector ‖ query` for
+    """`selector ‖ body` for the three submission paths (docs/node-api.md §1.2), `selector ‖ query` for
     the read endpoints (§1.3–§1.6); see DevnetFuzz."""
     seeds = Seeds("devnet")
     queries = {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Re-derives every vector in Vectors/ from its inputs, independently of make_vectors.py.
 
-Written from shared/spec/protocol.md (§ numbers below) without sharing code with the generator:
+Written from docs/protocol.md (§ numbers below) without sharing code with the generator:
 keys come from nacl.signing rather than the raw bindings, the X25519 keys for chat are computed
 by hand (SHA-512 + clamp, and u = (1+y)/(1-y)), and byte layouts are written out again. Invalid
 vectors are run through a model of the Swift checks (decode, validate(), verify()) to confirm
@@ -32,7 +32,7 @@ VECTORS = ROOT / "Vectors"
 TOTAL = 9_800_000_000_000_000
 MAX_CIPHERTEXT = 10_240
 P25519 = 2**255 - 19
-NS_ADDRESS = "U922832474468487910"  # adamant-ns on mainnet (node-api §4.2)
+NS_ADDRESS = "U922832474468487910"  # adamant-ns on mainnet (docs/node-api.md §4.2)
 NS_PUBLIC_KEY = "e62976484f30862e26765ad98a5835fbccc43a50de59c56bd2e0b4989ee2e0af"
 
 
@@ -670,7 +670,7 @@ def check_invalid(v):
 # --- anchors from the spec and coverage of the brief ------------------------------------------
 
 def anchor_checks(files):
-    """Values printed in protocol.md, so the generator and this checker can't share a mistake."""
+    """Values printed in docs/protocol.md, so the generator and this checker can't share a mistake."""
     by_name = lambda f: {v.get("passphrase") or v.get("name"): v for v in files[f]}
     keys_by_phrase, txs = by_name("keys.json"), files["transactions.json"]
     worked = keys_by_phrase.get("wrap track hamster grocery casual talk theory half artist toast art essence", {})

@@ -4,7 +4,7 @@
 Everything is deterministic. Passphrases come from fixed BIP39 entropy, nonces from SHA-256 of
 a label, timestamps are constants, and Ed25519 signatures and NaCl boxes are deterministic, so
 running this twice writes byte-identical files. Section numbers (§) refer to
-shared/spec/protocol.md. scripts/crosscheck.py re-derives every vector independently.
+docs/protocol.md. scripts/crosscheck.py re-derives every vector independently.
 
     python3 scripts/make_vectors.py
 """
@@ -31,7 +31,7 @@ ABSENT = object()                    # "leave this JSON key out", as opposed to 
 
 ANS_ADDRESS = "U10629337621822775991"  # §7.3
 ANS_PUBLIC_KEY = "188b24bd116a556ac8ba905bbbdaa16e237dfb14269f5a4f9a26be77537d977c"
-NS_ADDRESS = "U922832474468487910"  # adamant-ns on mainnet (node-api §4.2)
+NS_ADDRESS = "U922832474468487910"  # adamant-ns on mainnet (docs/node-api.md §4.2)
 NS_PUBLIC_KEY = "e62976484f30862e26765ad98a5835fbccc43a50de59c56bd2e0b4989ee2e0af"
 WORDLIST_SHA256 = "2f5eed53a4727b4bf8880d8f3f199efc90e58503646d9ff8eff3a2ed3b24dbda"
 

@@ -1,5 +1,5 @@
-/// The key shared by an account and one chat partner (§6): X25519 of the converted Ed25519
-/// keys, hashed by HSalsa20. Symmetric, so the sender of a message can read it back too.
+/// The key shared by an account and one chat partner (docs/protocol.md §6): X25519 of the converted
+/// Ed25519 keys, hashed by HSalsa20. Symmetric, so the sender of a message can read it back too.
 ///
 /// Computing it is the expensive part of decryption; a poller keeps one per partner.
 public final class ChatKey: Sendable {

@@ -56,7 +56,7 @@ public struct KeyPair: Sendable {
     /// The account's address.
     public var address: Address { publicKey.address }
 
-    /// Passphrase → BIP39 seed → SHA-256 → Ed25519 seed → keys (protocol §1).
+    /// Passphrase → BIP39 seed → SHA-256 → Ed25519 seed → keys (docs/protocol.md §1).
     public init(passphrase: Passphrase) {
         let seed = passphrase.seed()
         let ed25519Seed = seed.withUnsafeBytes { bytes in

@@ -1,7 +1,7 @@
 /// A node software version, `major.minor.patch`; tags such as `v0.10.3` or `0.10.0-rc1` parse
 /// to their numbers.
 public struct NodeVersion: Sendable, Hashable, Comparable, StringCodable {
-    /// The oldest version every official client still accepts (node-api.md §3).
+    /// The oldest version every official client still accepts (docs/node-api.md §3).
     public static let minimumSupported = NodeVersion(0, 8, 0)
     /// The first version with the 0.10 timestamp rules and `timestampMs`.
     // swift-format-ignore: AlwaysUseLowerCamelCase
@@ -44,7 +44,7 @@ public struct NodeVersion: Sendable, Hashable, Comparable, StringCodable {
         self = version
     }
 
-    /// What this release accepts at submission time (protocol §2.1).
+    /// What this release accepts at submission time (docs/protocol.md §2.1).
     public var timestampPolicy: TimestampPolicy { self < .v0_10 ? .v0_9 : .v0_10 }
 
     /// Orders by major, minor, then patch.

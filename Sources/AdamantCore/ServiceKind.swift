@@ -1,5 +1,5 @@
 /// Which notification service a signal is for. Each reads its own grammar and applies signals
-/// by its own rules (spec/node-api.md §4.1 and §4.2), so the kind decides the plaintext, what
+/// by its own rules (docs/node-api.md §4.1 and §4.2), so the kind decides the plaintext, what
 /// a registration is keyed by, and what the scheduler must keep apart.
 public enum ServiceKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// The iOS app's C# ANS: `{token, provider, action}`, a registration per (token, address).

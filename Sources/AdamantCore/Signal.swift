@@ -1,4 +1,5 @@
-/// Push providers the services understand (§7.2); adamant-ns spells them `FCM` and `APNS`.
+/// Push providers the services understand (docs/protocol.md §7.2); adamant-ns spells them
+/// `FCM` and `APNS`.
 public enum PushProvider: String, Sendable, Hashable, Codable, CaseIterable {
     /// Apple's production push service.
     case apns
@@ -119,12 +120,12 @@ public struct NotificationService: Sendable, Hashable {
         self.kind = kind
     }
 
-    /// The ANS the iOS app registers with (§7.3).
+    /// The ANS the iOS app registers with (docs/protocol.md §7.3).
     public static let adamantIOS = try! NotificationService(
         address: Address("U10629337621822775991"),
         publicKey: PublicKey(hex: "188b24bd116a556ac8ba905bbbdaa16e237dfb14269f5a4f9a26be77537d977c"))
 
-    /// adamant-ns, which the web and Android apps register with (node-api §4.2).
+    /// adamant-ns, which the web and Android apps register with (docs/node-api.md §4.2).
     public static let adamantNS = try! NotificationService(
         address: Address("U922832474468487910"),
         publicKey: PublicKey(hex: "e62976484f30862e26765ad98a5835fbccc43a50de59c56bd2e0b4989ee2e0af"), kind: .ns)

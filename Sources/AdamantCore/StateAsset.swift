@@ -15,7 +15,8 @@ public struct StateAsset: Sendable, Hashable, Encodable {
         self.type = type
     }
 
-    /// §4.2: UTF-8 of the value, UTF-8 of the key if non-empty, the type as int32 LE.
+    /// docs/protocol.md §4.2: UTF-8 of the value, UTF-8 of the key if non-empty, the type as
+    /// int32 LE.
     var signedBytes: [UInt8] {
         var bytes = Array(value.utf8)
         bytes += key.utf8

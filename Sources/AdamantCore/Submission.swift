@@ -1,6 +1,7 @@
 extension Transaction {
-    /// The body of `POST /api/chats/process`, `/api/transactions/process` or `/api/states/store` (§3.1):
-    /// `{"transaction": {…}}` with exactly the fields the node reads, integers as integers.
+    /// The body of `POST /api/chats/process`, `/api/transactions/process` or `/api/states/store`
+    /// (docs/protocol.md §3.1): `{"transaction": {…}}` with exactly the fields the node reads,
+    /// integers as integers.
     public func submissionBody() throws -> [UInt8] {
         try JSONCoding.encode(["transaction": Submitted(self)])
     }

@@ -1,4 +1,4 @@
-/// ADAMANT time: whole seconds since 2017-09-02 17:00:00 UTC (protocol §2).
+/// ADAMANT time: whole seconds since 2017-09-02 17:00:00 UTC (docs/protocol.md §2).
 public enum AdamantTime {
     /// The epoch, 2017-09-02T17:00:00Z, in Unix milliseconds.
     public static let epochUnixMillis: Int64 = 1_504_371_600_000
@@ -35,7 +35,8 @@ public enum AdamantTime {
 }
 
 /// A node's clock as seen from here: `delta = local − node`, in milliseconds. Transactions are
-/// stamped with the node's time, so a device clock minutes off is still accepted (§2.2).
+/// stamped with the node's time, so a device clock minutes off is still accepted
+/// (docs/protocol.md §2.2).
 public struct NodeClock: Sendable, Hashable {
     /// This device's clock minus the node's, in milliseconds.
     public var deltaMillis: Int64
@@ -76,7 +77,7 @@ public struct NodeClock: Sendable, Hashable {
     }
 }
 
-/// What a node accepts at submission time, by version (§2.1).
+/// What a node accepts at submission time, by version (docs/protocol.md §2.1).
 public enum TimestampPolicy: Sendable, Hashable {
     /// ≤ 0.9: any later slot is in the future; no past limit.
     // swift-format-ignore: AlwaysUseLowerCamelCase

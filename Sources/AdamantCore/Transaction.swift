@@ -4,7 +4,7 @@
 /// (`id`, `fee`, `height`, …) is kept as reported and never trusted: `verify()` recomputes
 /// what matters from the signed bytes.
 public struct Transaction: Sendable, Hashable {
-    // MARK: Signed fields (§4.1)
+    // MARK: Signed fields (docs/protocol.md §4.1)
     /// Transfer, chat or KVS value.
     public var type: TransactionType
     /// In 1e-8 ADM.
@@ -85,7 +85,7 @@ public struct Transaction: Sendable, Hashable {
     public var isConfirmed: Bool { height != nil }
 }
 
-// MARK: - JSON as nodes write it (§3.3, node-api §1.4)
+// MARK: - JSON as nodes write it (docs/protocol.md §3.3, docs/node-api.md §1.4)
 
 extension Transaction: Encodable {
     private enum CodingKeys: String, CodingKey {

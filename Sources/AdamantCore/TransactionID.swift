@@ -46,7 +46,7 @@ public struct TransactionType: RawRepresentable, Sendable, Hashable, Codable, Cu
     public var description: String { String(rawValue) }
 }
 
-/// `asset.chat.type`: what the encrypted message is (§6.4).
+/// `asset.chat.type`: what the encrypted message is (docs/protocol.md §6.4).
 public enum ChatType: Int, Sendable, Hashable, Codable, CaseIterable {
     /// 2017–2018 messages, charged 0.005 ADM a unit; shown like `.message`.
     case legacy = 0

@@ -1,6 +1,6 @@
-// Fees and the node's limits (§5).
+// Fees and the node's limits (docs/protocol.md §5).
 
-/// The fee the node charges, in 1e-8 ADM (§5.1).
+/// The fee the node charges, in 1e-8 ADM (docs/protocol.md §5.1).
 public enum Fee {
     /// A transfer's fee: 0.5 ADM.
     public static let transfer: Int64 = 50_000_000
@@ -35,7 +35,7 @@ public enum Fee {
     }
 }
 
-/// The node's limits on what it accepts (§5.2).
+/// The node's limits on what it accepts (docs/protocol.md §5.2).
 public enum Limits {
     /// `asset.chat.message` is at most 20,480 hex characters.
     public static let maxCiphertextBytes = 10_240

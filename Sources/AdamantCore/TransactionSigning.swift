@@ -1,8 +1,8 @@
-// Bytes, hash, signature and id of a transaction (§4).
+// Bytes, hash, signature and id of a transaction (docs/protocol.md §4).
 
 extension Transaction {
-    /// The signed bytes (§4.1–4.2): type, timestamp, sender key, requester key if any,
-    /// recipient (big-endian), amount, asset. 53 bytes plus the chat or state asset.
+    /// The signed bytes (docs/protocol.md §4.1–§4.2): type, timestamp, sender key, requester key if
+    /// any, recipient (big-endian), amount, asset. 53 bytes plus the chat or state asset.
     public func unsignedBytes() throws(TransactionError) -> [UInt8] {
         var bytes = [UInt8]()
         bytes.reserveCapacity(53 + (chat.map { $0.message.count + $0.nonce.count + 4 } ?? 0))
@@ -32,7 +32,7 @@ extension Transaction {
     /// SHA-256 of the unsigned bytes: what the sender signs.
     public func signingHash() throws(TransactionError) -> [UInt8] { Digest.sha256(try unsignedBytes()) }
 
-    /// The id from the bytes and signature(s), as the node computes it (§4.4).
+    /// The id from the bytes and signature(s), as the node computes it (docs/protocol.md §4.4).
     public func computedID() throws(TransactionError) -> TransactionID { id(ofUnsignedBytes: try unsignedBytes()) }
 
     private func id(ofUnsignedBytes bytes: [UInt8]) -> TransactionID {

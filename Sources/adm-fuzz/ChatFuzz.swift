@@ -1,8 +1,8 @@
 import AdamantCore
 
-/// Hostile chat assets and partner keys (protocol §6): `mode ‖ [partner key] ‖ nonce length ‖
-/// nonce ‖ ciphertext`. Even modes use a real partner, so the seeds' messages do decrypt; odd
-/// modes take the partner's 32-byte key from the input.
+/// Hostile chat assets and partner keys (docs/protocol.md §6): `mode ‖ [partner key] ‖
+/// nonce length ‖ nonce ‖ ciphertext`. Even modes use a real partner, so the seeds' messages do
+/// decrypt; odd modes take the partner's 32-byte key from the input.
 enum ChatFuzz {
     /// The chat vectors' first pair ("common", Vectors/chat.json).
     static let account: KeyPair = {

@@ -2,7 +2,7 @@ import AdamantCore
 import AdamantFetch
 import Foundation
 
-/// KVS state assets and AIP-3 values (protocol §4.2, §9): `mode ‖ bytes`.
+/// KVS state assets and AIP-3 values (docs/protocol.md §4.2, §9): `mode ‖ bytes`.
 /// - mode 0: the bytes are `asset.state` JSON: reading, signed bytes, fee, signing, re-encoding.
 /// - mode 1: the bytes are a stored value, opened with the account's key.
 /// - mode 2: the bytes are a payload's JSON, sealed for the account, then read as its address book.

@@ -1,7 +1,7 @@
 import AdamantCore
 import Foundation
 
-/// A transaction as a node sends it (node-api §1.4): read, verified, its bytes, id and fee
+/// A transaction as a node sends it (docs/node-api.md §1.4): read, verified, its bytes, id and fee
 /// worked out, and re-encoded, which must read back as the same transaction. Foundation's
 /// `JSONSerialization` stands beside the reader: its rewriting of a document the reader took
 /// (escapes decoded, whitespace dropped, members reordered) must read as the same transaction.

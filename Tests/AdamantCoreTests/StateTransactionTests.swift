@@ -10,7 +10,8 @@ struct StateTransactionTests {
         try Transaction.state(key: key, value: value, type: type, timestamp: 276_000_000, signedBy: owner)
     }
 
-    /// §4.2, written out by hand: value, key, type LE, after the 53-byte header with no recipient.
+    /// docs/protocol.md §4.2, written out by hand: value, key, type LE, after the 53-byte header
+    /// with no recipient.
     @Test func signedBytesFollowTheLayout() throws {
         let transaction = try Self.signed(key: "k€", value: "ü1", type: 1)
         var expected: [UInt8] =
@@ -42,7 +43,8 @@ struct StateTransactionTests {
         #expect(throws: TransactionError.invalidSignature) { try transaction.verify() }
     }
 
-    /// §5.1: Node's hex decoding decides the fee; non-hex text costs one unit whatever its length.
+    /// docs/protocol.md §5.1: Node's hex decoding decides the fee; non-hex text costs one unit
+    /// whatever its length.
     static let feeCases: [(String, Int64)] = [
         ("0x84609a38fedbcd02b657233340e6a8cb09db61a8", 100_000),
         (String(repeating: "ab", count: 764), 100_000),

@@ -40,8 +40,8 @@ struct TamperTests {
         }
     }
 
-    /// A second signature is not signed over but is in the id (§4.4): verification returns the
-    /// id with it, and catches a node that reports the id without it.
+    /// A second signature is not signed over but is in the id (docs/protocol.md §4.4): verification
+    /// returns the id with it, and catches a node that reports the id without it.
     @Test func theIDCoversASecondSignature() throws {
         var transaction = try Self.signedChat()
         let withoutIt = transaction.id!

@@ -143,7 +143,8 @@ struct AmountTests {
         #expect(ADMAmount(units: units).description == text)
     }
 
-    /// §5.1: 0.001 ADM up to 764 ciphertext bytes, 0.002 up to 1147, 0.026 for the maximum.
+    /// docs/protocol.md §5.1: 0.001 ADM up to 764 ciphertext bytes, 0.002 up to 1147, 0.026 for
+    /// the maximum.
     @Test(arguments: [
         (1, Int64(100_000)), (764, 100_000), (765, 200_000), (1147, 200_000), (1148, 300_000), (10_240, 2_600_000),
     ])

@@ -35,7 +35,7 @@ struct ANSTests {
     var tokens: [String] { registry.compactMap { $0["token"]?.string } }
     static let other = String(repeating: "cd", count: 32)
 
-    /// The C# service's batch rules, one branch each (node-api.md §4.1).
+    /// The C# service's batch rules, one branch each (docs/node-api.md §4.1).
     @Test func csharpModeAppliesAPollAsTheServiceDoes() throws {
         // A batch with no adds applies its removes.
         try land([try signal(.add)])

@@ -131,7 +131,8 @@ struct StateTests {
         #expect(try error(posted) == "Transaction is already processed: \(valid.id!)")
     }
 
-    /// §5.1 on the node's side: the fee follows the hex-decoded length, not the text.
+    /// docs/protocol.md §5.1 on the node's side: the fee follows the hex-decoded length, not
+    /// the text.
     @Test func feeIsTheNodesFormula() throws {
         let hexValue = try state(value: String(repeating: "ab", count: 765))
         _ = try submitted(hexValue)

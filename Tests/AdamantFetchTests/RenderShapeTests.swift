@@ -2,7 +2,7 @@ import AdamantCore
 import AdamantFetch
 import Testing
 
-/// Every shape of protocol.md §6.4 and §8 and clients.md §2.4, in both directions.
+/// Every shape of docs/protocol.md §6.4 and §8 and docs/clients.md §2.4, in both directions.
 @Suite("Render: every shape")
 struct RenderShapeTests {
     static let ethTransfer =

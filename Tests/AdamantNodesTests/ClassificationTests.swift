@@ -4,7 +4,7 @@ import Testing
 @testable import AdamantNodes
 
 @Suite struct ClassificationTests {
-    /// Every message of node-api.md §2's table, as nodes send it (with their suffixes).
+    /// Every message of docs/node-api.md §2's table, as nodes send it (with their suffixes).
     @Test(arguments: [
         ("Transaction is already processed: 123", 200, false, NodeErrorClass.applied),
         ("Transaction is already confirmed: 123", 200, false, .applied),

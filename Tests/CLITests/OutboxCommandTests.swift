@@ -469,7 +469,8 @@ struct OutboxCommandTests {
         }
     }
 
-    /// Two accounts share one home; each one's remove is its own, signed by it (B5).
+    /// Two accounts share one home; each one's remove is its own, signed by it
+    /// (docs/clients.md B5).
     @Test func accountsSharingAHomeKeepTheirOwnRegistrations() async throws {
         let network = try OutboxDevnet()
         let other = BIP39.randomMnemonic()

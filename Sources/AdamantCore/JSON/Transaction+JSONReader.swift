@@ -15,8 +15,9 @@ extension Transaction {
 
     private enum AssetKey: Int { case chat, state }
 
-    /// The transaction at `reader`, as nodes write it (§3.3, node-api §1.4): strict where the
-    /// bytes are signed, tolerant where node versions differ.
+    /// The transaction at `reader`, as nodes write it (docs/protocol.md §3.3,
+    /// docs/node-api.md §1.4): strict where the bytes are signed, tolerant where node versions
+    /// differ.
     package init(json reader: inout JSONReader) throws(JSONReadError) {
         var seen = SeenKeys<Key>()
         var type: TransactionType?
@@ -151,8 +152,9 @@ extension Transaction {
 extension ChatAsset {
     private enum Key: Int { case message, ownMessage, type }
 
-    /// The transaction at `reader`, as nodes write it (§3.3, node-api §1.4): strict where the
-    /// bytes are signed, tolerant where node versions differ.
+    /// The transaction at `reader`, as nodes write it (docs/protocol.md §3.3,
+    /// docs/node-api.md §1.4): strict where the bytes are signed, tolerant where node versions
+    /// differ.
     package init(json reader: inout JSONReader) throws(JSONReadError) {
         var seen = SeenKeys<Key>()
         var message: [UInt8]?
@@ -192,8 +194,9 @@ extension ChatAsset {
 extension StateAsset {
     private enum Key: Int { case key, value, type }
 
-    /// The transaction at `reader`, as nodes write it (§3.3, node-api §1.4): strict where the
-    /// bytes are signed, tolerant where node versions differ.
+    /// The transaction at `reader`, as nodes write it (docs/protocol.md §3.3,
+    /// docs/node-api.md §1.4): strict where the bytes are signed, tolerant where node versions
+    /// differ.
     package init(json reader: inout JSONReader) throws(JSONReadError) {
         var seen = SeenKeys<Key>()
         var key: String?

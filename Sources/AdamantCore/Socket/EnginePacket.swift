@@ -8,8 +8,8 @@ package struct SocketProtocolError: Error, Sendable, Equatable, CustomStringConv
     package var description: String { reason }
 }
 
-/// One Engine.IO 4 packet as it travels over HTTP long-polling (node-api §1.7): a type digit
-/// and its data; a polling body holds several, separated by the byte 0x1E.
+/// One Engine.IO 4 packet as it travels over HTTP long-polling (docs/node-api.md §1.7): a type
+/// digit and its data; a polling body holds several, separated by the byte 0x1E.
 package enum EnginePacket: Sendable, Equatable {
     /// The first answer of a session.
     case open(EngineHandshake)

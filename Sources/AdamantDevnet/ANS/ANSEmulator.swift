@@ -3,8 +3,8 @@ import Foundation
 
 /// How the emulated ANS applies the registration signals of one poll.
 public enum ANSMode: String, Sendable, CaseIterable {
-    /// As the production C# service does (node-api §4.1): per poll, the new adds (skipping those
-    /// already stored), then every remove by (token, address), whatever their order; and when
+    /// As the production C# service does (docs/node-api.md §4.1): per poll, the new adds (skipping
+    /// those already stored), then every remove by (token, address), whatever their order; and when
     /// the only adds were duplicates, none of the poll's removes.
     case csharp
     /// Each signal in chain order.
@@ -76,7 +76,7 @@ struct ANSEmulator: Sendable {
         return log
     }
 
-    /// `SignalsPoller.ProcessNewTransactions` of the C# ANS (node-api.md §4.1): adds already
+    /// `SignalsPoller.ProcessNewTransactions` of the C# ANS (docs/node-api.md §4.1): adds already
     /// stored (before this batch) are dropped; if that leaves no add although some were dropped,
     /// it returns and the batch's removes are lost; otherwise the new adds are inserted (repeats
     /// within the batch too) and then every remove deletes all rows of its (token, address).

@@ -11,8 +11,8 @@ extension Ledger {
     }
 
     /// Takes a `{"transaction": …}` body through the node's checks in the node's order
-    /// (node-api §2, protocol §5.3) and queues it. Returns the transaction with its id and fee
-    /// worked out again; throws the first check that fails, with the node's text.
+    /// (docs/node-api.md §2, docs/protocol.md §5.3) and queues it. Returns the transaction with its
+    /// id and fee worked out again; throws the first check that fails, with the node's text.
     /// `/api/states/store` looks no recipient up (`needsRecipient: false`).
     mutating func submit(
         _ body: JSONValue, version: NodeVersion, nowUnixMillis: Int64, disposition: Disposition = .enqueue,

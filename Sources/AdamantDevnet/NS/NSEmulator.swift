@@ -2,9 +2,9 @@ public import AdamantCore
 
 /// How the emulated adamant-ns applies registration signals.
 public enum NSMode: String, Sendable, CaseIterable {
-    /// As adamant-ns does (node-api §4.2): each signal when the pool admits it, as its client
-    /// socket hears it, and again each time a REST poll reads its block, a poll's batch newest
-    /// first, with no deduplication.
+    /// As adamant-ns does (docs/node-api.md §4.2): each signal when the pool admits it, as its
+    /// client socket hears it, and again each time a REST poll reads its block, a poll's batch
+    /// newest first, with no deduplication.
     case replay
     /// Each signal once, in chain order, when a poll first reads its block: the corrected service.
     case ordered

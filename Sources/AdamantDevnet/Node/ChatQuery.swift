@@ -1,7 +1,7 @@
 import AdamantCore
 
-/// `GET /api/chats/get` (node-api §1.5): chat transactions, signals left out unless asked for,
-/// `fromHeight` strictly greater, prefixed filters ignored, at most 100 a page.
+/// `GET /api/chats/get` (docs/node-api.md §1.5): chat transactions, signals left out unless asked
+/// for, `fromHeight` strictly greater, prefixed filters ignored, at most 100 a page.
 struct ChatQuery {
     static let errorPrefix = "Failed to get transactions: "
 

@@ -1,7 +1,8 @@
 import AdamantCore
 
 /// One node's HTTP API over the shared ledger: its routes, its envelopes and the shapes of its
-/// errors (node-api §1). Pure: the caller passes the node's clock and holds the ledger's lock.
+/// errors (docs/node-api.md §1). Pure: the caller passes the node's clock and holds the
+/// ledger's lock.
 struct NodeAPI {
     let profile: NodeProfile
     /// The node's clock, skew included.

@@ -45,7 +45,7 @@ struct NodeEndpoints {
 
     // MARK: Node
 
-    /// The 0.10.3 shape, trimmed to what older versions had (node-api §1.6).
+    /// The 0.10.3 shape, trimmed to what older versions had (docs/node-api.md §1.6).
     private func status(_ request: HTTPRequest) -> JSONValue {
         let version = profile.version
         let visibleBlock = ledger.blocks[Int(visibleHeight) - 1]

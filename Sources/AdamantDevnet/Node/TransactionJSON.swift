@@ -1,7 +1,8 @@
 import AdamantCore
 import Foundation
 
-/// Writes transactions with the keys, order and nulls of each node endpoint (node-api §1.4).
+/// Writes transactions with the keys, order and nulls of each node endpoint
+/// (docs/node-api.md §1.4).
 struct TransactionJSON {
     let profile: NodeProfile
     let ledger: Ledger
@@ -69,8 +70,8 @@ struct TransactionJSON {
         ]
     }
 
-    /// A socket's `newTrans` (node-api §1.7): the node's object before storage, so no height,
-    /// block or confirmations, and `recipientPublicKey` only when the recipient has a key.
+    /// A socket's `newTrans` (docs/node-api.md §1.7): the node's object before storage, so no
+    /// height, block or confirmations, and `recipientPublicKey` only when the recipient has a key.
     func admitted(_ transaction: Transaction) -> JSONValue {
         let transaction = presented(transaction)
         var members: [(key: String, value: JSONValue)] = [

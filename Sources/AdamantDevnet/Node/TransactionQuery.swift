@@ -1,8 +1,8 @@
 import AdamantCore
 
-/// `GET /api/transactions` (node-api §1.5): filters joined by OR unless prefixed `and:` (the
-/// first filter's prefix is ignored, and AND binds tighter, as in the node's SQL), `fromHeight`
-/// inclusive, unknown names refused.
+/// `GET /api/transactions` (docs/node-api.md §1.5): filters joined by OR unless prefixed `and:`
+/// (the first filter's prefix is ignored, and AND binds tighter, as in the node's SQL),
+/// `fromHeight` inclusive, unknown names refused.
 struct TransactionQuery {
     static let errorPrefix = "Failed to get transactions: "
     private static let options: Set<String> = ["limit", "offset", "orderBy", "returnAsset", "returnUnconfirmed"]

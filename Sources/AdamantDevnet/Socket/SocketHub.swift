@@ -2,11 +2,11 @@ import AdamantCore
 import Foundation
 import Synchronization
 
-/// A node's client socket (node-api §1.7): Socket.IO over Engine.IO 4 long-polling on a port of
-/// its own. Each client's poll is held until there is something to send, or a ping is due;
+/// A node's client socket (docs/node-api.md §1.7): Socket.IO over Engine.IO 4 long-polling on a
+/// port of its own. Each client's poll is held until there is something to send, or a ping is due;
 /// a transaction the pool admits goes as `newTrans` to every joined client whose subscription
-/// implies it, at most once per id per minute. A client that stops polling, or does not
-/// answer a ping in time, is forgotten, and its sid is then unknown.
+/// implies it, at most once per id per minute. A client that stops polling, or does not answer a
+/// ping in time, is forgotten, and its sid is then unknown.
 final class SocketHub: Sendable {
     struct Heartbeat: Sendable {
         var pingInterval: Duration = .seconds(25)

@@ -1,7 +1,7 @@
 import AdamantCore
 
 /// What one socket client asked to hear about, and the node's rule for whether a transaction
-/// is that (`TransactionSubscription.impliesTransaction`, node-api §1.7).
+/// is that (`TransactionSubscription.impliesTransaction`, docs/node-api.md §1.7).
 struct SocketSubscription: Sendable, Equatable {
     var addresses: Set<Address> = []
     var types: Set<Int> = []

@@ -6,8 +6,9 @@ import AdamantCore
 /// The shape is read in this order, the first match winning: a reaction (`reactto_id`), a reply
 /// (`replyto_id`: text, or a crypto transfer or files as `reply_message`), files, a crypto
 /// transfer (`type` = `<ticker>_transaction`). Ids and amounts may be strings or numbers, at
-/// any level (the iOS extension's N6). Anything unrecognised, or a recognised shape with a
-/// wrong-typed or malformed part, is `.unknown` with the sender's `text_fallback` (N5).
+/// any level (the iOS extension's N6, docs/clients.md §2.6). Anything unrecognised, or a
+/// recognised shape with a wrong-typed or malformed part, is `.unknown` with the sender's
+/// `text_fallback` (N5, docs/clients.md §2.6).
 enum RichMessage: Sendable, Hashable {
     /// AIP-12, or a reply carrying one. `amount` is a plain decimal as written; `ticker` is
     /// upper-cased ASCII letters and digits.

@@ -2,7 +2,7 @@ public import AdamantCore
 
 /// Filters for `/api/chats/get`. Only bare parameter names work there (`and:`-prefixed ones
 /// are silently ignored), and sender and recipient share one SQL placeholder, so a query
-/// names at most one party (node-api.md §1.5).
+/// names at most one party (docs/node-api.md §1.5).
 public struct ChatQuery: Sendable, Hashable {
     /// The one party a query can name.
     public enum Party: Sendable, Hashable {

@@ -38,7 +38,7 @@ extension NodeClient {
     }
 
     /// Queue, then unconfirmed pool, then chain, within one deadline: how an ambiguous
-    /// submission is resolved (node-api.md §2).
+    /// submission is resolved (docs/node-api.md §2).
     public func locate(_ id: TransactionID) async throws(NodeError) -> TransactionLocation {
         // In the order a transaction moves (queue, then pool, then block): one that moves on
         // while it is looked for is met again further on, never missed between two stages.

@@ -17,7 +17,7 @@ public struct NodeEndpoint: Sendable, Hashable {
 }
 
 extension NodeEndpoint {
-    /// The iOS app's default ADM nodes (adamant-iOS 3.10, node-api.md §3), with their
+    /// The iOS app's default ADM nodes (adamant-iOS 3.10, docs/node-api.md §3), with their
     /// alternate IP URLs.
     public static let mainnet: [NodeEndpoint] = [
         ("https://clown.adamant.im", nil),

@@ -91,7 +91,7 @@ public enum NodeHealth: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The pure rules of a health check (node-api.md §3, improved): answered, right network,
+/// The pure rules of a health check (docs/node-api.md §3, improved): answered, right network,
 /// recent enough, in the largest group of heights within `heightTolerance` blocks, and a
 /// clock that agrees with the others within `clockToleranceMillis` before it stamps.
 struct HealthRules: Sendable {

@@ -1,6 +1,6 @@
 public import AdamantCore
 
-/// What `GET /api/node/status` says, across the 0.8, 0.9 and 0.10 shapes (node-api.md §1.6).
+/// What `GET /api/node/status` says, across the 0.8, 0.9 and 0.10 shapes (docs/node-api.md §1.6).
 public struct NodeStatus: Sendable, Hashable, Decodable {
     /// The node's chain height.
     public var height: Int64

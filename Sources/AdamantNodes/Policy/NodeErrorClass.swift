@@ -1,4 +1,4 @@
-/// What a node's error means for a client that may retry (node-api.md §2, "Classification a
+/// What a node's error means for a client that may retry (docs/node-api.md §2, "Classification a
 /// retrying client can use"). Messages are matched by substring, as the node appends details.
 public enum NodeErrorClass: Sendable, Hashable {
     /// The transaction is already in this node's pool or in the chain.

@@ -1,6 +1,6 @@
 import AdamantCore
 
-/// An HTTP answer read as the node API defines it (node-api.md §1.1): HTTP status is not a
+/// An HTTP answer read as the node API defines it (docs/node-api.md §1.1): HTTP status is not a
 /// success signal, the JSON `success` field is.
 enum NodeReply: Sendable, Hashable {
     /// HTTP 200 with `success: true`; the whole body, for the caller to decode.

@@ -2,7 +2,7 @@ import AdamantCore
 
 /// Whether signed bytes that may not have arrived can still go to another node unchanged.
 /// Chats and KVS writes are refused by 0.10+ nodes about 5–10 s after their timestamp; the
-/// other types have no past window (protocol.md §2.1).
+/// other types have no past window (docs/protocol.md §2.1).
 enum ResendWindow {
     /// Time the bytes may spend in transit before the node judges them.
     static let transitAllowanceMillis: Int64 = 1_000

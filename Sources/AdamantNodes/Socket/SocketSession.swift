@@ -1,7 +1,7 @@
 package import AdamantCore
 
-/// One Socket.IO session with one node over Engine.IO long-polling (node-api §1.7), as a pure
-/// machine: the executor performs the actions it returns and feeds it what came of them. One
+/// One Socket.IO session with one node over Engine.IO long-polling (docs/node-api.md §1.7), as a
+/// pure machine: the executor performs the actions it returns and feeds it what came of them. One
 /// poll (GET) is outstanding at a time, as the server requires, and one POST; packets to send
 /// meanwhile wait and go together. A session that ends for any reason is started anew after a
 /// backoff with jitter; the events it missed are REST's to find.

@@ -5,14 +5,14 @@ public import AdamantCore
 /// service.
 ///
 /// The C# ANS applies each poll (about 10 s) as a set, adds before removes, and drops the
-/// removes of a poll whose only adds were duplicates (spec/node-api.md §4.1). So the last
+/// removes of a poll whose only adds were duplicates (docs/node-api.md §4.1). So the last
 /// signal of a token decides only when no opposite signal of that token is within `gap`
 /// blocks before it; otherwise its outcome depends on strangers' traffic and it is at risk.
 ///
-/// adamant-ns applies every signal as it is admitted and again in each poll that reads its
-/// block, newest first (§4.2). A poll that reads two different signals of one device leaves
-/// the older one standing, so the last signal decides only when the device's signal before it
-/// is the same or more than `gap` blocks older; otherwise it is at risk.
+/// adamant-ns applies every signal as it is admitted and again in each poll that reads its block,
+/// newest first (docs/node-api.md §4.2). A poll that reads two different signals of one device
+/// leaves the older one standing, so the last signal decides only when the device's signal before
+/// it is the same or more than `gap` blocks older; otherwise it is at risk.
 public struct TokenState: Sendable, Hashable {
     /// Where a token stands with the service, as far as the chain can tell.
     public enum Standing: Sendable, Hashable {

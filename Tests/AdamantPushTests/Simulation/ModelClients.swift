@@ -160,7 +160,7 @@ struct ModelOutbox {
     var sendsPerIntent: [Int64: Int] { Dictionary(uniqueKeysWithValues: intents.map { ($0.id, $0.attempts.count) }) }
 }
 
-/// The iOS app's algorithm (spec/clients.md §1.4): a stored token, set only when an add
+/// The iOS app's algorithm (docs/clients.md §1.4): a stored token, set only when an add
 /// succeeds and compared on every login; removes signed once, kept when their send fails, and
 /// resent at cold launch. On 0.10 nodes a resent remove older than the past window is refused
 /// and kept forever; on 0.9 it lands whenever it is resent.
@@ -192,7 +192,7 @@ struct ModelIOSApp {
     }
 
     /// Clears the stored token first, then sends; a failed send is kept (unless the app dies
-    /// before it is written: B7).
+    /// before it is written: docs/clients.md B7).
     private mutating func remove(
         _ token: String, on network: inout SimulatedNetwork, _ conditions: SendConditions, crash: CrashPoint?,
         now: Int64
@@ -206,7 +206,7 @@ struct ModelIOSApp {
     /// Cold launch: every kept remove is sent again; success drops it, any error keeps it.
     mutating func coldLaunch(on network: inout SimulatedNetwork, _ conditions: SendConditions, now: Int64) {
         pendingRemoves = pendingRemoves.filter { pending in
-            // "more than 5 seconds in the past", kept (B8)
+            // "more than 5 seconds in the past", kept (docs/clients.md B8)
             if version010 && now - pending.signedAt > 10_000 { return true }
             return !send(pending.signal, on: &network, conditions)
         }
