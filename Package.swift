@@ -21,27 +21,24 @@ let package = Package(
     targets: [
         // C system libraries: a module map and a shim header each, nothing else.
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        // How the three below load their library with dlopen on first use: by a list of sonames,
+        // every function resolved, and what is missing said in a sentence.
+        .target(name: "CLoader", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // libcurl (libcurl4-openssl-dev to build) is not linked but loaded with dlopen by the
         // first request: a command that makes none never pays for its 32 libraries.
         .target(
-            name: "CCurl",
-            linkerSettings: [
-                .linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("pthread", .when(platforms: [.linux])),
-            ]),
+            name: "CCurl", dependencies: ["CLoader"],
+            linkerSettings: [.linkedLibrary("pthread", .when(platforms: [.linux]))]),
         // sd-bus (libsystemd-dev to build), loaded with dlopen by the first notification sent to
         // the desktop: a command without --notify never loads it.
         .target(
-            name: "CSDBus",
-            linkerSettings: [
-                .linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("pthread", .when(platforms: [.linux])),
-            ]),
+            name: "CSDBus", dependencies: ["CLoader"],
+            linkerSettings: [.linkedLibrary("pthread", .when(platforms: [.linux]))]),
         // libcrypto (libssl-dev to build), loaded with dlopen by the first encrypted session
         // with the desktop's keyring: its Diffie-Hellman and AES-CBC, which libsodium lacks.
         .target(
-            name: "CCrypto",
-            linkerSettings: [
-                .linkedLibrary("dl", .when(platforms: [.linux])), .linkedLibrary("pthread", .when(platforms: [.linux])),
-            ]),
+            name: "CCrypto", dependencies: ["CLoader"],
+            linkerSettings: [.linkedLibrary("pthread", .when(platforms: [.linux]))]),
         // posix_spawn's close-from action, which Swift's Glibc module does not declare.
         .target(name: "CSpawn"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),

@@ -1,11 +1,10 @@
 #include "ccrypto.h"
 
-#include <dlfcn.h>
+#include <cloader.h>
 #include <limits.h>
 #include <openssl/bn.h>
 #include <openssl/evp.h>
 #include <pthread.h>
-#include <stdio.h>
 
 /* The library's functions, filled once by load(); read only after pthread_once returned. */
 static struct {
@@ -29,38 +28,35 @@ static pthread_once_t loaded = PTHREAD_ONCE_INIT;
 static char failure[512];
 static const char *failed = NULL;
 
-static int resolve(void *library, const char *name, void **function) {
-    *function = dlsym(library, name);
-    if (*function) return 1;
-    snprintf(failure, sizeof failure, "the libcrypto found has no %s: install OpenSSL 3's (Debian: apt install libssl3)", name);
-    return 0;
-}
+static const char *const names[] = {"libcrypto.so.3"};
+
+static const struct cloader_library library = {
+    .name = "libcrypto",
+    .sonames = names,
+    .soname_count = sizeof names / sizeof names[0],
+    .when_missing = "install it (Debian: apt install libssl3)",
+    .when_incomplete = ": install OpenSSL 3's (Debian: apt install libssl3)",
+};
+
+static const struct cloader_symbol symbols[] = {
+    {"BN_CTX_new", (void **)&ossl.ctx_new},
+    {"BN_CTX_free", (void **)&ossl.ctx_free},
+    {"BN_bin2bn", (void **)&ossl.bin2bn},
+    {"BN_bn2binpad", (void **)&ossl.bn2binpad},
+    {"BN_new", (void **)&ossl.bn_new},
+    {"BN_clear_free", (void **)&ossl.clear_free},
+    {"BN_set_flags", (void **)&ossl.set_flags},
+    {"BN_mod_exp", (void **)&ossl.mod_exp},
+    {"EVP_CIPHER_CTX_new", (void **)&ossl.cipher_new},
+    {"EVP_CIPHER_CTX_free", (void **)&ossl.cipher_free},
+    {"EVP_aes_128_cbc", (void **)&ossl.aes_128_cbc},
+    {"EVP_CipherInit_ex", (void **)&ossl.cipher_init},
+    {"EVP_CipherUpdate", (void **)&ossl.cipher_update},
+    {"EVP_CipherFinal_ex", (void **)&ossl.cipher_final},
+};
 
 static void load(void) {
-    void *library = dlopen("libcrypto.so.3", RTLD_LAZY | RTLD_LOCAL);
-    if (!library) {
-        const char *why = dlerror();
-        snprintf(failure, sizeof failure, "libcrypto could not be loaded (%s): install it (Debian: apt install libssl3)",
-                 why ? why : "not found");
-        failed = failure;
-        return;
-    }
-    /* POSIX makes a function pointer read through void * from dlsym well defined. */
-    int found = resolve(library, "BN_CTX_new", (void **)&ossl.ctx_new)
-        && resolve(library, "BN_CTX_free", (void **)&ossl.ctx_free)
-        && resolve(library, "BN_bin2bn", (void **)&ossl.bin2bn)
-        && resolve(library, "BN_bn2binpad", (void **)&ossl.bn2binpad)
-        && resolve(library, "BN_new", (void **)&ossl.bn_new)
-        && resolve(library, "BN_clear_free", (void **)&ossl.clear_free)
-        && resolve(library, "BN_set_flags", (void **)&ossl.set_flags)
-        && resolve(library, "BN_mod_exp", (void **)&ossl.mod_exp)
-        && resolve(library, "EVP_CIPHER_CTX_new", (void **)&ossl.cipher_new)
-        && resolve(library, "EVP_CIPHER_CTX_free", (void **)&ossl.cipher_free)
-        && resolve(library, "EVP_aes_128_cbc", (void **)&ossl.aes_128_cbc)
-        && resolve(library, "EVP_CipherInit_ex", (void **)&ossl.cipher_init)
-        && resolve(library, "EVP_CipherUpdate", (void **)&ossl.cipher_update)
-        && resolve(library, "EVP_CipherFinal_ex", (void **)&ossl.cipher_final);
-    if (!found) failed = failure;
+    if (!cloader_load(&library, symbols, sizeof symbols / sizeof symbols[0], failure, sizeof failure)) failed = failure;
 }
 
 const char *ccrypto_load_failure(void) {

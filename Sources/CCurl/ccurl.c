@@ -1,6 +1,6 @@
 #include "ccurl.h"
 
-#include <dlfcn.h>
+#include <cloader.h>
 #include <pthread.h>
 #include <stdio.h>
 
@@ -35,51 +35,36 @@ static const char *const names[] = {"libcurl.4.dylib", "/usr/lib/libcurl.4.dylib
 static const char *const names[] = {"libcurl.so.4", "libcurl.so"};
 #endif
 
-static int resolve(void *library, const char *name, void **function) {
-    *function = dlsym(library, name);
-    if (*function) return 1;
-    snprintf(failure, sizeof failure, "the libcurl found has no %s", name);
-    return 0;
-}
+static const struct cloader_library library = {
+    .name = "libcurl",
+    .sonames = names,
+    .soname_count = sizeof names / sizeof names[0],
+    .when_missing = "install it (Debian: apt install libcurl4)",
+    .when_incomplete = "",
+};
 
-/*
- * RTLD_LAZY: libcurl, OpenSSL, GnuTLS and most of the 32 libraries are linked with -z now and
- * are bound in full whatever is asked; lazy binding only spares the rest (Kerberos, RTMP, GMP,
- * zlib: some 1,850 functions, most of which a plain HTTP transfer never calls) from being
- * bound before they are first called.
- */
+static const struct cloader_symbol symbols[] = {
+    {"curl_global_init", (void **)&curl.global_init},
+    {"curl_easy_init", (void **)&curl.easy_init},
+    {"curl_easy_cleanup", (void **)&curl.easy_cleanup},
+    {"curl_easy_reset", (void **)&curl.easy_reset},
+    {"curl_multi_init", (void **)&curl.multi_init},
+    {"curl_multi_cleanup", (void **)&curl.multi_cleanup},
+    {"curl_multi_add_handle", (void **)&curl.multi_add_handle},
+    {"curl_multi_remove_handle", (void **)&curl.multi_remove_handle},
+    {"curl_multi_perform", (void **)&curl.multi_perform},
+    {"curl_multi_poll", (void **)&curl.multi_poll},
+    {"curl_multi_wakeup", (void **)&curl.multi_wakeup},
+    {"curl_multi_info_read", (void **)&curl.multi_info_read},
+    {"curl_easy_strerror", (void **)&curl.easy_strerror},
+    {"curl_easy_setopt", (void **)&curl.easy_setopt},
+    {"curl_easy_getinfo", (void **)&curl.easy_getinfo},
+    {"curl_slist_append", (void **)&curl.slist_append},
+    {"curl_slist_free_all", (void **)&curl.slist_free_all},
+};
+
 static void load(void) {
-    void *library = NULL;
-    const char *why = NULL;
-    int flags = RTLD_LAZY | RTLD_LOCAL;
-    for (size_t index = 0; index < sizeof names / sizeof names[0] && !library; index++) {
-        library = dlopen(names[index], flags);
-        if (!library && !why) why = dlerror();
-    }
-    if (!library) {
-        snprintf(failure, sizeof failure, "libcurl could not be loaded (%s): install it (Debian: apt install libcurl4)", why ? why : "not found");
-        failed = failure;
-        return;
-    }
-    /* POSIX makes a function pointer read through void * from dlsym well defined. */
-    int found = resolve(library, "curl_global_init", (void **)&curl.global_init)
-        && resolve(library, "curl_easy_init", (void **)&curl.easy_init)
-        && resolve(library, "curl_easy_cleanup", (void **)&curl.easy_cleanup)
-        && resolve(library, "curl_easy_reset", (void **)&curl.easy_reset)
-        && resolve(library, "curl_multi_init", (void **)&curl.multi_init)
-        && resolve(library, "curl_multi_cleanup", (void **)&curl.multi_cleanup)
-        && resolve(library, "curl_multi_add_handle", (void **)&curl.multi_add_handle)
-        && resolve(library, "curl_multi_remove_handle", (void **)&curl.multi_remove_handle)
-        && resolve(library, "curl_multi_perform", (void **)&curl.multi_perform)
-        && resolve(library, "curl_multi_poll", (void **)&curl.multi_poll)
-        && resolve(library, "curl_multi_wakeup", (void **)&curl.multi_wakeup)
-        && resolve(library, "curl_multi_info_read", (void **)&curl.multi_info_read)
-        && resolve(library, "curl_easy_strerror", (void **)&curl.easy_strerror)
-        && resolve(library, "curl_easy_setopt", (void **)&curl.easy_setopt)
-        && resolve(library, "curl_easy_getinfo", (void **)&curl.easy_getinfo)
-        && resolve(library, "curl_slist_append", (void **)&curl.slist_append)
-        && resolve(library, "curl_slist_free_all", (void **)&curl.slist_free_all);
-    if (!found) {
+    if (!cloader_load(&library, symbols, sizeof symbols / sizeof symbols[0], failure, sizeof failure)) {
         failed = failure;
         return;
     }

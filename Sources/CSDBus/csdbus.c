@@ -1,8 +1,7 @@
 #include "csdbus.h"
 
-#include <dlfcn.h>
+#include <cloader.h>
 #include <pthread.h>
-#include <stdio.h>
 
 /* The library's functions, filled once by load(); read only after pthread_once returned. */
 static struct {
@@ -46,58 +45,55 @@ static pthread_once_t loaded = PTHREAD_ONCE_INIT;
 static char failure[512];
 static const char *failed = NULL;
 
-static int resolve(void *library, const char *name, void **function) {
-    *function = dlsym(library, name);
-    if (*function) return 1;
-    snprintf(failure, sizeof failure, "the libsystemd found has no %s: install the one of systemd 241 or later", name);
-    return 0;
-}
+static const char *const names[] = {"libsystemd.so.0"};
+
+static const struct cloader_library library = {
+    .name = "libsystemd",
+    .sonames = names,
+    .soname_count = sizeof names / sizeof names[0],
+    .when_missing = "install it (Debian: apt install libsystemd0)",
+    .when_incomplete = ": install the one of systemd 241 or later",
+};
+
+static const struct cloader_symbol symbols[] = {
+    {"sd_bus_new", (void **)&sd.new_bus},
+    {"sd_bus_set_address", (void **)&sd.set_address},
+    {"sd_bus_set_bus_client", (void **)&sd.set_bus_client},
+    {"sd_bus_set_method_call_timeout", (void **)&sd.set_method_call_timeout},
+    {"sd_bus_start", (void **)&sd.start},
+    {"sd_bus_close_unref", (void **)&sd.close_unref},
+    {"sd_bus_is_open", (void **)&sd.is_open},
+    {"sd_bus_is_ready", (void **)&sd.is_ready},
+    {"sd_bus_get_fd", (void **)&sd.get_fd},
+    {"sd_bus_get_events", (void **)&sd.get_events},
+    {"sd_bus_get_timeout", (void **)&sd.get_timeout},
+    {"sd_bus_process", (void **)&sd.process},
+    {"sd_bus_wait", (void **)&sd.wait},
+    {"sd_bus_call", (void **)&sd.call},
+    {"sd_bus_match_signal", (void **)&sd.match_signal},
+    {"sd_bus_slot_unref", (void **)&sd.slot_unref},
+    {"sd_bus_error_free", (void **)&sd.error_free},
+    {"sd_bus_message_new_method_call", (void **)&sd.message_new_method_call},
+    {"sd_bus_message_unref", (void **)&sd.message_unref},
+    {"sd_bus_message_get_member", (void **)&sd.message_get_member},
+    {"sd_bus_message_get_sender", (void **)&sd.message_get_sender},
+    {"sd_bus_message_append_basic", (void **)&sd.message_append_basic},
+    {"sd_bus_message_open_container", (void **)&sd.message_open_container},
+    {"sd_bus_message_close_container", (void **)&sd.message_close_container},
+    {"sd_bus_message_read_basic", (void **)&sd.message_read_basic},
+    {"sd_bus_message_append_array", (void **)&sd.message_append_array},
+    {"sd_bus_message_read_array", (void **)&sd.message_read_array},
+    {"sd_bus_message_enter_container", (void **)&sd.message_enter_container},
+    {"sd_bus_message_exit_container", (void **)&sd.message_exit_container},
+    {"sd_bus_set_fd", (void **)&sd.set_fd},
+    {"sd_bus_unref", (void **)&sd.unref},
+    {"sd_bus_message_new_signal", (void **)&sd.message_new_signal},
+    {"sd_bus_message_new_method_return", (void **)&sd.message_new_method_return},
+    {"sd_bus_message_seal", (void **)&sd.message_seal},
+};
 
 static void load(void) {
-    void *library = dlopen("libsystemd.so.0", RTLD_LAZY | RTLD_LOCAL);
-    if (!library) {
-        const char *why = dlerror();
-        snprintf(failure, sizeof failure, "libsystemd could not be loaded (%s): install it (Debian: apt install libsystemd0)",
-                 why ? why : "not found");
-        failed = failure;
-        return;
-    }
-    /* POSIX makes a function pointer read through void * from dlsym well defined. */
-    int found = resolve(library, "sd_bus_new", (void **)&sd.new_bus)
-        && resolve(library, "sd_bus_set_address", (void **)&sd.set_address)
-        && resolve(library, "sd_bus_set_bus_client", (void **)&sd.set_bus_client)
-        && resolve(library, "sd_bus_set_method_call_timeout", (void **)&sd.set_method_call_timeout)
-        && resolve(library, "sd_bus_start", (void **)&sd.start)
-        && resolve(library, "sd_bus_close_unref", (void **)&sd.close_unref)
-        && resolve(library, "sd_bus_is_open", (void **)&sd.is_open)
-        && resolve(library, "sd_bus_is_ready", (void **)&sd.is_ready)
-        && resolve(library, "sd_bus_get_fd", (void **)&sd.get_fd)
-        && resolve(library, "sd_bus_get_events", (void **)&sd.get_events)
-        && resolve(library, "sd_bus_get_timeout", (void **)&sd.get_timeout)
-        && resolve(library, "sd_bus_process", (void **)&sd.process)
-        && resolve(library, "sd_bus_wait", (void **)&sd.wait)
-        && resolve(library, "sd_bus_call", (void **)&sd.call)
-        && resolve(library, "sd_bus_match_signal", (void **)&sd.match_signal)
-        && resolve(library, "sd_bus_slot_unref", (void **)&sd.slot_unref)
-        && resolve(library, "sd_bus_error_free", (void **)&sd.error_free)
-        && resolve(library, "sd_bus_message_new_method_call", (void **)&sd.message_new_method_call)
-        && resolve(library, "sd_bus_message_unref", (void **)&sd.message_unref)
-        && resolve(library, "sd_bus_message_get_member", (void **)&sd.message_get_member)
-        && resolve(library, "sd_bus_message_get_sender", (void **)&sd.message_get_sender)
-        && resolve(library, "sd_bus_message_append_basic", (void **)&sd.message_append_basic)
-        && resolve(library, "sd_bus_message_open_container", (void **)&sd.message_open_container)
-        && resolve(library, "sd_bus_message_close_container", (void **)&sd.message_close_container)
-        && resolve(library, "sd_bus_message_read_basic", (void **)&sd.message_read_basic)
-        && resolve(library, "sd_bus_message_append_array", (void **)&sd.message_append_array)
-        && resolve(library, "sd_bus_message_read_array", (void **)&sd.message_read_array)
-        && resolve(library, "sd_bus_message_enter_container", (void **)&sd.message_enter_container)
-        && resolve(library, "sd_bus_message_exit_container", (void **)&sd.message_exit_container)
-        && resolve(library, "sd_bus_set_fd", (void **)&sd.set_fd)
-        && resolve(library, "sd_bus_unref", (void **)&sd.unref)
-        && resolve(library, "sd_bus_message_new_signal", (void **)&sd.message_new_signal)
-        && resolve(library, "sd_bus_message_new_method_return", (void **)&sd.message_new_method_return)
-        && resolve(library, "sd_bus_message_seal", (void **)&sd.message_seal);
-    if (!found) failed = failure;
+    if (!cloader_load(&library, symbols, sizeof symbols / sizeof symbols[0], failure, sizeof failure)) failed = failure;
 }
 
 const char *csdbus_load_failure(void) {

@@ -180,15 +180,6 @@ extension Character {
     fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }
 
-extension NotificationPolicy {
-    /// The decision for `notification` at `unixMillis`, in its chat and the local time of day.
-    public func decide(_ notification: WatchNotification, unixMillis: Int64) -> Decision {
-        decide(
-            notification.result.notification, in: ChatBubbles.Chat(of: notification), unixMillis: unixMillis,
-            minute: LocalTime.minuteOfDay(unixMillis: unixMillis))
-    }
-}
-
 extension NotificationPolicy.Presentation {
     /// `notification` as this presentation shows it, for every output: the title and body
     /// replaced, and the message's text left out unless it may be passed on.
@@ -200,24 +191,3 @@ extension NotificationPolicy.Presentation {
         return shown
     }
 }
-
-/// The local time of day, for quiet hours: minutes since local midnight, as the C library's
-/// time zone (`TZ`, `/etc/localtime`) has it.
-public enum LocalTime {
-    /// The minutes since local midnight at `unixMillis`; since UTC's midnight when the C
-    /// library cannot say.
-    public static func minuteOfDay(unixMillis: Int64) -> Int {
-        var seconds = time_t(unixMillis / 1000)
-        var parts = tm()
-        guard localtime_r(&seconds, &parts) != nil else { return Int((unixMillis / 60_000) % 1440) }
-        return Int(parts.tm_hour) * 60 + Int(parts.tm_min)
-    }
-}
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif

@@ -2,7 +2,7 @@ import AdamantCore
 import AdamantDevnet
 import AdamantNodes
 import AdamantStore
-import Foundation
+import Synchronization
 import Testing
 
 @testable import AdamantPush
@@ -13,31 +13,27 @@ struct PushEvidenceTests {
     static let token = String(repeating: "e1", count: 32)
 
     struct Setup {
-        let network: FetchNetwork
+        let network: OutboxNetwork
+        /// Who writes to the account.
+        let friend: KeyPair
         let outbox: Outbox
         let log: NotificationLog
-        let home: String
     }
 
     func setup() async throws -> Setup {
-        let network = try await FetchNetwork { $0.ansMode = .ordered }
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("adm-evidence-\(UUID())").path
-        let service = try NotificationService(
-            address: network.devnet.ans.address, publicKey: network.devnet.ans.publicKey)
-        var configuration = Outbox.Configuration()
-        configuration.pollInterval = .milliseconds(50)
-        let outbox = try Outbox(
-            home: home, keyPair: network.me, service: service,
-            chain: NodeClient(pool: network.pool, deadline: .seconds(3)), configuration: configuration)
+        let network = try await OutboxNetwork(mode: .ordered)
+        let outbox = try network.outbox(home: "home")
         let intent = try await outbox.register(token: Self.token, provider: .apns)
         _ = try await outbox.waitUntilSettled(intent, within: .seconds(20))
-        return Setup(network: network, outbox: outbox, log: try NotificationLog(home: home), home: home)
+        return Setup(
+            network: network, friend: network.stranger(), outbox: outbox,
+            log: try NotificationLog(home: network.home.file("home")))
     }
 
     func check(_ setup: Setup, at unixMillis: Int64) -> PushEvidenceCheck {
         PushEvidenceCheck(
-            account: setup.network.me.address, log: setup.log, client: NodeClient(pool: setup.network.pool),
-            wallClock: ManualWallClock(unixMillis: unixMillis))
+            account: setup.network.account.address, log: setup.log,
+            client: NodeClient(pool: setup.network.client.pool), wallClock: ManualWallClock(unixMillis: unixMillis))
     }
 
     /// Records `transaction` as brought by a push at `unixMillis`, once it is in a block.
@@ -46,7 +42,7 @@ struct PushEvidenceTests {
         let confirmed = try #require(
             setup.network.devnet.confirmedTransactions.first { $0.signature == transaction.signature })
         _ = try await setup.log.recordShown(
-            try transaction.computedID(), account: setup.network.me.address, pushed: true, at: unixMillis,
+            try transaction.computedID(), account: setup.network.account.address, pushed: true, at: unixMillis,
             height: confirmed.height)
     }
 
@@ -54,10 +50,10 @@ struct PushEvidenceTests {
         let setup = try await setup()
         let network = setup.network
         let now = SystemWallClock().unixMillis()
-        let first = try await network.send("pushed", from: network.friend, to: network.me)
+        let first = try await network.send("pushed", from: setup.friend, to: network.account)
         network.devnet.mine()
         try await pushed(first, setup, at: now)
-        for text in ["lost one", "lost two"] { try await network.send(text, from: network.friend, to: network.me) }
+        for text in ["lost one", "lost two"] { try await network.send(text, from: setup.friend, to: network.account) }
         network.devnet.mine()
         let tokens = try await setup.outbox.tokensOnChain()
 
@@ -68,9 +64,10 @@ struct PushEvidenceTests {
                 == .pushesMissing(count: 2, sinceUnixMillis: now, tokens: [Self.token]))
 
         // Pushed after all (late): no longer missing.
-        for transaction in network.devnet.confirmedTransactions where transaction.recipientId == network.me.address {
+        for transaction in network.devnet.confirmedTransactions where transaction.recipientId == network.account.address
+        {
             _ = try await setup.log.recordShown(
-                try transaction.computedID(), account: network.me.address, pushed: true, at: now,
+                try transaction.computedID(), account: network.account.address, pushed: true, at: now,
                 height: transaction.height)
         }
         #expect(try await check(setup, at: later).assess(tokens) == nil)
@@ -78,7 +75,7 @@ struct PushEvidenceTests {
 
     @Test func aHomeThatNeverReceivedAPushSaysNothing() async throws {
         let setup = try await setup()
-        try await setup.network.send("never pushed", from: setup.network.friend, to: setup.network.me)
+        try await setup.network.send("never pushed", from: setup.friend, to: setup.network.account)
         setup.network.devnet.mine()
         let later = SystemWallClock().unixMillis() + 60 * 60_000
         #expect(try await check(setup, at: later).assess(try await setup.outbox.tokensOnChain()) == nil)
@@ -91,7 +88,7 @@ struct PushEvidenceTests {
         let tokens = try await setup.outbox.tokensOnChain()
         #expect(tokens[Self.token]?.standing == .unregistered)
         let now = SystemWallClock().unixMillis()
-        let message = try await setup.network.send("still pushed", from: setup.network.friend, to: setup.network.me)
+        let message = try await setup.network.send("still pushed", from: setup.friend, to: setup.network.account)
         setup.network.devnet.mine()
 
         try await pushed(message, setup, at: now)
@@ -99,10 +96,27 @@ struct PushEvidenceTests {
             try await check(setup, at: now).assess(tokens) == nil,
             "a push just after the remove may be the service's last")
         try await pushed(
-            try await setup.network.send("and again", from: setup.network.friend, to: setup.network.me), setup,
+            try await setup.network.send("and again", from: setup.friend, to: setup.network.account), setup,
             at: now + 11 * 60_000)
         #expect(
             try await check(setup, at: now + 12 * 60_000).assess(tokens)
                 == .pushesAfterRemove(count: 1, tokens: [Self.token]))
+    }
+}
+
+extension OutboxNetwork {
+    /// Sends `text` from `sender` to `recipient` and returns the signed transaction once a
+    /// node took it (not yet in a block).
+    @discardableResult
+    fileprivate func send(_ text: String, from sender: KeyPair, to recipient: KeyPair) async throws -> Transaction {
+        let asset = try ChatKey(secretKey: sender.secretKey, partner: recipient.publicKey).seal(text, type: .message)
+        let captured = Mutex<Transaction?>(nil)
+        let result = try await NodeClient(pool: client.pool).submitChat(
+            asset, to: recipient.address, signedBy: sender
+        ) { transaction in
+            captured.withLock { $0 = transaction }
+        }
+        try #require(result.outcome == .accepted(result.transactionID), "not accepted: \(result)")
+        return try #require(captured.withLock { $0 })
     }
 }
