@@ -7,21 +7,6 @@ import AdamantStore
 /// What `adm-fetch watch` logs of what it shows and how it ends, and the exit code and error
 /// line each way of ending is.
 public enum WatchReport {
-    /// One line per notification: what kind at info, which transaction only at debug, never
-    /// what it says.
-    public static func log(_ result: FetchResult, _ logger: Logger) {
-        let detail =
-            logger.logs(.debug)
-            ? " (transaction \(result.id)\(result.transaction?.height.map { ", block \($0)" } ?? ""))" : ""
-        if let failure = result.failure {
-            logger.log(
-                .warning,
-                "watch: notification with the generic text: \(result.notification.kind.rawValue)\(detail): \(failure)")
-        } else {
-            logger.log(.info, "watch: notification: \(result.notification.kind.rawValue)\(detail)")
-        }
-    }
-
     /// The progress line through a backlog: only while pages come back full, cleared at the end.
     public static func showing(_ line: ProgressLine) -> @Sendable (WatchProgress) -> Void {
         { progress in

@@ -1,5 +1,6 @@
 public import AdamantCLI
 public import AdamantCore
+public import AdamantFetch
 public import AdamantNodes
 public import AdamantPush
 public import AdamantStore
@@ -58,5 +59,30 @@ public enum WatchSetup {
             logger.log(.warning, "watch: the registration outbox is not flushed while watching: \(error.message)")
             return nil
         }
+    }
+
+    /// A watch of each account through its pool (`pools` as `pools(for:)` gave them), recorded
+    /// in its log, with its outbox flushed beside it when its home has one.
+    public static func watchers(
+        of accounts: [WatchedAccount], pools: [NodePool], logs: [Address: NotificationLog],
+        configuration: Watcher.Configuration, fetching: Fetcher.Configuration, _ arguments: ParsedArguments,
+        _ context: Context, _ logger: Logger
+    ) async -> [Watcher] {
+        var watchers: [Watcher] = []
+        for (index, account) in accounts.enumerated() {
+            let pool = pools[pools.count == accounts.count ? index : 0]
+            guard let log = logs[account.keyPair.address] else { continue }  // every account has one
+            let fetcher = Fetcher(
+                keyPair: account.keyPair, client: NodeClient(pool: pool, deadline: pool.allowing(.seconds(15))),
+                configuration: fetching, publicKeys: log)
+            let chore = await outbox(of: account, nodes: fetcher.client, arguments, context, logger).map {
+                outbox in { @Sendable in await RegistrationChore(outbox: outbox, events: logger).run() }
+            }
+            watchers.append(
+                Watcher(
+                    fetcher: fetcher, log: log, configuration: configuration, chore: chore, events: logger,
+                    progress: logger.progress.map(WatchReport.showing)))
+        }
+        return watchers
     }
 }

@@ -57,4 +57,6 @@ public struct Demoted: LogSink {
     public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         base.log(.debug, source + ": " + message())
     }
+
+    public func logs(_ level: LogLevel) -> Bool { base.logs(.debug) }
 }

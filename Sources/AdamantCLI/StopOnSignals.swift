@@ -47,7 +47,13 @@ enum StopNotice {
 /// sees a signal only if every thread blocks it, and the threads already running do not.
 public final class StopOnSignals: Sendable {
     private final class State: Sendable {
-        let lock = Mutex<(signal: Int32?, cancel: (@Sendable () -> Void)?)>((nil, nil))
+        struct Held {
+            var signal: Int32?
+            /// The `run`s waiting for a signal, by the number each took.
+            var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
+            var next = 0
+        }
+        let lock = Mutex(Held())
     }
     private let state = State()
     private let readEnd: Int32
@@ -70,12 +76,13 @@ public final class StopOnSignals: Sendable {
                 let count = read(readEnd, &byte, 1)
                 if count < 0 && errno == EINTR { continue }
                 guard count == 1 else { break }  // closed: released
-                let cancel = state.lock.withLock { state in
+                let waiting = state.lock.withLock { state in
                     state.signal = state.signal ?? Int32(byte)
-                    return state.cancel
+                    defer { state.waiting = [:] }
+                    return state.waiting.values
                 }
                 StopNotice.post()
-                cancel?()
+                for waiter in waiting { waiter.resume() }
             }
             close(readEnd)
         }
@@ -102,21 +109,52 @@ public final class StopOnSignals: Sendable {
         }
     }
 
-    /// Runs `body` in a task of its own that the first signal cancels (at once, if one came
-    /// already), and gives what it returned or threw; `requested` then tells whether a signal
-    /// ended it.
+    /// Runs `body` as a child task that the first signal cancels (at once, if one came
+    /// already), beside a child that waits for the signal, and gives what `body` returned or
+    /// threw; `requested` then tells whether a signal ended it. Cancelling the caller cancels
+    /// both, as for any task group.
     public func run<Value: Sendable, Failure: Error>(
         _ body: @escaping @Sendable () async throws(Failure) -> Value
     ) async throws(Failure) -> Value {
-        let task = Task { () -> Result<Value, Failure> in
-            do throws(Failure) { return .success(try await body()) } catch { return .failure(error) }
+        let ended = await withTaskGroup(of: Result<Value, Failure>?.self) { group in
+            group.addTask {
+                do throws(Failure) { return .success(try await body()) } catch { return .failure(error) }
+            }
+            group.addTask {
+                await self.signalled()
+                return nil
+            }
+            var ended: Result<Value, Failure>?
+            // Whichever ends first ends the other: a signal cancels the body, the body's end
+            // the wait.
+            while let next = await group.next() {
+                group.cancelAll()
+                if let next { ended = next }
+            }
+            return ended
         }
-        let already = state.lock.withLock { state in
-            state.cancel = { task.cancel() }
-            return state.signal != nil
+        guard let ended else { preconditionFailure("the body's child always ends with a result") }
+        return try ended.get()
+    }
+
+    /// Returns once a signal came (at once, if one came already), or the task is cancelled.
+    private func signalled() async {
+        let number = state.lock.withLock { state in
+            defer { state.next += 1 }
+            return state.next
         }
-        if already { task.cancel() }
-        return try await task.value.get()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                let now = state.lock.withLock { state in
+                    guard state.signal == nil, !Task.isCancelled else { return true }
+                    state.waiting[number] = waiter
+                    return false
+                }
+                if now { waiter.resume() }
+            }
+        } onCancel: {
+            state.lock.withLock { $0.waiting.removeValue(forKey: number) }?.resume()
+        }
     }
 
     /// From here on a signal is ignored (the process is stopping anyway).

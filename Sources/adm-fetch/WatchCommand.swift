@@ -128,38 +128,23 @@ struct WatchCommand: Command {
         // the accounts share one pool and one socket per node.
         let ownCircuits = try NodeOptions.separatesAccounts(arguments, context)
         // Bad input is said first (64), then a missing desktop (69).
-        let open = try DesktopOutput.opener(arguments, context, log: logger)
+        let opener = try ChatOpener(arguments, context, log: logger)
         let wording = Wording(environment: context.environment)
         let desktop = try await DesktopOutput.notifier(arguments, context, wording: wording)
         if let server = desktop?.server { logger.log(.info, "desktop: notifications through \(server)") }
         let pools = try await WatchSetup.pools(for: accounts, ownCircuits: ownCircuits, arguments, context, logger)
         defer { for (pool, account) in zip(pools, accounts) { HealthCache.save(pool, home: account.home) } }
-        let logsByAccount = try WatchSetup.logs(of: accounts)
-        var watchers: [Watcher] = []
-        var fetchers: [Address: Fetcher] = [:]
+        let logs = try WatchSetup.logs(of: accounts)
         var configuration = Watcher.Configuration()
         configuration.live = !arguments.flag(Self.noLive)
         if let pollInterval { (configuration.interval, configuration.liveInterval) = (pollInterval, pollInterval) }
         var fetching = Fetcher.Configuration()
         fetching.wording = wording
-        for (index, account) in accounts.enumerated() {
-            let pool = pools[ownCircuits ? index : 0]
-            guard let log = logsByAccount[account.keyPair.address] else { continue }  // every account has one
-            let fetcher = Fetcher(
-                keyPair: account.keyPair, client: NodeClient(pool: pool, deadline: pool.allowing(.seconds(15))),
-                configuration: fetching, publicKeys: log)
-            fetchers[account.keyPair.address] = fetcher
-            let chore = await WatchSetup.outbox(of: account, nodes: fetcher.client, arguments, context, logger).map {
-                outbox in { @Sendable in await RegistrationChore(outbox: outbox, events: logger).run() }
-            }
-            watchers.append(
-                Watcher(
-                    fetcher: fetcher, log: log, configuration: configuration, chore: chore,
-                    events: logger,
-                    progress: logger.progress.map(WatchReport.showing)))
-        }
+        let watchers = await WatchSetup.watchers(
+            of: accounts, pools: pools, logs: logs, configuration: configuration, fetching: fetching, arguments,
+            context, logger)
 
-        let output = NotificationLines(
+        let lines = NotificationLines(
             output: context.output, progress: logger.progress, json: arguments.flag(Self.json),
             named: accounts.count > 1)
         let hook = command.map { NotificationHook(command: $0, environment: context.environment, logger: logger) }
@@ -168,40 +153,28 @@ struct WatchCommand: Command {
         if accounts.count > 1 {
             delivery.accountLabels = Dictionary(accounts.map { ($0.keyPair.address, $0.label) }) { first, _ in first }
         }
-        let notifier = await Notifier(
-            logs: logsByAccount, configuration: delivery,
-            service: desktop,
+        let pipeline = NotificationPipeline(
+            WatchGroup(watchers), delivery: delivery, service: desktop, events: logger, wallClock: context.wallClock,
+            clock: context.clock)
+        let outputs = NotificationPipeline.Outputs(
             show: { notification throws(HandOverFailure) in
-                guard output.print(notification) else {
+                guard lines.print(notification) else {
                     throw .handler(stop.requested ? ShowFailure.outputStopped : .outputUnwritable)
                 }
                 try await hook?.run(for: notification)
-            }, open: open, log: logger, wallClock: context.wallClock, clock: context.clock)
-        let group = WatchGroup(watchers)
-        let failure = await withTaskGroup(of: Void.self) { tasks -> WatchGroup.Failure? in
-            tasks.addTask { [fetchers] in
-                await notifier.run { id, account in await fetchers[account]?.fetch(PushPayload(id: id)) }
+            }, open: opener.open,
+            started: { account, height in
+                logger.log(.info, "Watching \(account) from block \(height); stop with Ctrl-C.")
+            })
+        do throws(WatchGroup.Failure) {
+            try await stop.run { () throws(WatchGroup.Failure) in try await pipeline.run(from: start, outputs: outputs)
             }
-            defer { tasks.cancelAll() }
-            do throws(WatchGroup.Failure) {
-                try await stop.run { () throws(WatchGroup.Failure) in
-                    try await group.run(from: start) { account, height in
-                        logger.log(.info, "Watching \(account) from block \(height); stop with Ctrl-C.")
-                    } onNotification: { found throws(HandOverFailure) in
-                        WatchReport.log(found.result, logger)
-                        try await notifier.found(found)
-                    }
-                }
-                return nil
-            } catch  where stop.requested {
-                WatchReport.stopped(while: error, logger)
-                return nil
-            } catch {
-                return error
-            }
+        } catch  where stop.requested {
+            WatchReport.stopped(while: error, logger)
+        } catch {
+            return try WatchReport.exitCode(for: error, logger)
         }
         if let signal = stop.signalName { logger.log(.info, "watch: stopped by \(signal)") }
-        guard let failure else { return .success }
-        return try WatchReport.exitCode(for: failure, logger)
+        return .success
     }
 }

@@ -1,6 +1,4 @@
-import AdamantCore
 public import AdamantNodes
-import AdamantStore
 import Synchronization
 
 /// The notifications of a group of watched accounts as they come, decided by a policy: what
@@ -58,16 +56,15 @@ public struct Notifications: AsyncSequence, Sendable {
         }
 
         private static func run(_ source: Notifications, _ handoff: Handoff) async {
-            var logs: [Address: NotificationLog] = [:]
-            for watcher in source.group.watchers { logs[await watcher.account] = watcher.log }
-            let notifier = await Notifier(
-                logs: logs, configuration: .init(policy: source.policy, desktop: false, stays: true), service: nil,
-                show: { notification throws(HandOverFailure) in try await handoff.offer(notification) },
-                log: source.events)
+            let pipeline = NotificationPipeline(
+                source.group, delivery: .init(policy: source.policy, desktop: false, stays: true),
+                events: source.events)
             do throws(WatchGroup.Failure) {
-                try await source.group.run(from: source.start) { notification throws(HandOverFailure) in
-                    try await notifier.found(notification)
-                }
+                try await pipeline.run(
+                    from: source.start,
+                    outputs: .init(show: { notification throws(HandOverFailure) in
+                        try await handoff.offer(notification)
+                    }))
                 handoff.finish(nil)
             } catch {
                 handoff.finish(error)

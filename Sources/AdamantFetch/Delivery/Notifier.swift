@@ -90,9 +90,6 @@ public final class Notifier: Sendable {
         await handleEverywhere(.ending)
     }
 
-    /// Ends `run` (as cancelling it does).
-    public func finish() { work.continuation.finish() }
-
     private func send(_ work: Work) async {
         guard let service else { return }
         switch work {

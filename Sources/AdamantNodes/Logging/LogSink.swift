@@ -3,6 +3,13 @@
 public protocol LogSink: Sendable {
     /// `message` is built only if the sink evaluates it, so a dropped line costs nothing.
     func log(_ level: LogLevel, _ message: @autoclosure () -> String)
+    /// Whether lines of `level` are kept: a caller leaves out detail nobody will read.
+    func logs(_ level: LogLevel) -> Bool
+}
+
+extension LogSink {
+    /// Every level, unless the sink says otherwise.
+    public func logs(_ level: LogLevel) -> Bool { true }
 }
 
 /// How much a line matters.
@@ -21,4 +28,6 @@ public struct SilentLog: LogSink {
     public init() {}
     /// Drops the line without building it.
     public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {}
+    /// None.
+    public func logs(_ level: LogLevel) -> Bool { false }
 }
