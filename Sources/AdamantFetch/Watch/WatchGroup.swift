@@ -56,12 +56,12 @@ public struct WatchGroup: Sendable {
         let configuration = first.configuration
         let inboxes = watchers.map { _ in WatchInbox() }
         // The watchers of each pool, in the order their pools first appear.
-        var circles: [(pool: NodePool, members: [Int])] = []
+        var byPool: [(pool: NodePool, members: [Int])] = []
         for (index, watcher) in watchers.enumerated() {
-            if let circle = circles.firstIndex(where: { $0.pool === watcher.pool }) {
-                circles[circle].members.append(index)
+            if let shared = byPool.firstIndex(where: { $0.pool === watcher.pool }) {
+                byPool[shared].members.append(index)
             } else {
-                circles.append((watcher.pool, [index]))
+                byPool.append((watcher.pool, [index]))
             }
         }
 
@@ -70,7 +70,7 @@ public struct WatchGroup: Sendable {
             case chore
         }
         let failure = await withTaskGroup(of: Ended.self) { group -> Failure? in
-            for (pool, members) in circles {
+            for (pool, members) in byPool {
                 if configuration.live {
                     let feed = LiveFeed(
                         pool: pool, addresses: members.map { accounts[$0] }, width: configuration.socketWidth)
