@@ -18,15 +18,20 @@ extension DesktopNotifier {
         hints.suppressSound = presentation.silent
         let actions: [DesktopBubble.Action] =
             chatActions && server.capabilities.contains("actions")
-            ? [
-                .init(key: "default", label: appearance.wording.openAction),
-                .init(key: NotificationDelivery.openKey, label: appearance.wording.openAction),
-                .init(key: NotificationDelivery.muteKey, label: appearance.wording.muteAction),
-            ]
+            ? BubbleAction.allCases.map { .init(key: $0.rawValue, label: label(of: $0, appearance.wording)) }
             : []
         return DesktopBubble(
             appName: appearance.appName, icon: appearance.icon, summary: presentation.title,
             body: count.map { $0 + "\n" + text } ?? text, actions: actions, hints: hints)
+    }
+
+    /// What the button of `action` says: a click and "Open" do the same, and a server that
+    /// shows the click as a button too says "Open" on it.
+    static func label(of action: BubbleAction, _ wording: Wording) -> String {
+        switch action {
+        case .click, .open: wording.openAction
+        case .mute: wording.muteAction
+        }
     }
 
     /// The body with `&`, `<` and `>` escaped, so a server that reads markup shows it as

@@ -24,6 +24,8 @@ public final class DesktopNotifier: BubbleService {
         public init() {}
     }
 
+    /// What the user does to the bubbles, and the connection's loss: of the current connection
+    /// only, since an older one's bubble ids mean nothing to the delivery any more.
     public let events: AsyncStream<ServiceEvent>
     private let continuation: AsyncStream<ServiceEvent>.Continuation
     private let environment: [String: String]
@@ -51,6 +53,8 @@ public final class DesktopNotifier: BubbleService {
     /// The server, while connected.
     public var server: NotificationServer? { connection.withLock { $0.service?.server } }
 
+    /// Sends `bubble` as a `Notify` call; an error answer is a refusal, and anything else
+    /// (no bus, no service) leaves the service away until `reconnect`.
     public func notify(_ bubble: NotificationDelivery.Bubble) async throws(ServiceFailure) -> UInt32 {
         guard let service = connection.withLock({ $0.service }) else {
             throw .unreachable(DesktopUnavailable.noService.description)
@@ -69,6 +73,7 @@ public final class DesktopNotifier: BubbleService {
         }
     }
 
+    /// Makes a new connection in place of the last; the server, as it describes itself.
     public func reconnect() async throws(ServiceFailure) -> String {
         do throws(DesktopUnavailable) { try await connectAgain() } catch {
             throw error.isRefusal ? .refused(error.description) : .unreachable(error.description)
@@ -85,15 +90,21 @@ public final class DesktopNotifier: BubbleService {
         let continuation = self.continuation
         let current = { @Sendable [weak self] in self?.connection.withLock { $0.generation } == generation }
         let connected = try await DesktopNotifications.connect(environment: environment) { event in
-            guard current() else { return }
-            switch event {
-            case .actionInvoked(let id, let key): continuation.yield(.invoked(id: id, key: key))
-            case .closed(let id, let reason): continuation.yield(.closed(id: id, reason: reason))
-            case .lost(let error): continuation.yield(.lost(error.description))
-            }
+            guard current(), let event = Self.serviceEvent(event) else { return }
+            continuation.yield(event)
         }
         connection.withLock { state in
             if state.generation == generation { state.service = connected }
+        }
+    }
+
+    /// The delivery's event for what the bus said; nil for the pick of an action that is not
+    /// one of ours: the service sends every program's to every listener.
+    static func serviceEvent(_ event: DesktopNotifications.Event) -> ServiceEvent? {
+        switch event {
+        case .actionInvoked(let id, let key): BubbleAction(rawValue: key).map { .invoked(id: id, action: $0) }
+        case .closed(let id, let reason): .closed(id: id, reason: reason)
+        case .lost(let error): .lost(error.description)
         }
     }
 }

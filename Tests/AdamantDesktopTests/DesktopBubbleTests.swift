@@ -70,6 +70,21 @@ import Testing
         #expect(bubble.actions.isEmpty)
     }
 
+    /// The keys of our actions come back as the delivery's actions, the same strings on the
+    /// wire as the bubble offers; any other key is some other program's, and goes no further.
+    @Test(arguments: [
+        ("default", BubbleAction.click), ("open", .open), ("mute-1h", .mute), ("adm-open", nil), ("inline-reply", nil),
+        ("Default", nil), ("", nil),
+    ])
+    func onlyTheKeysOfOurActionsBecomeEvents(key: String, action: BubbleAction?) {
+        #expect(
+            DesktopNotifier.serviceEvent(.actionInvoked(id: 7, key: key)) == action.map { .invoked(id: 7, action: $0) })
+    }
+
+    @Test func aCloseIsPassedOnAsItCame() {
+        #expect(DesktopNotifier.serviceEvent(.closed(id: 7, reason: 2)) == .closed(id: 7, reason: 2))
+    }
+
     /// A notifier's bubble, made without a bus: `bubble(for:)` is pure.
     static func bubble(_ notification: WatchNotification, count: String?, server: NotificationServer) async throws
         -> DesktopBubble

@@ -1,8 +1,9 @@
 public import AdamantBus
 
 /// The desktop's notification service, `org.freedesktop.Notifications` on the session bus
-/// (the Desktop Notifications Specification 1.2): what it can do, `Notify`,
-/// `CloseNotification`, and the signals that say what the user did.
+/// (the Desktop Notifications Specification 1.2): what it can do, `Notify`, and the signals
+/// that say what the user did. A bubble leaves the screen by the user or by its server's
+/// timeout, never by a call: the chat's next bubble replaces it.
 public final class DesktopNotifications: Sendable {
     static let name = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
@@ -84,12 +85,6 @@ public final class DesktopNotifications: Sendable {
         ]
         return try await bus.call(Self.name, Self.path, Self.name, "Notify", arguments) { reader throws(BusError) in
             try reader.uint32()
-        }
-    }
-
-    /// Takes the notification `id` off the screen.
-    public func close(_ id: UInt32) async throws(BusError) {
-        try await bus.call(Self.name, Self.path, Self.name, "CloseNotification", [.uint32(id)]) { _ throws(BusError) in
         }
     }
 }

@@ -11,10 +11,23 @@ public protocol BubbleService: Sendable {
     func reconnect() async throws(ServiceFailure) -> String
 }
 
+/// What a chat's bubble offers, named on the bus by its raw value: the key a bubble lists and
+/// the notification service sends back when the user picks it. The service sends the keys of
+/// every program's bubbles to every listener, so a key that is none of these is some other
+/// program's and is dropped where the signal is read.
+public enum BubbleAction: String, Sendable, Hashable, CaseIterable {
+    /// A click on the bubble itself, the specification's `default` action: opens the chat.
+    case click = "default"
+    /// "Open": opens the chat too, for servers that show actions as buttons and send no click.
+    case open
+    /// "Mute 1 hour": the chat's notifications stop for `NotificationDelivery.muteSpan`.
+    case mute = "mute-1h"
+}
+
 /// What happens to the bubbles, or to the service.
 public enum ServiceEvent: Sendable, Hashable {
-    /// The user picked the action `key` on the bubble `id`.
-    case invoked(id: UInt32, key: String)
+    /// The user picked `action` on the bubble `id`.
+    case invoked(id: UInt32, action: BubbleAction)
     /// The bubble `id` is gone for `reason`.
     case closed(id: UInt32, reason: UInt32)
     /// The connection is gone; nothing more comes from it.
@@ -23,7 +36,7 @@ public enum ServiceEvent: Sendable, Hashable {
     /// The delivery's event for it.
     var event: NotificationDelivery.Event {
         switch self {
-        case .invoked(let id, let key): .invoked(id: id, key: key)
+        case .invoked(let id, let action): .invoked(id: id, action: action)
         case .closed(let id, let reason): .closed(id: id, reason: reason)
         case .lost(let reason): .lost(reason)
         }

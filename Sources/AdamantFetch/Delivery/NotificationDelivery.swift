@@ -78,8 +78,8 @@ public struct NotificationDelivery: Sendable {
         case refused(serial: Int, String)
         /// The service could not be reached, for the bubble `serial` or to connect.
         case unreachable(serial: Int?, String)
-        /// The user picked the action `key` on the bubble `id` (`default` is a click).
-        case invoked(id: UInt32, key: String)
+        /// The user picked `action` on the bubble `id`.
+        case invoked(id: UInt32, action: BubbleAction)
         /// The bubble `id` is gone for `reason` (the specification's 1 to 4).
         case closed(id: UInt32, reason: UInt32)
         /// Time passed: the retry interval.
@@ -137,53 +137,26 @@ public struct NotificationDelivery: Sendable {
         case muted(ChatBubbles.Chat, until: Int64)
     }
 
-    /// A bubble waiting for the service: its chat (none for a summary, which replaces and
-    /// counts nothing) and the transactions it shows.
-    struct Pending: Sendable, Hashable {
-        let serial: Int
-        let chat: ChatBubbles.Chat?
-        let isTransfer: Bool
-        let presentation: NotificationPolicy.Presentation
-        /// When it was sent, in the chain's milliseconds: the chat's bubble shows its newest.
-        let sentAt: Int64
-        let ids: [TransactionID]
-        /// Its transactions are recorded as undelivered (held and missed ones from the start).
-        var recorded: Bool
-        var refusals = 0
-    }
-
-    /// Whether the notification service is there.
-    enum Service: Sendable, Hashable {
-        case connected
-        case connecting
-        case away
-    }
-
     /// What the user asked for, and what the process can do, as given.
-    public private(set) var configuration: Configuration
-    private(set) var bubbles = ChatBubbles()
-    /// In order; the first is with the service while `sending` is set.
-    private(set) var waiting: [Pending] = []
-    private var sending: Int?
-    /// Clicks and closes of bubbles not known yet, read while `sending` is with the service: it
-    /// shows a bubble as it takes it, so on a loaded machine the user's click can come before
-    /// the answer that names the bubble. The answer acts on those for its bubble and drops the
-    /// rest, which were some other program's; a few at most are kept.
-    private var early: [(id: UInt32, event: Event)] = []
-    private static let earlyLimit = 8
-    private var service: Service
-    /// The service went away and has not been reached since: its return is logged.
-    private var wasAway = false
+    public internal(set) var configuration: Configuration
+    var bubbles = ChatBubbles()
+    /// Where the service stands, and the bubble of ours it has, if any.
+    var state: State = .connected(sending: nil)
+    /// In order, behind the bubble with the service: what is not on the desktop yet.
+    var waiting: [Pending] = []
     /// Held through quiet hours: which transactions, in which chats.
-    private(set) var held: (ids: [TransactionID], chats: Set<ChatBubbles.Chat>) = ([], [])
-    private var serials = 0
+    var held: (ids: [TransactionID], chats: Set<ChatBubbles.Chat>) = ([], [])
+    /// The last bubble's serial.
+    var serials = 0
+    /// An impossible transition stops a debug build where it happens, besides its log; the
+    /// tests of that log turn this off. A release build only logs.
+    var stopsOnImpossible = true
 
     /// A delivery, connected to the desktop's service if it is used at all (a process checks
     /// that the service is there before it starts).
     public init(_ configuration: Configuration) {
         self.configuration = configuration
         bubbles = ChatBubbles(wording: configuration.wording)
-        service = .connected
     }
 
     /// What to do about `event`, which happens at `now`.
@@ -191,39 +164,20 @@ public struct NotificationDelivery: Sendable {
         switch event {
         case .found(let notification): return found(notification, at: now)
         case .missed(let notification): return missed(notification, at: now)
-        case .connected(let server):
-            service = .connected
-            bubbles = ChatBubbles(wording: configuration.wording)  // a new connection's ids are not the old one's
-            var actions: [Action] = []
-            if wasAway {
-                wasAway = false
-                actions.append(.log(.info, "desktop: the notification service is back: \(server)"))
-            }
-            return actions + next()
+        case .connected(let server): return connected(server)
         case .lost(let reason):
-            service = .away
-            wasAway = true
+            state = .away(sending: state.sending)
             return [.log(.warning, "desktop: \(reason); connecting again at the next notification")]
         case .notified(let serial, let id): return notified(serial, as: id, at: now)
         case .refused(let serial, let reason): return refused(serial, reason)
-        case .unreachable(let serial, let reason):
-            if serial != nil, serial == sending {
-                sending = nil
-                early = []
-            }
-            let logged: [Action] =
-                serial == nil
-                ? []
-                : [
-                    .log(
-                        .warning,
-                        "desktop: a notification could not be shown, kept until the service is back: \(reason)")
-                ]
-            service = .away
-            wasAway = true
-            return logged + recordWaiting()
-        case .invoked(let id, let key):
-            return keptEarly(event, id: id) ? [] : invoked(id, key, at: now)
+        case .unreachable(let serial?, let reason): return unreachable(serial, reason)
+        case .unreachable(nil, _):
+            // A reconnect failed; it dropped whatever connection there was, and a bubble with
+            // the service still gets its answer.
+            state = .away(sending: state.sending)
+            return recordWaiting()
+        case .invoked(let id, let action):
+            return keptEarly(event, id: id) ? [] : invoked(id, action, at: now)
         case .closed(let id, let reason):
             if !keptEarly(event, id: id) { bubbles.closed(id, reason: reason) }
             return []
@@ -240,206 +194,4 @@ public struct NotificationDelivery: Sendable {
     func isQuiet(_ now: Moment) -> Bool {
         configuration.policy.quiet?.contains(minute: now.minuteOfDay) ?? false
     }
-
-    private mutating func found(_ notification: WatchNotification, at now: Moment) -> [Action] {
-        switch configuration.policy.decide(
-            notification.result.notification, in: ChatBubbles.Chat(of: notification), unixMillis: now.unixMillis,
-            minute: now.minuteOfDay, wording: configuration.wording)
-        {
-        case .drop:
-            return [.log(.info, "watch: not shown: muted, or a kind not asked for")]
-        case .show(let presentation):
-            let shown = presentation.applied(to: notification)
-            return [.show(shown)] + (configuration.desktop ? enqueue(shown, as: presentation, recorded: false) : [])
-        case .hold(var presentation):
-            let shown = presentation.applied(to: notification)
-            guard configuration.desktop else { return [.show(shown)] }
-            guard configuration.stays else {
-                // Nothing stays to show a summary later: quiet now instead.
-                (presentation.urgency, presentation.silent) = (.low, true)
-                return [.show(shown)] + enqueue(shown, as: presentation, recorded: false)
-            }
-            hold(notification)
-            return [
-                .show(shown), .record(.undelivered([notification.result.id])),
-                .log(.info, "desktop: held for the summary when the quiet hours end"),
-            ]
-        }
-    }
-
-    /// One an earlier process did not put on the desktop: shown there as the policy says now,
-    /// held again if still quiet, else let go.
-    private mutating func missed(_ notification: WatchNotification, at now: Moment) -> [Action] {
-        guard configuration.desktop, notification.result.failure == nil else {
-            return [.record(.delivered([notification.result.id]))]
-        }
-        switch configuration.policy.decide(
-            notification.result.notification, in: ChatBubbles.Chat(of: notification), unixMillis: now.unixMillis,
-            minute: now.minuteOfDay, wording: configuration.wording)
-        {
-        case .show(let presentation):
-            return enqueue(presentation.applied(to: notification), as: presentation, recorded: true)
-        case .hold where configuration.stays:
-            hold(notification)
-            return []
-        case .hold, .drop:
-            return [.record(.delivered([notification.result.id]))]
-        }
-    }
-
-    private mutating func hold(_ notification: WatchNotification) {
-        held.ids.append(notification.result.id)
-        held.chats.insert(ChatBubbles.Chat(of: notification))
-    }
-
-    /// One bubble for what was held ("5 notifications in 3 chats while quiet"); it names no
-    /// chat and quotes nothing, whatever the preview.
-    private mutating func releaseHeld() -> [Action] {
-        let (ids, chats) = held
-        held = ([], [])
-        let wording = configuration.wording
-        let summary = NotificationPolicy.Presentation(
-            title: configuration.appName,
-            body: wording.text(
-                .quietSummary, wording.counted(.notifications, ids.count), wording.counted(.inChats, chats.count)),
-            showsText: false, urgency: .normal, silent: false)
-        waiting.append(
-            Pending(
-                serial: nextSerial(), chat: nil, isTransfer: false, presentation: summary, sentAt: .max, ids: ids,
-                recorded: true))
-        return []
-    }
-
-    private mutating func enqueue(
-        _ notification: WatchNotification, as presentation: NotificationPolicy.Presentation, recorded: Bool
-    ) -> [Action] {
-        let kind = notification.result.notification.kind
-        var presentation = presentation
-        if let label = configuration.accountLabels[notification.account] {
-            let wording = configuration.wording
-            presentation.title += " · " + (wording.isRightToLeft ? "\u{2068}\(label)\u{2069}" : label)
-        }
-        // Without a transaction (a fallback), it counts as sent now.
-        let sentAt = notification.result.transaction.map { $0.timestampMs ?? Int64($0.timestamp) * 1000 } ?? .max
-        waiting.append(
-            Pending(
-                serial: nextSerial(), chat: ChatBubbles.Chat(of: notification),
-                isTransfer: kind == .transfer || kind == .cryptoTransfer, presentation: presentation, sentAt: sentAt,
-                ids: [notification.result.id], recorded: recorded))
-        var actions: [Action] = []
-        while waiting.count > Self.maximumWaiting {
-            // The oldest that is not with the service.
-            let dropped = waiting.remove(at: sending == waiting[0].serial ? 1 : 0)
-            if !dropped.recorded { actions.append(.record(.undelivered(dropped.ids))) }
-        }
-        // A service that went away is asked again at the next notification.
-        return actions + next()
-    }
-
-    /// The first waiting bubble to the service, when it is there and has none of ours.
-    private mutating func next() -> [Action] {
-        guard sending == nil, let first = waiting.first else { return [] }
-        switch service {
-        case .connecting: return []
-        case .away:
-            service = .connecting
-            return [.connect]
-        case .connected:
-            sending = first.serial
-            var counted = bubbles
-            let (replacing, count, shows) =
-                first.chat.map {
-                    counted.arrived(in: $0, isTransfer: first.isTransfer, sentAt: first.sentAt, first.presentation)
-                } ?? (0, nil, first.presentation)
-            return [
-                .notify(
-                    Bubble(
-                        serial: first.serial, presentation: shows, count: count, replacing: replacing,
-                        actions: first.chat != nil && configuration.stays))
-            ]
-        }
-    }
-
-    private mutating func notified(_ serial: Int, as id: UInt32, at now: Moment) -> [Action] {
-        guard serial == sending, let index = waiting.firstIndex(where: { $0.serial == serial }) else { return [] }
-        sending = nil
-        let delivered = waiting.remove(at: index)
-        if let chat = delivered.chat {
-            _ = bubbles.arrived(
-                in: chat, isTransfer: delivered.isTransfer, sentAt: delivered.sentAt, delivered.presentation)
-            bubbles.shown(chat, as: id)
-        }
-        let earlier = early.filter { $0.id == id }.map(\.event)
-        early = []
-        return (delivered.recorded ? [.record(.delivered(delivered.ids))] : [])
-            + earlier.flatMap { handle($0, at: now) } + next()
-    }
-
-    /// Keeps `event` for the answer to come when it names a bubble not known while one is
-    /// with the service; whether it was kept.
-    private mutating func keptEarly(_ event: Event, id: UInt32) -> Bool {
-        guard sending != nil, bubbles.chat(shownAs: id) == nil else { return false }
-        early = early.suffix(Self.earlyLimit - 1) + [(id, event)]
-        return true
-    }
-
-    /// A refusal is asked again at the next notification or tick, up to its last.
-    private mutating func refused(_ serial: Int, _ reason: String) -> [Action] {
-        guard serial == sending, let index = waiting.firstIndex(where: { $0.serial == serial }) else { return [] }
-        sending = nil
-        early = []
-        waiting[index].refusals += 1
-        let limit = Self.maximumRefusals
-        guard waiting[index].refusals >= limit else {
-            let times = "(\(waiting[index].refusals) of \(limit) times)"
-            return [.log(.warning, "desktop: the notification service refused a notification \(times): \(reason)")]
-                + recordWaiting()
-        }
-        let refused = waiting.remove(at: index)
-        let given = "given up and recorded as not delivered"
-        return [
-            .log(
-                .warning, "desktop: the notification service refused a notification \(limit) times, \(given): \(reason)"
-            )
-        ]
-            + (refused.recorded ? [] : [.record(.undelivered(refused.ids))]) + next()
-    }
-
-    private mutating func invoked(_ id: UInt32, _ key: String, at now: Moment) -> [Action] {
-        guard let chat = bubbles.chat(shownAs: id) else { return [] }
-        bubbles.seen(chat)
-        switch key {
-        case "default", Self.openKey:
-            return [.open(chat)]
-        case Self.muteKey:
-            let until = now.unixMillis + Self.muteSpan
-            configuration.policy.mutedChats[chat] = until
-            return [
-                .record(.muted(chat, until: until)),
-                .log(.info, "watch: \(chat.partner) muted until \(UTCTime.text(unixMillis: until))"),
-            ]
-        default:
-            return []
-        }
-    }
-
-    /// Records what waits and is not recorded yet as undelivered, so that a later process shows it.
-    private mutating func recordWaiting() -> [Action] {
-        var ids: [TransactionID] = []
-        for index in waiting.indices where !waiting[index].recorded {
-            waiting[index].recorded = true
-            ids += waiting[index].ids
-        }
-        return ids.isEmpty ? [] : [.record(.undelivered(ids))]
-    }
-
-    private mutating func nextSerial() -> Int {
-        serials += 1
-        return serials
-    }
-
-    /// The action keys of a chat's bubble.
-    public static let openKey = "open"
-    /// The action that mutes the bubble's chat for an hour.
-    public static let muteKey = "mute-1h"
 }

@@ -136,10 +136,10 @@ import Testing
             [
                 (Self.found("hello", id: 1), ["show 1: Alice: hello", "notify #1 Alice: hello"]),
                 (.notified(serial: 1, id: 40), []),
-                (.invoked(id: 40, key: "default"), ["open \(Self.alice)"]),
-                (.invoked(id: 99, key: "default"), []),  // another account's bubble
+                (.invoked(id: 40, action: .click), ["open \(Self.alice)"]),
+                (.invoked(id: 99, action: .click), []),  // another account's bubble
                 (
-                    .invoked(id: 40, key: NotificationDelivery.muteKey),
+                    .invoked(id: 40, action: .mute),
                     [
                         "mute \(Self.alice) until \(until)",
                         "info: watch: \(Self.alice) muted until \(UTCTime.text(unixMillis: until))",
@@ -161,10 +161,10 @@ import Testing
             &delivery,
             [
                 (Self.found("hello", id: 1), ["show 1: Alice: hello", "notify #1 Alice: hello"]),
-                (.invoked(id: 40, key: "default"), []),
-                (.invoked(id: 99, key: "default"), []),  // another program's bubble
+                (.invoked(id: 40, action: .click), []),
+                (.invoked(id: 99, action: .click), []),  // another program's bubble
                 (.notified(serial: 1, id: 40), ["open \(Self.alice)"]),
-                (.invoked(id: 99, key: "default"), []),
+                (.invoked(id: 99, action: .click), []),
                 (Self.found("bob", id: 2, from: Self.bob, title: "Bob"), ["show 2: Bob: bob", "notify #2 Bob: bob"]),
                 (.closed(id: 41, reason: 2), []),  // dismissed before the answer
                 (.notified(serial: 2, id: 41), []),
