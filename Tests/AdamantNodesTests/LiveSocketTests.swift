@@ -129,7 +129,7 @@ struct SocketFloodTests {
             switch event {
             case .received: received += 1
             case .live: break
-            case .paced(let why): paced = why
+            case .paced(let why): paced = why.description
             case .down(let end): Issue.record("the session ended: \(end)")
             }
             return paced == nil
@@ -159,7 +159,7 @@ struct SocketFloodTests {
             switch event {
             case .live: break
             case .received(_, let id): received.append(id)
-            case .paced(let why): paced = why
+            case .paced(let why): paced = why.description
             case .down(let end): Issue.record("the session ended: \(end)")
             }
             return paced == nil

@@ -42,7 +42,7 @@ import Testing
             Issue.record("\(verdicts)")
             return
         }
-        #expect(news.contains("more than 20 transactions for the watched accounts"))
+        #expect(news.limit == 20 && news.description.contains("more than 20 transactions for the watched accounts"))
         // 30 taken at 0.0, 0.2, 0.4: the answer at 0.0 leaving the window (at 10.0) is enough.
         #expect(first == .milliseconds(9_600))
         guard case .pace(let last, nil) = verdicts[4] else {

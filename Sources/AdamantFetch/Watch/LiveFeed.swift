@@ -16,9 +16,24 @@ final class LiveFeed: Sendable {
         /// A transaction to or from the addresses that `node` admitted, verified (its id).
         case received(Transaction, TransactionID, from: NodeURL)
         /// `node` brings more than its socket takes at once: its polls wait (why).
-        case paced(NodeURL, String)
+        case paced(NodeURL, SocketTraffic.Pacing)
         /// `node`'s socket is closed for `setAsideFor`, for `reason`.
-        case setAside(NodeURL, because: String)
+        case setAside(NodeURL, because: SetAside)
+    }
+
+    /// Why a node's socket is set aside.
+    enum SetAside: Sendable, CustomStringConvertible {
+        /// It broke the protocol, or sent what does not verify.
+        case broken(SessionEnd)
+        /// Its sessions failed `times` in a row, the last as `last` says.
+        case failing(times: Int, last: SessionEnd)
+
+        var description: String {
+            switch self {
+            case .broken(let end): end.description
+            case .failing(let times, let last): "\(times) sessions in a row failed, the last: \(last)"
+            }
+        }
     }
 
     let pool: NodePool
@@ -77,7 +92,7 @@ final class LiveFeed: Sendable {
     private func follow(_ node: NodePool.SocketNode, _ handle: @Sendable (Event) -> Void) async {
         let connection = pool.socket(to: node, addresses: addresses, types: [0, 8])
         var failuresInARow = 0
-        var setAsideBecause: String?
+        var setAsideBecause: SetAside?
         await connection.run { event in
             switch event {
             case .live:
@@ -93,10 +108,10 @@ final class LiveFeed: Sendable {
                 failuresInARow += 1
                 if case .broken = end {
                     pool.distrust(node.url, because: "its socket: \(end)")
-                    setAsideBecause = end.description
+                    setAsideBecause = .broken(end)
                 } else if failuresInARow >= failuresToSetAside {
                     // Silent or unreachable time after time: another node's socket may serve.
-                    setAsideBecause = "\(failuresInARow) sessions in a row failed, the last: \(end)"
+                    setAsideBecause = .failing(times: failuresInARow, last: end)
                 }
             }
             return setAsideBecause == nil

@@ -16,7 +16,7 @@ package struct SocketConnection: Sendable {
         /// and not sent before.
         case received(Transaction, TransactionID)
         /// The node brings more than a window's worth for the addresses: polls wait (why).
-        case paced(String)
+        case paced(SocketTraffic.Pacing)
         /// The session ended (events may be lost until `live` again), and a new one is tried.
         case down(SessionEnd)
     }

@@ -17,9 +17,23 @@ package struct SocketTraffic: Sendable {
         /// Poll at once.
         case go
         /// Poll after `delay`; `news`, when pacing begins, says why.
-        case pace(Duration, news: String?)
+        case pace(Duration, news: Pacing?)
         /// End the session: the node sent what no honest node sends.
         case abandon(SocketProtocolError)
+    }
+
+    /// Why a node's polls are paced: it brought more than `limit` transactions for the watched
+    /// accounts in `window`.
+    package struct Pacing: Sendable, Hashable, CustomStringConvertible {
+        /// Transactions a window takes.
+        package let limit: Int
+        /// The window.
+        package let window: Duration
+
+        /// The reason, in a sentence's end.
+        package var description: String {
+            "it brought more than \(limit) transactions for the watched accounts in \(window): its polls are paced, and the node holds the rest"
+        }
     }
 
     private struct Answer {
@@ -111,10 +125,7 @@ package struct SocketTraffic: Sendable {
             excess -= answer.taken
             until = answer.at + window
         }
-        let news =
-            pacing
-            ? nil
-            : "it brought more than \(limit) transactions for the watched accounts in \(window): its polls are paced, and the node holds the rest"
+        let news = pacing ? nil : Pacing(limit: limit, window: window)
         pacing = true
         return .pace(now.duration(to: until), news: news)
     }
