@@ -20,13 +20,12 @@ public enum HealthCache {
     /// A pool for `list`, ranked as the last run found it when that is fresh and was measured
     /// for the same network rule.
     public static func pool(
-        for list: NodeList, configuration: NodePool.Configuration = .init(), home: String?,
-        wallClock: any WallClock = SystemWallClock()
+        for list: NodeList, configuration: NodePool.Configuration = .init(), home: String?, clocks: Clocks
     ) -> NodePool {
-        let pool = NodePool(nodes: list, configuration: configuration)
+        let pool = NodePool(nodes: list, configuration: configuration, clock: clocks.monotonic, wallClock: clocks.wall)
         guard let home, let data = try? SmallFile.read(atPath: home + "/" + fileName, limit: maximumSize),
             let file = try? JSONCoding.decode(File.self, from: data), file.network == network(of: pool),
-            file.snapshot.isFresh(at: wallClock.unixMillis(), maximumAge: maximumAge)
+            file.snapshot.isFresh(at: clocks.wall.unixMillis(), maximumAge: maximumAge)
         else { return pool }
         pool.adopt(file.snapshot)
         return pool

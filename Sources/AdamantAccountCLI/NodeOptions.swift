@@ -79,7 +79,7 @@ public enum NodeOptions {
             )
         }
         if proxies.contains(where: \.isSOCKS), let account { configuration.circuit = await account.keyPair.circuitName }
-        return HealthCache.pool(for: list, configuration: configuration, home: home)
+        return HealthCache.pool(for: list, configuration: configuration, home: home, clocks: context.clocks)
     }
 
     /// The node list. The built-in one, through a proxy that resolves names (Tor's kind), has

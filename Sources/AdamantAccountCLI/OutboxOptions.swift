@@ -205,7 +205,8 @@ public enum OutboxOptions {
         #endif
         do {
             return try await Outbox(
-                home: home, keys: keys, service: service, chain: chain, configuration: configuration, log: log)
+                home: home, keys: keys, service: service, chain: chain, configuration: configuration,
+                wallClock: context.clocks.wall, log: log)
         } catch {
             throw CLIError(outboxError: error)
         }

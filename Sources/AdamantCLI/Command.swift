@@ -37,15 +37,15 @@ public struct Context: Sendable {
     public let terminal: Terminal
     /// The config file, read when a setting first needs it.
     public let configFile: ConfigFileSource
-    /// The time of day, for what the user sees (quiet hours, mutes) and what is kept.
-    public let wallClock: any WallClock
-    /// Monotonic time, for what waits and retries.
-    public let clock: AnyClock
+    /// The time of day, for what the user sees (quiet hours, mutes) and what is kept, and
+    /// monotonic time, for what waits and retries: the one value every part of the command
+    /// reads them from.
+    public let clocks: Clocks
 
     /// `environment`'s `ADM_PASSPHRASE`, if it has one, becomes `passphraseVariable`.
     public init(
         environment: [String: String], passphraseVariable: SecretText? = nil, output: Output, terminal: Terminal,
-        wallClock: any WallClock = SystemWallClock(), clock: AnyClock = .continuous
+        clocks: Clocks = .system
     ) {
         var environment = environment
         let given = environment.removeValue(forKey: ProcessSecrets.variable).map(SecretText.init)
@@ -54,6 +54,6 @@ public struct Context: Sendable {
         self.output = output
         self.terminal = terminal
         configFile = ConfigFileSource(environment: environment)
-        (self.wallClock, self.clock) = (wallClock, clock)
+        self.clocks = clocks
     }
 }

@@ -44,6 +44,27 @@ public final class ManualWallClock: WallClock {
     public func advance(byMillis delta: Int64) { millis.withLock { $0 &+= delta } }
 }
 
+// MARK: Both
+
+/// The two clocks a run reads: the wall clock for what the user sees and what is kept, the
+/// monotonic one for waits, deadlines and retries. Made once, by the process or a test, and
+/// handed down (a command's `Context`, then its node pool, which what reads the nodes takes
+/// them from), so every part of a run reads the same time and a test moves it all at once.
+public struct Clocks: Sendable {
+    /// Calendar time.
+    public var wall: any WallClock
+    /// Monotonic time.
+    public var monotonic: AnyClock
+
+    /// The clocks given.
+    public init(wall: any WallClock, monotonic: AnyClock) {
+        (self.wall, self.monotonic) = (wall, monotonic)
+    }
+
+    /// The system's: its real-time clock and its monotonic one.
+    public static var system: Clocks { Clocks(wall: SystemWallClock(), monotonic: .continuous) }
+}
+
 // MARK: Monotonic time
 
 /// An instant of `AnyClock` or `ManualClock`: the time since the clock was made.

@@ -75,7 +75,8 @@ struct FetchCommand: Command {
         let client = NodeClient(pool: pool, deadline: deadline)
         var names: (@Sendable (Address, Duration) async -> String?) = { _, _ in nil }
         if !options.noNames {
-            let book = AddressBookSource(keys: keys, client: client, home: log == nil ? nil : home)
+            let book = AddressBookSource(
+                keys: keys, client: client, home: log == nil ? nil : home, wallClock: context.clocks.wall)
             book.prefetch(within: deadline)
             names = { address, left in await book.name(of: address, within: left) }
         }
@@ -84,7 +85,7 @@ struct FetchCommand: Command {
             publicKeys: log.map { $0 as any PublicKeyCache } ?? MemoryPublicKeyCache(), name: names)
         var result = await fetcher.fetch(push)
         if result.failure == nil, let log {
-            let now = context.wallClock.unixMillis()
+            let now = context.clocks.wall.unixMillis()
             do {
                 result.duplicate = try await log.recordShown(
                     result.id, account: await keys.keyPair.address, pushed: true, at: now,
@@ -101,12 +102,12 @@ struct FetchCommand: Command {
             // "Mute 1 hour" on a watch's bubble is kept in the home, for this bubble too.
             if let log {
                 do {
-                    try await policy.muteChats(of: pushed.account, keptIn: log, now: context.wallClock.unixMillis())
+                    try await policy.muteChats(of: pushed.account, keptIn: log, now: context.clocks.wall.unixMillis())
                 } catch {
                     context.output.error("warning: the muted chats cannot be read, none is muted: \(error)")
                 }
             }
-            let now = NotificationDelivery.Moment(unixMillis: context.wallClock.unixMillis())
+            let now = NotificationDelivery.Moment(unixMillis: context.clocks.wall.unixMillis())
             for bubble in NotificationDelivery.bubbles(ofPushed: pushed, policy: policy, at: now, wording: wording) {
                 do throws(ServiceFailure) { _ = try await desktop.notify(bubble) } catch {
                     throw CLIError("--notify: \(error)", exitCode: .unavailable)

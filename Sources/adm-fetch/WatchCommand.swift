@@ -79,8 +79,7 @@ struct WatchCommand: Command {
             delivery.accountLabels = Dictionary(accounts.map { ($0.keyPair.address, $0.label) }) { first, _ in first }
         }
         let pipeline = NotificationPipeline(
-            WatchGroup(watchers), delivery: delivery, service: desktop, events: logger, wallClock: context.wallClock,
-            clock: context.clock)
+            WatchGroup(watchers), delivery: delivery, service: desktop, events: logger)
         let outputs = NotificationPipeline.Outputs(
             show: { notification throws(HandOverFailure) in
                 guard lines.print(notification) else {

@@ -19,7 +19,8 @@ enum PushEvidenceReport {
             let log = try? NotificationLog(home: home), let client = outbox.chain as? NodeClient,
             let tokens = try? await outbox.tokensOnChain(refresh: refresh)
         else { return nil }
-        return try? await PushEvidenceCheck(account: account, log: log, client: client).assess(tokens)
+        return try? await PushEvidenceCheck(account: account, log: log, client: client, wallClock: context.clocks.wall)
+            .assess(tokens)
     }
 
     static func print(_ evidence: PushEvidence?, _ context: Context) {

@@ -51,7 +51,8 @@ struct DesktopNotifierTests {
         let service = try await DesktopNotifier.connect(environment: desktop.environment)
         let notifier = await Notifier(
             logs: [account: notificationLog], configuration: .init(policy: policy, desktop: true, stays: true),
-            service: service, show: { _ in }, open: open, log: log, wallClock: wallClock, clock: AnyClock(clock))
+            service: service, show: { _ in }, open: open, log: log,
+            clocks: Clocks(wall: wallClock, monotonic: AnyClock(clock)))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await notifier.run { _, _ in nil } }
             defer { group.cancelAll() }

@@ -23,7 +23,7 @@ public final class AddressBookSource: Sendable {
 
     /// The book of the account `keys` will give, read through `client` and kept in `home` (nil:
     /// nothing kept, the nodes are asked every time). `wallClock` ages the kept copy.
-    public init(keys: AccountKeys, client: NodeClient, home: String?, wallClock: any WallClock = SystemWallClock()) {
+    public init(keys: AccountKeys, client: NodeClient, home: String?, wallClock: any WallClock) {
         self.keys = keys
         self.client = client
         self.home = home
@@ -32,7 +32,7 @@ public final class AddressBookSource: Sendable {
 
     /// The same for keys already derived.
     public convenience init(
-        keyPair: KeyPair, client: NodeClient, home: String?, wallClock: any WallClock = SystemWallClock()
+        keyPair: KeyPair, client: NodeClient, home: String?, wallClock: any WallClock
     ) {
         self.init(keys: AccountKeys(keyPair), client: client, home: home, wallClock: wallClock)
     }

@@ -37,18 +37,16 @@ public struct NotificationPipeline: Sendable {
     /// The desktop's notification service, when bubbles go there.
     public let service: (any BubbleService)?
     let events: any LogSink
-    let wallClock: any WallClock
-    let clock: AnyClock
 
     /// A pipeline from `group`'s watches through deliveries configured as `delivery`, with
     /// bubbles to `service` when there is one; `events` hears what happens, including one
-    /// line per notification (its kind; the transaction only at debug).
+    /// line per notification (its kind; the transaction only at debug). It keeps time by the
+    /// clocks of the watches' node pool.
     public init(
         _ group: WatchGroup, delivery: NotificationDelivery.Configuration, service: (any BubbleService)? = nil,
-        events: any LogSink = SilentLog(), wallClock: any WallClock = SystemWallClock(), clock: AnyClock = .continuous
+        events: any LogSink = SilentLog()
     ) {
         (self.group, self.delivery, self.service, self.events) = (group, delivery, service, events)
-        (self.wallClock, self.clock) = (wallClock, clock)
     }
 
     /// Watches and delivers until the calling task is cancelled (then returns), or a watch
@@ -61,9 +59,10 @@ public struct NotificationPipeline: Sendable {
             let account = await watcher.account
             (logs[account], fetchers[account]) = (watcher.log, watcher.fetcher)
         }
+        guard let clocks = group.watchers.first?.pool.clocks else { return }
         let notifier = await Notifier(
             logs: logs, configuration: delivery, service: service, show: outputs.show, open: outputs.open,
-            log: events, wallClock: wallClock, clock: clock)
+            log: events, clocks: clocks)
         let (group, events, fetched) = (self.group, self.events, fetchers)
         let ended = await withTaskGroup(of: Void.self) { tasks -> Result<Void, WatchGroup.Failure> in
             tasks.addTask { await notifier.run { id, account in await fetched[account]?.fetch(PushPayload(id: id)) } }

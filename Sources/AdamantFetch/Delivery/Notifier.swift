@@ -36,9 +36,9 @@ public final class Notifier: Sendable {
     public init(
         logs: [Address: NotificationLog], configuration: NotificationDelivery.Configuration,
         service: (any BubbleService)?, show: @escaping Show,
-        open: @escaping @Sendable (ChatBubbles.Chat) -> Void = { _ in }, log: any LogSink,
-        wallClock: any WallClock = SystemWallClock(), clock: AnyClock = .continuous
+        open: @escaping @Sendable (ChatBubbles.Chat) -> Void = { _ in }, log: any LogSink, clocks: Clocks
     ) async {
+        let wallClock = clocks.wall
         var deliveries: [Address: NotificationDelivery] = [:]
         for (account, accountLog) in logs {
             var accountConfiguration = configuration
@@ -52,7 +52,7 @@ public final class Notifier: Sendable {
         }
         self.deliveries = Mutex(deliveries)
         (self.logs, self.service, self.show, self.open, self.log) = (logs, service, show, open, log)
-        (self.wallClock, self.clock) = (wallClock, clock)
+        (self.wallClock, self.clock) = (clocks.wall, clocks.monotonic)
         work = AsyncStream.makeStream()
     }
 

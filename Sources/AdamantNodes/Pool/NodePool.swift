@@ -65,6 +65,8 @@ public final class NodePool: Sendable {
     public let clock: AnyClock
     /// Stamps transactions (through each node's clock delta).
     let wallClock: any WallClock
+    /// Both, as one value for what reads the nodes through this pool.
+    public var clocks: Clocks { Clocks(wall: wallClock, monotonic: clock) }
     let log: any LogSink
     let state: Mutex<PoolState>
     private let healthCheck = SingleFlight()

@@ -53,7 +53,7 @@ public struct PushEvidenceCheck: Sendable {
 
     /// A check of `account`'s pushes in `log` against the chain as `client` reads it.
     public init(
-        account: Address, log: NotificationLog, client: NodeClient, wallClock: any WallClock = SystemWallClock()
+        account: Address, log: NotificationLog, client: NodeClient, wallClock: any WallClock
     ) {
         self.account = account
         self.log = log
