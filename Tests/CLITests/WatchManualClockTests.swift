@@ -23,7 +23,7 @@ struct WatchManualClockTests {
         let (lines, log) = (folder + "/stdout", folder + "/stderr")
         let out = open(lines, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         let err = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        defer { (close(out), close(err)) }
+        defer { _ = (close(out), close(err)) }
         let context = Context(
             environment: [
                 "ADM_NODES": network.devnet.nodeURLs.joined(separator: ","),
