@@ -121,8 +121,7 @@ let package = Package(
             ]),
 
         .testTarget(name: "AdamantCoreTests", dependencies: ["AdamantCore"]),
-        // Fixtures/: homes as an earlier release left them, read by the tests, not built.
-        .testTarget(name: "AdamantStoreTests", dependencies: ["AdamantStore", "AdamantCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "AdamantStoreTests", dependencies: ["AdamantStore", "AdamantCore"]),
         .testTarget(name: "AdamantNodesTests", dependencies: ["AdamantNodes", "AdamantCore", "AdamantDevnet"]),
         .testTarget(
             name: "AdamantPushTests",

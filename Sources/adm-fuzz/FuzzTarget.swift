@@ -35,7 +35,6 @@ struct FuzzTarget: Sendable {
         FuzzTarget("kvs", KVSFuzz.run),
         FuzzTarget("payload", PayloadFuzz.run),
         FuzzTarget("coding", CodingFuzz.run),
-        FuzzTarget("journal", JournalFuzz.run),
         FuzzTarget("socket", SocketFuzz.run),
         FuzzTarget("own-signals", OwnSignalsFuzz.run, seeds: OwnSignalsFuzz.seeds),
         FuzzTarget("outbox-store", OutboxStoreFuzz.run, seeds: OutboxStoreFuzz.seeds),

@@ -117,7 +117,7 @@ enum OutboxStoreFuzz {
                 invariant(key.address == address, "the key of \(address) is \(key.address)'s")
             }
         }
-        for stream in ["chats", "transfers"] {
+        for stream in [WatchStream.chats, .transfers] {
             if let cursor = try await log.watchCursor(account: account, stream: stream) {
                 invariant(cursor.height >= 0 && cursor.skip >= 0, "a negative watch cursor \(cursor)")
             }
@@ -137,8 +137,8 @@ enum OutboxStoreFuzz {
                 WatchedTransaction(id: TransactionID(number: 15), height: 40),
                 WatchedTransaction(id: TransactionID(number: 17), height: 41),
             ],
-            account: account, from: WatchCursor(height: 40), to: WatchCursor(height: 42), stream: "chats",
+            account: account, from: WatchCursor(height: 40), to: WatchCursor(height: 42), stream: .chats,
             lease: lease)
-        try await page.forgetTheRest()
+        try await page.takeBackTheRest()
     }
 }

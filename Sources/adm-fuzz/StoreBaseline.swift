@@ -102,13 +102,13 @@ struct StoreBaseline: Sendable {
             TransactionID(number: 13), account: account, pushed: true, at: wallClockMillis + 2)
         try await log.remember(OwnSignalsFuzz.stranger.publicKey, of: OwnSignalsFuzz.stranger.address)
         try await log.remember(OwnSignalsFuzz.service.publicKey, of: OwnSignalsFuzz.service.address)
-        try await log.setWatchCursor(chatsCursor, account: account, stream: "chats")
+        try await log.setWatchCursor(chatsCursor, account: account, stream: .chats)
         _ = try await log.recordWatched(
             [
                 WatchedTransaction(id: TransactionID(number: 14), height: 40),
                 WatchedTransaction(id: TransactionID(number: 15), height: 40),
             ],
-            account: account, from: WatchCursor(height: 40), to: WatchCursor(height: 41), stream: "transfers",
+            account: account, from: WatchCursor(height: 40), to: WatchCursor(height: 41), stream: .transfers,
             lease: try log.leaseWatch(account: account))
 
         let intents = Dictionary(

@@ -172,7 +172,7 @@ struct WatchTests {
             try FileManager.default.copyItem(
                 atPath: watch.home + "/" + NotificationLog.fileName, toPath: backup + "/" + NotificationLog.fileName)
             let copy = try NotificationLog(home: backup)
-            let cursor = try await copy.watchCursor(account: account, stream: "chats")
+            let cursor = try await copy.watchCursor(account: account, stream: .chats)
             let shown = try await copy.shown(pooled: [id], account: account, fromHeight: 0)
             if let kept {
                 #expect(
@@ -213,7 +213,7 @@ struct WatchTests {
         let network = try await FetchNetwork()
         let watch = try WatchRun(network)
         try await watch.start()
-        let before = try await watch.log.watchCursor(account: network.me.address, stream: "chats")
+        let before = try await watch.log.watchCursor(account: network.me.address, stream: .chats)
         for index in 0..<2 { try network.devnet.add(Fault(parsing: "tamper"), toNode: index) }
         let id = try network.confirmed(try await network.send("hidden", from: network.friend, to: network.me))
         let requests: @Sendable () -> Int = {
@@ -223,7 +223,7 @@ struct WatchTests {
         try await watch.until("the nodes were polled again") { requests() >= asked + 3 }
         await watch.stop()
         #expect(watch.results.isEmpty, "\(id) was shown from a tampered answer")
-        #expect(try await watch.log.watchCursor(account: network.me.address, stream: "chats") == before)
+        #expect(try await watch.log.watchCursor(account: network.me.address, stream: .chats) == before)
     }
 
     /// Stopped and started again: what came meanwhile is shown, nothing twice.
@@ -288,10 +288,10 @@ struct WatchTests {
             // read before and after, however long a loaded machine took in between.
             #expect(named >= tip && named <= network.devnet.height)
         }
-        #expect(try await refused.log.watchCursor(account: network.me.address, stream: "chats") == nil, "nothing kept")
+        #expect(try await refused.log.watchCursor(account: network.me.address, stream: .chats) == nil, "nothing kept")
 
         let watch = try WatchRun(network)
-        for stream in ["chats", "transfers"] {
+        for stream in [WatchStream.chats, .transfers] {
             try await watch.log.setWatchCursor(
                 WatchCursor(height: 99_999_999_999), account: network.me.address, stream: stream)
         }
@@ -302,7 +302,7 @@ struct WatchTests {
         try await watch.until("the new one is shown") { watch.results.contains { $0.id == new } }
         await watch.stop()
         #expect(
-            try #require(try await watch.log.watchCursor(account: network.me.address, stream: "chats")).height
+            try #require(try await watch.log.watchCursor(account: network.me.address, stream: .chats)).height
                 <= network.devnet.height)
     }
 

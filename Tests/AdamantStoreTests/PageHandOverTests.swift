@@ -4,8 +4,7 @@ import Testing
 
 @testable import AdamantStore
 
-/// The page a watch is handing over, kept in the log, with the count handed over in the
-/// watch's lease, so that a watch killed in the middle of a page loses none of it: each test
+/// The page a watch is handing over, kept in the log with the count handed over, so that a watch killed in the middle of a page loses none of it: each test
 /// leaves a page the way a process would have, then opens the home afresh, as the next
 /// process does.
 @Suite("The page handed over")
@@ -30,22 +29,14 @@ struct PageHandOverTests {
         return (log, try await nextLease(log, account ?? self.account))
     }
 
-    /// The count the lease's file holds for `stream`'s page: "page STREAM SERIAL COUNT".
-    func counted(in home: TemporaryDirectory, stream: String = "chats") throws -> (serial: Int64, count: Int)? {
-        let text = try String(contentsOfFile: home.file("watch-\(account).lock"), encoding: .utf8)
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: " ")
-            guard parts.count == 4, parts[0] == "page", parts[1] == stream, let serial = Int64(parts[2]),
-                let count = Int(parts[3])
-            else { continue }
-            return (serial, count)
-        }
-        return nil
+    /// The count the log keeps for `stream`'s page, read as the next process reads it.
+    func counted(in home: TemporaryDirectory, stream: WatchStream = .chats) throws -> Int? {
+        try handingOver(in: home, stream: stream)?.handedOver
     }
 
     /// The page `stream` is handing over, as the log's row keeps it, read by a connection of
     /// its own, as the next process reads it.
-    func handingOver(in home: TemporaryDirectory, stream: String = "chats") throws -> HandingOver.Page? {
+    func handingOver(in home: TemporaryDirectory, stream: WatchStream = .chats) throws -> HandingOver.Page? {
         let connection = try SQLiteConnection(path: home.file(NotificationLog.fileName), create: false)
         return try connection.readTransaction {
             try HandingOver.page(account: account.description, stream: stream, connection)
@@ -57,18 +48,19 @@ struct PageHandOverTests {
         do {
             let (log, lease) = try await watch(home)
             let page = try await log.recordWatched(
-                listed, account: account, from: from, to: past, stream: "chats", lease: lease)
-            page.handedOverNext()
-            page.handedOverNext()
+                listed, account: account, from: from, to: past, stream: .chats, lease: lease)
+            await page.handedOverNext()
+            await page.handedOverNext()
         }  // killed: the page is dropped without a word
 
         let (log, lease) = try await watch(home)
         #expect(try await log.shown(among: listed, account: account) == Set(ids), "all five recorded before the kill")
-        #expect(try await log.settleWatched(account: account, stream: "chats", lease: lease) == 3)
+        #expect(try await log.recoverInterruptedPage(account: account, stream: .chats, lease: lease) == 3)
         #expect(try await log.shown(among: listed, account: account) == Set(ids[..<2]))
-        #expect(try await log.watchCursor(account: account, stream: "chats") == from)
-        #expect(try await log.settleWatched(account: account, stream: "chats", lease: lease) == 0, "settled once")
-        #expect(try await log.watchCursor(account: account, stream: "chats") == from)
+        #expect(try await log.watchCursor(account: account, stream: .chats) == from)
+        #expect(
+            try await log.recoverInterruptedPage(account: account, stream: .chats, lease: lease) == 0, "settled once")
+        #expect(try await log.watchCursor(account: account, stream: .chats) == from)
     }
 
     /// What a socket brought, killed before it was handed over: taken out again, so the
@@ -78,13 +70,13 @@ struct PageHandOverTests {
         let (lost, kept) = (ids[0], ids[1])
         do {
             let (log, lease) = try await watch(home)
-            _ = try await log.recordPooled([kept], account: account, at: 1, stream: "socket", lease: lease)
-                .handedOverNext()
-            _ = try await log.recordPooled([lost], account: account, at: 2, stream: "socket", lease: lease)
+            let first = try await log.recordPooled([kept], account: account, at: 1, stream: .socket, lease: lease)
+            await first.handedOverNext()
+            _ = try await log.recordPooled([lost], account: account, at: 2, stream: .socket, lease: lease)
         }  // killed while `lost` was being handed over
         let (log, lease) = try await watch(home)
         #expect(try await log.shown(pooled: [lost, kept], account: account, fromHeight: 40) == [lost, kept])
-        #expect(try await log.settleWatched(account: account, stream: "socket", lease: lease) == 1)
+        #expect(try await log.recoverInterruptedPage(account: account, stream: .socket, lease: lease) == 1)
         #expect(try await log.shown(pooled: [lost, kept], account: account, fromHeight: 40) == [kept])
         let inBlocks = [WatchedTransaction(id: lost, height: 41), WatchedTransaction(id: kept, height: 41)]
         #expect(
@@ -98,8 +90,8 @@ struct PageHandOverTests {
         let home = try home()
         let (log, lease) = try await watch(home)
         let page = try await log.recordWatched(
-            listed, account: account, from: from, to: past, stream: "chats", lease: lease)
-        for _ in ids { page.handedOverNext() }
+            listed, account: account, from: from, to: past, stream: .chats, lease: lease)
+        for _ in ids { await page.handedOverNext() }
         let unlisted = TransactionID(number: 3000)
         #expect(try await log.shown(pooled: ids + [unlisted], account: account, fromHeight: 40) == Set(ids))
         #expect(
@@ -114,14 +106,14 @@ struct PageHandOverTests {
         do {
             let (log, lease) = try await watch(home)
             let page = try await log.recordWatched(
-                listed, account: account, from: from, to: past, stream: "chats", lease: lease)
-            for _ in ids { page.handedOverNext() }
-            page.handedOverNext()  // one more than the page has: nothing
+                listed, account: account, from: from, to: past, stream: .chats, lease: lease)
+            for _ in ids { await page.handedOverNext() }
+            await page.handedOverNext()  // one more than the page has: nothing
         }
         let (log, lease) = try await watch(home)
-        #expect(try await log.settleWatched(account: account, stream: "chats", lease: lease) == 0)
+        #expect(try await log.recoverInterruptedPage(account: account, stream: .chats, lease: lease) == 0)
         #expect(try await log.shown(among: listed, account: account) == Set(ids))
-        #expect(try await log.watchCursor(account: account, stream: "chats") == past)
+        #expect(try await log.watchCursor(account: account, stream: .chats) == past)
     }
 
     /// A listing hands over one page at a time: the next page's row replaces the last one's,
@@ -132,41 +124,42 @@ struct PageHandOverTests {
         do {
             let (log, lease) = try await watch(home)
             let long = try await log.recordWatched(
-                listed, account: account, from: from, to: past, stream: "chats", lease: lease)
-            for _ in ids { long.handedOverNext() }
+                listed, account: account, from: from, to: past, stream: .chats, lease: lease)
+            for _ in ids { await long.handedOverNext() }
             let short = try await log.recordWatched(
-                later, account: account, from: past, to: WatchCursor(height: 45), stream: "chats", lease: lease)
-            short.handedOverNext()  // killed then
+                later, account: account, from: past, to: WatchCursor(height: 45), stream: .chats, lease: lease)
+            await short.handedOverNext()  // killed then
         }
         let row = try #require(try handingOver(in: home))
         #expect(row.from == past && row.ids == later.map(\.id))
-        #expect(try counted(in: home)! == (row.serial, 1), "the short page's serial, one handed over")
+        #expect(try counted(in: home) == 1, "one of the short page handed over")
         let (log, lease) = try await watch(home)
         #expect(
-            try await log.settleWatched(account: account, stream: "chats", lease: lease) == 1, "the short page's second"
+            try await log.recoverInterruptedPage(account: account, stream: .chats, lease: lease) == 1,
+            "the short page's second"
         )
-        #expect(try await log.watchCursor(account: account, stream: "chats") == past)
+        #expect(try await log.watchCursor(account: account, stream: .chats) == past)
         #expect(try await log.shown(among: listed, account: account) == Set(ids), "the long page stays shown")
         #expect(try handingOver(in: home) == nil)
     }
 
-    /// Each notification handed over is counted in the lease's file, written, before
+    /// Each notification handed over is counted in the log, committed, before
     /// `handedOverNext` returns: a process killed right after it does not hand that one over
     /// again.
     @Test func eachHandOverIsWrittenBeforeItsCallReturns() async throws {
         let home = try home()
         let (log, lease) = try await watch(home)
         let page = try await log.recordWatched(
-            listed, account: account, from: from, to: past, stream: "chats", lease: lease)
+            listed, account: account, from: from, to: past, stream: .chats, lease: lease)
         let row = try #require(try handingOver(in: home))
-        #expect(row.from == from && row.ids == ids && row.countedHere == 0)
-        #expect(try counted(in: home) == nil, "nothing counted before the first")
+        #expect(row.from == from && row.ids == ids && row.handedOver == 0)
+        #expect(try counted(in: home) == 0, "nothing counted before the first")
         for count in 1...ids.count {
-            page.handedOverNext()
-            #expect(try counted(in: home)! == (row.serial, count))
+            await page.handedOverNext()
+            #expect(try counted(in: home) == count)
         }
-        page.handedOverNext()  // one more than the page has: nothing
-        #expect(try counted(in: home)! == (row.serial, ids.count))
+        await page.handedOverNext()  // one more than the page has: nothing
+        #expect(try counted(in: home) == ids.count)
     }
 
     /// The clean stop takes the rest out itself; the next start has nothing more to do.
@@ -174,15 +167,15 @@ struct PageHandOverTests {
         let home = try home()
         let (log, lease) = try await watch(home)
         let page = try await log.recordWatched(
-            listed, account: account, from: from, to: past, stream: "chats", lease: lease)
-        page.handedOverNext()
-        try await page.forgetTheRest()
+            listed, account: account, from: from, to: past, stream: .chats, lease: lease)
+        await page.handedOverNext()
+        try await page.takeBackTheRest()
         #expect(try await log.shown(among: listed, account: account) == [ids[0]])
-        #expect(try await log.watchCursor(account: account, stream: "chats") == from)
+        #expect(try await log.watchCursor(account: account, stream: .chats) == from)
         #expect(try handingOver(in: home) == nil, "nothing left to settle")
-        try await log.setWatchCursor(past, account: account, stream: "chats")  // read on since
-        #expect(try await log.settleWatched(account: account, stream: "chats", lease: lease) == 0)
-        #expect(try await log.watchCursor(account: account, stream: "chats") == past, "not put back a second time")
+        try await log.setWatchCursor(past, account: account, stream: .chats)  // read on since
+        #expect(try await log.recoverInterruptedPage(account: account, stream: .chats, lease: lease) == 0)
+        #expect(try await log.watchCursor(account: account, stream: .chats) == past, "not put back a second time")
     }
 
     /// A page with notifications shown before (one for a push, one by an earlier page) records
@@ -194,18 +187,18 @@ struct PageHandOverTests {
             let (log, lease) = try await watch(home)
             _ = try await log.recordShown(ids[1], account: account, pushed: true, at: 1)
             let earlier = try await log.recordWatched(
-                [listed[3]], account: account, from: WatchCursor(height: 30), to: from, stream: "chats", lease: lease)
-            earlier.handedOverNext()
+                [listed[3]], account: account, from: WatchCursor(height: 30), to: from, stream: .chats, lease: lease)
+            await earlier.handedOverNext()
             let page = try await log.recordWatched(
-                listed, account: account, from: from, to: past, stream: "chats", lease: lease)
+                listed, account: account, from: from, to: past, stream: .chats, lease: lease)
             #expect(page.shownBefore == [ids[1], ids[3]])
             #expect(try handingOver(in: home)?.ids == [ids[0], ids[2], ids[4]], "in the page's order")
-            page.handedOverNext()
+            await page.handedOverNext()
         }  // killed after the first of the three
         let (log, lease) = try await watch(home)
-        #expect(try await log.settleWatched(account: account, stream: "chats", lease: lease) == 2)
+        #expect(try await log.recoverInterruptedPage(account: account, stream: .chats, lease: lease) == 2)
         #expect(try await log.shown(among: listed, account: account) == [ids[0], ids[1], ids[3]])
-        #expect(try await log.watchCursor(account: account, stream: "chats") == from)
+        #expect(try await log.watchCursor(account: account, stream: .chats) == from)
     }
 
     /// A listing read again with nothing new (a poll's last blocks) writes nothing: the last
@@ -214,26 +207,26 @@ struct PageHandOverTests {
         let home = try home()
         let (log, lease) = try await watch(home)
         let page = try await log.recordWatched(
-            listed, account: account, from: from, to: past, stream: "chats", lease: lease)
-        for _ in ids { page.handedOverNext() }
+            listed, account: account, from: from, to: past, stream: .chats, lease: lease)
+        for _ in ids { await page.handedOverNext() }
         let wal = URL(fileURLWithPath: home.file(NotificationLog.fileName + "-wal"))
         let written = try Data(contentsOf: wal)
         let row = try #require(try handingOver(in: home))
 
         let again = try await log.recordWatched(
-            listed, account: account, from: past, to: past, stream: "chats", lease: lease)
+            listed, account: account, from: past, to: past, stream: .chats, lease: lease)
         #expect(again.shownBefore == Set(ids))
-        again.handedOverNext()  // nothing to count
+        await again.handedOverNext()  // nothing to count
         #expect(try Data(contentsOf: wal) == written)
         #expect(try handingOver(in: home) == row)
-        #expect(try counted(in: home)! == (row.serial, ids.count))
-        #expect(try await log.watchCursor(account: account, stream: "chats") == past)
+        #expect(try counted(in: home) == ids.count)
+        #expect(try await log.watchCursor(account: account, stream: .chats) == past)
 
         let moved = WatchCursor(height: 44, skip: 1)
-        _ = try await log.recordWatched(listed, account: account, from: past, to: moved, stream: "chats", lease: lease)
-        #expect(try await log.watchCursor(account: account, stream: "chats") == moved, "a cursor that moves is kept")
+        _ = try await log.recordWatched(listed, account: account, from: past, to: moved, stream: .chats, lease: lease)
+        #expect(try await log.watchCursor(account: account, stream: .chats) == moved, "a cursor that moves is kept")
         let empty = try #require(try handingOver(in: home))
-        #expect(empty.from == past && empty.ids.isEmpty && empty.serial != row.serial)
+        #expect(empty.from == past && empty.ids.isEmpty && empty.handedOver == 0)
     }
 
     /// Each listing has its own page: settling one leaves the other's alone.
@@ -244,15 +237,15 @@ struct PageHandOverTests {
             let (log, lease) = try await watch(home)
             let otherLease = try log.leaseWatch(account: other)
             _ = try await log.recordWatched(
-                listed, account: account, from: from, to: past, stream: "chats", lease: lease)
+                listed, account: account, from: from, to: past, stream: .chats, lease: lease)
             _ = try await log.recordWatched(
-                [listed[0]], account: other, from: from, to: past, stream: "chats", lease: otherLease)
+                [listed[0]], account: other, from: from, to: past, stream: .chats, lease: otherLease)
         }
         let (log, lease) = try await watch(home)
         let otherLease = try await nextLease(log, other)
-        #expect(try await log.settleWatched(account: account, stream: "transfers", lease: lease) == 0)
-        #expect(try await log.settleWatched(account: other, stream: "chats", lease: otherLease) == 1)
-        #expect(try await log.settleWatched(account: account, stream: "chats", lease: lease) == 5)
+        #expect(try await log.recoverInterruptedPage(account: account, stream: .transfers, lease: lease) == 0)
+        #expect(try await log.recoverInterruptedPage(account: other, stream: .chats, lease: otherLease) == 1)
+        #expect(try await log.recoverInterruptedPage(account: account, stream: .chats, lease: lease) == 5)
     }
 
     /// A push fetched after the watch handed its transaction over is a duplicate, found in the
@@ -262,8 +255,8 @@ struct PageHandOverTests {
         let other = KeyPair(passphrase: Passphrase(unvalidated: "another account")).address
         let (log, lease) = try await watch(home)
         let page = try await log.recordWatched(
-            listed, account: account, from: from, to: past, stream: "chats", lease: lease)
-        for _ in ids { page.handedOverNext() }
+            listed, account: account, from: from, to: past, stream: .chats, lease: lease)
+        for _ in ids { await page.handedOverNext() }
         let watched = listed[3]
         #expect(
             try await log.recordShown(watched.id, account: account, pushed: true, at: 5, height: watched.height),
@@ -297,9 +290,9 @@ struct PageHandOverTests {
             WatchedTransaction(id: TransactionID(number: UInt64(5000 + $0)), height: 60 + Int64($0 / 7))
         }
         let recorded = try await log.recordWatched(
-            page, account: account, from: WatchCursor(height: 60), to: WatchCursor(height: 99), stream: "chats",
+            page, account: account, from: WatchCursor(height: 60), to: WatchCursor(height: 99), stream: .chats,
             lease: lease)
-        for _ in page { recorded.handedOverNext() }
+        for _ in page { await recorded.handedOverNext() }
         let pushed = TransactionID(number: 9)
         _ = try await log.recordShown(pushed, account: account, pushed: true, at: 1)
 

@@ -25,18 +25,18 @@ struct WatchedPagesTests {
         let lease = try log.leaseWatch(account: account)
         let listed = page(1...60, height: 40) + page(61...100, height: 43)
         let whole = try await log.recordWatched(
-            listed, account: account, from: WatchCursor(height: 39), to: WatchCursor(height: 44), stream: "chats",
+            listed, account: account, from: WatchCursor(height: 39), to: WatchCursor(height: 44), stream: .chats,
             lease: lease)
-        for _ in listed { whole.handedOverNext() }
+        for _ in listed { await whole.handedOverNext() }
         let cut = try await log.recordWatched(
             page(101...103, height: 44), account: account, from: WatchCursor(height: 44), to: WatchCursor(height: 45),
-            stream: "chats", lease: lease)
+            stream: .chats, lease: lease)
         #expect(
             try rows(in: home) == [
                 [.text(account.description), .integer(40), .integer(43), .integer(800)],
                 [.text(account.description), .integer(44), .integer(44), .integer(24)],
             ])
-        try await cut.forgetTheRest()
+        try await cut.takeBackTheRest()
         #expect(try rows(in: home).count == 1, "the emptied page's row is deleted")
         #expect(
             try await log.shown(among: listed, account: account) == Set(listed.map(\.id)),

@@ -87,7 +87,7 @@ struct NotifierExampleTests {
         #expect(stat(home, &info) == 0 && info.st_mode & 0o777 == 0o700)
         // It has begun once its cursor is kept.
         let deadline = ContinuousClock.now + .seconds(60)
-        while try await NotificationLog(home: home).watchCursor(account: network.me.address, stream: "chats") == nil {
+        while try await NotificationLog(home: home).watchCursor(account: network.me.address, stream: .chats) == nil {
             guard ContinuousClock.now < deadline else { throw WatchTestFailure("it never began\n\(first.stderr)") }
             try await Task.sleep(for: .milliseconds(50))
         }

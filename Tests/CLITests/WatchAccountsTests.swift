@@ -84,8 +84,8 @@ struct WatchAccountsTests {
 
         // Each account's cursor is its own.
         let log = try NotificationLog(home: folder + "/home")
-        #expect(try await log.watchCursor(account: network.me.address, stream: "chats") != nil)
-        #expect(try await log.watchCursor(account: other.address, stream: "chats") != nil)
+        #expect(try await log.watchCursor(account: network.me.address, stream: .chats) != nil)
+        #expect(try await log.watchCursor(account: other.address, stream: .chats) != nil)
     }
 
     /// The config file's `accounts`, each with a home of its own, when no --passphrase-file is
@@ -111,9 +111,9 @@ struct WatchAccountsTests {
         #expect(try await watch.stop().status == 0, "\(watch.stderr)")
         #expect(Self.objects(watch).map { $0["account"] as? String } == [other.address.description])
         let theirs = try NotificationLog(home: folder + "/other-home")
-        #expect(try await theirs.watchCursor(account: other.address, stream: "chats") != nil, "kept in its own home")
+        #expect(try await theirs.watchCursor(account: other.address, stream: .chats) != nil, "kept in its own home")
         let shared = try NotificationLog(home: folder + "/home")
-        #expect(try await shared.watchCursor(account: other.address, stream: "chats") == nil)
+        #expect(try await shared.watchCursor(account: other.address, stream: .chats) == nil)
 
         // Without --json, each line starts with the account it is for.
         let text = try await WatchProcess(

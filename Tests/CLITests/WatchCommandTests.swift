@@ -214,7 +214,7 @@ struct WatchCommandTests {
         let result = try await watch.stop(SIGTERM)
         #expect(result.status == 0 && result.signal == nil && !result.timedOut, "\(watch.stderr)")
         let log = try NotificationLog(home: network.outbox.home + "/home")
-        let cursor = try #require(try await log.watchCursor(account: network.me.address, stream: "chats"))
+        let cursor = try #require(try await log.watchCursor(account: network.me.address, stream: .chats))
         if let height = object["height"] as? Int {
             #expect(cursor.height > 0 && cursor.height <= Int64(height), "the cursor never passes what was shown")
         }

@@ -21,7 +21,7 @@ struct WatchStopsTests {
         // read before and after, however long a loaded machine took in between.
         #expect(named >= tip && named <= network.devnet.height)
         let log = try NotificationLog(home: network.outbox.home + "/home")
-        #expect(try await log.watchCursor(account: network.me.address, stream: "chats") == nil, "no cursor kept")
+        #expect(try await log.watchCursor(account: network.me.address, stream: .chats) == nil, "no cursor kept")
     }
 
     /// A cursor past the tip, as an older version kept after such a start: the watch starts
@@ -29,7 +29,7 @@ struct WatchStopsTests {
     @Test func aKeptCursorPastTheTipStartsAtTheTip() async throws {
         let network = try await FetchDevnet()
         let log = try NotificationLog(home: network.outbox.home + "/home")
-        for stream in ["chats", "transfers"] {
+        for stream in [WatchStream.chats, .transfers] {
             try await log.setWatchCursor(
                 WatchCursor(height: 99_999_999_999), account: network.me.address, stream: stream)
         }
@@ -40,7 +40,7 @@ struct WatchStopsTests {
         #expect(try await watch.stop().status == 0)
         #expect(watch.stderr.contains("ahead of every node"), "\(watch.stderr)")
         let tip = try await network.client.height()
-        #expect(try #require(try await log.watchCursor(account: network.me.address, stream: "chats")).height <= tip)
+        #expect(try #require(try await log.watchCursor(account: network.me.address, stream: .chats)).height <= tip)
     }
 
     /// Standard output full or its reader gone: the watch stops at the first notification with

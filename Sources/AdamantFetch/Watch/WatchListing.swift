@@ -11,6 +11,14 @@ enum WatchListing: String, Sendable, CaseIterable {
     /// `/api/transactions` type 0 to the account: for pools with a node older than 0.10.
     case transfers
 
+    /// The stream the log keeps this listing's cursor and page under.
+    var stream: WatchStream {
+        switch self {
+        case .chats: .chats
+        case .transfers: .transfers
+        }
+    }
+
     /// What to read now: a node older than 0.10 ignores `includeDirectTransfers` silently, so
     /// one such node in the pool is enough to read transfers on their own.
     static func current(in pool: NodePool) -> (listings: [WatchListing], chatsWithTransfers: Bool) {

@@ -160,7 +160,7 @@ extension Watcher {
         guard !candidates.isEmpty || next != cursor else { return true }
         let page = try await logged { () throws(StoreError) in
             try await log.recordWatched(
-                candidates.map(\.watched), account: account, from: cursor, to: next, stream: listing.rawValue,
+                candidates.map(\.watched), account: account, from: cursor, to: next, stream: listing.stream,
                 lease: lease)
         }
         let fresh = page.shownBefore.isEmpty ? candidates : candidates.filter { !page.shownBefore.contains($0.id) }
@@ -175,16 +175,16 @@ extension Watcher {
         // By index: each handed over from where it lies, not copied out first.
         for index in notifications.indices {
             if Task.isCancelled {
-                try await logged { () throws(StoreError) in try await page.forgetTheRest() }
+                try await logged { () throws(StoreError) in try await page.takeBackTheRest() }
                 return false
             }
             do throws(HandOverFailure) {
                 try await deliver(notifications[index])
             } catch {
-                try await logged { () throws(StoreError) in try await page.forgetTheRest() }
+                try await logged { () throws(StoreError) in try await page.takeBackTheRest() }
                 throw .notHandedOver(notifications[index].result.id, error)
             }
-            page.handedOverNext()
+            await page.handedOverNext()
         }
         return true
     }

@@ -61,14 +61,14 @@ extension Watcher {
         guard !Task.isCancelled else { return }
         let page = try await logged { () throws(StoreError) in
             try await log.recordPooled(
-                [id], account: account, at: pool.localUnixMillis, stream: Self.socketStream, lease: lease)
+                [id], account: account, at: pool.localUnixMillis, stream: .socket, lease: lease)
         }
         do throws(HandOverFailure) {
             try await deliver(WatchNotification(result: result, via: .socket, account: account))
         } catch {
-            try await logged { () throws(StoreError) in try await page.forgetTheRest() }
+            try await logged { () throws(StoreError) in try await page.takeBackTheRest() }
             throw .notHandedOver(id, error)
         }
-        page.handedOverNext()
+        await page.handedOverNext()
     }
 }

@@ -15,9 +15,9 @@ extension Watcher {
     }
 
     func settleStart(_ start: WatchStart, lease: WatchLease) async throws(WatchError) -> Int64 {
-        for stream in WatchListing.allCases.map(\.rawValue) + [Self.socketStream] {
+        for stream in WatchStream.allCases {
             try await logged { () throws(StoreError) in
-                try await log.settleWatched(account: account, stream: stream, lease: lease)
+                try await log.recoverInterruptedPage(account: account, stream: stream, lease: lease)
             }
         }
         let reports = await pool.checkHealth()

@@ -97,9 +97,6 @@ public struct Watcher: Sendable {
         } catch { throw error.error }
     }
 
-    /// The stream the log keeps the page of what the sockets bring under.
-    static let socketStream = "socket"
-
     /// Reads the listings now and then, and takes what the sockets put in `inbox` meanwhile
     /// (a fresh inbox: polls only), until cancelled. Its timers are child tasks of its own:
     /// none outlives it.
@@ -207,13 +204,13 @@ public struct Watcher: Sendable {
 
     func cursor(_ listing: WatchListing) async throws(WatchError) -> WatchCursor? {
         try await logged { () throws(StoreError) in
-            try await log.watchCursor(account: account, stream: listing.rawValue)
+            try await log.watchCursor(account: account, stream: listing.stream)
         }
     }
 
     func keep(_ cursor: WatchCursor, _ listing: WatchListing) async throws(WatchError) {
         try await logged { () throws(StoreError) in
-            try await log.setWatchCursor(cursor, account: account, stream: listing.rawValue)
+            try await log.setWatchCursor(cursor, account: account, stream: listing.stream)
         }
     }
 

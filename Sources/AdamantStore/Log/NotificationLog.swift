@@ -14,16 +14,13 @@ public final class NotificationLog: Sendable {
     let database: SerialDatabase
     let home: String
 
-    /// Opens (creating if needed) the log in `home`, made 0700 with a 0600 file, and settles
-    /// the journal files an earlier release's watches left there (`settleOldJournals`). Its
-    /// commits wait for no fsync, since `adm-fetch` records a transaction before it prints the
+    /// Opens (creating if needed) the log in `home`, made 0700 with a 0600 file. Its commits wait for no fsync, since `adm-fetch` records a transaction before it prints the
     /// notification: a power loss can forget the last one shown (it may be shown again), never
     /// damage the file.
     public init(home: String) throws(StoreError) {
         database = try SerialDatabase.openPrivately(
             Self.fileName, of: .notificationLog, in: home, migrations: Self.migrations, durable: false)
         self.home = home
-        try settleOldJournals()
     }
 
     /// Merges the log into its main file: its commits are not synced and its WAL is kept
@@ -35,14 +32,6 @@ public final class NotificationLog: Sendable {
     @discardableResult
     func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws(StoreError) -> T {
         do { return try await database.write(body) } catch {
-            throw StoreError(error, store: .notificationLog, path: database.path)
-        }
-    }
-
-    /// `write` waited for on the calling thread (`SerialDatabase.writeNow`).
-    @discardableResult
-    func writeNow<T>(_ body: (SQLiteConnection) throws -> T) throws(StoreError) -> T {
-        do { return try database.writeNow(body) } catch {
             throw StoreError(error, store: .notificationLog, path: database.path)
         }
     }
@@ -119,5 +108,6 @@ public final class NotificationLog: Sendable {
         Migration(version: 4, sql: WatchedPages.schema, then: WatchedPages.migrateRows),
         Migration(version: 5, sql: HandingOver.schema),
         Migration(version: 6, sql: HandingOver.serialColumn),
+        Migration(version: 7, sql: HandingOver.withoutSerial),
     ]
 }

@@ -42,15 +42,6 @@ package final class SerialDatabase: @unchecked Sendable {
         return try await run { connection in try connection.writeTransaction { try body(connection) } }
     }
 
-    /// `write`, run on the queue's turn and waited for on the calling thread: for a write from
-    /// code that cannot wait asynchronously (opening the log settles an earlier release's
-    /// journals). It waits as long as the work queued before it, and another process's write
-    /// lock (the busy timeout). Never call it from the queue's own work.
-    package func writeNow<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        if checkpointsAtRest, !hasWritten.exchange(true, ordering: .relaxed) { WrittenStores.add(self) }
-        return try queue.sync { try connection.writeTransaction { try body(connection) } }
-    }
-
     /// `body` on one consistent snapshot.
     package func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
         try await run { connection in try connection.readTransaction { try body(connection) } }
