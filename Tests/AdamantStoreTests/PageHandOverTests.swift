@@ -4,7 +4,8 @@ import Testing
 
 @testable import AdamantStore
 
-/// The page a watch is handing over, kept in the log with the count handed over, so that a watch killed in the middle of a page loses none of it: each test
+/// The page a watch is handing over, kept in the log, with the count handed over in the
+/// watch's lease, so that a watch killed in the middle of a page loses none of it: each test
 /// leaves a page the way a process would have, then opens the home afresh, as the next
 /// process does.
 @Suite("The page handed over")
@@ -29,9 +30,17 @@ struct PageHandOverTests {
         return (log, try await nextLease(log, account ?? self.account))
     }
 
-    /// The count the log keeps for `stream`'s page, read as the next process reads it.
-    func counted(in home: TemporaryDirectory, stream: WatchStream = .chats) throws -> Int? {
-        try handingOver(in: home, stream: stream)?.handedOver
+    /// The count the lease's file holds for `stream`'s page: "page STREAM SERIAL COUNT".
+    func counted(in home: TemporaryDirectory, stream: WatchStream = .chats) throws -> (serial: Int64, count: Int)? {
+        let text = try String(contentsOfFile: home.file("watch-\(account).lock"), encoding: .utf8)
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            guard parts.count == 4, parts[0] == "page", parts[1] == stream.rawValue, let serial = Int64(parts[2]),
+                let count = Int(parts[3])
+            else { continue }
+            return (serial, count)
+        }
+        return nil
     }
 
     /// The page `stream` is handing over, as the log's row keeps it, read by a connection of
@@ -49,8 +58,8 @@ struct PageHandOverTests {
             let (log, lease) = try await watch(home)
             let page = try await log.recordWatched(
                 listed, account: account, from: from, to: past, stream: .chats, lease: lease)
-            await page.handedOverNext()
-            await page.handedOverNext()
+            page.handedOverNext()
+            page.handedOverNext()
         }  // killed: the page is dropped without a word
 
         let (log, lease) = try await watch(home)
@@ -70,8 +79,8 @@ struct PageHandOverTests {
         let (lost, kept) = (ids[0], ids[1])
         do {
             let (log, lease) = try await watch(home)
-            let first = try await log.recordPooled([kept], account: account, at: 1, stream: .socket, lease: lease)
-            await first.handedOverNext()
+            _ = try await log.recordPooled([kept], account: account, at: 1, stream: .socket, lease: lease)
+                .handedOverNext()
             _ = try await log.recordPooled([lost], account: account, at: 2, stream: .socket, lease: lease)
         }  // killed while `lost` was being handed over
         let (log, lease) = try await watch(home)
@@ -91,7 +100,7 @@ struct PageHandOverTests {
         let (log, lease) = try await watch(home)
         let page = try await log.recordWatched(
             listed, account: account, from: from, to: past, stream: .chats, lease: lease)
-        for _ in ids { await page.handedOverNext() }
+        for _ in ids { page.handedOverNext() }
         let unlisted = TransactionID(number: 3000)
         #expect(try await log.shown(pooled: ids + [unlisted], account: account, fromHeight: 40) == Set(ids))
         #expect(
@@ -107,8 +116,8 @@ struct PageHandOverTests {
             let (log, lease) = try await watch(home)
             let page = try await log.recordWatched(
                 listed, account: account, from: from, to: past, stream: .chats, lease: lease)
-            for _ in ids { await page.handedOverNext() }
-            await page.handedOverNext()  // one more than the page has: nothing
+            for _ in ids { page.handedOverNext() }
+            page.handedOverNext()  // one more than the page has: nothing
         }
         let (log, lease) = try await watch(home)
         #expect(try await log.recoverInterruptedPage(account: account, stream: .chats, lease: lease) == 0)
@@ -125,14 +134,14 @@ struct PageHandOverTests {
             let (log, lease) = try await watch(home)
             let long = try await log.recordWatched(
                 listed, account: account, from: from, to: past, stream: .chats, lease: lease)
-            for _ in ids { await long.handedOverNext() }
+            for _ in ids { long.handedOverNext() }
             let short = try await log.recordWatched(
                 later, account: account, from: past, to: WatchCursor(height: 45), stream: .chats, lease: lease)
-            await short.handedOverNext()  // killed then
+            short.handedOverNext()  // killed then
         }
         let row = try #require(try handingOver(in: home))
         #expect(row.from == past && row.ids == later.map(\.id))
-        #expect(try counted(in: home) == 1, "one of the short page handed over")
+        #expect(try counted(in: home)! == (row.serial, 1), "the short page's serial, one handed over")
         let (log, lease) = try await watch(home)
         #expect(
             try await log.recoverInterruptedPage(account: account, stream: .chats, lease: lease) == 1,
@@ -143,7 +152,7 @@ struct PageHandOverTests {
         #expect(try handingOver(in: home) == nil)
     }
 
-    /// Each notification handed over is counted in the log, committed, before
+    /// Each notification handed over is counted in the lease's file, written, before
     /// `handedOverNext` returns: a process killed right after it does not hand that one over
     /// again.
     @Test func eachHandOverIsWrittenBeforeItsCallReturns() async throws {
@@ -152,14 +161,14 @@ struct PageHandOverTests {
         let page = try await log.recordWatched(
             listed, account: account, from: from, to: past, stream: .chats, lease: lease)
         let row = try #require(try handingOver(in: home))
-        #expect(row.from == from && row.ids == ids && row.handedOver == 0)
-        #expect(try counted(in: home) == 0, "nothing counted before the first")
+        #expect(row.from == from && row.ids == ids && row.countedHere == 0)
+        #expect(try counted(in: home) == nil, "nothing counted before the first")
         for count in 1...ids.count {
-            await page.handedOverNext()
-            #expect(try counted(in: home) == count)
+            page.handedOverNext()
+            #expect(try counted(in: home)! == (row.serial, count))
         }
-        await page.handedOverNext()  // one more than the page has: nothing
-        #expect(try counted(in: home) == ids.count)
+        page.handedOverNext()  // one more than the page has: nothing
+        #expect(try counted(in: home)! == (row.serial, ids.count))
     }
 
     /// The clean stop takes the rest out itself; the next start has nothing more to do.
@@ -168,7 +177,7 @@ struct PageHandOverTests {
         let (log, lease) = try await watch(home)
         let page = try await log.recordWatched(
             listed, account: account, from: from, to: past, stream: .chats, lease: lease)
-        await page.handedOverNext()
+        page.handedOverNext()
         try await page.takeBackTheRest()
         #expect(try await log.shown(among: listed, account: account) == [ids[0]])
         #expect(try await log.watchCursor(account: account, stream: .chats) == from)
@@ -188,12 +197,12 @@ struct PageHandOverTests {
             _ = try await log.recordShown(ids[1], account: account, pushed: true, at: 1)
             let earlier = try await log.recordWatched(
                 [listed[3]], account: account, from: WatchCursor(height: 30), to: from, stream: .chats, lease: lease)
-            await earlier.handedOverNext()
+            earlier.handedOverNext()
             let page = try await log.recordWatched(
                 listed, account: account, from: from, to: past, stream: .chats, lease: lease)
             #expect(page.shownBefore == [ids[1], ids[3]])
             #expect(try handingOver(in: home)?.ids == [ids[0], ids[2], ids[4]], "in the page's order")
-            await page.handedOverNext()
+            page.handedOverNext()
         }  // killed after the first of the three
         let (log, lease) = try await watch(home)
         #expect(try await log.recoverInterruptedPage(account: account, stream: .chats, lease: lease) == 2)
@@ -208,7 +217,7 @@ struct PageHandOverTests {
         let (log, lease) = try await watch(home)
         let page = try await log.recordWatched(
             listed, account: account, from: from, to: past, stream: .chats, lease: lease)
-        for _ in ids { await page.handedOverNext() }
+        for _ in ids { page.handedOverNext() }
         let wal = URL(fileURLWithPath: home.file(NotificationLog.fileName + "-wal"))
         let written = try Data(contentsOf: wal)
         let row = try #require(try handingOver(in: home))
@@ -216,17 +225,17 @@ struct PageHandOverTests {
         let again = try await log.recordWatched(
             listed, account: account, from: past, to: past, stream: .chats, lease: lease)
         #expect(again.shownBefore == Set(ids))
-        await again.handedOverNext()  // nothing to count
+        again.handedOverNext()  // nothing to count
         #expect(try Data(contentsOf: wal) == written)
         #expect(try handingOver(in: home) == row)
-        #expect(try counted(in: home) == ids.count)
+        #expect(try counted(in: home)! == (row.serial, ids.count))
         #expect(try await log.watchCursor(account: account, stream: .chats) == past)
 
         let moved = WatchCursor(height: 44, skip: 1)
         _ = try await log.recordWatched(listed, account: account, from: past, to: moved, stream: .chats, lease: lease)
         #expect(try await log.watchCursor(account: account, stream: .chats) == moved, "a cursor that moves is kept")
         let empty = try #require(try handingOver(in: home))
-        #expect(empty.from == past && empty.ids.isEmpty && empty.handedOver == 0)
+        #expect(empty.from == past && empty.ids.isEmpty && empty.serial != row.serial)
     }
 
     /// Each listing has its own page: settling one leaves the other's alone.
@@ -256,7 +265,7 @@ struct PageHandOverTests {
         let (log, lease) = try await watch(home)
         let page = try await log.recordWatched(
             listed, account: account, from: from, to: past, stream: .chats, lease: lease)
-        for _ in ids { await page.handedOverNext() }
+        for _ in ids { page.handedOverNext() }
         let watched = listed[3]
         #expect(
             try await log.recordShown(watched.id, account: account, pushed: true, at: 5, height: watched.height),
@@ -292,7 +301,7 @@ struct PageHandOverTests {
         let recorded = try await log.recordWatched(
             page, account: account, from: WatchCursor(height: 60), to: WatchCursor(height: 99), stream: .chats,
             lease: lease)
-        for _ in page { await recorded.handedOverNext() }
+        for _ in page { recorded.handedOverNext() }
         let pushed = TransactionID(number: 9)
         _ = try await log.recordShown(pushed, account: account, pushed: true, at: 1)
 

@@ -27,7 +27,7 @@ struct WatchedPagesTests {
         let whole = try await log.recordWatched(
             listed, account: account, from: WatchCursor(height: 39), to: WatchCursor(height: 44), stream: .chats,
             lease: lease)
-        for _ in listed { await whole.handedOverNext() }
+        for _ in listed { whole.handedOverNext() }
         let cut = try await log.recordWatched(
             page(101...103, height: 44), account: account, from: WatchCursor(height: 44), to: WatchCursor(height: 45),
             stream: .chats, lease: lease)

@@ -184,7 +184,7 @@ extension Watcher {
                 try await logged { () throws(StoreError) in try await page.takeBackTheRest() }
                 throw .notHandedOver(notifications[index].result.id, error)
             }
-            await page.handedOverNext()
+            page.handedOverNext()
         }
         return true
     }

@@ -69,6 +69,6 @@ extension Watcher {
             try await logged { () throws(StoreError) in try await page.takeBackTheRest() }
             throw .notHandedOver(id, error)
         }
-        await page.handedOverNext()
+        page.handedOverNext()
     }
 }

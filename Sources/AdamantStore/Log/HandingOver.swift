@@ -1,14 +1,16 @@
 import AdamantCore
 
-/// The page each of a watch's streams is handing over, a row per account and stream: the
-/// cursor before the page, the page's new notifications, and how many of them were handed
-/// over. The row is written in the transaction that records the page, and its count after each
-/// notification the watch hands over, so that a watch killed outright hands over again, at its
-/// next start, only the notification it was handing over at the kill
-/// (`NotificationLog.recoverInterruptedPage`). This table is the one record of what was
-/// handed over.
+/// The page each of a watch's listings (`stream`) is handing over, a row per account and
+/// listing: the cursor before the page, the page's new notifications and a serial of its own,
+/// written in the transaction that records the page. How many of them were handed over is
+/// kept apart, in the watch's lease (`WatchLease`), by serial, rewritten after each one. A
+/// restart takes out of the log what the two show was recorded but never handed over and puts
+/// the cursor back before the page (`NotificationLog.recoverInterruptedPage`), so a watch killed
+/// outright hands over again only the notification it was handing over at the kill.
+///
+/// The serial is random: a log that lost its last commits (its WAL gone) never makes a page
+/// whose serial a lease holds for another.
 enum HandingOver {
-    /// The table as schema 5 made it.
     static let schema = """
         -- The page each listing of a watch is handing over: written with the page's record, in
         -- its transaction. `ids` packed as in `watched_pages`; `height` and `skip`: the cursor
@@ -25,9 +27,8 @@ enum HandingOver {
         ) STRICT;
         """
 
-    /// The steps of schemas 6 and 7, which leave the table as `page` reads it.
+    /// The page's serial, which the lease counts by.
     static let serialColumn = "ALTER TABLE handing_over ADD COLUMN serial INTEGER NOT NULL DEFAULT 0;"
-    static let withoutSerial = "ALTER TABLE handing_over DROP COLUMN serial;"
 
     /// A page being handed over, as its row says.
     struct Page: Hashable {
@@ -35,50 +36,52 @@ enum HandingOver {
         var from: WatchCursor
         /// The page's new notifications, in the order they are handed over.
         var ids: [TransactionID]
-        /// How many of them were handed over.
-        var handedOver: Int
+        /// Its serial, as the lease counts it.
+        var serial: Int64
+        /// What a watch of schema 5 counted here as handed over.
+        var countedHere: Int
 
-        /// Recorded but not handed over, in page order.
-        var undelivered: [TransactionID] { Array(ids[min(handedOver, ids.count)...]) }
+        /// Recorded but not handed over, in page order, with `handedOver` the lease's count.
+        func undelivered(handedOver: Int) -> [TransactionID] {
+            Array(ids[min(max(handedOver, countedHere), ids.count)...])
+        }
     }
 
-    /// Keeps `ids`, read from `from`, as the page `account`'s `stream` is handing over, none of
-    /// them handed over yet, in place of the page before it.
+    /// Keeps `ids`, read from `from`, as the page `account`'s `stream` is handing over, in
+    /// place of the page before it; returns the page's serial.
     static func start(
         account: String, stream: WatchStream, from: WatchCursor, ids: [TransactionID], _ db: SQLiteConnection
-    ) throws {
+    )
+        throws -> Int64
+    {
+        let serial = Int64.random(in: 1...Int64.max)
         try db.query(
             """
-            INSERT OR REPLACE INTO handing_over (account, stream, height, skip, ids, handed_over)
-            VALUES (?1, ?2, ?3, ?4, ?5, 0)
+            INSERT OR REPLACE INTO handing_over (account, stream, height, skip, ids, handed_over, serial)
+            VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6)
             """,
             [
                 .text(account), .text(stream.rawValue), .integer(max(0, from.height)),
-                .integer(Int64(max(0, from.skip))), .blob(WatchedPages.bytes(of: ids)),
+                .integer(Int64(max(0, from.skip))),
+                .blob(WatchedPages.bytes(of: ids)), .integer(serial),
             ])
-    }
-
-    /// The first `count` of the page `account`'s `stream` is handing over were handed over.
-    static func count(_ count: Int, account: String, stream: WatchStream, _ db: SQLiteConnection) throws {
-        try db.query(
-            "UPDATE handing_over SET handed_over = ?3 WHERE account = ?1 AND stream = ?2",
-            [.text(account), .text(stream.rawValue), .integer(Int64(count))])
+        return serial
     }
 
     /// The page `account`'s `stream` was handing over, if one is kept.
     static func page(account: String, stream: WatchStream, _ db: SQLiteConnection) throws -> Page? {
         let rows = try db.query(
-            "SELECT height, skip, ids, handed_over FROM handing_over WHERE account = ?1 AND stream = ?2",
+            "SELECT height, skip, ids, handed_over, serial FROM handing_over WHERE account = ?1 AND stream = ?2",
             [.text(account), .text(stream.rawValue)])
         guard let row = rows.first, let height = row.integer(0), let skip = row.integer(1), let ids = row.blob(2),
-            let handedOver = row.integer(3)
+            let countedHere = row.integer(3), let serial = row.integer(4)
         else { return nil }
         return Page(
             from: WatchCursor(height: height, skip: Int(clamping: skip)), ids: WatchedPages.ids(in: ids),
-            handedOver: Int(clamping: handedOver))
+            serial: serial, countedHere: Int(clamping: countedHere))
     }
 
-    /// Nothing of the page is left to recover.
+    /// Nothing of the page is left to settle.
     static func clear(account: String, stream: WatchStream, _ db: SQLiteConnection) throws {
         try db.query(
             "DELETE FROM handing_over WHERE account = ?1 AND stream = ?2", [.text(account), .text(stream.rawValue)])

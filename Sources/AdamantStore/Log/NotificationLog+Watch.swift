@@ -1,7 +1,8 @@
 public import AdamantCore
 
 /// What `watch` keeps: where each of its listings resumes, and the pages it hands over,
-/// recorded before they are handed over, counted as they are, and recovered after a kill.
+/// recorded before they are handed over, counted as they are (in the lease), and recovered
+/// after a kill.
 extension NotificationLog {
     /// The lease of `account`'s watch on this log's home, held until it is released.
     public func leaseWatch(account: Address) throws(WatchLease.Refusal) -> WatchLease {
@@ -31,30 +32,30 @@ extension NotificationLog {
     /// the page as the one `stream` is handing over (`HandingOver`), in one transaction: a
     /// crash leaves either the page unrecorded (it is read again) or recorded whole, and
     /// nothing can be shown between the check and the record. Tell the returned page each
-    /// notification handed over, in order (it counts them in the log), so that a process
+    /// notification handed over, in order (it counts them in `lease`), so that a process
     /// killed in the middle loses none of them (`recoverInterruptedPage` at the next start).
-    /// `lease`, the account's, proves the caller is the watch.
     public func recordWatched(
         _ transactions: [WatchedTransaction], account: Address, from: WatchCursor, to cursor: WatchCursor,
         stream: WatchStream, lease: WatchLease
     ) async throws(StoreError) -> WatchedPage {
         let text = account.description
-        let (shownBefore, fresh) = try await write { db -> (Set<TransactionID>, [TransactionID]) in
+        let (shownBefore, fresh, serial) = try await write { db -> (Set<TransactionID>, [TransactionID], Int64) in
             let shownBefore = try Self.shown(among: transactions, account: text, db)  // no statement for none
             let fresh = shownBefore.isEmpty ? transactions : transactions.filter { !shownBefore.contains($0.id) }
             // A listing read again to no avail (each poll's last blocks) writes nothing.
-            if fresh.isEmpty && cursor == from { return (shownBefore, []) }
+            if fresh.isEmpty && cursor == from { return (shownBefore, [], 0) }
             let ids = fresh.map(\.id)
             // At the page's start at least, where `takeBack` looks: a node listing a block below
             // it costs at worst a notification shown twice, never one lost.
             let rows = fresh.map { WatchedTransaction(id: $0.id, height: max($0.height, from.height)) }
             try WatchedPages.insert(rows, account: text, db)
             try Self.storeCursor(cursor, account: text, stream: stream, db)
-            try HandingOver.start(account: text, stream: stream, from: from, ids: ids, db)
-            return (shownBefore, ids)
+            let serial = try HandingOver.start(account: text, stream: stream, from: from, ids: ids, db)
+            return (shownBefore, ids, serial)
         }
         return WatchedPage(
-            log: self, ids: fresh, shownBefore: shownBefore, from: from, account: account, stream: stream)
+            log: self, ids: fresh, serial: serial, lease: lease, shownBefore: shownBefore, from: from,
+            account: account, stream: stream)
     }
 
     /// Records notifications a node's socket brought, about to be handed over: in `shown`, by
@@ -66,36 +67,41 @@ extension NotificationLog {
     ) async throws(StoreError) -> WatchedPage {
         let start = WatchCursor(height: 0)
         let text = account.description
-        try await write { db in
+        let serial = try await write { db in
             for id in ids {
                 try db.query(
                     "INSERT INTO shown (account, id, shown_at, pushed, height) VALUES (?1, ?2, ?3, 0, NULL) ON CONFLICT DO NOTHING",
                     [.text(text), .integer(Int64(bitPattern: id.number)), .integer(unixMillis)])
             }
-            try HandingOver.start(account: text, stream: stream, from: start, ids: ids, db)
+            return try HandingOver.start(account: text, stream: stream, from: start, ids: ids, db)
         }
-        return WatchedPage(log: self, ids: ids, from: start, account: account, stream: stream)
+        return WatchedPage(
+            log: self, ids: ids, serial: serial, lease: lease, from: start, account: account, stream: stream)
     }
 
     /// Recovers what a watch of `account`'s `stream` left at its end: the notifications of a
-    /// recorded page that it never handed over (it was killed in the middle, and the page's
-    /// count says how far it got) are taken out again and the cursor put back before that
+    /// recorded page that it never handed over (it was killed in the middle, and `lease`, the
+    /// account's, says how far it got) are taken out again and the cursor put back before that
     /// page, so the next read hands them over. Returns how many were taken out. The watch
-    /// holding `lease`, the account's, calls it as it starts.
+    /// holding the lease calls it as it starts.
     @discardableResult
     public func recoverInterruptedPage(account: Address, stream: WatchStream, lease: WatchLease)
         async throws(StoreError) -> Int
     {
         let text = account.description
-        return try await write { db in
+        let progress = lease.earlierProgress(of: stream)
+        let recovered = try await write { db in
             guard let page = try HandingOver.page(account: text, stream: stream, db) else { return 0 }
-            let undelivered = page.undelivered
+            let counted = progress.flatMap { $0.serial == page.serial ? $0.count : nil } ?? 0
+            let undelivered = page.undelivered(handedOver: counted)
             if !undelivered.isEmpty {
                 try Self.forget(undelivered, account: text, cursor: page.from, stream: stream, db)
             }
             try HandingOver.clear(account: text, stream: stream, db)
             return undelivered.count
         }
+        lease.settled(stream)
+        return recovered
     }
 
     /// Undoes `recordWatched` for the ids of a page that were not handed over, putting the

@@ -108,6 +108,5 @@ public final class NotificationLog: Sendable {
         Migration(version: 4, sql: WatchedPages.schema, then: WatchedPages.migrateRows),
         Migration(version: 5, sql: HandingOver.schema),
         Migration(version: 6, sql: HandingOver.serialColumn),
-        Migration(version: 7, sql: HandingOver.withoutSerial),
     ]
 }

@@ -4,6 +4,8 @@ public import AdamantCore
 public final class WatchedPage {
     private let log: NotificationLog
     private let ids: [TransactionID]
+    private let serial: Int64
+    private let lease: WatchLease
     /// The page's transactions that were shown before, and are not to be handed over.
     public let shownBefore: Set<TransactionID>
     private let from: WatchCursor
@@ -13,22 +15,21 @@ public final class WatchedPage {
     private var handedOver = 0
 
     init(
-        log: NotificationLog, ids: [TransactionID], shownBefore: Set<TransactionID> = [], from: WatchCursor,
-        account: Address, stream: WatchStream
+        log: NotificationLog, ids: [TransactionID], serial: Int64, lease: WatchLease,
+        shownBefore: Set<TransactionID> = [], from: WatchCursor, account: Address, stream: WatchStream
     ) {
         (self.log, self.ids, self.from, self.account, self.stream) = (log, ids, from, account.description, stream)
-        self.shownBefore = shownBefore
+        (self.serial, self.lease, self.shownBefore) = (serial, lease, shownBefore)
     }
 
-    /// The next of the page's notifications was handed over: counted in the log before this
-    /// returns, so a process killed from here on does not hand it over again. A count that
-    /// cannot be written (the disk full) is not an error: that notification would come again
-    /// at the next start, never be lost.
-    public func handedOverNext() async {
+    /// The next of the page's notifications was handed over: counted in the lease before this
+    /// returns, so a process killed from here on does not hand it over again (unless the
+    /// lease's file could not be written, which is not an error: it would come again, never
+    /// be lost).
+    public func handedOverNext() {
         guard handedOver < ids.count else { return }
         handedOver += 1
-        let (count, account, stream) = (handedOver, account, stream)
-        _ = try? await log.write { db in try HandingOver.count(count, account: account, stream: stream, db) }
+        lease.handedOver(handedOver, ofPage: serial, stream: stream)
     }
 
     /// The watch stops before the page's end: the notifications not handed over are taken out
