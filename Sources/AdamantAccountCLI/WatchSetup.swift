@@ -75,12 +75,12 @@ public enum WatchSetup {
             let fetcher = Fetcher(
                 keyPair: account.keyPair, client: NodeClient(pool: pool, deadline: pool.allowing(.seconds(15))),
                 configuration: fetching, publicKeys: log)
-            let chore = await outbox(of: account, nodes: fetcher.client, arguments, context, logger).map {
-                outbox in { @Sendable in await RegistrationChore(outbox: outbox, events: logger).run() }
+            let sideTask = await outbox(of: account, nodes: fetcher.client, arguments, context, logger).map {
+                outbox in { @Sendable in await PeriodicFlush(outbox: outbox, events: logger).run() }
             }
             watchers.append(
                 Watcher(
-                    fetcher: fetcher, log: log, configuration: configuration, chore: chore, events: logger,
+                    fetcher: fetcher, log: log, configuration: configuration, sideTask: sideTask, events: logger,
                     progress: logger.progress.map(WatchReport.showing)))
         }
         return watchers

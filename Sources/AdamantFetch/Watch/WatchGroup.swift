@@ -67,7 +67,7 @@ public struct WatchGroup: Sendable {
 
         enum Ended: Sendable {
             case watch(Failure?)
-            case chore
+            case sideTask
         }
         let failure = await withTaskGroup(of: Ended.self) { group -> Failure? in
             for (pool, members) in byPool {
@@ -79,14 +79,14 @@ public struct WatchGroup: Sendable {
                         polling: configuration.interval, setAsideFor: feed.setAsideFor)
                     group.addTask {
                         await feed.run(dispatch.handle)
-                        return .chore
+                        return .sideTask
                     }
                 }
                 group.addTask {
                     try? await pool.clock.sleep(for: configuration.healthInterval)
                     await pool.monitor(
                         every: configuration.healthInterval, retryInterval: configuration.healthRetryInterval)
-                    return .chore
+                    return .sideTask
                 }
             }
             for (index, watcher) in watchers.enumerated() {
@@ -110,10 +110,10 @@ public struct WatchGroup: Sendable {
                     }
                     return .watch(nil)
                 }
-                if let chore = watcher.chore {
+                if let sideTask = watcher.sideTask {
                     group.addTask {
-                        await chore()
-                        return .chore
+                        await sideTask()
+                        return .sideTask
                     }
                 }
             }

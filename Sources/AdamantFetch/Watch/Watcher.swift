@@ -58,22 +58,22 @@ public struct Watcher: Sendable {
     public let configuration: Configuration
     /// Work that runs beside the watch for as long as it runs (a registration outbox's turns):
     /// it ends when the watch does, and its failures are its own.
-    public let chore: (@Sendable () async -> Void)?
+    public let sideTask: (@Sendable () async -> Void)?
     let events: any LogSink
     /// Told after every page read, for a progress line through a backlog.
     let progress: (@Sendable (WatchProgress) -> Void)?
 
-    /// A watch of the account `fetcher` reads for, recorded in `log`; `chore`, when given, runs
+    /// A watch of the account `fetcher` reads for, recorded in `log`; `sideTask`, when given, runs
     /// beside it, and `events` hears what happens (nodes failing, sockets set aside).
     public init(
         fetcher: Fetcher, log: NotificationLog, configuration: Configuration = Configuration(),
-        chore: (@Sendable () async -> Void)? = nil,
+        sideTask: (@Sendable () async -> Void)? = nil,
         events: any LogSink = SilentLog(), progress: (@Sendable (WatchProgress) -> Void)? = nil
     ) {
         self.fetcher = fetcher
         self.log = log
         self.configuration = configuration
-        self.chore = chore
+        self.sideTask = sideTask
         self.events = events
         self.progress = progress
     }

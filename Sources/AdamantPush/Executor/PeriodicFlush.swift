@@ -2,7 +2,7 @@ public import AdamantNodes
 
 /// The outbox's turn beside a long-running reader (a watch): now and then, an outbox with
 /// unsettled intents gets a short flush. Failures are logged and never end the reader.
-public struct RegistrationChore: Sendable {
+public struct PeriodicFlush: Sendable {
     /// How often the outbox is given a chance.
     public var interval: Duration = .seconds(300)
     /// How long each flush may take.
@@ -10,7 +10,7 @@ public struct RegistrationChore: Sendable {
     let outbox: Outbox
     let events: any LogSink
 
-    /// A chore for `outbox`, logging to `events`.
+    /// Flushes of `outbox`, logging to `events`.
     public init(outbox: Outbox, events: any LogSink) {
         (self.outbox, self.events) = (outbox, events)
     }
