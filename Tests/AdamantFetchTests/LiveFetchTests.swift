@@ -291,11 +291,11 @@ struct LiveFetchTests {
 
 /// Polls `condition` every few milliseconds until it holds or `timeout` passes (generous: it
 /// only costs time when the condition never holds).
-func eventually(within timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
+func eventually(within timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async rethrows -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
-        if condition() { return true }
+        if try await condition() { return true }
         try? await Task.sleep(for: .milliseconds(5))
     }
-    return condition()
+    return try await condition()
 }

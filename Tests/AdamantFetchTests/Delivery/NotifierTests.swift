@@ -60,14 +60,6 @@ struct NotifierTests {
         }
     }
 
-    static func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else { throw CancellationError() }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-    }
-
     @Test func aFoundNotificationIsShownOnceAndPutInABubble() async throws {
         let service = FakeService()
         let lines = Mutex<[String]>([])
@@ -77,7 +69,7 @@ struct NotifierTests {
         try await Self.with(service, show: show) { notifier, _ in
             try await notifier.found(NotificationDeliveryTests.notification("hello", id: 7))
             #expect(lines.withLock { $0 } == ["hello"], "shown before found returns")
-            try await Self.eventually("the bubble") { service.shown.withLock { $0.count } == 1 }
+            #expect(await eventually { service.shown.withLock { $0.count } == 1 }, "the bubble")
             let bubble = try #require(service.shown.withLock { $0.first })
             #expect(bubble.presentation.title == "Alice" && bubble.presentation.body == "hello" && bubble.actions)
         }
@@ -89,11 +81,11 @@ struct NotifierTests {
         let open: @Sendable (ChatBubbles.Chat) -> Void = { chat in opened.withLock { $0.append(chat) } }
         try await Self.with(service, open: open) { notifier, _ in
             try await notifier.found(NotificationDeliveryTests.notification("hi", id: 8))
-            try await Self.eventually("the bubble") { service.shown.withLock { $0.count } == 1 }
+            #expect(await eventually { service.shown.withLock { $0.count } == 1 }, "the bubble")
             // Another program's bubble is not ours to open.
             service.continuation.yield(.invoked(id: 99, action: .open))
             service.continuation.yield(.invoked(id: 1, action: .click))
-            try await Self.eventually("the chat opened") { !opened.withLock { $0.isEmpty } }
+            #expect(await eventually { !opened.withLock { $0.isEmpty } }, "the chat opened")
             #expect(
                 opened.withLock { $0 }
                     == [ChatBubbles.Chat(account: Self.account, partner: NotificationDeliveryTests.alice)])
@@ -105,9 +97,9 @@ struct NotifierTests {
         service.away.withLock { $0 = true }
         try await Self.with(service) { notifier, log in
             try await notifier.found(NotificationDeliveryTests.notification("later", id: 9))
-            try await Self.eventually("the record") {
-                try await log.undelivered(account: Self.account) == [TransactionID(number: 9)]
-            }
+            #expect(
+                try await eventually { try await log.undelivered(account: Self.account) == [TransactionID(number: 9)] },
+                "the record")
             #expect(service.shown.withLock { $0.isEmpty })
         }
     }
